@@ -1,0 +1,110 @@
+/**
+ * Shapes of the report data: what the agent records and the viewer shows (spec 2.8, 4.5).
+ *
+ * Screenshots are stored once, by content hash, and referenced by id from the steps, so a long
+ * run keeps memory and file size flat.
+ *
+ * @module
+ */
+
+import type { Rect } from "../device/types.ts";
+
+/** Token usage and identity of one model call, as passed to `onLLMUsage` (spec 2.7). */
+export interface AIUsageInfo {
+  /** Prompt (input) tokens. */
+  promptTokens: number;
+  /** Completion (output) tokens. */
+  completionTokens: number;
+  /** Total tokens as reported by the provider (prompt + completion when not reported). */
+  totalTokens: number;
+  /** Input tokens served from the provider's cache (0 when not reported). */
+  cachedInputTokens: number;
+  /** Model name the call was made with. */
+  modelName: string;
+  /** Intent of the call: `"planning"`, `"insight"` or `"default"`. */
+  intent: string;
+  /** Provider's request / response id when given, else a local id. */
+  requestId: string;
+  /** Wall time of the call in ms. */
+  timeCostMs: number;
+}
+
+/** Status of an execution or step. */
+export type ReportStatus = "running" | "passed" | "failed";
+
+/** One step inside an execution: a model call, an action, a check. */
+export interface ReportStep {
+  /** Step kind. */
+  kind: "Planning" | "Locate" | "Action" | "Extract" | "Assert" | "Log";
+  /** Short title, e.g. `"Tap"` or `"Locate 'the login button'"`. */
+  title: string;
+  /** Outcome. */
+  status: ReportStatus;
+  /** Start, ms since epoch. */
+  startedAt: number;
+  /** End, ms since epoch (unset while running). */
+  endedAt?: number;
+  /** Id of the screenshot this step looked at or acted on (see {@link ReportScreenshotSink}). */
+  screenshot?: string;
+  /** Size of that screenshot image in pixels. */
+  screenshotSize?: { width: number; height: number };
+  /** Target marked on the screenshot, in that screenshot's image pixels. */
+  target?: Rect;
+  /** Click point marked on the screenshot, in that screenshot's image pixels. */
+  point?: [number, number];
+  /** The model's reasoning for this step. */
+  thought?: string;
+  /** The model's raw answer text. */
+  rawResponse?: string;
+  /** Action parameters (coordinates already resolved), for display. */
+  param?: unknown;
+  /** Usage of the model call made by this step. */
+  usage?: AIUsageInfo;
+  /** Error message when the step failed. */
+  error?: string;
+}
+
+/** One public API call (`aiTap`, `aiAct`, ...) and its steps. */
+export interface ReportExecution {
+  /** Unique id within the report. */
+  id: string;
+  /** API name, e.g. `"aiTap"`. */
+  apiName: string;
+  /** The user's prompt, as text. */
+  prompt: string;
+  /** Outcome. */
+  status: ReportStatus;
+  /** Start, ms since epoch (or the device time when `useDeviceTime` is set and available). */
+  startedAt: number;
+  /** End, ms since epoch. */
+  endedAt?: number;
+  /** Result returned to the caller (extraction data, `aiAct` output), when any. */
+  output?: unknown;
+  /** Error message when the call failed. */
+  error?: string;
+  /** True when the call ran on a frozen page context (spec 3.2). */
+  frozenContext?: boolean;
+  /** Steps in order. */
+  steps: ReportStep[];
+}
+
+/** Header of a report: what ran, where. */
+export interface ReportMeta {
+  /** Report name (the file name without `.html`). */
+  name: string;
+  /** SDK version. */
+  sdkVersion: string;
+  /** Interface kind of the agent, e.g. `"web-page"`. */
+  interfaceType: string;
+  /** Creation time, ms since epoch. */
+  createdAt: number;
+}
+
+/** Where the agent sends report data. One per agent. */
+export interface ReportScreenshotSink {
+  /**
+   * Registers a screenshot given as a data URI and returns its id (a content hash). The same
+   * image registered twice is stored once.
+   */
+  addScreenshot(dataUri: string): string;
+}

@@ -1,0 +1,115 @@
+/**
+ * The one place that knows which runtime the SDK runs in (Deno, Node, a browser page) and reaches
+ * its built-ins. Everything else asks here; core has no top-level `node:` import, so it loads in a
+ * browser page too (DESIGN "Runtime").
+ *
+ * @module
+ */
+
+/** The runtime the SDK is running in. */
+export type RuntimeKind = "deno" | "node" | "browser";
+
+interface DenoLike {
+  env: { get(key: string): string | undefined; toObject(): Record<string, string> };
+  permissions?: { querySync?(d: { name: string }): { state: string } };
+}
+
+interface NodeProcessLike {
+  versions?: { node?: string };
+  env: Record<string, string | undefined>;
+  cwd(): string;
+}
+
+const g = globalThis as unknown as { Deno?: DenoLike; process?: NodeProcessLike };
+
+/** Detects the runtime once. */
+export const runtimeKind: RuntimeKind = g.Deno
+  ? "deno"
+  : g.process?.versions?.node
+  ? "node"
+  : "browser";
+
+/** True where a file system can be reached (Deno, Node); false in a browser page. */
+export const hasFileSystem: boolean = runtimeKind !== "browser";
+
+/**
+ * Reads one environment variable; `undefined` when unset, in a browser, or when Deno was not
+ * given `--allow-env` for it.
+ */
+export function getEnv(key: string): string | undefined {
+  try {
+    if (g.Deno) return g.Deno.env.get(key);
+    if (g.process?.env) return g.process.env[key];
+  } catch {
+    // Deno without env permission: behave as unset.
+  }
+  return undefined;
+}
+
+/** Current working directory, or `"/"` in a browser. */
+export function cwd(): string {
+  if (g.process?.cwd) return g.process.cwd();
+  const d = g.Deno as unknown as { cwd?: () => string } | undefined;
+  return d?.cwd ? d.cwd() : "/";
+}
+
+type FsPromises = typeof import("node:fs/promises");
+type PathModule = typeof import("node:path");
+
+let fsPromise: Promise<FsPromises> | undefined;
+let pathPromise: Promise<PathModule> | undefined;
+
+/**
+ * Node's `fs/promises`, loaded lazily (works in Deno and Node).
+ *
+ * @throws {Error} in a browser runtime, where no file system exists.
+ */
+export function nodeFs(): Promise<FsPromises> {
+  if (!hasFileSystem) throw new Error("No file system in a browser runtime");
+  return fsPromise ??= import("node:fs/promises");
+}
+
+/**
+ * Node's `path`, loaded lazily.
+ *
+ * @throws {Error} in a browser runtime.
+ */
+export function nodePath(): Promise<PathModule> {
+  if (!hasFileSystem) throw new Error("No file system in a browser runtime");
+  return pathPromise ??= import("node:path");
+}
+
+/** Directory of run output: `SDK_RUN_DIR` or `sdk_run`, resolved from the working directory. */
+export async function runDir(): Promise<string> {
+  const path = await nodePath();
+  return path.resolve(cwd(), getEnv("SDK_RUN_DIR") || "sdk_run");
+}
+
+/**
+ * Writes a file atomically: a temporary file beside it, then a rename, so a reader never sees a
+ * half-written file. Creates the parent directory.
+ */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  const fs = await nodeFs();
+  const path = await nodePath();
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
+  await fs.writeFile(tmp, data);
+  await fs.rename(tmp, file);
+}
+
+/** Resolves after `ms` milliseconds, or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
