@@ -1,0 +1,169 @@
+/**
+ * Agent options shared by every platform (spec 2.1) and the per-call option shapes (spec 4.2-4.4).
+ *
+ * @module
+ */
+
+import type { CreateModelClient } from "../model/caller.ts";
+import type { AIUsageInfo } from "../report/types.ts";
+import type { AIContexts } from "./context.ts";
+
+/** A prompt with images (spec 2.5). */
+export interface PromptWithImages {
+  /** Text; images are referred to by name. */
+  prompt: string;
+  /** Images named in the prompt: `url` is a local path, base64 data or an http link. */
+  images?: { name: string; url: string }[];
+  /** Convert http image links to base64 before sending. */
+  convertHttpImage2Base64?: boolean;
+}
+
+/** A locate or ask parameter: text, or text with images. */
+export type TUserPrompt = string | PromptWithImages;
+
+/** Options shared by all agents (spec 2.1). */
+export interface AgentOptions {
+  /** Write a report file. Default `true`. */
+  generateReport?: boolean;
+  /** Also write a JSON dump per execution (requires `generateReport`). Default `false`. */
+  persistExecutionDump?: boolean;
+  /** Report file name (`single-html`) without or with `.html`. Default: generated. */
+  reportFileName?: string;
+  /** Print where the report is. Default `true`. */
+  autoPrintReportMsg?: boolean;
+  /** Cache settings (spec 2.2); accepted, caching itself is not implemented yet. */
+  cache?: false | { id: string; strategy?: "read-only" | "read-write" | "write-only"; cacheDir?: string };
+  /** Deprecated cache id. */
+  cacheId?: string;
+  /** Agent-level AI guidance (spec 2.4). */
+  aiContexts?: AIContexts;
+  /** Deprecated: acts as `aiContexts.aiAct`. */
+  aiActContext?: string;
+  /** Older deprecated alias of `aiContexts.aiAct`. */
+  aiActionContext?: string;
+  /** Model settings in code; when given, model environment variables are ignored (spec 2.3). */
+  modelConfig?: Record<string, string | number>;
+  /** Maximum planning cycles of `aiAct`. Default: the planning family's (20 standard). */
+  replanningCycleLimit?: number;
+  /** Wait after each action so the UI settles, ms. Default 300. */
+  waitAfterAction?: number;
+  /** Task timestamps from the device's clock. Default `false`. */
+  useDeviceTime?: boolean;
+  /** Called before each task with a human-readable summary. */
+  onTaskStartTip?: (tip: string) => void | Promise<void>;
+  /** Wraps the model client (spec 4.1.3). */
+  createModelClient?: CreateModelClient;
+  /** Called once per model call with its usage. */
+  onLLMUsage?: (usage: AIUsageInfo) => void;
+  /** Report format. Default `'single-html'`; `'html-and-external-assets'` is not implemented yet. */
+  outputFormat?: "single-html" | "html-and-external-assets";
+  /** Divides screenshot width and height before sending to the model. Default 1. */
+  screenshotShrinkFactor?: number;
+}
+
+/** Options of every locating action (spec 4.2). */
+export interface LocateOptions {
+  /** Enhanced two-call location. Default `false`. */
+  deepLocate?: boolean;
+  /** Deprecated name of `deepLocate` on single-step actions. */
+  deepThink?: boolean;
+  /** Per-call context; outranks agent contexts. */
+  context?: string;
+  /** XPath tried before the model (web). */
+  xpath?: string;
+  /** Whether the result may be cached. Default `true`. */
+  cacheable?: boolean;
+}
+
+/** Options of `aiAct` (spec 4.2). */
+export interface AiActOptions {
+  /** Whether the result may be cached. */
+  cacheable?: boolean;
+  /** `true` separates planning from locating; `'unset'` behaves as `false`. */
+  deepThink?: "unset" | boolean;
+  /** Enhanced location for located actions. */
+  deepLocate?: boolean;
+  /** Per-call context. */
+  context?: string;
+  /** Files to give a file chooser (web). */
+  fileChooserAccept?: string | string[];
+  /** Directory prompt-planned uploads may read from (web). */
+  fileChooserAllowedDir?: string;
+  /** Stops the planning loop. */
+  abortSignal?: AbortSignal;
+}
+
+/** Options of `aiTap`. */
+export interface AiTapOptions extends LocateOptions {
+  /** Files to give a file chooser opened by the tap (web). */
+  fileChooserAccept?: string | string[];
+}
+
+/** Text-entry mode of `aiInput`. `append` is a deprecated alias of `typeOnly`. */
+export type InputMode = "replace" | "clear" | "typeOnly" | "append";
+
+/** Options of `aiInput` (locate-first signature). */
+export interface AiInputOptions extends LocateOptions {
+  /** Text to enter (required unless `mode` is `'clear'`). */
+  value?: string | number;
+  /** Default `'replace'`. */
+  mode?: InputMode;
+  /** Hide the keyboard after input (mobile). Default `true`. */
+  autoDismissKeyboard?: boolean;
+  /** Delay between keystrokes, ms (finite, >= 0). */
+  keyboardTypeDelay?: number;
+  /** Input strategy. Default `'legacy'`. */
+  inputStrategy?: "legacy" | "sequential" | "bulk";
+}
+
+/** Options of `aiKeyboardPress` (locate-first signature). */
+export interface AiKeyboardPressOptions extends LocateOptions {
+  /** Key or combination, e.g. `Enter`, `Control+A`. */
+  keyName: string;
+}
+
+/** Scroll description (spec 4.2). */
+export interface ScrollParam {
+  /** Default `'singleAction'`. */
+  scrollType?: "singleAction" | "scrollToBottom" | "scrollToTop" | "scrollToRight" | "scrollToLeft";
+  /** Which off-screen content to reveal. Default `'down'`. */
+  direction?: "down" | "up" | "left" | "right";
+  /** Distance in CSS pixels; `null` lets the SDK choose. */
+  distance?: number | null;
+}
+
+/** Options of `aiScroll` (locate-first signature). */
+export type AiScrollOptions = ScrollParam & LocateOptions;
+
+/** Options of extraction calls (spec 4.3). */
+export interface ExtractOptions {
+  /** Send simplified DOM data (web). Not implemented yet: throws. */
+  domIncluded?: boolean | "visible-only";
+  /** Send the screenshot. Default `true`. */
+  screenshotIncluded?: boolean;
+  /** Per-call context. */
+  context?: string;
+}
+
+/** Options of `aiLocate`. */
+export type AiLocateOptions = LocateOptions;
+
+/** Result of `aiLocate` (spec 2.6): physical screenshot pixels. */
+export interface LocateResultValue {
+  /** Element box in physical screenshot pixels. */
+  rect: { left: number; top: number; width: number; height: number };
+  /** Click target in physical screenshot pixels. */
+  center: [number, number];
+  /** Physical pixels per logical (CSS) pixel. */
+  dpr: number;
+}
+
+/** Options of `aiWaitFor` (spec 4.4). */
+export interface AiWaitForOptions {
+  /** Window in which a new check may start, ms. Default 15000. */
+  timeoutMs?: number;
+  /** Minimum spacing between the starts of checks, ms. Default 3000. */
+  checkIntervalMs?: number;
+  /** Per-call context. */
+  context?: string;
+}

@@ -1,0 +1,94 @@
+/**
+ * Performs one action of the device's action space: checks its parameters against the action's
+ * own spec, runs it between the device's before/after hooks, then waits `waitAfterAction`.
+ *
+ * @module
+ */
+
+import type { DeviceAction, LocatedElement } from "../device/types.ts";
+import type { ReportStep } from "../report/types.ts";
+import { sleep } from "../runtime/runtime.ts";
+import type { CallSession } from "./session.ts";
+
+/**
+ * Finds an action by name.
+ *
+ * @throws {TypeError} naming the actions the device has.
+ */
+export function findAction(actions: readonly DeviceAction[], name: string): DeviceAction {
+  const action = actions.find((a) => a.name === name);
+  if (!action) {
+    throw new TypeError(
+      `This device has no action named "${name}"; its actions are: ${
+        actions.map((a) => a.name).join(", ")
+      }`,
+    );
+  }
+  return action;
+}
+
+/**
+ * Checks a param object against an action's spec.
+ *
+ * @throws {TypeError} naming the action and the parameter.
+ */
+export function checkParams(action: DeviceAction, param: Record<string, unknown>): void {
+  for (const spec of action.params) {
+    const v = param[spec.name];
+    if (v === undefined || v === null) {
+      if (spec.required) {
+        throw new TypeError(`Action ${action.name} needs the parameter "${spec.name}"`);
+      }
+      continue;
+    }
+    const ok = spec.type === "locate"
+      ? typeof v === "object" && Array.isArray((v as LocatedElement).center)
+      : spec.type === "enum"
+      ? (spec.values ?? []).includes(String(v))
+      : spec.type === "number"
+      ? typeof v === "number" && Number.isFinite(v)
+      : typeof v === spec.type;
+    if (!ok) {
+      throw new TypeError(
+        `Action ${action.name}: parameter "${spec.name}" must be ${
+          spec.type === "enum" ? `one of ${spec.values?.join(", ")}` : `a ${spec.type}`
+        }, got ${JSON.stringify(v)}`,
+      );
+    }
+  }
+}
+
+/** A param object for display in the report: located elements shown by description and point. */
+function displayParam(param: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(param).map(([k, v]) => {
+      const el = v as LocatedElement | undefined;
+      return [k, el && typeof el === "object" && Array.isArray(el.center)
+        ? { description: el.description, center: el.center }
+        : v];
+    }),
+  );
+}
+
+/** Performs `name` with `param`; `mark` places the target on the step's screenshot. */
+export async function performAction(
+  s: CallSession,
+  name: string,
+  param: Record<string, unknown>,
+  mark: Partial<ReportStep> = {},
+): Promise<void> {
+  const step = s.recorder.begin("Action", name, { ...mark, param: displayParam(param) });
+  try {
+    const action = findAction(s.device.actionSpace(), name);
+    checkParams(action, param);
+    s.signal?.throwIfAborted();
+    await s.device.beforeAction?.();
+    await action.call(param, { signal: s.signal });
+    await s.device.afterAction?.();
+    if (s.waitAfterAction > 0) await sleep(s.waitAfterAction, s.signal);
+    s.recorder.end(step);
+  } catch (e) {
+    s.recorder.end(step, e);
+    throw e;
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Extraction (`aiQuery`, `aiBoolean`, `aiNumber`, `aiString`, `aiAsk`) and assertion
+ * (`aiAssert`, `aiWaitFor`): one insight call each.
+ *
+ * @module
+ */
+
+import type { CallSession } from "../agent/session.ts";
+import { captureFor } from "../agent/session.ts";
+import { ModelResponseError, SdkError } from "../errors.ts";
+import {
+  assertSystemPrompt,
+  assertUserText,
+  extractSystemPrompt,
+  extractUserText,
+} from "../model/prompts.ts";
+import type { ExtractReturnType } from "../model/prompts.ts";
+import { askModel, stringField } from "./ask.ts";
+
+/** Coerces extracted data to the requested type, accepting the string forms. */
+function coerce(data: unknown, returnType: ExtractReturnType, raw: string): unknown {
+  const fail = () =>
+    new ModelResponseError(
+      `The model returned ${JSON.stringify(data)} where a ${returnType} was asked for`,
+      raw,
+    );
+  switch (returnType) {
+    case "boolean":
+      if (typeof data === "boolean") return data;
+      if (typeof data === "string" && /^(true|false)$/i.test(data.trim())) {
+        return data.trim().toLowerCase() === "true";
+      }
+      throw fail();
+    case "number": {
+      if (typeof data === "number" && Number.isFinite(data)) return data;
+      const n = typeof data === "string" ? Number(data.trim().replace(/,/g, "")) : NaN;
+      if (Number.isFinite(n)) return n;
+      throw fail();
+    }
+    case "string":
+      if (typeof data === "string") return data;
+      if (typeof data === "number" || typeof data === "boolean") return String(data);
+      throw fail();
+    default:
+      return data;
+  }
+}
+
+/** Options of an extraction. */
+export interface ExtractCallOptions {
+  /** Effective user context. */
+  context?: string;
+  /** Send the screenshot (default true). */
+  screenshotIncluded?: boolean;
+}
+
+/**
+ * Extracts data of `returnType` from the screen.
+ *
+ * @throws {SdkError} when the model says it cannot; {@link ModelResponseError} on a wrong type.
+ */
+export async function extractData(
+  s: CallSession,
+  demand: string,
+  returnType: ExtractReturnType,
+  options: ExtractCallOptions,
+): Promise<unknown> {
+  const screen = options.screenshotIncluded === false ? undefined : await captureFor(s, "insight");
+  const step = s.recorder.begin("Extract", `Extract: ${demand}`, {
+    screenshot: screen?.screenshotId,
+    screenshotSize: screen && { width: screen.image.width, height: screen.image.height },
+  });
+  try {
+    const answer = await askModel(
+      s,
+      "insight",
+      extractSystemPrompt(),
+      extractUserText(demand, returnType, options.context, screen?.image),
+      screen,
+    );
+    Object.assign(step, {
+      rawResponse: answer.raw,
+      usage: answer.usage,
+      thought: stringField(answer.json, "thought"),
+    });
+    const error = stringField(answer.json, "error");
+    if (error && (answer.json.data === null || answer.json.data === undefined)) {
+      throw new SdkError(`Could not extract "${demand}": ${error}`);
+    }
+    const data = coerce(answer.json.data, returnType, answer.raw);
+    step.param = { data };
+    s.recorder.end(step);
+    return data;
+  } catch (e) {
+    s.recorder.end(step, e);
+    throw e;
+  }
+}
+
+/** Outcome of one assertion check. */
+export interface AssertionCheck {
+  /** Whether the assertion holds. */
+  pass: boolean;
+  /** The model's reason. */
+  thought: string;
+}
+
+/** Asks the model whether `assertion` holds on the current screen. */
+export async function checkAssertion(
+  s: CallSession,
+  assertion: string,
+  context: string | undefined,
+): Promise<AssertionCheck> {
+  const screen = await captureFor(s, "insight");
+  const step = s.recorder.begin("Assert", `Assert: ${assertion}`, {
+    screenshot: screen.screenshotId,
+    screenshotSize: { width: screen.image.width, height: screen.image.height },
+  });
+  try {
+    const answer = await askModel(
+      s,
+      "insight",
+      assertSystemPrompt(),
+      assertUserText(assertion, context, screen.image),
+      screen,
+    );
+    const thought = stringField(answer.json, "thought") ?? "(no reason given)";
+    const pass = coerce(answer.json.pass, "boolean", answer.raw) as boolean;
+    Object.assign(step, { rawResponse: answer.raw, usage: answer.usage, thought, param: { pass } });
+    s.recorder.end(step, pass ? undefined : `Assertion is false: ${thought}`);
+    return { pass, thought };
+  } catch (e) {
+    s.recorder.end(step, e);
+    throw e;
+  }
+}

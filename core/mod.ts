@@ -1,0 +1,65 @@
+/**
+ * `@sdk/core`: the natural-language UI automation agent engine. It takes screenshots through a
+ * device, asks a vision-language model behind any OpenAI-compatible endpoint what to do, performs
+ * the actions, and writes an HTML report. Runtime-agnostic: Deno, Node and a browser page.
+ *
+ * Platform packages (`@sdk/web`, ...) provide devices and agent classes; this package holds the
+ * {@link Agent}, the device seam, model configuration and errors.
+ *
+ * @example A custom device
+ * ```ts ignore
+ * import { Agent, type AbstractInterface } from "@sdk/core";
+ * const agent = new Agent(myDevice, { modelConfig: { SDK_MODEL_NAME: "...", SDK_MODEL_BASE_URL: "...", SDK_MODEL_API_KEY: "..." } });
+ * await agent.aiTap("the Sign in button");
+ * ```
+ *
+ * @module
+ */
+
+export { Agent, checkInputOptions } from "./agent/agent.ts";
+export type {
+  AgentOptions,
+  AiActOptions,
+  AiInputOptions,
+  AiKeyboardPressOptions,
+  AiLocateOptions,
+  AiScrollOptions,
+  AiTapOptions,
+  AiWaitForOptions,
+  ExtractOptions,
+  InputMode,
+  LocateOptions,
+  LocateResultValue,
+  PromptWithImages,
+  ScrollParam,
+  TUserPrompt,
+} from "./agent/options.ts";
+export type { AIContextApiName, AIContexts } from "./agent/context.ts";
+export type { AgentMetrics, UsageBucket } from "./agent/metrics.ts";
+export type {
+  AbstractInterface,
+  ActionContext,
+  ActionParamSpec,
+  DeviceAction,
+  LocatedElement,
+  Point,
+  Rect,
+  Size,
+} from "./device/types.ts";
+export {
+  AssertionError,
+  LocateError,
+  ModelConfigError,
+  ModelResponseError,
+  PlanningError,
+  SdkError,
+  WaitForTimeoutError,
+} from "./errors.ts";
+export type { ChatContentPart, ChatMessage, CreateModelClient, ModelClient } from "./model/caller.ts";
+export { MODEL_CONFIG_KEYS, resolveIntentConfig } from "./model/config.ts";
+export type { IntentModelConfig, ModelIntent } from "./model/config.ts";
+export { getModelFamily, MODEL_FAMILY_NAMES } from "./model/families/mod.ts";
+export type { ModelFamily, ModelImageSize } from "./model/families/mod.ts";
+export type { AIUsageInfo } from "./report/types.ts";
+export { sleep } from "./runtime/runtime.ts";
+export { SDK_VERSION } from "./version.ts";

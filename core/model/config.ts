@@ -1,0 +1,96 @@
+/**
+ * Model configuration (spec 2.3): from the agent's `modelConfig` (which then wins wholly) or from
+ * `SDK_*` environment variables, per intent.
+ *
+ * @module
+ */
+
+import { ModelConfigError } from "../errors.ts";
+import { getEnv } from "../runtime/runtime.ts";
+import { getModelFamily } from "./families/mod.ts";
+import type { ModelFamily } from "./families/mod.ts";
+
+/** What a model call is for; each intent may use its own model (docs/model-protocol.md). */
+export type ModelIntent = "default" | "planning" | "insight";
+
+/** The configuration of one intent, ready to call. */
+export interface IntentModelConfig {
+  /** The intent it serves. */
+  intent: ModelIntent;
+  /** Model name sent as `model`. */
+  modelName: string;
+  /** OpenAI-compatible base URL, e.g. `https://host/v1`. */
+  baseURL: string;
+  /** API key (never logged or reported). */
+  apiKey: string;
+  /** The model family's conventions. */
+  family: ModelFamily;
+}
+
+const PREFIX: Record<ModelIntent, string> = {
+  default: "SDK_MODEL_",
+  planning: "SDK_PLANNING_MODEL_",
+  insight: "SDK_INSIGHT_MODEL_",
+};
+
+/** Every key read, so that a `modelConfig` from the environment can be built by callers. */
+export const MODEL_CONFIG_KEYS: readonly string[] = Object.values(PREFIX).flatMap((p) =>
+  ["NAME", "BASE_URL", "API_KEY", "FAMILY"].map((k) => p + k)
+);
+
+/**
+ * Resolves the configuration of one intent.
+ *
+ * With `modelConfig` given, only it is read; else the environment. An intent's own keys apply when
+ * its `..._MODEL_NAME` is set; its missing base URL, key or family fall back to the default ones.
+ *
+ * @throws {ModelConfigError} naming the variables to set when something is missing or invalid.
+ */
+export function resolveIntentConfig(
+  intent: ModelIntent,
+  modelConfig?: Record<string, string | number>,
+): IntentModelConfig {
+  const source = modelConfig ? "modelConfig" : "environment";
+  const read = (key: string): string | undefined => {
+    const v = modelConfig ? modelConfig[key] : getEnv(key);
+    return v === undefined || v === null || String(v).trim() === "" ? undefined : String(v).trim();
+  };
+  const own = intent !== "default" && read(PREFIX[intent] + "NAME") ? PREFIX[intent] : undefined;
+  const pick = (key: string): [string | undefined, string] => {
+    const ownValue = own ? read(own + key) : undefined;
+    return ownValue !== undefined ? [ownValue, own + key] : [read(PREFIX.default + key), PREFIX.default + key];
+  };
+  const [modelName] = pick("NAME");
+  const [baseURL, baseKey] = pick("BASE_URL");
+  const [apiKey] = pick("API_KEY");
+  const [familyName, familyKey] = pick("FAMILY");
+  const missing = [
+    !modelName && "SDK_MODEL_NAME",
+    !baseURL && "SDK_MODEL_BASE_URL",
+    !apiKey && "SDK_MODEL_API_KEY",
+  ].filter(Boolean);
+  if (missing.length) {
+    throw new ModelConfigError(
+      `No valid model configuration (read from the ${source}): ${missing.join(", ")} ${
+        missing.length > 1 ? "are" : "is"
+      } not set. Set SDK_MODEL_NAME, SDK_MODEL_BASE_URL (an OpenAI-compatible endpoint, e.g. ` +
+        `https://host/v1) and SDK_MODEL_API_KEY (any non-empty value for endpoints without auth), ` +
+        `and SDK_MODEL_FAMILY for the model's coordinate convention, as environment variables or ` +
+        `in the agent option modelConfig.`,
+    );
+  }
+  if (!/^https?:\/\/[^\s]+$/i.test(baseURL!)) {
+    throw new ModelConfigError(
+      `${baseKey} must be an http(s) URL of an OpenAI-compatible endpoint, got ${
+        JSON.stringify(baseURL)
+      }.`,
+    );
+  }
+  return {
+    intent,
+    modelName: modelName!,
+    baseURL: baseURL!,
+    apiKey: apiKey!,
+    family: getModelFamily(familyName, familyKey),
+  };
+}

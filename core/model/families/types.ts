@@ -1,0 +1,38 @@
+/**
+ * The model-family seam: how a family of models reports a location, and what it needs of the image.
+ * Families are data plus small functions; nothing else in the SDK branches on a family's name.
+ *
+ * @module
+ */
+
+import type { Rect } from "../../device/types.ts";
+
+/** Sizes of the image the model saw, in image pixels. */
+export interface ModelImageSize {
+  /** Width of the image sent (after shrink and padding). */
+  width: number;
+  /** Height of the image sent (after shrink and padding). */
+  height: number;
+  /** Width of the screenshot content inside it (before padding). */
+  contentWidth: number;
+  /** Height of the screenshot content inside it (before padding). */
+  contentHeight: number;
+}
+
+/** A model family's conventions (see `docs/model-protocol.md` and MODEL_FAMILIES.md). */
+export interface ModelFamily {
+  /** Value of `SDK_MODEL_FAMILY` that selects it (`"default"` when unset). */
+  readonly name: string;
+  /** Sentence for the prompt that tells the model how to write a `bbox`. */
+  readonly boxConvention: string;
+  /** Pad images with white, right and bottom, to multiples of this many pixels. */
+  readonly padToMultipleOf?: number;
+  /** Default `replanningCycleLimit` of `aiAct` with this family planning. */
+  readonly replanningCycleLimit: number;
+  /**
+   * Turns a raw `bbox` value from an answer into a rectangle in image pixels of the content.
+   *
+   * @throws {ModelResponseError} when the value is not a box or point, is reversed or out of range.
+   */
+  toPixelRect(raw: unknown, image: ModelImageSize): Rect;
+}

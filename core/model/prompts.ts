@@ -1,0 +1,130 @@
+/**
+ * The prompts of every call kind, exactly as `docs/model-protocol.md` documents them.
+ *
+ * @module
+ */
+
+import type { DeviceAction } from "../device/types.ts";
+import type { ModelFamily } from "./families/mod.ts";
+
+/** Size of the image the model sees. */
+export interface PromptImage {
+  /** Width in image pixels. */
+  width: number;
+  /** Height in image pixels. */
+  height: number;
+}
+
+const block = (tag: string, body: string | undefined): string =>
+  body === undefined || body === "" ? "" : `<${tag}>\n${body}\n</${tag}>\n`;
+
+const screenLine = (image: PromptImage) =>
+  `The screenshot is ${image.width} x ${image.height} pixels.`;
+
+const JSON_ONLY = "Answer with one JSON object and nothing else.";
+
+/** Describes an action space for the planner, one action per line with its parameters. */
+export function describeActionSpace(actions: readonly DeviceAction[], locateInPlan: boolean): string {
+  return actions.map((a) => {
+    const params = a.params.map((p) => {
+      const type = p.type === "enum" ? (p.values ?? []).map((v) => JSON.stringify(v)).join(" | ") : p.type;
+      return `    - ${p.name} (${type}, ${p.required ? "required" : "optional"}): ${p.description}`;
+    });
+    return `- ${a.name}: ${a.description}${params.length ? "\n" + params.join("\n") : ""}`;
+  }).join("\n") +
+    (locateInPlan
+      ? `\nA locate parameter is {"prompt": "<description of the element>", "bbox": [...]}.`
+      : `\nA locate parameter is {"prompt": "<description of the element>"}; do not give a bbox, the element is located separately.`);
+}
+
+/** System prompt of `aiAct` planning. */
+export function planSystemPrompt(
+  actions: readonly DeviceAction[],
+  family: ModelFamily,
+  locateInPlan: boolean,
+): string {
+  return [
+    "You are a UI automation planner.",
+    "You see a screenshot of the current screen and an instruction. Decide the next single action that moves towards completing the instruction, given the actions already done (history).",
+    "Available actions:",
+    describeActionSpace(actions, locateInPlan),
+    locateInPlan ? family.boxConvention : "",
+    JSON_ONLY,
+    `Shape: {"thought": string, "log": string, "action": {"type": string, "param": object} | null, "finished": boolean, "output"?: string, "error"?: string}`,
+    `- "log": a short description of the action, kept in the history.`,
+    `- "finished": true when the instruction is complete once this action (if any) is done; put any answer the instruction asks for in "output".`,
+    `- "error": only when the instruction cannot be done, or when something the instruction asserts is false; explain why.`,
+  ].filter(Boolean).join("\n");
+}
+
+/** User text of `aiAct` planning. */
+export function planUserText(
+  instruction: string,
+  history: readonly string[],
+  context: string | undefined,
+  image: PromptImage,
+): string {
+  const h = history.length ? history.map((l, i) => `${i + 1}. ${l}`).join("\n") : "(none)";
+  return block("instruction", instruction) + block("context", context) + block("history", h) +
+    screenLine(image);
+}
+
+/** System prompt of a locate call. */
+export function locateSystemPrompt(family: ModelFamily): string {
+  return [
+    "You are a UI element locator.",
+    "Find the element the target describes on the screenshot.",
+    family.boxConvention,
+    JSON_ONLY,
+    `Shape: {"thought": string, "bbox": [number, number, number, number] | null, "error"?: string}. When the element is not visible, give "bbox": null and say why in "error".`,
+  ].join("\n");
+}
+
+/** User text of a locate call. */
+export function locateUserText(target: string, context: string | undefined, image: PromptImage): string {
+  return block("target", target) + block("context", context) + screenLine(image);
+}
+
+/** The shape an extraction returns. */
+export type ExtractReturnType = "any" | "boolean" | "number" | "string";
+
+/** System prompt of an extraction. */
+export function extractSystemPrompt(): string {
+  return [
+    "You are a UI data extractor.",
+    "Read the screenshot and return the data the demand describes, in the shape it describes. For return-type boolean, number or string, data must be a JSON value of that type.",
+    JSON_ONLY,
+    `Shape: {"thought": string, "data": any, "error"?: string}. When the data cannot be read, give "data": null and say why in "error".`,
+  ].join("\n");
+}
+
+/** User text of an extraction. */
+export function extractUserText(
+  demand: string,
+  returnType: ExtractReturnType,
+  context: string | undefined,
+  image: PromptImage | undefined,
+  domText?: string,
+): string {
+  return block("demand", demand) + block("return-type", returnType) + block("context", context) +
+    block("dom", domText) + (image ? screenLine(image) : "");
+}
+
+/** System prompt of an assertion. */
+export function assertSystemPrompt(): string {
+  return [
+    "You are a UI assertion checker.",
+    "Decide whether the assertion is true of the screen shown on the screenshot.",
+    JSON_ONLY,
+    `Shape: {"thought": string, "pass": boolean}. "thought" gives the reason, shown to the user.`,
+  ].join("\n");
+}
+
+/** User text of an assertion. */
+export function assertUserText(
+  assertion: string,
+  context: string | undefined,
+  image: PromptImage | undefined,
+): string {
+  return block("assertion", assertion) + block("context", context) + (image ? screenLine(image) : "");
+}
