@@ -1,0 +1,99 @@
+/**
+ * Reads an image's pixel size from a `data:` URI by looking at the PNG or JPEG header, the way a
+ * model server learns what it was sent. Private to `@sdk/core/testing`.
+ *
+ * @module
+ */
+
+/** Pixel size of an image. */
+export interface ImageSize {
+  /** Width in pixels. */
+  width: number;
+  /** Height in pixels. */
+  height: number;
+}
+
+/** What {@link readDataUriImage} found. */
+export interface DataUriImage extends ImageSize {
+  /** Media type from the URI, e.g. `"image/png"`. */
+  mime: string;
+  /** Length of the base64 payload, for logs that leave the data out. */
+  base64Length: number;
+}
+
+/**
+ * Decodes the image header of a base64 `data:` URI.
+ *
+ * @throws {TypeError} when the URI is not a base64 data URI or the bytes are neither PNG nor JPEG.
+ */
+export function readDataUriImage(uri: string): DataUriImage {
+  const match = /^data:([^;,]+)(;[^,]*)?,/.exec(uri);
+  if (!match || !(match[2] ?? "").includes(";base64")) {
+    throw new TypeError(
+      `image_url is not a base64 data URI: it starts with "${uri.slice(0, 40)}"`,
+    );
+  }
+  const payload = uri.slice(match[0].length);
+  const bytes = decodeBase64(payload);
+  const size = pngSize(bytes) ?? jpegSize(bytes);
+  if (!size) {
+    throw new TypeError(
+      `image data (${match[1]}) is neither PNG nor JPEG: first bytes ${
+        Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join(" ")
+      }`,
+    );
+  }
+  return { ...size, mime: match[1], base64Length: payload.length };
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const clean = text.replace(/\s+/g, "");
+  let binary: string;
+  try {
+    binary = atob(clean);
+  } catch {
+    throw new TypeError("image data URI holds invalid base64");
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+function pngSize(bytes: Uint8Array): ImageSize | undefined {
+  if (bytes.length < 24) return undefined;
+  for (let i = 0; i < PNG_SIGNATURE.length; i++) {
+    if (bytes[i] !== PNG_SIGNATURE[i]) return undefined;
+  }
+  // The first chunk is IHDR: length (4), type (4), then width and height as big-endian u32.
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+function jpegSize(bytes: Uint8Array): ImageSize | undefined {
+  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
+  let offset = 2;
+  while (offset + 9 < bytes.length) {
+    if (bytes[offset] !== 0xff) return undefined;
+    const marker = bytes[offset + 1];
+    if (marker === 0xff) {
+      offset += 1; // fill byte
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      offset += 2; // markers without a length
+      continue;
+    }
+    const length = (bytes[offset + 2] << 8) | bytes[offset + 3];
+    const isStartOfFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 &&
+      marker !== 0xc8 && marker !== 0xcc;
+    if (isStartOfFrame) {
+      const height = (bytes[offset + 5] << 8) | bytes[offset + 6];
+      const width = (bytes[offset + 7] << 8) | bytes[offset + 8];
+      return { width, height };
+    }
+    offset += 2 + length;
+  }
+  return undefined;
+}

@@ -1,0 +1,290 @@
+/**
+ * Reads a chat-completions request the way a model would (docs/model-protocol.md): the call kind
+ * from the system prompt's first line, the tagged blocks of the user text, the image size from the
+ * image header. Private to `@sdk/core/testing`.
+ *
+ * @module
+ */
+
+import { type ImageSize, readDataUriImage } from "./_image.ts";
+
+/** The four kinds of model call the SDK makes. */
+export type CallKind = "plan" | "locate" | "extract" | "assert";
+
+/** Fields every call kind carries. */
+export interface CallBase {
+  /** The model name the request asked for. */
+  model: string;
+  /** The whole system prompt. */
+  systemPrompt: string;
+  /** The whole text of the first user message. */
+  userText: string;
+  /** The `<context>` block, when the request has one. */
+  context?: string;
+  /**
+   * Size of the image the model was sent, read from its PNG or JPEG header; `null` when the
+   * request carried no image.
+   */
+  image: ImageSize | null;
+  /**
+   * Text of the last user message when the conversation has more than one user turn: the SDK's
+   * feedback on an unusable earlier answer.
+   */
+  feedback?: string;
+}
+
+/** A planning call (`aiAct`). */
+export interface PlanCall extends CallBase {
+  /** Call kind. */
+  kind: "plan";
+  /** The `<instruction>` block. */
+  instruction: string;
+  /** Logs of the actions already done, oldest first, without their numbers; empty at the start. */
+  history: string[];
+}
+
+/** A locate call (instant actions, `aiLocate`, deep-think locating). */
+export interface LocateCall extends CallBase {
+  /** Call kind. */
+  kind: "locate";
+  /** The `<target>` block: the element's description. */
+  target: string;
+}
+
+/** An extract call (`aiQuery`, `aiBoolean`, `aiNumber`, `aiString`, `aiAsk`). */
+export interface ExtractCall extends CallBase {
+  /** Call kind. */
+  kind: "extract";
+  /** The `<demand>` block. */
+  demand: string;
+  /** The `<return-type>` block: `any`, `boolean`, `number` or `string`. */
+  returnType: string;
+}
+
+/** An assertion call (`aiAssert`, `aiWaitFor`). */
+export interface AssertCall extends CallBase {
+  /** Call kind. */
+  kind: "assert";
+  /** The `<assertion>` block. */
+  assertion: string;
+}
+
+/** Any call the test model answers. */
+export type TestModelCall = PlanCall | LocateCall | ExtractCall | AssertCall;
+
+/** A request that breaks the model protocol; answered with HTTP 400. */
+export class ProtocolError extends Error {
+  /** Creates the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ProtocolError";
+  }
+}
+
+const KIND_BY_FIRST_LINE: ReadonlyArray<[string, CallKind]> = [
+  ["You are a UI automation planner.", "plan"],
+  ["You are a UI element locator.", "locate"],
+  ["You are a UI data extractor.", "extract"],
+  ["You are a UI assertion checker.", "assert"],
+];
+
+interface ContentPart {
+  type?: unknown;
+  text?: unknown;
+  image_url?: { url?: unknown } | unknown;
+}
+
+interface Message {
+  role?: unknown;
+  content?: unknown;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return (content as ContentPart[])
+    .filter((p) => p && p.type === "text" && typeof p.text === "string")
+    .map((p) => p.text as string)
+    .join("\n");
+}
+
+function imageUrlsOf(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  const urls: string[] = [];
+  for (const part of content as ContentPart[]) {
+    if (part?.type !== "image_url") continue;
+    const holder = part.image_url as { url?: unknown } | string | undefined;
+    const url = typeof holder === "string" ? holder : holder?.url;
+    if (typeof url === "string") urls.push(url);
+  }
+  return urls;
+}
+
+/**
+ * The text between `<tag>` and `</tag>` (each on a line of its own in the protocol; tolerated
+ * inline), trimmed of the surrounding newlines; `undefined` when the block is missing.
+ */
+export function readBlock(text: string, tag: string): string | undefined {
+  const open = `<${tag}>`;
+  const close = `</${tag}>`;
+  const start = text.indexOf(open);
+  if (start < 0) return undefined;
+  const end = text.indexOf(close, start + open.length);
+  if (end < 0) return undefined;
+  return text.slice(start + open.length, end).replace(/^\r?\n/, "").replace(/\r?\n$/, "");
+}
+
+function requireBlock(text: string, tag: string, kind: CallKind): string {
+  const block = readBlock(text, tag);
+  if (block === undefined) {
+    throw new ProtocolError(`${kind} call without a <${tag}> block in the user text`);
+  }
+  return block;
+}
+
+/** Splits a `<history>` block into logs: `(none)` is empty, `N. ` prefixes are dropped. */
+export function parseHistory(block: string): string[] {
+  const trimmed = block.trim();
+  if (trimmed === "" || trimmed === "(none)") return [];
+  return trimmed.split(/\r?\n/).filter((l) => l.trim() !== "").map((l) =>
+    l.replace(/^\s*\d+\.\s?/, "")
+  );
+}
+
+const STATED_SIZE = /The screenshot is (\d+) x (\d+) pixels\./;
+
+/** Result of {@link parseRequest}. */
+export interface ParsedRequest {
+  /** The typed call. */
+  call: TestModelCall;
+  /** Number of images in the request (for usage). */
+  imageCount: number;
+  /** Characters of text in all messages (for usage). */
+  textLength: number;
+}
+
+/** Replaces image data in a request body by a note, for logs. */
+export function redactBody(body: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(body);
+  const messages = Array.isArray(copy.messages) ? copy.messages as Message[] : [];
+  for (const message of messages) {
+    if (!Array.isArray(message?.content)) continue;
+    for (const part of message.content as ContentPart[]) {
+      if (part?.type !== "image_url") continue;
+      const holder = part.image_url as { url?: unknown } | undefined;
+      if (holder && typeof holder.url === "string") {
+        const url = holder.url;
+        const comma = url.indexOf(",");
+        holder.url = comma > 0
+          ? `${url.slice(0, comma + 1)}<${url.length - comma - 1} characters left out>`
+          : `<${url.length} characters left out>`;
+      }
+    }
+  }
+  return copy;
+}
+
+/**
+ * Turns a chat-completions request body into a typed call.
+ *
+ * @throws {ProtocolError} when the body breaks the protocol: no system prompt, an unknown first
+ * line, a missing block, an unreadable image, or a stated image size that differs from the image.
+ */
+export function parseRequest(body: Record<string, unknown>): ParsedRequest {
+  if (body.stream === true) {
+    throw new ProtocolError("the test model does not stream; send `stream: false` or leave it out");
+  }
+  const messages = body.messages;
+  if (!Array.isArray(messages) || messages.length < 2) {
+    throw new ProtocolError("`messages` must hold a system message and a user message");
+  }
+  const system = (messages as Message[]).find((m) => m?.role === "system");
+  if (!system) throw new ProtocolError("`messages` has no system message");
+  const users = (messages as Message[]).filter((m) => m?.role === "user");
+  if (users.length === 0) throw new ProtocolError("`messages` has no user message");
+
+  const systemPrompt = textOf(system.content);
+  const firstLine = systemPrompt.trimStart().split(/\r?\n/, 1)[0].trim();
+  const entry = KIND_BY_FIRST_LINE.find(([line]) => firstLine.startsWith(line));
+  if (!entry) {
+    throw new ProtocolError(
+      `cannot tell the call kind from the system prompt's first line: "${
+        firstLine.slice(0, 120)
+      }" (expected one of ${KIND_BY_FIRST_LINE.map(([l]) => `"${l}"`).join(", ")})`,
+    );
+  }
+  const kind = entry[1];
+
+  const first = users[0];
+  const userText = textOf(first.content);
+  const urls = imageUrlsOf(first.content);
+  if (urls.length > 1) {
+    throw new ProtocolError(`the user message holds ${urls.length} images; the protocol sends one`);
+  }
+  let image: ImageSize | null = null;
+  if (urls.length === 1) {
+    try {
+      const found = readDataUriImage(urls[0]);
+      image = { width: found.width, height: found.height };
+    } catch (error) {
+      throw new ProtocolError((error as Error).message);
+    }
+  }
+  const stated = STATED_SIZE.exec(userText);
+  if (image) {
+    if (!stated) {
+      throw new ProtocolError(
+        `the user text does not state the image size ("The screenshot is ${image.width} x ${image.height} pixels.")`,
+      );
+    }
+    const w = Number(stated[1]);
+    const h = Number(stated[2]);
+    if (w !== image.width || h !== image.height) {
+      throw new ProtocolError(
+        `the user text states ${w} x ${h} pixels but the image is ${image.width} x ${image.height}`,
+      );
+    }
+  }
+
+  const base: CallBase = {
+    model: typeof body.model === "string" ? body.model : "",
+    systemPrompt,
+    userText,
+    image,
+  };
+  const context = readBlock(userText, "context");
+  if (context !== undefined) base.context = context;
+  if (users.length > 1) base.feedback = textOf(users[users.length - 1].content);
+
+  let call: TestModelCall;
+  switch (kind) {
+    case "plan":
+      call = {
+        ...base,
+        kind,
+        instruction: requireBlock(userText, "instruction", kind),
+        history: parseHistory(requireBlock(userText, "history", kind)),
+      };
+      break;
+    case "locate":
+      call = { ...base, kind, target: requireBlock(userText, "target", kind) };
+      break;
+    case "extract":
+      call = {
+        ...base,
+        kind,
+        demand: requireBlock(userText, "demand", kind),
+        returnType: requireBlock(userText, "return-type", kind).trim(),
+      };
+      break;
+    case "assert":
+      call = { ...base, kind, assertion: requireBlock(userText, "assertion", kind) };
+      break;
+  }
+  const textLength = (messages as Message[]).reduce((n, m) => n + textOf(m?.content).length, 0);
+  const imageCount = (messages as Message[]).reduce(
+    (n, m) => n + imageUrlsOf(m?.content).length,
+    0,
+  );
+  return { call, imageCount, textLength };
+}
