@@ -1,0 +1,255 @@
+/// <reference lib="dom" />
+/**
+ * Fixtures of the viewer tests: a Chromium launcher, real screenshots of small pages, and three
+ * executions recorded over them the way an agent records them.
+ *
+ * @module
+ */
+
+import { type Browser, chromium, type Page } from "playwright-core";
+import { pathToFileURL } from "node:url";
+import { execution, step } from "./_test_helpers.ts";
+import type { ReportExecution, ReportStep } from "./types.ts";
+import type { ReportWriter } from "./writer.ts";
+
+/** Runs `fn` with a headless Chromium from `/usr/bin/chromium`, closed afterwards. */
+export async function withBrowser<T>(fn: (browser: Browser) => Promise<T>): Promise<T> {
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  try {
+    return await fn(browser);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Opens a report and fails the test on any page error or request leaving the file. */
+export async function openReport(
+  browser: Browser,
+  file: string,
+  width = 1440,
+  height = 900,
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("request", (r) => {
+    const url = r.url();
+    if (!url.startsWith("file:") && !url.startsWith("data:")) errors.push(`request ${url}`);
+  });
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForSelector(".ex");
+  return { page, errors };
+}
+
+/** Small pages to screenshot; each has one `#target` element. */
+export const SCREEN_PAGES = [
+  `<body style="margin:0;font:16px system-ui;background:#eef2f7">
+    <div style="height:64px;background:#1e3a8a;color:#fff;display:flex;align-items:center;padding:0 32px;font-size:22px;font-weight:600">Acme Store</div>
+    <form style="width:380px;margin:110px auto;background:#fff;padding:32px;border-radius:12px;box-shadow:0 4px 18px #0002">
+      <h2 style="margin-top:0">Sign in</h2>
+      <input id="user" placeholder="Username" style="display:block;width:100%;box-sizing:border-box;margin:12px 0;padding:12px;font-size:16px">
+      <input placeholder="Password" type="password" style="display:block;width:100%;box-sizing:border-box;margin:12px 0;padding:12px;font-size:16px">
+      <button id="target" type="button" style="width:100%;padding:12px;font-size:16px;background:#2563eb;color:#fff;border:0;border-radius:8px">Sign in</button>
+    </form></body>`,
+  `<body style="margin:0;font:16px system-ui;background:#fff">
+    <div style="height:64px;background:#1e3a8a;color:#fff;display:flex;align-items:center;padding:0 32px;font-size:22px;font-weight:600">Acme Store <span style="margin-left:auto;font-size:15px">alice</span></div>
+    <div style="display:flex;gap:24px;padding:40px">
+      ${
+    ["Lamp", "Chair", "Desk", "Shelf"].map((n, i) =>
+      `<div style="width:260px;height:300px;border:1px solid #ddd;border-radius:10px;padding:16px">
+        <div style="height:180px;background:hsl(${i * 70},60%,80%);border-radius:8px"></div>
+        <h3>${n}</h3><button ${
+        i === 2 ? 'id="target"' : ""
+      } style="padding:8px 14px">Add to cart</button></div>`
+    ).join("")
+  }
+    </div></body>`,
+  `<body style="margin:0;font:16px system-ui;background:#f8fafc">
+    <div style="height:64px;background:#1e3a8a;color:#fff;display:flex;align-items:center;padding:0 32px;font-size:22px;font-weight:600">Acme Store</div>
+    <div style="padding:40px 60px"><h1>Settings</h1>
+      <label style="display:block;margin:20px 0"><input type="checkbox" checked> Email notifications</label>
+      <label id="target" style="display:inline-block;margin:20px 0;padding:6px;border:1px dashed #999">Dark mode <input type="checkbox"></label>
+    </div></body>`,
+];
+
+/** A screenshot and the box of its `#target` element. */
+export interface Shot {
+  uri: string;
+  /** Bounding box of `#target` in image pixels. */
+  rect: { left: number; top: number; width: number; height: number };
+}
+
+/** Real 1280x800 PNG screenshots of simple pages, with the box of an element on each. */
+export async function makeScreenshots(browser: Browser): Promise<Shot[]> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const shots: Shot[] = [];
+  for (const html of SCREEN_PAGES) {
+    await page.setContent(html);
+    const box = (await page.locator("#target").boundingBox())!;
+    const png = await page.screenshot({ type: "png" });
+    shots.push({
+      uri: `data:image/png;base64,${png.toString("base64")}`,
+      rect: {
+        left: Math.round(box.x),
+        top: Math.round(box.y),
+        width: Math.round(box.width),
+        height: Math.round(box.height),
+      },
+    });
+  }
+  await page.close();
+  return shots;
+}
+
+const T0 = Date.UTC(2026, 10, 22, 13, 30, 5);
+const usage = (prompt: number, completion: number, cached = 0) => ({
+  promptTokens: prompt,
+  completionTokens: completion,
+  totalTokens: prompt + completion,
+  cachedInputTokens: cached,
+  modelName: "vision-model-1",
+  intent: "default",
+  requestId: "req-1",
+  timeCostMs: 1200 + prompt / 10,
+});
+
+/** Centre of a rectangle, rounded. */
+export function center(r: Shot["rect"]): [number, number] {
+  return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
+}
+
+/** Three executions over the screenshots, the way an agent records them. */
+export function buildExecutions(writer: ReportWriter, shots: Shot[]): ReportExecution[] {
+  const [login, shop, settings] = shots;
+  const id = shots.map((s) => writer.addScreenshot(s.uri));
+  const size = { width: 1280, height: 800 };
+  const at = (ms: number) => T0 + ms;
+  const tap: ReportExecution = execution({
+    id: "1",
+    apiName: "aiTap",
+    prompt: "the blue Sign in button",
+    startedAt: at(0),
+    endedAt: at(2140),
+    steps: [
+      step({
+        kind: "Locate",
+        title: "Locate 'the blue Sign in button'",
+        startedAt: at(0),
+        endedAt: at(1830),
+        screenshot: id[0],
+        screenshotSize: size,
+        target: login.rect,
+        thought: "The form has one primary button labelled 'Sign in' below the password field.",
+        rawResponse: JSON.stringify({ bbox: [login.rect.left, login.rect.top, 0, 0] }),
+        usage: usage(1612, 48, 1024),
+      }),
+      step({
+        kind: "Action",
+        title: "Tap",
+        startedAt: at(1830),
+        endedAt: at(2140),
+        screenshot: id[0],
+        screenshotSize: size,
+        point: center(login.rect),
+        param: { locate: { description: "the blue Sign in button", center: center(login.rect) } },
+      }),
+    ],
+  });
+  const plan = (n: number, thought: string, screenshot: number): ReportStep =>
+    step({
+      kind: "Planning",
+      title: `Plan (cycle ${n})`,
+      startedAt: at(3000 + n * 4000),
+      endedAt: at(5200 + n * 4000),
+      screenshot: id[screenshot],
+      screenshotSize: size,
+      thought,
+      rawResponse: JSON.stringify(
+        { thought, actions: [{ type: "Tap", locate: "target" }], more_actions_needed: n < 2 },
+        null,
+        2,
+      ),
+      usage: usage(2400 + n * 30, 140, n * 1800),
+    });
+  const act: ReportExecution = execution({
+    id: "2",
+    apiName: "aiAct",
+    prompt: "put the desk in the cart, then open the settings and turn on dark mode",
+    startedAt: at(3000),
+    endedAt: at(16200),
+    output: "Done: the desk is in the cart and dark mode is on.",
+    steps: [
+      plan(0, "The product grid is shown. The desk is the third card; tap its Add to cart.", 1),
+      step({
+        kind: "Locate",
+        title: "Locate 'Add to cart button of the Desk card'",
+        startedAt: at(5200),
+        endedAt: at(6900),
+        screenshot: id[1],
+        screenshotSize: size,
+        target: shop.rect,
+        usage: usage(1650, 40),
+      }),
+      step({
+        kind: "Action",
+        title: "Tap",
+        startedAt: at(6900),
+        endedAt: at(7200),
+        screenshot: id[1],
+        screenshotSize: size,
+        point: center(shop.rect),
+        param: { x: center(shop.rect)[0], y: center(shop.rect)[1] },
+      }),
+      plan(1, "The desk was added. Now the settings page is open; dark mode is off.", 2),
+      step({
+        kind: "Action",
+        title: "Tap 'Dark mode switch'",
+        startedAt: at(9200),
+        endedAt: at(9600),
+        screenshot: id[2],
+        screenshotSize: size,
+        target: settings.rect,
+        point: center(settings.rect),
+        param: { locate: "Dark mode switch" },
+      }),
+      plan(2, "Dark mode is on. The task is complete.", 2),
+    ],
+  });
+  const check: ReportExecution = execution({
+    id: "3",
+    apiName: "aiAssert",
+    prompt: "the cart badge shows 2 items",
+    status: "failed",
+    frozenContext: true,
+    startedAt: at(17000),
+    endedAt: at(18900),
+    error: "Assertion failed: the header shows no cart badge at all.",
+    steps: [
+      step({
+        kind: "Assert",
+        title: "Assert 'the cart badge shows 2 items'",
+        status: "failed",
+        startedAt: at(17000),
+        endedAt: at(18900),
+        screenshot: id[2],
+        screenshotSize: size,
+        thought: "The header contains only the store name; no cart badge is visible.",
+        rawResponse: '{"pass": false, "thought": "no badge"}',
+        usage: usage(1580, 60, 1536),
+        error: "Assertion failed: the header shows no cart badge at all.",
+      }),
+    ],
+  });
+  return [tap, act, check];
+}

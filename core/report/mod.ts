@@ -1,0 +1,42 @@
+/**
+ * `@sdk/core/report`: the run report an agent writes as it goes (spec 2.1, 2.8, 4.5).
+ *
+ * A report is one HTML file a person opens by double-click: a list of the agent's executions
+ * (`aiTap`, `aiAct`, ...) and, for each, its steps with the model's thought, raw answer, token
+ * usage and the screenshot with the target marked. {@link ReportWriter} writes it: the viewer
+ * once, then each update appended, with every screenshot stored once by content hash. The file
+ * layout is internal and may change between versions.
+ *
+ * @example Record one execution
+ * ```ts
+ * import { ReportWriter } from "@sdk/core/report";
+ *
+ * const writer = await ReportWriter.create({
+ *   name: "login-flow",
+ *   meta: { sdkVersion: "0.1.0", interfaceType: "web-page" },
+ * });
+ * await writer.writeExecution({
+ *   id: "1",
+ *   apiName: "aiAssert",
+ *   prompt: "the page shows a login form",
+ *   status: "passed",
+ *   startedAt: Date.now(),
+ *   steps: [],
+ * });
+ * console.log(await writer.finalize()); // <run dir>/report/login-flow.html
+ * ```
+ *
+ * @module
+ */
+
+export { ReportWriter } from "./writer.ts";
+export type { ReportOutputFormat, ReportWriterOptions } from "./writer.ts";
+export type {
+  AIUsageInfo,
+  ReportExecution,
+  ReportMeta,
+  ReportScreenshotSink,
+  ReportStatus,
+  ReportStep,
+} from "./types.ts";
+export type { Rect } from "../device/types.ts";

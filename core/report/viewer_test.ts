@@ -1,0 +1,219 @@
+/// <reference lib="dom" />
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { appendFile, mkdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { parseReportHtml } from "./_format.ts";
+import { execution, step, withRunDir } from "./_test_helpers.ts";
+import { buildExecutions, makeScreenshots, openReport, withBrowser } from "./_viewer_fixtures.ts";
+import type { ReportExecution } from "./types.ts";
+import { ReportWriter } from "./writer.ts";
+
+const OUTPUT_PNG = new URL("../../tests/output/report-viewer.png", import.meta.url);
+
+/** Where the overlays sit relative to their image, in CSS pixels, and where they should. */
+function overlayGeometry(page: Page) {
+  return page.evaluate(() => {
+    const out: { box?: number[]; pt?: number[]; img: number[]; natural: number }[] = [];
+    for (const wrap of document.querySelectorAll("#detail .shot")) {
+      const img = wrap.querySelector("img")!.getBoundingClientRect();
+      const box = wrap.querySelector(".box")?.getBoundingClientRect();
+      const pt = wrap.querySelector(".pt")?.getBoundingClientRect();
+      out.push({
+        img: [img.left, img.top, img.width, img.height],
+        box: box && [box.left - img.left, box.top - img.top, box.width, box.height],
+        pt: pt && [pt.left + pt.width / 2 - img.left, pt.top + pt.height / 2 - img.top],
+        natural: wrap.querySelector("img")!.naturalWidth,
+      });
+    }
+    return out;
+  });
+}
+
+async function loadAllImages(page: Page): Promise<void> {
+  // Screenshots load lazily: bring each into view, then wait for all to decode.
+  for (const img of await page.locator("#detail .shot img").all()) {
+    await img.scrollIntoViewIfNeeded();
+  }
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLImageElement>("#detail .shot img")].every((i) =>
+      i.complete && i.naturalWidth > 0
+    )
+  );
+  await page.evaluate(() => scrollTo(0, 0));
+}
+
+function near(actual: number, expected: number, what: string): void {
+  assert.ok(Math.abs(actual - expected) <= 1.5, `${what}: ${actual} is not near ${expected}`);
+}
+
+test("viewer renders executions, steps, screenshots and scaled target overlays in Chromium", async () => {
+  await withBrowser(async (browser) => {
+    const shots = await makeScreenshots(browser);
+    // SDK_RUN_DIR is process-wide and `deno test --parallel` shares the process: set it late.
+    await withRunDir(async () => {
+      const writer = await ReportWriter.create({
+        name: "checkout-flow",
+        meta: { sdkVersion: "0.1.0", interfaceType: "web-page" },
+      });
+      const execs = buildExecutions(writer, shots);
+      for (const e of execs) await writer.writeExecution(e);
+      const file = (await writer.finalize())!;
+
+      const { page, errors } = await openReport(browser, file);
+      const data = await page.evaluate(() =>
+        (window as unknown as { __SDK_REPORT__: unknown }).__SDK_REPORT__
+      ) as { meta: { name: string }; executions: ReportExecution[]; screenshotIds: string[] };
+      assert.equal(data.meta.name, "checkout-flow");
+      assert.deepEqual(data.executions, parseReportHtml(await readFile(file, "utf8")).executions);
+      assert.deepEqual(data.executions.map((e) => e.steps.length), [2, 6, 1]);
+      assert.equal(data.screenshotIds.length, 3);
+
+      assert.equal(await page.locator("nav .ex").count(), 3);
+      assert.equal(await page.locator("nav .ex.failed .frozen").count(), 1, "frozen marker");
+      assert.match(await page.locator("header").innerText(), /checkout-flow[\s\S]*0\.1\.0/);
+
+      for (const [i, exec] of execs.entries()) {
+        await page.locator("nav .ex").nth(i).click();
+        assert.equal(await page.locator("#detail li.step").count(), exec.steps.length);
+        const titles = await page.locator("#detail .step-head .title").allInnerTexts();
+        assert.deepEqual(titles, exec.steps.map((s) => s.title));
+        await loadAllImages(page);
+        const geo = await overlayGeometry(page);
+        const withShots = exec.steps.filter((s) => s.screenshot);
+        assert.equal(geo.length, withShots.length);
+        for (const [j, s] of withShots.entries()) {
+          const g = geo[j];
+          assert.equal(g.natural, 1280, "screenshot decoded");
+          const scale = g.img[2] / 1280;
+          near(g.img[3], 800 * scale, "aspect ratio kept");
+          assert.equal(!!g.box, !!s.target, `box present on step ${j}`);
+          if (s.target && g.box) {
+            near(g.box[0], s.target.left * scale, "box left");
+            near(g.box[1], s.target.top * scale, "box top");
+            near(g.box[2], s.target.width * scale, "box width");
+            near(g.box[3], s.target.height * scale, "box height");
+          }
+          if (s.point && g.pt) {
+            near(g.pt[0], s.point[0] * scale, "point x");
+            near(g.pt[1], s.point[1] * scale, "point y");
+          }
+          assert.equal(!!g.pt, !!s.point, `point present on step ${j}`);
+        }
+      }
+      // The failed execution shows its error and the frozen marker in the detail.
+      assert.match(await page.locator("#detail .exhead").innerText(), /frozen context/i);
+      assert.match(await page.locator("#detail .exhead .err").innerText(), /no cart badge/);
+
+      // A person looks at the aiAct execution.
+      await page.locator("nav .ex").nth(1).click();
+      await loadAllImages(page);
+      await mkdir(new URL(".", OUTPUT_PNG), { recursive: true });
+      await page.screenshot({ path: OUTPUT_PNG.pathname, fullPage: true });
+
+      // Zooming a screenshot shows it large with the same overlay.
+      await page.locator("#detail .shot").nth(1).click();
+      assert.equal(await page.locator(".lightbox .box").count(), 1);
+      await page.keyboard.press("Escape");
+      assert.equal(await page.locator(".lightbox").count(), 0);
+      assert.deepEqual(errors, []);
+
+      // What a step costs on disk: the image once (plus the step), then only the step.
+      const before = (await stat(file)).size;
+      const uri = shots[0].uri.replace("base64,", "base64,AAAA");
+      const fresh = writer.addScreenshot(uri);
+      await writer.writeExecution(execution({ id: "m", steps: [step({ screenshot: fresh })] }));
+      const first = (await stat(file)).size - before;
+      assert.equal(writer.addScreenshot(uri.slice(0)), fresh);
+      await writer.writeExecution(
+        execution({ id: "m", steps: [step({ screenshot: fresh }), step({ screenshot: fresh })] }),
+      );
+      const repeated = (await stat(file)).size - before - first;
+      assert.ok(first > uri.length && first < uri.length + 1000, `first step: ${first} bytes`);
+      assert.ok(repeated < 500, `repeated screenshot step: ${repeated} bytes`);
+    });
+  });
+});
+
+test("viewer shows page and model text literally and injects no element", async () => {
+  const evil =
+    `</script><img src=x onerror="window.__xss=1"><b>bold</b><script>window.__xss=2</script>`;
+  await withBrowser(async (browser) => {
+    const [shot] = await makeScreenshots(browser);
+    await withRunDir(async () => {
+      const writer = await ReportWriter.create({
+        name: "x<b>y",
+        meta: { sdkVersion: `1${evil}`, interfaceType: `web${evil}` },
+      });
+      const id = writer.addScreenshot(shot.uri);
+      await writer.writeExecution(execution({
+        id: `id${evil}`,
+        apiName: `aiTap${evil}`,
+        prompt: `prompt ${evil} \u2028 end`,
+        status: "failed",
+        error: `error ${evil}`,
+        output: { html: evil },
+        steps: [step({
+          kind: "Locate",
+          title: `title ${evil}`,
+          status: `failed" onmouseover="window.__xss=3` as "failed",
+          screenshot: id,
+          screenshotSize: { width: 1280, height: 800 },
+          target: shot.rect,
+          thought: `thought ${evil}`,
+          rawResponse: `raw ${evil}`,
+          param: { text: evil },
+          error: `step error ${evil}`,
+        })],
+      }));
+      const file = (await writer.finalize())!;
+      const html = await readFile(file, "utf8");
+      assert.ok(!html.includes("<img src=x"), "payload is escaped in the file");
+      assert.ok(!html.includes("<b>"), "payload is escaped in the file");
+
+      const { page, errors } = await openReport(browser, file);
+      await page.locator("#detail details summary").click(); // open the raw response
+      const dom = await page.evaluate(() => ({
+        xss: (window as unknown as { __xss?: number }).__xss,
+        bold: document.querySelectorAll("b:not(.usage b, .chip b)").length,
+        imgs: [...document.images].map((i) => i.closest(".shot") !== null),
+        scripts: document.scripts.length,
+        title: document.title,
+        text: document.body.innerText,
+      }));
+      assert.equal(dom.xss, undefined);
+      assert.equal(dom.bold, 0, "no <b> from data");
+      assert.deepEqual(dom.imgs, [true], "only the screenshot image");
+      // viewer + meta + 1 screenshot + 1 execution
+      assert.equal(dom.scripts, 4);
+      assert.equal(dom.title, "x<b>y");
+      for (const label of ["prompt", "title", "thought", "raw", "step error", "error"]) {
+        assert.ok(dom.text.includes(`${label} ${evil}`), `${label} shown literally`);
+      }
+      assert.ok(dom.text.includes(`aiTap${evil}`));
+      assert.deepEqual(errors, []);
+    });
+  });
+});
+
+test("viewer skips a truncated trailing tag and shows the rest", async () => {
+  await withRunDir(async () => {
+    await withBrowser(async (browser) => {
+      const writer = await ReportWriter.create({
+        meta: { sdkVersion: "0.1.0", interfaceType: "web-page" },
+      });
+      await writer.writeExecution(execution({ id: "a", apiName: "aiTap" }));
+      await writer.writeExecution(execution({ id: "b", apiName: "aiQuery" }));
+      const file = (await writer.finalize())!;
+      for (const tail of [`<script type="sdk-execution" data-id="c">{"id":"c","st`, `<script ty`]) {
+        const copy = join(file, "..", `cut-${tail.length}.html`);
+        await appendFile(copy, (await readFile(file, "utf8")) + tail);
+        const { page, errors } = await openReport(browser, copy);
+        assert.deepEqual(await page.locator("nav .ex .api").allInnerTexts(), ["aiTap", "aiQuery"]);
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,396 @@
+/**
+ * Writes the report file of one agent while it runs (spec 2.1, 2.8, 3.1; DESIGN "Report").
+ *
+ * @module
+ */
+
+import { hasFileSystem, nodeFs, nodePath, runDir, writeFileAtomic } from "../runtime/runtime.ts";
+import {
+  contentHash,
+  executionTag,
+  externalScreenshotTag,
+  inlineScreenshotTag,
+  metaTag,
+  normalizeScreenshot,
+} from "./_format.ts";
+import type { ReportExecution, ReportMeta, ReportScreenshotSink } from "./types.ts";
+import { viewerPage, viewerScriptHash } from "./viewer.ts";
+
+/**
+ * How a report is laid out on disk (spec 2.1 `outputFormat`):
+ * - `"single-html"`: one HTML file with screenshots embedded as base64, opens from `file://`.
+ * - `"html-and-external-assets"`: a directory with `index.html` and a `screenshots/` folder of
+ *   image files; must be served over HTTP to be viewed reliably.
+ */
+export type ReportOutputFormat = "single-html" | "html-and-external-assets";
+
+/** Options of {@link ReportWriter.create}. */
+export interface ReportWriterOptions {
+  /**
+   * Report name (spec `reportFileName`). With `single-html` the file is
+   * `<run dir>/report/<name>.html`, and a name already ending in `.html` is kept as is; with
+   * `html-and-external-assets` it names the directory. Default: generated from the interface
+   * type, the local time and 4 random hex digits, e.g. `web-page-2026-11-22_14-30-05-ab12`.
+   */
+  name?: string;
+  /** Header of the report; `name` and `createdAt` are filled in here. */
+  meta: Omit<ReportMeta, "name" | "createdAt">;
+  /** Whether a file is written at all (spec `generateReport`). Default `true`. */
+  generateReport?: boolean;
+  /** Layout on disk. Default `"single-html"`. */
+  outputFormat?: ReportOutputFormat;
+  /**
+   * Also write each execution, once it is no longer running, as JSON next to the report (spec
+   * `persistExecutionDump`): `<name>.<execution id>.execution.json` beside a single HTML file, or
+   * `executions/<execution id>.json` inside the report directory. Screenshots appear there by id;
+   * the images are in the report. Default `false`; ignored when no report is generated.
+   */
+  persistExecutionDump?: boolean;
+}
+
+/** Where a report goes on disk. */
+interface Target {
+  /** The HTML file. */
+  file: string;
+  /** Directory of screenshot files (`html-and-external-assets` only). */
+  assetsDir?: string;
+  /** Path of the dump file for an execution id. */
+  dumpFile(id: string): string;
+}
+
+interface PendingShot {
+  id: string;
+  uri: string;
+  mime: string;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Writes an agent's report: an HTML viewer followed by data appended as the run goes on, so each
+ * update costs only its new data and the file is readable after every {@link writeExecution},
+ * even if the process dies later. Screenshots are stored once by content hash and dropped from
+ * memory once written.
+ *
+ * Without a file system (browser runtime) or with `generateReport: false` nothing is written:
+ * screenshots still get ids, every write resolves at once and {@link file} stays undefined.
+ *
+ * @example Write a report with one step
+ * ```ts
+ * import { ReportWriter } from "@sdk/core/report";
+ *
+ * const writer = await ReportWriter.create({
+ *   meta: { sdkVersion: "0.1.0", interfaceType: "web-page" },
+ * });
+ * const png = "data:image/png;base64,iVBORw0KGgo="; // a real screenshot in practice
+ * const shot = writer.addScreenshot(png);
+ * await writer.writeExecution({
+ *   id: "1",
+ *   apiName: "aiTap",
+ *   prompt: "the login button",
+ *   status: "passed",
+ *   startedAt: Date.now() - 900,
+ *   endedAt: Date.now(),
+ *   steps: [{ kind: "Locate", title: "Locate 'the login button'", status: "passed",
+ *     startedAt: Date.now() - 900, endedAt: Date.now(), screenshot: shot }],
+ * });
+ * console.log(await writer.finalize()); // .../sdk_run/report/web-page-....html
+ * ```
+ */
+export class ReportWriter implements ReportScreenshotSink {
+  /** Header written into the report; `name` is the report name without `.html`. */
+  readonly meta: ReportMeta;
+  /** Whether this writer produces a file (a file system exists and `generateReport` is on). */
+  readonly enabled: boolean;
+
+  readonly #target: Target | undefined;
+  readonly #scriptHash: string | undefined;
+  readonly #externalAssets: boolean;
+  readonly #persistDump: boolean;
+  /** Ids of screenshots queued or written; the images themselves are not kept. */
+  readonly #known = new Set<string>();
+  #pending: PendingShot[] = [];
+  /** Per execution id: hashes of the header and of each step as last written, for deltas. */
+  readonly #written = new Map<string, { head: string; steps: string[] }>();
+  /** Serialises file operations so appends land in call order. */
+  #chain: Promise<void> = Promise.resolve();
+  /** Bytes of the file known to be complete; a failed append is cut back to this. */
+  #size = 0;
+  #file: string | undefined;
+
+  private constructor(
+    meta: ReportMeta,
+    target: Target | undefined,
+    scriptHash: string | undefined,
+    externalAssets: boolean,
+    persistDump: boolean,
+  ) {
+    this.meta = meta;
+    this.#target = target;
+    this.enabled = target !== undefined;
+    this.#scriptHash = scriptHash;
+    this.#externalAssets = externalAssets;
+    this.#persistDump = persistDump;
+  }
+
+  /**
+   * Creates a writer. Writes nothing yet: the file appears with the first
+   * {@link writeExecution}, so a run without executions leaves no file (spec 2.8).
+   *
+   * @throws {TypeError} when `name` is empty or contains a path separator.
+   */
+  static async create(options: ReportWriterOptions): Promise<ReportWriter> {
+    const createdAt = Date.now();
+    const format = options.outputFormat ?? "single-html";
+    const given = options.name;
+    if (given !== undefined && (!given.trim() || /[/\\\0]/.test(given))) {
+      throw new TypeError(
+        `Cannot create report as 'reportFileName' must be a file name without path ` +
+          `separators: current value is '${given}'`,
+      );
+    }
+    const name = given ?? generatedName(options.meta.interfaceType, createdAt);
+    const external = format === "html-and-external-assets";
+    const meta: ReportMeta = {
+      ...options.meta,
+      name: !external && /\.html$/i.test(name) ? name.slice(0, -5) : name,
+      createdAt,
+    };
+    if (!hasFileSystem || options.generateReport === false) {
+      return new ReportWriter(meta, undefined, undefined, external, false);
+    }
+    const path = await nodePath();
+    const reportDir = path.join(await runDir(), "report");
+    const safe = (id: string) => id.replace(/[^A-Za-z0-9._-]/g, "_");
+    let target: Target;
+    if (external) {
+      const dir = path.join(reportDir, name);
+      target = {
+        file: path.join(dir, "index.html"),
+        assetsDir: path.join(dir, "screenshots"),
+        dumpFile: (id) => path.join(dir, "executions", `${safe(id)}.json`),
+      };
+    } else {
+      const fileName = /\.html$/i.test(name) ? name : `${name}.html`;
+      target = {
+        file: path.join(reportDir, fileName),
+        dumpFile: (id) => path.join(reportDir, `${meta.name}.${safe(id)}.execution.json`),
+      };
+    }
+    return new ReportWriter(
+      meta,
+      target,
+      await viewerScriptHash(),
+      external,
+      options.persistExecutionDump === true,
+    );
+  }
+
+  /**
+   * Path of the report file; undefined until the first {@link writeExecution} has been written,
+   * and always undefined when {@link enabled} is false.
+   */
+  get file(): string | undefined {
+    return this.#file;
+  }
+
+  /**
+   * Registers a screenshot and returns its id: a content hash (FNV-1a 64 of the data URI's bytes
+   * plus its length). A new image is queued and written with the next {@link writeExecution} or
+   * {@link finalize}, then released; the same image again costs only the hash (about 4 ns per
+   * byte: some 1.5 ms for a 300 KB screenshot).
+   *
+   * @param dataUri a base64 PNG, JPEG, WebP or GIF data URI, or a raw base64 body taken as PNG.
+   * @returns the id to put in {@link ReportStep.screenshot}.
+   * @throws {TypeError} when `dataUri` is not base64 image data.
+   */
+  addScreenshot(dataUri: string): string {
+    const { uri, mime } = normalizeScreenshot(dataUri);
+    const id = contentHash(uri);
+    if (this.#target && !this.#known.has(id)) {
+      this.#known.add(id);
+      this.#pending.push({ id, uri, mime });
+    }
+    return id;
+  }
+
+  /**
+   * Records the current state of an execution; a later call with the same `exec.id` replaces it.
+   * The state is captured synchronously, so the caller may keep mutating `exec`. Appends only what
+   * changed, in one append: queued screenshots, then the execution's header and its steps from
+   * the first one that differs from what is on disk. When the promise resolves, the file shows
+   * everything recorded so far. Calls are written in call order, even when not awaited.
+   *
+   * @throws {TypeError} (as a rejection) when `exec` does not serialise to JSON (a cycle, a BigInt).
+   * @throws {Error} the file system's error when the write fails (e.g. no write permission); the
+   * file is cut back to its last complete state, the next write carries the lost screenshots
+   * again and the next write of this execution carries it in full.
+   */
+  writeExecution(exec: ReportExecution): Promise<void> {
+    const target = this.#target;
+    if (!target) return Promise.resolve();
+    let snapshot: ExecutionSnapshot;
+    try {
+      snapshot = snapshotExecution(exec);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const dump = this.#persistDump && exec.status !== "running"
+      ? `{"meta":${JSON.stringify(this.meta)},"execution":${snapshot.json()}}`
+      : undefined;
+    return this.#enqueue(async () => {
+      // Diff against what reached the disk, so a failed earlier write is simply redone.
+      const prev = this.#written.get(snapshot.id);
+      const { hashes, head } = snapshot;
+      let from = 0;
+      while (prev && from < prev.steps.length && from < hashes.length) {
+        if (prev.steps[from] !== hashes[from]) break;
+        from++;
+      }
+      const unchanged = prev !== undefined && prev.head === head &&
+        from === hashes.length && from === prev.steps.length;
+      const shots = this.#pending;
+      this.#pending = [];
+      let chunk = shots.map((s) => this.#screenshotTag(s)).join("");
+      if (!unchanged) chunk += executionTag(snapshot.id, snapshot.json(from));
+      try {
+        await this.#writeAssets(shots);
+        await this.#append(target, chunk);
+      } catch (error) {
+        this.#pending = shots.concat(this.#pending);
+        throw error;
+      }
+      this.#written.set(snapshot.id, { head, steps: hashes });
+      if (dump !== undefined) await writeFileAtomic(target.dumpFile(snapshot.id), dump);
+    });
+  }
+
+  /**
+   * Writes screenshots still queued and waits for all writes. Safe to call more than once; each
+   * call returns the current path. When no execution was ever written there is no file and the
+   * queue is dropped.
+   *
+   * @returns the report file path, or undefined when no file was written.
+   * @throws {Error} the file system's error when the last writes fail.
+   */
+  async finalize(): Promise<string | undefined> {
+    const target = this.#target;
+    if (!target) return undefined;
+    await this.#enqueue(async () => {
+      if (this.#file === undefined) {
+        // No execution reached the file: no report (spec 2.8), nothing to keep.
+        this.#pending = [];
+        return;
+      }
+      const shots = this.#pending;
+      if (shots.length === 0) return;
+      this.#pending = [];
+      try {
+        await this.#writeAssets(shots);
+        await this.#append(target, shots.map((s) => this.#screenshotTag(s)).join(""));
+      } catch (error) {
+        this.#pending = shots.concat(this.#pending);
+        throw error;
+      }
+    });
+    return this.#file;
+  }
+
+  #enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.#chain.then(task);
+    this.#chain = run.catch(() => {});
+    return run;
+  }
+
+  #screenshotTag(shot: PendingShot): string {
+    if (!this.#externalAssets) return inlineScreenshotTag(shot.id, shot.uri);
+    return externalScreenshotTag(shot.id, `screenshots/${assetName(shot)}`);
+  }
+
+  async #writeAssets(shots: PendingShot[]): Promise<void> {
+    const dir = this.#target?.assetsDir;
+    if (!dir || shots.length === 0) return;
+    const fs = await nodeFs();
+    const path = await nodePath();
+    await fs.mkdir(dir, { recursive: true });
+    for (const shot of shots) {
+      await fs.writeFile(path.join(dir, assetName(shot)), decodeBase64(shot.uri));
+    }
+  }
+
+  /** Appends one chunk in one call; the first write puts the viewer in front of it. */
+  async #append(target: Target, chunk: string): Promise<void> {
+    if (this.#file === undefined) {
+      const page = viewerPage({
+        title: this.meta.name,
+        scriptHash: this.#scriptHash,
+        externalAssets: this.#externalAssets,
+      });
+      const bytes = encoder.encode(page + metaTag(this.meta) + chunk);
+      await writeFileAtomic(target.file, bytes);
+      this.#size = bytes.length;
+      this.#file = target.file;
+      return;
+    }
+    const bytes = encoder.encode(chunk);
+    const fs = await nodeFs();
+    try {
+      await fs.appendFile(target.file, bytes);
+      this.#size += bytes.length;
+    } catch (error) {
+      // Part of the chunk may be on disk; a cut tag would swallow the next chunk's first tag.
+      await fs.truncate(target.file, this.#size).catch(() => {});
+      throw error;
+    }
+  }
+}
+
+/** An execution frozen as JSON text at the time of a write call. */
+interface ExecutionSnapshot {
+  id: string;
+  /** Hash of the execution without its steps. */
+  head: string;
+  /** Hash of each step's JSON. */
+  hashes: string[];
+  /** The tag payload: the whole execution, or a delta carrying the steps from index `from`. */
+  json(from?: number): string;
+}
+
+function snapshotExecution(exec: ReportExecution): ExecutionSnapshot {
+  const steps = exec.steps.map((s) => JSON.stringify(s) ?? "null");
+  // `steps: undefined` drops the key; the steps are spliced in as already-serialised text.
+  const headJson = JSON.stringify({ ...exec, steps: undefined });
+  return {
+    id: String(exec.id),
+    head: contentHash(headJson),
+    hashes: steps.map(contentHash),
+    json(from = 0) {
+      const body = `"steps":[${steps.slice(from).join(",")}]` +
+        (from > 0 ? `,"stepsFrom":${from}` : "");
+      return headJson === "{}" ? `{${body}}` : `${headJson.slice(0, -1)},${body}}`;
+    },
+  };
+}
+
+/** `<interface>-YYYY-MM-DD_HH-mm-ss-<4 hex>`, in local time, which is what a person looks for. */
+function generatedName(interfaceType: string, time: number): string {
+  const d = new Date(time);
+  const p = (n: number) => String(n).padStart(2, "0");
+  const stamp = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}_` +
+    `${p(d.getHours())}-${p(d.getMinutes())}-${p(d.getSeconds())}`;
+  const rand = Math.floor(Math.random() * 0x10000).toString(16).padStart(4, "0");
+  const kind = interfaceType.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "report";
+  return `${kind}-${stamp}-${rand}`;
+}
+
+function assetName(shot: PendingShot): string {
+  const ext = shot.mime === "image/jpeg" ? "jpg" : shot.mime.slice("image/".length);
+  return `${shot.id}.${ext}`;
+}
+
+function decodeBase64(uri: string): Uint8Array {
+  const bin = atob(uri.slice(uri.indexOf(",") + 1).replace(/[\r\n]/g, ""));
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}

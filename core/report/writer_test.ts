@@ -1,0 +1,242 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { parseReportHtml } from "./_format.ts";
+import { execution, fakePng, step, withRunDir } from "./_test_helpers.ts";
+import { ReportWriter } from "./writer.ts";
+
+const meta = { sdkVersion: "0.1.0", interfaceType: "web-page" };
+
+async function size(file: string): Promise<number> {
+  return (await stat(file)).size;
+}
+
+async function parsed(file: string) {
+  return parseReportHtml(await readFile(file, "utf8"));
+}
+
+test("ReportWriter.create() generates '<interface>-<local time>-<hex>' under <SDK_RUN_DIR>/report", async () => {
+  await withRunDir(async (dir) => {
+    const before = new Date();
+    const writer = await ReportWriter.create({ meta });
+    assert.match(writer.meta.name, /^web-page-\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d-[0-9a-f]{4}$/);
+    const day = `${before.getFullYear()}-${String(before.getMonth() + 1).padStart(2, "0")}`;
+    assert.ok(writer.meta.name.startsWith(`web-page-${day}`));
+    assert.equal(writer.file, undefined, "no file before the first write");
+    await writer.writeExecution(execution());
+    assert.equal(writer.file, join(dir, "report", `${writer.meta.name}.html`));
+    assert.equal(await writer.finalize(), writer.file);
+    const report = await parsed(writer.file!);
+    assert.equal(report.meta?.name, writer.meta.name);
+    assert.equal(report.meta?.sdkVersion, "0.1.0");
+    assert.equal(report.meta?.format, 1);
+  });
+});
+
+test("ReportWriter.create() uses a given name and keeps a name ending in .html as is", async () => {
+  await withRunDir(async (dir) => {
+    const a = await ReportWriter.create({ name: "login-flow", meta });
+    await a.writeExecution(execution());
+    assert.equal(a.file, join(dir, "report", "login-flow.html"));
+    const b = await ReportWriter.create({ name: "checkout.html", meta });
+    await b.writeExecution(execution());
+    assert.equal(b.file, join(dir, "report", "checkout.html"));
+    assert.equal(b.meta.name, "checkout");
+  });
+});
+
+test("ReportWriter.create() rejects a name with a path separator or an empty name", async () => {
+  await assert.rejects(ReportWriter.create({ name: "a/b", meta }), TypeError);
+  await assert.rejects(ReportWriter.create({ name: " ", meta }), /reportFileName/);
+});
+
+test("ReportWriter writes no file when generateReport is false", async () => {
+  await withRunDir(async (dir) => {
+    const writer = await ReportWriter.create({ meta, generateReport: false });
+    assert.equal(writer.enabled, false);
+    const id = writer.addScreenshot(fakePng(1));
+    assert.equal(id, writer.addScreenshot(fakePng(1)), "ids are still given");
+    await writer.writeExecution(execution({ steps: [step({ screenshot: id })] }));
+    assert.equal(await writer.finalize(), undefined);
+    assert.equal(writer.file, undefined);
+    assert.deepEqual(await readdir(dir), []);
+  });
+});
+
+test("ReportWriter.finalize() leaves no file when no execution was written", async () => {
+  await withRunDir(async (dir) => {
+    const writer = await ReportWriter.create({ meta });
+    writer.addScreenshot(fakePng(1));
+    assert.equal(await writer.finalize(), undefined);
+    assert.deepEqual(await readdir(dir), []);
+  });
+});
+
+test("ReportWriter.addScreenshot() returns a content hash and stores the same image once", async () => {
+  await withRunDir(async () => {
+    const writer = await ReportWriter.create({ meta });
+    const png = fakePng(7, 60_000);
+    const id = writer.addScreenshot(png);
+    assert.match(id, /^[0-9a-f]{16}-[0-9a-z]+$/);
+    assert.notEqual(id, writer.addScreenshot(fakePng(8, 60_000)));
+    await writer.writeExecution(execution({ steps: [step({ screenshot: id })] }));
+    const afterOne = await size(writer.file!);
+
+    // The same image again, as a new data URI string: only the step is added.
+    assert.equal(writer.addScreenshot(png.slice(0)), id);
+    await writer.writeExecution(
+      execution({ steps: [step({ screenshot: id }), step({ screenshot: id })] }),
+    );
+    const grown = (await size(writer.file!)) - afterOne;
+    assert.ok(grown < 1000, `a repeated screenshot added ${grown} bytes`);
+
+    const report = await parsed(writer.file!);
+    assert.equal(report.screenshots.size, 2, "two distinct images, each once");
+    assert.equal(report.screenshots.get(id), png);
+  });
+});
+
+test("ReportWriter: file grows by about one image for two identical screenshots", async () => {
+  await withRunDir(async () => {
+    const writer = await ReportWriter.create({ meta });
+    await writer.writeExecution(execution({ id: "warmup" }));
+    const start = await size(writer.file!);
+    const png = fakePng(3, 100_000);
+    const a = writer.addScreenshot(png);
+    const b = writer.addScreenshot(png);
+    assert.equal(a, b);
+    await writer.writeExecution(execution({ steps: [step({ screenshot: a }), step()] }));
+    const grown = (await size(writer.file!)) - start;
+    assert.ok(grown > 100_000 && grown < 102_000, `grew by ${grown} bytes`);
+  });
+});
+
+test("ReportWriter.addScreenshot() takes raw base64 as PNG and rejects other text", async () => {
+  const writer = await ReportWriter.create({ meta, generateReport: false });
+  const raw = fakePng(2).slice("data:image/png;base64,".length);
+  assert.equal(writer.addScreenshot(raw), writer.addScreenshot(`data:image/png;base64,${raw}`));
+  assert.throws(() => writer.addScreenshot("data:text/html,<script>x</script>"), TypeError);
+  assert.throws(() => writer.addScreenshot("data:image/png;base64,AA</script>"), TypeError);
+  assert.throws(() => writer.addScreenshot(""), TypeError);
+});
+
+test("ReportWriter.writeExecution() replaces an execution by id and appends only changed steps", async () => {
+  await withRunDir(async () => {
+    const writer = await ReportWriter.create({ meta });
+    const exec = execution({ id: "act", apiName: "aiAct", status: "running", endedAt: undefined });
+    const bigThought = "x".repeat(20_000);
+    for (let i = 0; i < 10; i++) {
+      exec.steps.push(step({ title: `step ${i}`, status: "running", thought: bigThought }));
+      const written = writer.writeExecution(exec);
+      exec.steps[i].status = "passed"; // mutated after the call: must not leak into that write
+      await written;
+    }
+    const mid = (await parsed(writer.file!)).executions[0];
+    assert.deepEqual(mid.steps.map((s) => s.status), [...Array(9).fill("passed"), "running"]);
+    await writer.writeExecution(execution({ id: "other" }));
+    exec.status = "passed";
+    exec.endedAt = exec.startedAt + 5000;
+    await writer.writeExecution(exec);
+    const html = await readFile(writer.file!, "utf8");
+    // Ten full copies would be 10 * 10 * 20 KB / 2 = 1 MB; deltas carry each step about twice.
+    assert.ok(html.length < 450_000, `file is ${html.length} chars`);
+
+    const report = parseReportHtml(html);
+    assert.deepEqual(report.executions.map((e) => e.id), ["act", "other"]);
+    const act = report.executions[0];
+    assert.equal(act.status, "passed");
+    assert.deepEqual(act.steps.map((s) => s.title), exec.steps.map((s) => s.title));
+    assert.deepEqual(act.steps.map((s) => s.status), Array(10).fill("passed"));
+
+    // A shorter, different state replaces the old one entirely.
+    await writer.writeExecution(execution({ id: "act", steps: [step({ title: "only" })] }));
+    const again = await parsed(writer.file!);
+    assert.deepEqual(again.executions[0].steps.map((s) => s.title), ["only"]);
+  });
+});
+
+test("ReportWriter.writeExecution() keeps call order when calls are not awaited", async () => {
+  await withRunDir(async () => {
+    const writer = await ReportWriter.create({ meta });
+    const writes = [];
+    for (let i = 1; i <= 20; i++) {
+      const shot = writer.addScreenshot(fakePng(i));
+      const steps = Array.from({ length: i }, (_, j) => step({ title: `s${j}`, screenshot: shot }));
+      writes.push(writer.writeExecution(execution({ id: "e", steps })));
+    }
+    await Promise.all(writes);
+    const report = await parsed((await writer.finalize())!);
+    assert.equal(report.executions[0].steps.length, 20);
+    assert.equal(report.screenshots.size, 20);
+  });
+});
+
+test("ReportWriter.writeExecution() rejects an execution that is not JSON", async () => {
+  await withRunDir(async () => {
+    const writer = await ReportWriter.create({ meta });
+    await assert.rejects(
+      writer.writeExecution(execution({ steps: [step({ param: { n: 1n } })] })),
+      TypeError,
+    );
+    await writer.writeExecution(execution());
+    assert.equal((await parsed(writer.file!)).executions.length, 1);
+  });
+});
+
+test("ReportWriter.finalize() flushes queued screenshots and is idempotent", async () => {
+  await withRunDir(async () => {
+    const writer = await ReportWriter.create({ meta });
+    await writer.writeExecution(execution());
+    const before = await size(writer.file!);
+    writer.addScreenshot(fakePng(9, 5000));
+    const file = await writer.finalize();
+    assert.equal(file, writer.file);
+    const after = await size(file!);
+    assert.ok(after - before > 5000);
+    assert.equal(await writer.finalize(), file);
+    assert.equal(await size(file!), after, "a second finalize writes nothing");
+  });
+});
+
+test("ReportWriter: a truncated trailing tag leaves the rest readable", async () => {
+  await withRunDir(async () => {
+    const writer = await ReportWriter.create({ meta });
+    await writer.writeExecution(execution({ id: "a" }));
+    await writer.writeExecution(execution({ id: "b" }));
+    const html = await readFile(writer.file!, "utf8");
+    const cut = html.slice(0, html.lastIndexOf(`"b"`) + 10);
+    assert.deepEqual(parseReportHtml(cut).executions.map((e) => e.id), ["a"]);
+  });
+});
+
+test("ReportWriter with outputFormat 'html-and-external-assets' writes index.html and image files", async () => {
+  await withRunDir(async (dir) => {
+    const writer = await ReportWriter.create({
+      name: "ext",
+      meta,
+      outputFormat: "html-and-external-assets",
+    });
+    const png = `data:image/png;base64,${btoa("\x89PNG fake bytes")}`;
+    const id = writer.addScreenshot(png);
+    await writer.writeExecution(execution({ steps: [step({ screenshot: id })] }));
+    assert.equal(writer.file, join(dir, "report", "ext", "index.html"));
+    const report = await parsed(writer.file!);
+    assert.equal(report.screenshots.get(id), `screenshots/${id}.png`);
+    const bytes = await readFile(join(dir, "report", "ext", "screenshots", `${id}.png`));
+    assert.equal(new TextDecoder().decode(bytes), "\x89PNG fake bytes".replace("\x89", "\uFFFD"));
+    assert.equal(bytes[0], 0x89);
+  });
+});
+
+test("ReportWriter with persistExecutionDump writes a JSON file per finished execution", async () => {
+  await withRunDir(async (dir) => {
+    const writer = await ReportWriter.create({ name: "d", meta, persistExecutionDump: true });
+    await writer.writeExecution(execution({ id: "x/1", status: "running" }));
+    assert.deepEqual(await readdir(join(dir, "report")), ["d.html"]);
+    await writer.writeExecution(execution({ id: "x/1", status: "failed", error: "boom" }));
+    const dump = JSON.parse(await readFile(join(dir, "report", "d.x_1.execution.json"), "utf8"));
+    assert.equal(dump.meta.name, "d");
+    assert.equal(dump.execution.error, "boom");
+  });
+});
