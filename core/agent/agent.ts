@@ -134,10 +134,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
       throw new RangeError(`'replanningCycleLimit' must be a positive integer: current value is ${limit}`);
     }
-    if (options.outputFormat === "html-and-external-assets") {
-      throw new TypeError(
-        "outputFormat 'html-and-external-assets' is not supported yet; use 'single-html'",
-      );
+    if (options.persistExecutionDump && options.generateReport === false) {
+      throw new TypeError("persistExecutionDump requires generateReport to be true");
     }
     this.interface = device;
     this.#options = options;
@@ -173,6 +171,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     return this.#writer ??= ReportWriter.create({
       name: this.#options.reportFileName,
       generateReport: this.#options.generateReport !== false,
+      outputFormat: this.#options.outputFormat,
+      persistExecutionDump: this.#options.persistExecutionDump,
       meta: { sdkVersion: SDK_VERSION, interfaceType: this.interface.interfaceType },
     });
   }

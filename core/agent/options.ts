@@ -55,7 +55,11 @@ export interface AgentOptions {
   createModelClient?: CreateModelClient;
   /** Called once per model call with its usage. */
   onLLMUsage?: (usage: AIUsageInfo) => void;
-  /** Report format. Default `'single-html'`; `'html-and-external-assets'` is not implemented yet. */
+  /**
+   * Report format. Default `'single-html'` (one file, screenshots embedded);
+   * `'html-and-external-assets'` writes `<reportFileName>/index.html` plus image files (serve it
+   * over HTTP to view).
+   */
   outputFormat?: "single-html" | "html-and-external-assets";
   /** Divides screenshot width and height before sending to the model. Default 1. */
   screenshotShrinkFactor?: number;

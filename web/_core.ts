@@ -1,0 +1,19 @@
+/**
+ * The one place `@sdk/web` reaches `@sdk/core` from.
+ *
+ * Only types: the device seam. Importing them here, by the bare package name (which the npm
+ * build and `deno publish` need), keeps every other file of `web/` free of cross-package paths.
+ *
+ * @module
+ */
+
+export type {
+  AbstractInterface,
+  ActionContext,
+  ActionParamSpec,
+  DeviceAction,
+  LocatedElement,
+  Point,
+  Rect,
+  Size,
+} from "@sdk/core";

@@ -1,0 +1,73 @@
+/**
+ * Test helpers for `@sdk/web` (private; tests only): a headless Chromium, a tiny local HTTP
+ * server, element location by selector, PNG size.
+ *
+ * @module
+ */
+
+import { type Browser, chromium, type Page } from "playwright-core";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { LocatedElement } from "./_core.ts";
+
+/** Launches the machine's Chromium headless (never a downloaded browser). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** A running local server. */
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** Drops every open connection (including requests never answered) and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Starts a server on 127.0.0.1 and a free port. */
+export async function startServer(
+  handler: (request: http.IncomingMessage, response: http.ServerResponse) => void,
+): Promise<TestServer> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Where the element matching `selector` is, in CSS pixels, as a device action receives it. */
+export async function locate(page: Page, selector: string): Promise<LocatedElement> {
+  const rect = await page.locator(selector).evaluate((element) => {
+    const r = element.getBoundingClientRect();
+    return { left: r.left, top: r.top, width: r.width, height: r.height };
+  });
+  return {
+    description: selector,
+    center: [rect.left + rect.width / 2, rect.top + rect.height / 2],
+    rect,
+  };
+}
+
+/** Width and height of a PNG, from its IHDR chunk; accepts bytes or a data URI. */
+export function pngSize(png: Uint8Array | string): { width: number; height: number } {
+  const bytes = typeof png === "string"
+    ? Uint8Array.from(atob(png.slice(png.indexOf(",") + 1)), (c) => c.charCodeAt(0))
+    : png;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}

@@ -1,0 +1,90 @@
+/**
+ * The page agents: an {@link Agent} over a {@link WebPageDevice}, one class per driver library,
+ * each only choosing its {@link PageDriver} (spec 4.7). No branches on the driver's name.
+ *
+ * @module
+ */
+
+import { Agent, checkInputOptions } from "@sdk/core";
+import type { AgentOptions } from "@sdk/core";
+import type { Page } from "playwright-core";
+import { DriverBPageDriver } from "../driver_b/playwright_driver.ts";
+import type { PageDriver } from "../page/page_driver.ts";
+import { WebPageDevice } from "../page/web_device.ts";
+import type { WebPageDeviceOptions } from "../page/web_device.ts";
+
+/** Options of a page agent: the shared agent options (spec 2.1) plus the web ones (spec 4.7). */
+export interface WebPageAgentOptions extends AgentOptions, WebPageDeviceOptions {}
+
+function checkWebOptions(options: WebPageAgentOptions): void {
+  checkInputOptions(options);
+  for (const key of ["waitForNavigationTimeout", "waitForNetworkIdleTimeout"] as const) {
+    const v = options[key];
+    if (v !== undefined && !(Number.isFinite(v) && v >= 0)) {
+      throw new RangeError(`'${key}' must be a finite number of ms >= 0: current value is ${v}`);
+    }
+  }
+}
+
+/**
+ * An agent bound to one browser page through a {@link PageDriver}. Driver-specific agents
+ * ({@link DriverBPageAgent}) only pick the driver. `destroy()` never closes the page.
+ */
+export class WebPageAgent extends Agent<WebPageDevice> {
+  /**
+   * Creates the agent over a page driver.
+   *
+   * @throws {RangeError} for negative or non-finite timeouts or `keyboardTypeDelay`.
+   */
+  constructor(driver: PageDriver, options: WebPageAgentOptions = {}) {
+    checkWebOptions(options);
+    super(
+      new WebPageDevice(driver, {
+        waitForNavigationTimeout: options.waitForNavigationTimeout,
+        waitForNetworkIdleTimeout: options.waitForNetworkIdleTimeout,
+        keyboardTypeDelay: options.keyboardTypeDelay,
+      }),
+      options,
+    );
+  }
+}
+
+/**
+ * An agent bound to one DriverB (`playwright-core`) page. The page stays the caller's: the agent
+ * never closes it.
+ *
+ * Screenshots are taken at the page's device pixel ratio (physical pixels); actions use CSS
+ * pixels.
+ *
+ * @example
+ * ```ts ignore
+ * import { chromium } from "playwright-core";
+ * import { DriverBPageAgent } from "@sdk/web";
+ *
+ * const browser = await chromium.launch({ executablePath: "/usr/bin/chromium" });
+ * const page = await browser.newPage();
+ * await page.goto("http://127.0.0.1:8000/login.html");
+ * const agent = new DriverBPageAgent(page); // model from SDK_MODEL_* variables
+ * await agent.aiAct("sign in as alice with password secret");
+ * await agent.destroy();
+ * ```
+ */
+export class DriverBPageAgent extends WebPageAgent {
+  /** The page this agent drives. */
+  readonly page: Page;
+
+  /**
+   * Creates the agent over a `playwright-core` page.
+   *
+   * @throws {RangeError} for invalid timeouts or input options.
+   */
+  constructor(page: Page, options: WebPageAgentOptions = {}) {
+    super(new DriverBPageDriver(page), options);
+    this.page = page;
+  }
+}
+
+/** Alias of {@link DriverBPageAgent} (spec 4.1.2). */
+export const DriverBAgent: typeof DriverBPageAgent = DriverBPageAgent;
+/** Alias of {@link DriverBPageAgent} (spec 9.2). */
+export type DriverBAgent = DriverBPageAgent;

@@ -1,0 +1,207 @@
+/**
+ * {@link PageDriver} over a DriverB (`playwright-core`) page.
+ *
+ * Only types come from `playwright-core`: the user passes their own `Page`, so this package never
+ * loads the driver library itself (it is a peer dependency).
+ *
+ * @module
+ */
+
+import type { Page, Request } from "playwright-core";
+import type {
+  ButtonOptions,
+  ClickOptions,
+  DriverRequest,
+  PageDriver,
+  PageDriverKeyboard,
+  PageDriverMouse,
+  TypeOptions,
+  Unsubscribe,
+  ViewportInfo,
+} from "../page/page_driver.ts";
+
+/**
+ * A {@link PageDriver} over a DriverB `Page`. It never closes the page.
+ *
+ * @example Drive a page through the port
+ * ```ts ignore
+ * import { chromium } from "playwright-core";
+ * import { DriverBPageDriver } from "@sdk/web";
+ *
+ * const browser = await chromium.launch();
+ * const page = await browser.newPage();
+ * const driver = new DriverBPageDriver(page);
+ * await driver.goto("https://example.com");
+ * const png = await driver.screenshot(); // physical pixels
+ * await browser.close();
+ * ```
+ */
+export class DriverBPageDriver implements PageDriver {
+  /** The wrapped page. */
+  readonly page: Page;
+  /** Mouse input; CSS pixels. */
+  readonly mouse: PageDriverMouse;
+  /** Keyboard input into the focused element. */
+  readonly keyboard: PageDriverKeyboard;
+
+  // The same Request object is passed to 'request' and to 'requestfinished'/'requestfailed', so a
+  // weak map keeps one DriverRequest (one id) per request without holding finished ones alive.
+  #requests = new WeakMap<Request, DriverRequest>();
+  #nextId = 0;
+
+  /**
+   * Wraps the user's page. Adds no listener until one of the `on...` methods is called.
+   *
+   * @param page the user's page; it stays theirs (never closed here).
+   */
+  constructor(page: Page) {
+    this.page = page;
+    this.mouse = {
+      move: (x: number, y: number) => page.mouse.move(x, y),
+      click: (x: number, y: number, options?: ClickOptions) =>
+        page.mouse.click(x, y, {
+          button: options?.button ?? "left",
+          clickCount: options?.clickCount ?? 1,
+        }),
+      down: (options?: ButtonOptions) => page.mouse.down({ button: options?.button ?? "left" }),
+      up: (options?: ButtonOptions) => page.mouse.up({ button: options?.button ?? "left" }),
+      wheel: (deltaX: number, deltaY: number) => page.mouse.wheel(deltaX, deltaY),
+    };
+    this.keyboard = {
+      type: (text: string, options?: TypeOptions) =>
+        page.keyboard.type(text, options?.delayMs ? { delay: options.delayMs } : undefined),
+      // DriverB parses "Control+A" (and "Control++") itself.
+      press: (combo: string) => page.keyboard.press(combo),
+      insertText: (text: string) => page.keyboard.insertText(text),
+    };
+  }
+
+  /** PNG of the viewport in physical pixels (CSS size x device pixel ratio). */
+  screenshot(): Promise<Uint8Array> {
+    return this.#retryAcrossNavigation(() =>
+      this.page.screenshot({ type: "png", fullPage: false, scale: "device" })
+    );
+  }
+
+  /**
+   * CSS viewport size and device pixel ratio. The emulated viewport is used when the page has
+   * one (it is what screenshots cover), else the window's inner size.
+   */
+  async viewport(): Promise<ViewportInfo> {
+    const probe = await this.#retryAcrossNavigation(() =>
+      this.page.evaluate<ViewportInfo>(
+        "({ width: innerWidth, height: innerHeight, dpr: devicePixelRatio })",
+      )
+    );
+    const emulated = this.page.viewportSize();
+    return emulated ? { width: emulated.width, height: emulated.height, dpr: probe.dpr } : probe;
+  }
+
+  /** Runs a script or a self-contained function in the main frame. */
+  evaluate<R>(script: string | (() => R | Promise<R>)): Promise<R>;
+  /** Runs `fn(arg)` in the main frame; `arg` must be serialisable. */
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  async evaluate<R, A>(script: string | ((arg: A) => R | Promise<R>), arg?: A): Promise<R> {
+    // The port's types are narrower than DriverB's (no handles), so the call is widened here.
+    const evaluate = this.page.evaluate.bind(this.page) as (
+      script: string | ((arg: A) => R | Promise<R>),
+      arg?: A,
+    ) => Promise<R>;
+    return await evaluate(script, arg);
+  }
+
+  /** The main frame's URL. */
+  url(): Promise<string> {
+    return Promise.resolve(this.page.url());
+  }
+
+  // These wait for DOMContentLoaded, not just the commit: between the two, Chromium may still
+  // be swapping the page's renderer, and the next screenshot or history call can fail ("Not
+  // attached to an active page"). The device waits for `load` itself, within its own timeout.
+
+  /** Navigates and resolves once the new document is parsed (DOMContentLoaded). */
+  async goto(url: string): Promise<void> {
+    await this.page.goto(url, { waitUntil: "domcontentloaded" });
+  }
+
+  /** Reloads and resolves once the new document is parsed. */
+  async reload(): Promise<void> {
+    await this.page.reload({ waitUntil: "domcontentloaded" });
+  }
+
+  /** Goes back one history entry (no-op without one); resolves once the document is parsed. */
+  async goBack(): Promise<void> {
+    await this.page.goBack({ waitUntil: "domcontentloaded" });
+  }
+
+  /** Listens for requests sent by the page's frames. */
+  onRequestStart(listener: (request: DriverRequest) => void): Unsubscribe {
+    const handler = (request: Request) => listener(this.#toDriverRequest(request));
+    this.page.on("request", handler);
+    return once(() => this.page.off("request", handler));
+  }
+
+  /** Listens for requests that finished or failed. */
+  onRequestEnd(listener: (request: DriverRequest, failed: boolean) => void): Unsubscribe {
+    const finished = (request: Request) => listener(this.#toDriverRequest(request), false);
+    const failed = (request: Request) => listener(this.#toDriverRequest(request), true);
+    this.page.on("requestfinished", finished);
+    this.page.on("requestfailed", failed);
+    return once(() => {
+      this.page.off("requestfinished", finished);
+      this.page.off("requestfailed", failed);
+    });
+  }
+
+  /** Listens for the top-level document's `load` event. */
+  onMainFrameLoad(listener: () => void): Unsubscribe {
+    const handler = () => listener();
+    this.page.on("load", handler);
+    return once(() => this.page.off("load", handler));
+  }
+
+  #toDriverRequest(request: Request): DriverRequest {
+    let known = this.#requests.get(request);
+    if (!known) {
+      known = {
+        id: String(++this.#nextId),
+        url: request.url(),
+        isMainFrameNavigation: isMainFrameNavigation(request),
+      };
+      this.#requests.set(request, known);
+    }
+    return known;
+  }
+
+  // A read-only call may hit the moment a navigation swaps the document ("execution context
+  // was destroyed", "unable to capture screenshot"); it is safe to wait for the new document
+  // and ask again.
+  async #retryAcrossNavigation<R>(read: () => Promise<R>): Promise<R> {
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await read();
+      } catch (error) {
+        if (attempt >= 3 || this.page.isClosed()) throw error;
+        await this.page.waitForLoadState("domcontentloaded").catch(() => {});
+      }
+    }
+  }
+}
+
+function isMainFrameNavigation(request: Request): boolean {
+  try {
+    return request.isNavigationRequest() && request.frame().parentFrame() === null;
+  } catch {
+    // Service-worker requests have no frame.
+    return false;
+  }
+}
+
+function once(fn: () => void): Unsubscribe {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * The port between the web page device and a browser driver library.
+ *
+ * {@link PageDriver} is everything the web page device (`WebPageDevice`) needs from a driver:
+ * input, a viewport screenshot, script evaluation, history, and a few events to tell whether an
+ * action started a navigation or network requests. Each driver (DriverB in `driver_b/`, DriverA later, the extension
+ * bridge) implements it over its own page object; nothing here names a driver or uses its types.
+ *
+ * Units: every coordinate and size is in CSS pixels unless the member says otherwise; only the
+ * screenshot is in physical pixels (CSS pixels x `devicePixelRatio`).
+ *
+ * @module
+ */
+
+/** A mouse button. */
+export type MouseButton = "left" | "right" | "middle";
+
+/** The page's viewport: CSS size and device pixel ratio. */
+export interface ViewportInfo {
+  /** Viewport width in CSS pixels. */
+  width: number;
+  /** Viewport height in CSS pixels. */
+  height: number;
+  /** Physical pixels per CSS pixel (`window.devicePixelRatio`). */
+  dpr: number;
+}
+
+/**
+ * A network request seen by the driver.
+ *
+ * The driver passes an object with the same `id` to {@link PageDriver.onRequestStart} and to
+ * {@link PageDriver.onRequestEnd} of one request; ids are unique within one driver instance.
+ */
+export interface DriverRequest {
+  /** Identifies the request between its start and end events. */
+  readonly id: string;
+  /** Requested URL. */
+  readonly url: string;
+  /**
+   * True when this request loads a new document into the top-level frame (a cross-document
+   * navigation of the page; each redirect hop is its own request).
+   */
+  readonly isMainFrameNavigation: boolean;
+}
+
+/** Removes the listener it was returned for. Calling it more than once is harmless. */
+export type Unsubscribe = () => void;
+
+/** Options of {@link PageDriverMouse.click}. */
+export interface ClickOptions {
+  /** Button to press. Default `"left"`. */
+  button?: MouseButton;
+  /**
+   * Number of clicks, dispatched like a user would (`2` fires two `click` events and one
+   * `dblclick`). Default `1`.
+   */
+  clickCount?: number;
+}
+
+/** Options of {@link PageDriverMouse.down} and {@link PageDriverMouse.up}. */
+export interface ButtonOptions {
+  /** Button to press or release. Default `"left"`. */
+  button?: MouseButton;
+}
+
+/** Mouse input; coordinates in CSS pixels relative to the viewport's top-left corner. */
+export interface PageDriverMouse {
+  /** Moves the pointer to `(x, y)`. */
+  move(x: number, y: number): Promise<void>;
+  /** Moves the pointer to `(x, y)` and clicks there. */
+  click(x: number, y: number, options?: ClickOptions): Promise<void>;
+  /** Presses a button at the current pointer position. */
+  down(options?: ButtonOptions): Promise<void>;
+  /** Releases a button at the current pointer position. */
+  up(options?: ButtonOptions): Promise<void>;
+  /**
+   * Dispatches a wheel event at the current pointer position (the last position given to
+   * `move` or `click`; `(0, 0)` before any). Positive `deltaY` scrolls down, positive `deltaX`
+   * scrolls right; deltas in CSS pixels. Resolves once the event is dispatched, which may be
+   * before the page has finished scrolling.
+   */
+  wheel(deltaX: number, deltaY: number): Promise<void>;
+}
+
+/** Options of {@link PageDriverKeyboard.type}. */
+export interface TypeOptions {
+  /** Delay between key presses in ms. Default: the driver's own (normally 0). */
+  delayMs?: number;
+}
+
+/** Keyboard input into the focused element. */
+export interface PageDriverKeyboard {
+  /** Types `text` one character at a time, with key events for each character. */
+  type(text: string, options?: TypeOptions): Promise<void>;
+  /**
+   * Presses and releases a key or a combination: `Mod+...+Key`, modifiers among `Control`,
+   * `Shift`, `Alt`, `Meta`, then one key named like `KeyboardEvent.key` (`"Enter"`, `"Tab"`,
+   * `"ArrowDown"`, `"a"`, `"+"`). Examples: `"Enter"`, `"Control+A"`, `"Shift+Tab"`,
+   * `"Control++"`. Modifiers are pressed in order and released in reverse order.
+   *
+   * @throws {Error} when the driver does not know the key name.
+   */
+  press(combo: string): Promise<void>;
+  /** Inserts `text` as one input operation, without key events. */
+  insertText(text: string): Promise<void>;
+}
+
+/**
+ * What the web page device needs from a browser driver.
+ *
+ * A driver wraps one page object the user owns: nothing here closes it.
+ */
+export interface PageDriver {
+  /** Mouse input. */
+  readonly mouse: PageDriverMouse;
+  /** Keyboard input. */
+  readonly keyboard: PageDriverKeyboard;
+  /**
+   * PNG screenshot of the viewport only (not the full page), in physical pixels: its size is
+   * {@link ViewportInfo} width and height x `dpr`.
+   */
+  screenshot(): Promise<Uint8Array>;
+  /** The viewport's CSS size and device pixel ratio. */
+  viewport(): Promise<ViewportInfo>;
+  /**
+   * Runs a script in the page's main frame and resolves with its (JSON-serialisable) result.
+   * A function must be self-contained: it is serialised and loses its closure.
+   *
+   * @throws {Error} when the script throws, or the page navigates while it runs.
+   */
+  evaluate<R>(script: string | (() => R | Promise<R>)): Promise<R>;
+  /** Runs `fn(arg)` in the page's main frame; `arg` must be JSON-serialisable. */
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  /** The main frame's current URL. */
+  url(): Promise<string>;
+  /**
+   * Navigates the page to `url` and resolves once the new document is usable: committed and
+   * parsed (`DOMContentLoaded`), not necessarily loaded (the device waits for `load` itself,
+   * within its own timeout).
+   *
+   * @throws {Error} when the navigation fails (bad URL, unreachable host, driver timeout).
+   */
+  goto(url: string): Promise<void>;
+  /** Reloads the page; resolves like {@link PageDriver.goto}. */
+  reload(): Promise<void>;
+  /** Goes back one history entry; resolves like {@link PageDriver.goto}, at once without one. */
+  goBack(): Promise<void>;
+  /** Calls `listener` when the page (any of its frames) sends a request. */
+  onRequestStart(listener: (request: DriverRequest) => void): Unsubscribe;
+  /**
+   * Calls `listener` when a request ends: its response body arrived (`failed` false; a
+   * redirect response ends its hop), or it failed or was cancelled (`failed` true).
+   */
+  onRequestEnd(listener: (request: DriverRequest, failed: boolean) => void): Unsubscribe;
+  /** Calls `listener` when the top-level document fires its `load` event. */
+  onMainFrameLoad(listener: () => void): Unsubscribe;
+}

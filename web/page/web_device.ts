@@ -1,0 +1,564 @@
+/**
+ * The web page device: the device seam (`AbstractInterface`) over any {@link PageDriver}.
+ *
+ * It turns the model's web actions (Tap, Input, Scroll, ...) into driver input, gives the agent
+ * viewport screenshots, and after each action waits for what that action started (a navigation,
+ * network requests), never for what was already going on.
+ *
+ * @module
+ */
+
+import type {
+  AbstractInterface,
+  ActionContext,
+  ActionParamSpec,
+  DeviceAction,
+  LocatedElement,
+  Point,
+  Size,
+} from "../_core.ts";
+import type { DriverRequest, PageDriver, Unsubscribe } from "./page_driver.ts";
+import { normalizeKeyCombo } from "./_keys.ts";
+import { editFocusedField, type FieldEdit, waitForScrollToSettle } from "./_page_scripts.ts";
+import { type Params, readEnum, readLocate, readPositiveNumber, readString } from "./_params.ts";
+
+/** Options of {@link WebPageDevice}. */
+export interface WebPageDeviceOptions {
+  /**
+   * Longest wait, in ms, for the load of a main-frame navigation an action started. `0` skips
+   * the wait. Default 5000. Reaching it is not an error.
+   */
+  waitForNavigationTimeout?: number;
+  /**
+   * Longest wait, in ms, for the requests an action started to finish. `0` skips the wait.
+   * Default 2000. Reaching it is not an error (a long-poll must not break the agent).
+   */
+  waitForNetworkIdleTimeout?: number;
+  /**
+   * Delay between typed characters in ms, for `Input`. Default: the driver's own (no delay).
+   */
+  keyboardTypeDelay?: number;
+}
+
+/** Default of {@link WebPageDeviceOptions.waitForNavigationTimeout}, in ms. */
+export const DEFAULT_NAVIGATION_TIMEOUT_MS = 5000;
+/** Default of {@link WebPageDeviceOptions.waitForNetworkIdleTimeout}, in ms. */
+export const DEFAULT_NETWORK_IDLE_TIMEOUT_MS = 2000;
+
+// A single Scroll without a distance moves most of a screen, keeping some context visible.
+const SCROLL_SCREEN_FRACTION = 0.7;
+// "Scroll to the end" is one wheel event far larger than any page.
+const SCROLL_TO_END_DELTA = 10_000_000;
+const SCROLL_SETTLE_MAX_MS = 1000;
+// Bound on the round trip that flushes driver events in afterAction (a page blocked by a dialog
+// does not answer).
+const EVENT_FLUSH_MAX_MS = 500;
+
+const INPUT_MODES = ["replace", "typeOnly", "clear"] as const;
+const SCROLL_DIRECTIONS = ["down", "up", "left", "right"] as const;
+const SCROLL_TYPES = [
+  "singleAction",
+  "scrollToBottom",
+  "scrollToTop",
+  "scrollToRight",
+  "scrollToLeft",
+] as const;
+
+/**
+ * A web page as a device: screenshots, size, the web action space, and settling after actions.
+ *
+ * Coordinates of actions are CSS pixels (the `center` of a {@link LocatedElement}); screenshots
+ * are physical pixels (CSS size x device pixel ratio). The device never closes the page.
+ *
+ * @example Drive a page without a model
+ * ```ts ignore
+ * import { chromium } from "playwright-core";
+ * import { DriverBPageDriver, WebPageDevice } from "@sdk/web";
+ *
+ * const browser = await chromium.launch();
+ * const page = await browser.newPage();
+ * const device = new WebPageDevice(new DriverBPageDriver(page), { waitForNetworkIdleTimeout: 1000 });
+ * const navigate = device.actionSpace().find((a) => a.name === "Navigate")!;
+ * await device.beforeAction();
+ * await navigate.call({ url: "https://example.com" }, {});
+ * await device.afterAction(); // the page has loaded
+ * const png = await device.screenshotBase64(); // "data:image/png;base64,..."
+ * await device.destroy();
+ * await browser.close();
+ * ```
+ */
+export class WebPageDevice implements AbstractInterface {
+  /** Always `"web-page"`. */
+  readonly interfaceType: "web-page" = "web-page";
+  /** The driver this device acts through. */
+  readonly driver: PageDriver;
+
+  readonly #navigationTimeout: number;
+  readonly #networkIdleTimeout: number;
+  readonly #typeDelay: number | undefined;
+  readonly #actions: readonly DeviceAction[];
+
+  // Where this device last put the pointer: a Scroll without `locate` scrolls there.
+  #pointer: Point | undefined;
+
+  // Settling: between beforeAction and the end of afterAction, requests the page starts are
+  // tracked; anything started before beforeAction is never looked at.
+  #unsubscribe: Unsubscribe[] | undefined;
+  #tracking = false;
+  #destroyed = false;
+  readonly #inFlight = new Set<string>();
+  readonly #navigations = new Set<string>();
+  readonly #waiters = new Set<() => void>();
+
+  /**
+   * Creates a device over a page's driver. Listeners are added at the first `beforeAction`.
+   *
+   * @param driver the page, through its driver's {@link PageDriver}.
+   * @param options timeouts and typing delay; see {@link WebPageDeviceOptions}.
+   * @throws {RangeError} when a timeout or `keyboardTypeDelay` is negative or not finite.
+   */
+  constructor(driver: PageDriver, options: WebPageDeviceOptions = {}) {
+    this.driver = driver;
+    this.#navigationTimeout = checkMs(
+      "waitForNavigationTimeout",
+      options.waitForNavigationTimeout,
+      DEFAULT_NAVIGATION_TIMEOUT_MS,
+    );
+    this.#networkIdleTimeout = checkMs(
+      "waitForNetworkIdleTimeout",
+      options.waitForNetworkIdleTimeout,
+      DEFAULT_NETWORK_IDLE_TIMEOUT_MS,
+    );
+    this.#typeDelay = options.keyboardTypeDelay === undefined
+      ? undefined
+      : checkMs("keyboardTypeDelay", options.keyboardTypeDelay, 0);
+    this.#actions = this.#buildActions();
+  }
+
+  /** Viewport screenshot as a `data:image/png;base64,...` URI, in physical pixels. */
+  async screenshotBase64(): Promise<string> {
+    return `data:image/png;base64,${toBase64(await this.driver.screenshot())}`;
+  }
+
+  /** CSS viewport size and device pixel ratio. */
+  async size(): Promise<Size> {
+    const { width, height, dpr } = await this.driver.viewport();
+    return { width, height, dpr };
+  }
+
+  /**
+   * The web actions: `Tap`, `DoubleClick`, `RightClick`, `Hover`, `Input`, `ClearInput`,
+   * `KeyboardPress`, `Scroll`, `Navigate`, `Reload`, `GoBack` (docs/model-protocol.md, "Action
+   * spaces"). Each `call` throws a `TypeError` naming the action and the parameter when a
+   * parameter is missing or malformed (a `RangeError` for a `distance` that is not positive).
+   */
+  actionSpace(): DeviceAction[] {
+    return [...this.#actions];
+  }
+
+  /** Starts tracking the navigations and requests the next action starts. */
+  beforeAction(): Promise<void> {
+    if (this.#destroyed) return Promise.resolve();
+    this.#subscribe();
+    this.#inFlight.clear();
+    this.#navigations.clear();
+    this.#tracking = true;
+    return Promise.resolve();
+  }
+
+  /**
+   * Waits for what the action since {@link beforeAction} started: the load of a main-frame
+   * navigation (up to `waitForNavigationTimeout`), then the requests it sent (up to
+   * `waitForNetworkIdleTimeout`). Returns at once when it started neither, and without
+   * `beforeAction`. Never throws on a timeout.
+   */
+  async afterAction(): Promise<void> {
+    if (!this.#tracking) return;
+    try {
+      await this.#flushDriverEvents();
+      if (this.#navigations.size > 0 && this.#navigationTimeout > 0) {
+        await this.#waitUntil(() => this.#navigations.size === 0, this.#navigationTimeout);
+      }
+      if (this.#inFlight.size > 0 && this.#networkIdleTimeout > 0) {
+        await this.#waitUntil(() => this.#inFlight.size === 0, this.#networkIdleTimeout);
+      }
+    } finally {
+      this.#tracking = false;
+      this.#inFlight.clear();
+      this.#navigations.clear();
+    }
+  }
+
+  /** The page's URL, for the report. */
+  describe(): Promise<string> {
+    return this.driver.url();
+  }
+
+  /**
+   * Removes the device's listeners from the driver. Never closes the page. Idempotent; after it,
+   * `beforeAction`/`afterAction` do nothing (actions still reach the page).
+   */
+  destroy(): Promise<void> {
+    this.#destroyed = true;
+    this.#tracking = false;
+    for (const unsubscribe of this.#unsubscribe ?? []) unsubscribe();
+    this.#unsubscribe = undefined;
+    // Each pending wait sees #destroyed and releases its afterAction.
+    for (const check of [...this.#waiters]) check();
+    return Promise.resolve();
+  }
+
+  // ---- settling -------------------------------------------------------------------------
+
+  #subscribe(): void {
+    if (this.#unsubscribe) return;
+    this.#unsubscribe = [
+      this.driver.onRequestStart((request: DriverRequest) => {
+        if (!this.#tracking) return;
+        this.#inFlight.add(request.id);
+        if (request.isMainFrameNavigation) this.#navigations.add(request.id);
+        this.#notify();
+      }),
+      this.driver.onRequestEnd((request: DriverRequest, failed: boolean) => {
+        if (!this.#tracking) return;
+        this.#inFlight.delete(request.id);
+        // A finished navigation request (or redirect hop) still has to load; a failed one
+        // (aborted, download, network error) will not.
+        if (failed) this.#navigations.delete(request.id);
+        this.#notify();
+      }),
+      this.driver.onMainFrameLoad(() => {
+        if (!this.#tracking) return;
+        this.#navigations.clear();
+        this.#notify();
+      }),
+    ];
+  }
+
+  #notify(): void {
+    for (const check of [...this.#waiters]) check();
+  }
+
+  // Resolves when `done()` holds, on the timeout, or on destroy; never rejects.
+  #waitUntil(done: () => boolean, timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (done()) return resolve();
+      const release = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (done() || this.#destroyed) release();
+      };
+      const timer = setTimeout(release, timeoutMs);
+      this.#waiters.add(check);
+    });
+  }
+
+  // An input call resolves when the page got the event, which can be before the driver has
+  // told us about the navigation or request the event started. One round trip to the page
+  // delivers those events first.
+  async #flushDriverEvents(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.driver.evaluate("0").catch(() => {
+        // Fails while the page is navigating (its request has been seen by then) or closed:
+        // either way there is nothing left to deliver.
+      }),
+      new Promise<void>((resolve) => timer = setTimeout(resolve, EVENT_FLUSH_MAX_MS)),
+    ]);
+    clearTimeout(timer);
+  }
+
+  // ---- actions --------------------------------------------------------------------------
+
+  #buildActions(): DeviceAction[] {
+    const locate = (required: boolean, description: string): ActionParamSpec => ({
+      name: "locate",
+      type: "locate",
+      required,
+      description,
+    });
+    const action = (
+      name: string,
+      description: string,
+      params: ActionParamSpec[],
+      run: (param: Params, signal: AbortSignal | undefined) => Promise<void>,
+    ): DeviceAction => ({
+      name,
+      description,
+      params,
+      call: async (param: Params, context: ActionContext) => {
+        context?.signal?.throwIfAborted();
+        await run(param ?? {}, context?.signal);
+      },
+    });
+
+    return [
+      action("Tap", "Click an element once with the left mouse button.", [
+        locate(true, "the element to click"),
+      ], async (param, signal) => {
+        const target = readLocate("Tap", param, true);
+        await this.#click(target, signal);
+      }),
+      action("DoubleClick", "Double-click an element.", [
+        locate(true, "the element to double-click"),
+      ], async (param, signal) => {
+        const target = readLocate("DoubleClick", param, true);
+        await this.#click(target, signal, { clickCount: 2 });
+      }),
+      action(
+        "RightClick",
+        "Right-click an element (for the page's own context menu, not the browser's).",
+        [locate(true, "the element to right-click")],
+        async (param, signal) => {
+          const target = readLocate("RightClick", param, true);
+          await this.#click(target, signal, { button: "right" });
+        },
+      ),
+      action("Hover", "Move the mouse pointer over an element without clicking.", [
+        locate(true, "the element to hover"),
+      ], async (param) => {
+        const [x, y] = readLocate("Hover", param, true).center;
+        await this.driver.mouse.move(x, y);
+        this.#pointer = [x, y];
+      }),
+      action(
+        "Input",
+        "Type text into a text field, replacing its content (default), appending to it, or clearing it.",
+        [
+          locate(false, "the field to type into; the focused element when left out"),
+          { name: "value", type: "string", required: true, description: "the text to type" },
+          {
+            name: "mode",
+            type: "enum",
+            values: INPUT_MODES,
+            required: false,
+            description:
+              "replace (default): replace the field's content; typeOnly: type after the existing content; clear: empty the field, value ignored",
+          },
+        ],
+        (param, signal) => this.#input(param, signal),
+      ),
+      action("ClearInput", "Empty a text field.", [
+        locate(true, "the field to empty"),
+      ], async (param, signal) => {
+        const target = readLocate("ClearInput", param, true);
+        await this.#click(target, signal);
+        await this.#selectAllInField(signal);
+        await this.driver.keyboard.press("Backspace");
+      }),
+      action(
+        "KeyboardPress",
+        "Press a key or a key combination, such as Enter, Tab, Escape or Control+A.",
+        [
+          locate(false, "the element to click before pressing; the focused element when left out"),
+          {
+            name: "keyName",
+            type: "string",
+            required: true,
+            description: "key name or combination joined with +: Enter, Tab, Escape, Control+A",
+          },
+        ],
+        async (param, signal) => {
+          const target = readLocate("KeyboardPress", param, false);
+          const keyName = readString("KeyboardPress", param, "keyName", true);
+          let combo: string;
+          try {
+            combo = normalizeKeyCombo(keyName);
+          } catch (error) {
+            throw new TypeError(
+              `Cannot run KeyboardPress: 'keyName' is not a key: ${(error as Error).message}`,
+            );
+          }
+          if (target) await this.#click(target, signal);
+          signal?.throwIfAborted();
+          await this.driver.keyboard.press(combo);
+        },
+      ),
+      action(
+        "Scroll",
+        "Scroll the page or a scrollable area, by a distance or to one of its ends.",
+        [
+          locate(
+            false,
+            "a point inside the area to scroll; the current pointer position when left out",
+          ),
+          {
+            name: "direction",
+            type: "enum",
+            values: SCROLL_DIRECTIONS,
+            required: false,
+            description:
+              "which hidden content to reveal for singleAction: down (default), up, left, right",
+          },
+          {
+            name: "scrollType",
+            type: "enum",
+            values: SCROLL_TYPES,
+            required: false,
+            description:
+              "singleAction (default): scroll by distance; or scrollToBottom, scrollToTop, scrollToRight, scrollToLeft",
+          },
+          {
+            name: "distance",
+            type: "number",
+            required: false,
+            description:
+              "CSS pixels to scroll for singleAction; about 70% of the viewport when left out",
+          },
+        ],
+        (param, signal) => this.#scroll(param, signal),
+      ),
+      action("Navigate", "Open a URL in the current tab.", [
+        { name: "url", type: "string", required: true, description: "the URL to open" },
+      ], async (param) => {
+        const url = readString("Navigate", param, "url", true).trim();
+        if (url === "") {
+          throw new TypeError(`Cannot run Navigate: 'url' must not be empty: current value is ""`);
+        }
+        await this.driver.goto(withScheme(url));
+      }),
+      action("Reload", "Reload the current page.", [], async () => {
+        await this.driver.reload();
+      }),
+      action("GoBack", "Go back to the previous page in the tab's history.", [], async () => {
+        await this.driver.goBack();
+      }),
+    ];
+  }
+
+  async #click(
+    target: LocatedElement,
+    signal: AbortSignal | undefined,
+    options?: { button?: "left" | "right"; clickCount?: number },
+  ): Promise<void> {
+    signal?.throwIfAborted();
+    const [x, y] = target.center;
+    await this.driver.mouse.click(x, y, options);
+    this.#pointer = [x, y];
+  }
+
+  async #input(param: Params, signal: AbortSignal | undefined): Promise<void> {
+    const target = readLocate("Input", param, false);
+    // 'append' is the deprecated name of 'typeOnly' (spec 4.7); it is accepted, not advertised.
+    const mode = readEnum("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
+    const value = mode === "clear"
+      ? readString("Input", param, "value", false)
+      : readString("Input", param, "value", true);
+    if (target) await this.#click(target, signal);
+    signal?.throwIfAborted();
+    if (mode === "typeOnly" || mode === "append") {
+      if (!(await this.#editField("caretToEnd"))) await this.driver.keyboard.press("End");
+      await this.#type(value ?? "", signal);
+      return;
+    }
+    await this.#selectAllInField(signal);
+    if (mode === "clear" || value === "") {
+      await this.driver.keyboard.press("Backspace");
+    } else {
+      // Typing over a selection replaces it, with the key and input events a user makes.
+      await this.#type(value ?? "", signal);
+    }
+  }
+
+  async #type(text: string, signal: AbortSignal | undefined): Promise<void> {
+    if (text === "") return;
+    signal?.throwIfAborted();
+    await this.driver.keyboard.type(
+      text,
+      this.#typeDelay ? { delayMs: this.#typeDelay } : undefined,
+    );
+  }
+
+  async #selectAllInField(signal: AbortSignal | undefined): Promise<void> {
+    signal?.throwIfAborted();
+    if (await this.#editField("selectAll")) return;
+    // Not a text field the page script knows: the platform's select-all shortcut.
+    const mac = await this.driver.evaluate<boolean>(
+      "/Mac|iPhone|iPad/.test(navigator.platform)",
+    ).catch(() => false);
+    await this.driver.keyboard.press(mac ? "Meta+A" : "Control+A");
+  }
+
+  async #editField(edit: FieldEdit): Promise<boolean> {
+    return await this.driver.evaluate(editFocusedField, edit);
+  }
+
+  async #scroll(param: Params, signal: AbortSignal | undefined): Promise<void> {
+    const target = readLocate("Scroll", param, false);
+    const direction = readEnum("Scroll", param, "direction", SCROLL_DIRECTIONS, "down");
+    const scrollType = readEnum("Scroll", param, "scrollType", SCROLL_TYPES, "singleAction");
+    const distance = readPositiveNumber("Scroll", param, "distance");
+
+    let deltaX = 0;
+    let deltaY = 0;
+    switch (scrollType) {
+      case "scrollToBottom":
+        deltaY = SCROLL_TO_END_DELTA;
+        break;
+      case "scrollToTop":
+        deltaY = -SCROLL_TO_END_DELTA;
+        break;
+      case "scrollToRight":
+        deltaX = SCROLL_TO_END_DELTA;
+        break;
+      case "scrollToLeft":
+        deltaX = -SCROLL_TO_END_DELTA;
+        break;
+      case "singleAction": {
+        const vertical = direction === "down" || direction === "up";
+        let step = distance;
+        if (step === undefined) {
+          const viewport = await this.driver.viewport();
+          step = Math.round((vertical ? viewport.height : viewport.width) * SCROLL_SCREEN_FRACTION);
+        }
+        const sign = direction === "down" || direction === "right" ? 1 : -1;
+        if (vertical) deltaY = sign * step;
+        else deltaX = sign * step;
+        break;
+      }
+    }
+
+    // The wheel scrolls whatever is under the pointer: the element when given, else wherever
+    // this device left the pointer (the driver's own position before any pointer action).
+    const at = target?.center ?? this.#pointer;
+    signal?.throwIfAborted();
+    if (at) {
+      await this.driver.mouse.move(at[0], at[1]);
+      this.#pointer = [at[0], at[1]];
+    }
+    await this.driver.mouse.wheel(deltaX, deltaY);
+    await this.driver.evaluate(waitForScrollToSettle, SCROLL_SETTLE_MAX_MS).catch(() => {
+      // The page navigated meanwhile: there is no scroll left to wait for.
+    });
+  }
+}
+
+function checkMs(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(
+      `Cannot create WebPageDevice as '${name}' must be a finite number >= 0: current value is ${value}`,
+    );
+  }
+  return value;
+}
+
+// Models often write "example.com" or "localhost:3000"; drivers reject URLs without a scheme.
+function withScheme(url: string): string {
+  if (/^[\w.-]+:\d+(?:[/?#]|$)/.test(url)) return `http://${url}`;
+  return /^[a-z][a-z\d+.-]*:/i.test(url) ? url : `https://${url}`;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
+  if (typeof native === "function") return native.call(bytes);
+  let binary = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  }
+  return btoa(binary);
+}
