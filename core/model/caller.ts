@@ -122,10 +122,17 @@ export class ModelCaller {
     const config = this.config(intent);
     const client = await this.#client(config);
     const started = Date.now();
-    const completion = await client.chat.completions.create(
-      { model: config.modelName, messages, temperature: 0 },
-      { signal: options.signal },
-    ) as CompletionLike;
+    let completion: CompletionLike;
+    try {
+      completion = await client.chat.completions.create(
+        { model: config.modelName, messages, temperature: 0 },
+        { signal: options.signal },
+      ) as CompletionLike;
+    } catch (e) {
+      // The client reports an abort as its own error; callers expect the signal's reason.
+      if (options.signal?.aborted) throw options.signal.reason;
+      throw e;
+    }
     const content = completion.choices?.[0]?.message?.content ?? "";
     const u = completion.usage ?? {};
     const usage: AIUsageInfo = {
