@@ -55,7 +55,12 @@ export {
   SdkError,
   WaitForTimeoutError,
 } from "./errors.ts";
-export type { ChatContentPart, ChatMessage, CreateModelClient, ModelClient } from "./model/caller.ts";
+export type {
+  ChatContentPart,
+  ChatMessage,
+  CreateModelClient,
+  ModelClient,
+} from "./model/caller.ts";
 export { MODEL_CONFIG_KEYS, resolveIntentConfig } from "./model/config.ts";
 export type { IntentModelConfig, ModelIntent } from "./model/config.ts";
 export { getModelFamily, MODEL_FAMILY_NAMES } from "./model/families/mod.ts";

@@ -28,7 +28,9 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(`${app.url}login.html`);
   if (live) {
-    console.log(`Model: ${Deno.env.get("SDK_MODEL_NAME")} at ${Deno.env.get("SDK_MODEL_BASE_URL")}`);
+    console.log(
+      `Model: ${Deno.env.get("SDK_MODEL_NAME")} at ${Deno.env.get("SDK_MODEL_BASE_URL")}`,
+    );
   } else {
     model = await startTestModel({
       script: appModelScript(page),
@@ -51,7 +53,9 @@ try {
       "Sign in as alice with password secret, then add the todo item 'Water the plants' to the list",
     );
     console.log(`aiAct finished: ${output ?? "(no output)"}`);
-    const items = await agent.aiQuery<string[]>("the todo items in the list, as an array of strings");
+    const items = await agent.aiQuery<string[]>(
+      "the todo items in the list, as an array of strings",
+    );
     console.log(`aiQuery: ${JSON.stringify(items)}`);
     await agent.aiAssert("the todo list shows 'Water the plants'");
     console.log("aiAssert: passed");

@@ -46,7 +46,9 @@ function promptText(p: TUserPrompt, what: string): string {
   const text = typeof p === "string" ? p : p?.prompt;
   if (typeof text !== "string" || text.trim() === "") {
     throw new TypeError(
-      `${what} must be a non-empty string or an object { prompt: string }, got ${JSON.stringify(p)}`,
+      `${what} must be a non-empty string or an object { prompt: string }, got ${
+        JSON.stringify(p)
+      }`,
     );
   }
   if (typeof p === "object" && p.images?.length) {
@@ -61,7 +63,9 @@ function isPromptObject(v: unknown): v is { prompt: string } {
 
 function checkLocateOptions(api: string, opt: LocateOptions | undefined): void {
   if (opt?.xpath !== undefined) {
-    throw new TypeError(`${api}: the xpath option is not supported yet; describe the element instead`);
+    throw new TypeError(
+      `${api}: the xpath option is not supported yet; describe the element instead`,
+    );
   }
   if (opt?.deepLocate || opt?.deepThink) {
     throw new TypeError(`${api}: deepLocate is not supported yet; leave it unset`);
@@ -132,7 +136,9 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     checkNonNegative("waitAfterAction", options.waitAfterAction);
     const limit = options.replanningCycleLimit;
     if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
-      throw new RangeError(`'replanningCycleLimit' must be a positive integer: current value is ${limit}`);
+      throw new RangeError(
+        `'replanningCycleLimit' must be a positive integer: current value is ${limit}`,
+      );
     }
     if (options.persistExecutionDump && options.generateReport === false) {
       throw new TypeError("persistExecutionDump requires generateReport to be true");
@@ -355,7 +361,9 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     const mode = opt.mode === "append" ? "typeOnly" : opt.mode ?? "replace";
     if (!["replace", "typeOnly", "clear"].includes(mode)) {
       throw new RangeError(
-        `aiInput: mode must be 'replace', 'typeOnly' or 'clear': current value is ${JSON.stringify(opt.mode)}`,
+        `aiInput: mode must be 'replace', 'typeOnly' or 'clear': current value is ${
+          JSON.stringify(opt.mode)
+        }`,
       );
     }
     if (mode !== "clear" && (opt.value === undefined || opt.value === null)) {

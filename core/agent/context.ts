@@ -35,7 +35,9 @@ export class ContextStore {
   #contexts: AIContexts;
 
   /** Builds the store from the agent options, folding in the deprecated `aiAct` aliases. */
-  constructor(options: { aiContexts?: AIContexts; aiActContext?: string; aiActionContext?: string }) {
+  constructor(
+    options: { aiContexts?: AIContexts; aiActContext?: string; aiActionContext?: string },
+  ) {
     this.#contexts = { ...options.aiContexts };
     const aiAct = options.aiContexts?.aiAct ?? options.aiActContext ?? options.aiActionContext;
     if (aiAct !== undefined) this.#contexts.aiAct = aiAct;

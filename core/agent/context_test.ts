@@ -22,7 +22,10 @@ test("aiContexts.aiAct outranks aiActContext, which outranks aiActionContext", (
       .resolve("aiAct"),
     "new",
   );
-  assert.equal(new ContextStore({ aiActContext: "mid", aiActionContext: "old" }).resolve("aiAct"), "mid");
+  assert.equal(
+    new ContextStore({ aiActContext: "mid", aiActionContext: "old" }).resolve("aiAct"),
+    "mid",
+  );
   assert.equal(new ContextStore({ aiActionContext: "old" }).resolve("aiAct"), "old");
   assert.equal(new ContextStore({ aiActContext: "", aiActionContext: "old" }).resolve("aiAct"), "");
 });

@@ -68,7 +68,9 @@ export class MetricsCollector {
     m.totalCachedInput += u.cachedInputTokens;
     m.totalTimeCostMs += u.timeCostMs;
     m.calls++;
-    for (const b of [m.byIntent[u.intent] ??= emptyBucket(), m.byModel[u.modelName] ??= emptyBucket()]) {
+    for (
+      const b of [m.byIntent[u.intent] ??= emptyBucket(), m.byModel[u.modelName] ??= emptyBucket()]
+    ) {
       b.promptTokens += u.promptTokens;
       b.completionTokens += u.completionTokens;
       b.totalTokens += u.totalTokens;

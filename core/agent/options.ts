@@ -32,7 +32,11 @@ export interface AgentOptions {
   /** Print where the report is. Default `true`. */
   autoPrintReportMsg?: boolean;
   /** Cache settings (spec 2.2); accepted, caching itself is not implemented yet. */
-  cache?: false | { id: string; strategy?: "read-only" | "read-write" | "write-only"; cacheDir?: string };
+  cache?: false | {
+    id: string;
+    strategy?: "read-only" | "read-write" | "write-only";
+    cacheDir?: string;
+  };
   /** Deprecated cache id. */
   cacheId?: string;
   /** Agent-level AI guidance (spec 2.4). */

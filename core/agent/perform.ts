@@ -47,7 +47,9 @@ export function checkParams(action: DeviceAction, param: Record<string, unknown>
       ? (spec.values ?? []).includes(String(v))
       : spec.type === "number"
       ? typeof v === "number" && Number.isFinite(v)
-      : typeof v === spec.type;
+      : spec.type === "string"
+      ? typeof v === "string"
+      : typeof v === "boolean";
     if (!ok) {
       throw new TypeError(
         `Action ${action.name}: parameter "${spec.name}" must be ${
@@ -63,9 +65,12 @@ function displayParam(param: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(param).map(([k, v]) => {
       const el = v as LocatedElement | undefined;
-      return [k, el && typeof el === "object" && Array.isArray(el.center)
-        ? { description: el.description, center: el.center }
-        : v];
+      return [
+        k,
+        el && typeof el === "object" && Array.isArray(el.center)
+          ? { description: el.description, center: el.center }
+          : v,
+      ];
     }),
   );
 }

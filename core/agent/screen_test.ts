@@ -20,7 +20,12 @@ function screen(
     screenshotId: "x",
     logical: { width: logical[0], height: logical[1], dpr: logical[2] },
     physical: { width: physical[0], height: physical[1] },
-    modelImage: { width: sent[0], height: sent[1], contentWidth: content[0], contentHeight: content[1] },
+    modelImage: {
+      width: sent[0],
+      height: sent[1],
+      contentWidth: content[0],
+      contentHeight: content[1],
+    },
   };
 }
 
@@ -45,6 +50,10 @@ test("dpr 1 with shrinkFactor 2: image pixels double into CSS pixels", () => {
 });
 
 test("padding (qwen2.5-vl) does not change the scale: content size is used", () => {
-  const el = toLocatedElement(screen([1280, 800, 1], [1280, 800], [1280, 800], [1288, 812]), rect, "x");
+  const el = toLocatedElement(
+    screen([1280, 800, 1], [1280, 800], [1280, 800], [1288, 812]),
+    rect,
+    "x",
+  );
   assert.deepEqual(el.center, [220, 110]);
 });

@@ -58,7 +58,9 @@ export function resolveIntentConfig(
   const own = intent !== "default" && read(PREFIX[intent] + "NAME") ? PREFIX[intent] : undefined;
   const pick = (key: string): [string | undefined, string] => {
     const ownValue = own ? read(own + key) : undefined;
-    return ownValue !== undefined ? [ownValue, own + key] : [read(PREFIX.default + key), PREFIX.default + key];
+    return ownValue !== undefined
+      ? [ownValue, own + key]
+      : [read(PREFIX.default + key), PREFIX.default + key];
   };
   const [modelName] = pick("NAME");
   const [baseURL, baseKey] = pick("BASE_URL");

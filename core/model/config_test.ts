@@ -68,7 +68,11 @@ test("the environment is read when no modelConfig is given", () => {
 });
 
 test("a missing configuration names the variables to set", () => {
-  withEnv({ SDK_MODEL_NAME: undefined, SDK_MODEL_BASE_URL: undefined, SDK_MODEL_API_KEY: undefined }, () => {
+  withEnv({
+    SDK_MODEL_NAME: undefined,
+    SDK_MODEL_BASE_URL: undefined,
+    SDK_MODEL_API_KEY: undefined,
+  }, () => {
     assert.throws(() => resolveIntentConfig("default"), (e: unknown) => {
       assert.ok(e instanceof ModelConfigError);
       assert.match(e.message, /SDK_MODEL_NAME, SDK_MODEL_BASE_URL, SDK_MODEL_API_KEY are not set/);

@@ -6,7 +6,9 @@ import { ModelResponseError } from "../errors.ts";
 test("parseJsonAnswer reads plain, fenced and prose-wrapped objects", async () => {
   assert.deepEqual(await parseJsonAnswer('{"a":1}'), { a: 1 });
   assert.deepEqual(await parseJsonAnswer('Sure:\n```json\n{"a": "}"}\n```\nDone.'), { a: "}" });
-  assert.deepEqual(await parseJsonAnswer('<thought>{"no": 1}</thought>{"a": [1, 2]}'), { a: [1, 2] });
+  assert.deepEqual(await parseJsonAnswer('<thought>{"no": 1}</thought>{"a": [1, 2]}'), {
+    a: [1, 2],
+  });
 });
 
 test("parseJsonAnswer repairs near-JSON", async () => {

@@ -24,10 +24,15 @@ const screenLine = (image: PromptImage) =>
 const JSON_ONLY = "Answer with one JSON object and nothing else.";
 
 /** Describes an action space for the planner, one action per line with its parameters. */
-export function describeActionSpace(actions: readonly DeviceAction[], locateInPlan: boolean): string {
+export function describeActionSpace(
+  actions: readonly DeviceAction[],
+  locateInPlan: boolean,
+): string {
   return actions.map((a) => {
     const params = a.params.map((p) => {
-      const type = p.type === "enum" ? (p.values ?? []).map((v) => JSON.stringify(v)).join(" | ") : p.type;
+      const type = p.type === "enum"
+        ? (p.values ?? []).map((v) => JSON.stringify(v)).join(" | ")
+        : p.type;
       return `    - ${p.name} (${type}, ${p.required ? "required" : "optional"}): ${p.description}`;
     });
     return `- ${a.name}: ${a.description}${params.length ? "\n" + params.join("\n") : ""}`;
@@ -81,7 +86,11 @@ export function locateSystemPrompt(family: ModelFamily): string {
 }
 
 /** User text of a locate call. */
-export function locateUserText(target: string, context: string | undefined, image: PromptImage): string {
+export function locateUserText(
+  target: string,
+  context: string | undefined,
+  image: PromptImage,
+): string {
   return block("target", target) + block("context", context) + screenLine(image);
 }
 
@@ -126,5 +135,6 @@ export function assertUserText(
   context: string | undefined,
   image: PromptImage | undefined,
 ): string {
-  return block("assertion", assertion) + block("context", context) + (image ? screenLine(image) : "");
+  return block("assertion", assertion) + block("context", context) +
+    (image ? screenLine(image) : "");
 }

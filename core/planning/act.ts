@@ -137,7 +137,9 @@ export async function runPlan(
       try {
         action = findAction(actions, planned.type);
       } catch (e) {
-        throw new PlanningError(`The planner chose an action this device does not have: ${(e as Error).message}`);
+        throw new PlanningError(
+          `The planner chose an action this device does not have: ${(e as Error).message}`,
+        );
       }
       const mark = await resolveLocates(s, action, planned.param, screen, options);
       await performAction(s, action.name, planned.param, mark);

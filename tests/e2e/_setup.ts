@@ -71,3 +71,11 @@ export async function startE2e(): Promise<E2eEnv> {
     },
   };
 }
+
+/** Reads `window.appState[key]` of a fixture page: the page's real state. */
+export function appState<T = unknown>(page: Page, key: string): Promise<T> {
+  return page.evaluate(
+    (k) => (globalThis as unknown as { appState: Record<string, unknown> }).appState[k],
+    key,
+  ) as Promise<T>;
+}

@@ -2,7 +2,7 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { PlanningError } from "@sdk/core";
 import { appModelScript, locateTarget, todoItems } from "../helpers/app_model.ts";
-import { startE2e } from "./_setup.ts";
+import { appState, startE2e } from "./_setup.ts";
 
 const env = await startE2e();
 after(() => env.close());
@@ -44,7 +44,7 @@ test("aiAct's alias ai and deprecated aiAction run the same loop", async () => {
   assert.equal(await agent.ai("click the button once"), "clicked");
   taps = 0;
   assert.equal(await agent.aiAction("click the button once"), "clicked");
-  assert.equal(await page.evaluate(() => (window as any).appState.clicks), 2);
+  assert.equal(await appState(page, "clicks"), 2);
 });
 
 test("aiAct throws when the model reports the task impossible", async () => {
@@ -74,7 +74,7 @@ test("aiAct stops at replanningCycleLimit with an error naming the limit", async
     (e: unknown) => e instanceof PlanningError && /replanningCycleLimit \(3\)/.test(e.message),
   );
   assert.equal(model.calls.filter((c) => c.kind === "plan").length, 3);
-  assert.equal(await page.evaluate(() => (window as any).appState.clicks), 3);
+  assert.equal(await appState(page, "clicks"), 3);
 });
 
 test("aiAct stops with the signal's reason when abortSignal aborts mid-task", async () => {
@@ -98,7 +98,7 @@ test("aiAct stops with the signal's reason when abortSignal aborts mid-task", as
     /user cancelled/,
   );
   // The first planned tap ran; the second plan's answer arrived after the abort and was not acted on.
-  assert.equal(await page.evaluate(() => (window as any).appState.clicks), 1);
+  assert.equal(await appState(page, "clicks"), 1);
   assert.equal(plans, 2);
 });
 
@@ -110,13 +110,16 @@ test("aiAct with deepThink: true plans without boxes and locates in a separate c
       assert.doesNotMatch(call.systemPrompt, /"bbox"/);
       if (done) return { log: "done", finished: true };
       done = true;
-      return { log: "Double-click", action: { type: "DoubleClick", param: { locate: { prompt: "the double-click button" } } } };
+      return {
+        log: "Double-click",
+        action: { type: "DoubleClick", param: { locate: { prompt: "the double-click button" } } },
+      };
     },
     locate: (call) => locateTarget(page, call.target),
   });
   await agent.aiAct("double-click the button", { deepThink: true });
   assert.deepEqual(model.calls.map((c) => c.kind), ["plan", "locate", "plan"]);
-  assert.equal(await page.evaluate(() => (window as any).appState.doubleClicks), 1);
+  assert.equal(await appState(page, "doubleClicks"), 1);
 });
 
 test("aiAct rejects a planned action the device does not have, naming the actions it has", async () => {

@@ -123,7 +123,9 @@ export async function extractFromApp(page: Page, demand: string): Promise<unknow
     const items = await todoItems(page);
     return /how many|count|number/i.test(demand) ? items.length : items;
   }
-  if (/heading|title/i.test(demand)) return (await page.locator("h1").first().textContent())?.trim();
+  if (/heading|title/i.test(demand)) {
+    return (await page.locator("h1").first().textContent())?.trim();
+  }
   return null;
 }
 

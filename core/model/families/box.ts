@@ -58,7 +58,9 @@ function pixelsToRect(
     throw badBox(family, raw, image, "outside the image");
   }
   const cw = image.contentWidth, ch = image.contentHeight;
-  if (x1 >= cw || y1 >= ch) throw badBox(family, raw, image, "inside the padding, not the screenshot");
+  if (x1 >= cw || y1 >= ch) {
+    throw badBox(family, raw, image, "inside the padding, not the screenshot");
+  }
   // Padding (qwen2.5-vl) is not part of the screen: clamp back to the content.
   const left = x1, top = y1;
   const right = Math.min(x2, cw - 1), bottom = Math.min(y2, ch - 1);

@@ -17,7 +17,10 @@ test("default family maps 0-1000 boxes with round(v * (size - 1) / 1000)", () =>
 
 test("qwen3-vl reads loosely formatted boxes and points", () => {
   const f = getModelFamily("qwen3-vl");
-  assert.deepEqual(f.toPixelRect("100 200 300 400", img(1001, 501)), f.toPixelRect([[100, 200, 300, 400]], img(1001, 501)));
+  assert.deepEqual(
+    f.toPixelRect("100 200 300 400", img(1001, 501)),
+    f.toPixelRect([[100, 200, 300, 400]], img(1001, 501)),
+  );
   // A point becomes a +-1% box around it; its center stays on the point.
   const p = f.toPixelRect([500, 500], img(1001, 1001));
   assert.equal(p.left + p.width / 2, 500);

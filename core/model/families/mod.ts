@@ -10,7 +10,12 @@ import { ModelConfigError } from "../../errors.ts";
 
 export type { ModelFamily, ModelImageSize } from "./types.ts";
 
-const FAMILIES: readonly ModelFamily[] = [defaultFamily, qwen3VlFamily, qwen25VlFamily, geminiFamily];
+const FAMILIES: readonly ModelFamily[] = [
+  defaultFamily,
+  qwen3VlFamily,
+  qwen25VlFamily,
+  geminiFamily,
+];
 
 /** The accepted values of `SDK_MODEL_FAMILY` (besides leaving it unset). */
 export const MODEL_FAMILY_NAMES: readonly string[] = FAMILIES.filter((f) => f !== defaultFamily)
@@ -21,7 +26,10 @@ export const MODEL_FAMILY_NAMES: readonly string[] = FAMILIES.filter((f) => f !=
  *
  * @throws {ModelConfigError} for an unknown value, listing the accepted ones.
  */
-export function getModelFamily(name: string | undefined, variable = "SDK_MODEL_FAMILY"): ModelFamily {
+export function getModelFamily(
+  name: string | undefined,
+  variable = "SDK_MODEL_FAMILY",
+): ModelFamily {
   if (!name) return defaultFamily;
   const found = FAMILIES.find((f) => f.name === name.trim().toLowerCase());
   if (!found) {
