@@ -248,7 +248,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   }
 
   /** Locates then performs one named action (the instant actions). */
-  #instant(
+  async #instant(
     api: AIContextApiName,
     actionName: string,
     locate: TUserPrompt | undefined,
@@ -257,7 +257,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   ): Promise<void> {
     checkLocateOptions(api, opt);
     const text = locate === undefined ? undefined : promptText(locate, `${api} locate`);
-    return this.#run(api, text ?? actionName, ["default"], async (s) => {
+    return await this.#run(api, text ?? actionName, ["default"], async (s) => {
       let mark = {};
       if (text !== undefined) {
         const found = await locateElement(s, text, this.#context(api, opt?.context));
@@ -275,14 +275,14 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
    * @throws {PlanningError} when the model reports the task impossible, an action fails, or
    * `replanningCycleLimit` is reached; the signal's reason when `abortSignal` aborts.
    */
-  aiAct(prompt: TUserPrompt, options: AiActOptions = {}): Promise<string | undefined> {
+  async aiAct(prompt: TUserPrompt, options: AiActOptions = {}): Promise<string | undefined> {
     const text = promptText(prompt, "aiAct prompt");
     if (options.fileChooserAccept !== undefined || options.fileChooserAllowedDir !== undefined) {
       throw new TypeError("aiAct: file chooser options are not supported yet");
     }
     if (options.deepLocate) throw new TypeError("aiAct: deepLocate is not supported yet");
     const deepThink = options.deepThink === true;
-    return this.#run("aiAct", text, ["planning", "default"], (s) => {
+    return await this.#run("aiAct", text, ["planning", "default"], (s) => {
       const envLimit = Number(getEnv("SDK_REPLANNING_CYCLE_LIMIT"));
       const cycleLimit = this.#options.replanningCycleLimit ??
         (Number.isInteger(envLimit) && envLimit > 0
@@ -297,41 +297,41 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   }
 
   /** Alias of {@link aiAct}. */
-  ai(prompt: TUserPrompt, options?: AiActOptions): Promise<string | undefined> {
-    return this.aiAct(prompt, options);
+  async ai(prompt: TUserPrompt, options?: AiActOptions): Promise<string | undefined> {
+    return await this.aiAct(prompt, options);
   }
 
   /** @deprecated Former name of {@link aiAct}. */
-  aiAction(prompt: TUserPrompt, options?: AiActOptions): Promise<string | undefined> {
-    return this.aiAct(prompt, options);
+  async aiAction(prompt: TUserPrompt, options?: AiActOptions): Promise<string | undefined> {
+    return await this.aiAct(prompt, options);
   }
 
   /** Taps (clicks) the element `locate` describes. */
-  aiTap(locate: TUserPrompt, options?: AiTapOptions): Promise<void> {
+  async aiTap(locate: TUserPrompt, options?: AiTapOptions): Promise<void> {
     if (options?.fileChooserAccept !== undefined) {
       throw new TypeError("aiTap: fileChooserAccept is not supported yet");
     }
-    return this.#instant("aiTap", "Tap", locate, options);
+    return await this.#instant("aiTap", "Tap", locate, options);
   }
 
   /** Moves the pointer over the element (web and desktop). */
-  aiHover(locate: TUserPrompt, options?: LocateOptions): Promise<void> {
-    return this.#instant("aiHover", "Hover", locate, options);
+  async aiHover(locate: TUserPrompt, options?: LocateOptions): Promise<void> {
+    return await this.#instant("aiHover", "Hover", locate, options);
   }
 
   /** Double-clicks the element. */
-  aiDoubleClick(locate: TUserPrompt, options?: LocateOptions): Promise<void> {
-    return this.#instant("aiDoubleClick", "DoubleClick", locate, options);
+  async aiDoubleClick(locate: TUserPrompt, options?: LocateOptions): Promise<void> {
+    return await this.#instant("aiDoubleClick", "DoubleClick", locate, options);
   }
 
   /** Right-clicks the element (its own context-menu handler, not the browser's menu). */
-  aiRightClick(locate: TUserPrompt, options?: LocateOptions): Promise<void> {
-    return this.#instant("aiRightClick", "RightClick", locate, options);
+  async aiRightClick(locate: TUserPrompt, options?: LocateOptions): Promise<void> {
+    return await this.#instant("aiRightClick", "RightClick", locate, options);
   }
 
   /** Clears the input field `locate` describes. */
-  aiClearInput(locate: TUserPrompt, options?: LocateOptions): Promise<void> {
-    return this.#instant("aiClearInput", "ClearInput", locate, options);
+  async aiClearInput(locate: TUserPrompt, options?: LocateOptions): Promise<void> {
+    return await this.#instant("aiClearInput", "ClearInput", locate, options);
   }
 
   /**
@@ -344,7 +344,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   aiInput(locate: TUserPrompt, options: AiInputOptions): Promise<void>;
   /** @deprecated Value-first signature; use `aiInput(locate, { value })`. */
   aiInput(value: string | number, locate: TUserPrompt, options?: AiInputOptions): Promise<void>;
-  aiInput(
+  async aiInput(
     a: TUserPrompt | string | number,
     b: AiInputOptions | TUserPrompt,
     c?: AiInputOptions,
@@ -370,7 +370,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       throw new TypeError("aiInput needs a value: aiInput(locate, { value: 'text' })");
     }
     const value = mode === "clear" ? "" : String(opt.value);
-    return this.#instant("aiInput", "Input", locate, opt, { value, mode });
+    return await this.#instant("aiInput", "Input", locate, opt, { value, mode });
   }
 
   /**
@@ -381,7 +381,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   aiKeyboardPress(locate: TUserPrompt | undefined, options: AiKeyboardPressOptions): Promise<void>;
   /** @deprecated Key-first signature; use `aiKeyboardPress(locate, { keyName })`. */
   aiKeyboardPress(keyName: string, locate?: TUserPrompt, options?: LocateOptions): Promise<void>;
-  aiKeyboardPress(
+  async aiKeyboardPress(
     a: TUserPrompt | string | undefined,
     b?: AiKeyboardPressOptions | TUserPrompt,
     c?: LocateOptions,
@@ -397,7 +397,9 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     if (typeof opt.keyName !== "string" || opt.keyName === "") {
       throw new TypeError("aiKeyboardPress needs a keyName, e.g. { keyName: 'Enter' }");
     }
-    return this.#instant("aiKeyboardPress", "KeyboardPress", locate, opt, { keyName: opt.keyName });
+    return await this.#instant("aiKeyboardPress", "KeyboardPress", locate, opt, {
+      keyName: opt.keyName,
+    });
   }
 
   /**
@@ -408,7 +410,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   aiScroll(locate: TUserPrompt | undefined, options?: AiScrollOptions): Promise<void>;
   /** @deprecated Param-first signature; use `aiScroll(locate, { direction, ... })`. */
   aiScroll(scrollParam: ScrollParam, locate?: TUserPrompt, options?: LocateOptions): Promise<void>;
-  aiScroll(
+  async aiScroll(
     a: TUserPrompt | ScrollParam | undefined,
     b?: AiScrollOptions | TUserPrompt,
     c?: LocateOptions,
@@ -426,7 +428,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       scrollType: opt.scrollType ?? "singleAction",
     };
     if (opt.distance !== undefined && opt.distance !== null) param.distance = opt.distance;
-    return this.#instant("aiScroll", "Scroll", locate, opt, param);
+    return await this.#instant("aiScroll", "Scroll", locate, opt, param);
   }
 
   /**
@@ -434,10 +436,10 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
    *
    * @throws {LocateError} when the element is not on the screen.
    */
-  aiLocate(locate: TUserPrompt, options?: AiLocateOptions): Promise<LocateResultValue> {
+  async aiLocate(locate: TUserPrompt, options?: AiLocateOptions): Promise<LocateResultValue> {
     checkLocateOptions("aiLocate", options);
     const text = promptText(locate, "aiLocate locate");
-    return this.#run("aiLocate", text, ["default"], async (s) => {
+    return await this.#run("aiLocate", text, ["default"], async (s) => {
       const found = await locateElement(s, text, this.#context("aiLocate", options?.context));
       const rect = toPhysicalRect(found.screen, found.imageRect);
       return {
@@ -448,7 +450,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     });
   }
 
-  #extract(
+  async #extract(
     api: AIContextApiName,
     demand: TUserPrompt,
     returnType: ExtractReturnType,
@@ -458,7 +460,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     if (options?.domIncluded) {
       throw new TypeError(`${api}: domIncluded is not supported yet; leave it unset`);
     }
-    return this.#run(api, text, ["insight"], (s) =>
+    return await this.#run(api, text, ["insight"], (s) =>
       extractData(s, text, returnType, {
         context: this.#context(api, options?.context),
         screenshotIncluded: options?.screenshotIncluded,
@@ -466,28 +468,28 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   }
 
   /** Extracts data in the shape `dataDemand` describes (spec 4.3). */
-  aiQuery<T = unknown>(dataDemand: TUserPrompt, options?: ExtractOptions): Promise<T> {
-    return this.#extract("aiQuery", dataDemand, "any", options) as Promise<T>;
+  async aiQuery<T = unknown>(dataDemand: TUserPrompt, options?: ExtractOptions): Promise<T> {
+    return (await this.#extract("aiQuery", dataDemand, "any", options)) as T;
   }
 
   /** Answers a yes/no question about the screen. */
-  aiBoolean(prompt: TUserPrompt, options?: ExtractOptions): Promise<boolean> {
-    return this.#extract("aiBoolean", prompt, "boolean", options) as Promise<boolean>;
+  async aiBoolean(prompt: TUserPrompt, options?: ExtractOptions): Promise<boolean> {
+    return (await this.#extract("aiBoolean", prompt, "boolean", options)) as boolean;
   }
 
   /** Reads a number from the screen. */
-  aiNumber(prompt: TUserPrompt, options?: ExtractOptions): Promise<number> {
-    return this.#extract("aiNumber", prompt, "number", options) as Promise<number>;
+  async aiNumber(prompt: TUserPrompt, options?: ExtractOptions): Promise<number> {
+    return (await this.#extract("aiNumber", prompt, "number", options)) as number;
   }
 
   /** Reads a string from the screen; same as {@link aiAsk}. */
-  aiString(prompt: TUserPrompt, options?: ExtractOptions): Promise<string> {
-    return this.#extract("aiString", prompt, "string", options) as Promise<string>;
+  async aiString(prompt: TUserPrompt, options?: ExtractOptions): Promise<string> {
+    return (await this.#extract("aiString", prompt, "string", options)) as string;
   }
 
   /** Asks a question about the screen; same as {@link aiString}. */
-  aiAsk(prompt: TUserPrompt, options?: ExtractOptions): Promise<string> {
-    return this.#extract("aiAsk", prompt, "string", options) as Promise<string>;
+  async aiAsk(prompt: TUserPrompt, options?: ExtractOptions): Promise<string> {
+    return (await this.#extract("aiAsk", prompt, "string", options)) as string;
   }
 
   /**
@@ -495,10 +497,14 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
    *
    * @throws {AssertionError} carrying `errorMsg` and the model's `reason` when it is false.
    */
-  aiAssert(assertion: TUserPrompt, errorMsg?: string, options?: ExtractOptions): Promise<void> {
+  async aiAssert(
+    assertion: TUserPrompt,
+    errorMsg?: string,
+    options?: ExtractOptions,
+  ): Promise<void> {
     const text = promptText(assertion, "aiAssert assertion");
     if (options?.domIncluded) throw new TypeError("aiAssert: domIncluded is not supported yet");
-    return this.#run("aiAssert", text, ["insight"], async (s) => {
+    return await this.#run("aiAssert", text, ["insight"], async (s) => {
       const check = await checkAssertion(s, text, this.#context("aiAssert", options?.context));
       if (!check.pass) throw new AssertionError(text, errorMsg, check.thought);
     });
@@ -510,13 +516,13 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
    *
    * @throws {WaitForTimeoutError} with the last reason when the window closes first.
    */
-  aiWaitFor(assertion: string, options: AiWaitForOptions = {}): Promise<void> {
+  async aiWaitFor(assertion: string, options: AiWaitForOptions = {}): Promise<void> {
     const text = promptText(assertion, "aiWaitFor assertion");
     const timeoutMs = options.timeoutMs ?? 15000;
     const intervalMs = options.checkIntervalMs ?? 3000;
     checkNonNegative("timeoutMs", timeoutMs);
     checkNonNegative("checkIntervalMs", intervalMs);
-    return this.#run("aiWaitFor", text, ["insight"], async (s) => {
+    return await this.#run("aiWaitFor", text, ["insight"], async (s) => {
       const t0 = Date.now();
       const context = this.#context("aiWaitFor", options.context);
       for (;;) {

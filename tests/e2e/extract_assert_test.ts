@@ -1,0 +1,109 @@
+/// <reference lib="dom" />
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { AssertionError, WaitForTimeoutError } from "@sdk/core";
+import { assertOnApp, extractFromApp, todoItems } from "../helpers/app_model.ts";
+import { startE2e } from "./_setup.ts";
+
+const env = await startE2e();
+after(() => env.close());
+
+test("aiQuery returns the shape the model extracts from the page", async () => {
+  const page = await env.open("list.html");
+  const { agent, model } = await env.agent(page, {
+    extract: (call) => extractFromApp(page, call.demand),
+  });
+  const items = await agent.aiQuery<string[]>("the todo items, as an array of strings");
+  assert.deepEqual(items, await todoItems(page));
+  assert.equal((model.calls[0].call as { returnType: string }).returnType, "any");
+});
+
+test("aiBoolean, aiNumber, aiString and aiAsk coerce to their types", async () => {
+  const page = await env.open("list.html");
+  const answers: Record<string, unknown> = {
+    boolean: "true",
+    number: "3",
+    string: 17,
+  };
+  const { agent } = await env.agent(page, {
+    extract: (call) =>
+      call.demand.includes("items count")
+        ? page.locator("#todo-list li").count()
+        : answers[call.returnType],
+  });
+  assert.equal(await agent.aiBoolean("is the list visible?"), true);
+  assert.equal(
+    await agent.aiNumber("how many items count?"),
+    await page.locator("#todo-list li").count(),
+  );
+  assert.equal(await agent.aiNumber("a number"), 3);
+  assert.equal(await agent.aiString("a string"), "17");
+  assert.equal(await agent.aiAsk("a string"), "17");
+});
+
+test("a value of the wrong type is an error quoting it", async () => {
+  const page = await env.open("list.html");
+  const { agent } = await env.agent(page, { extract: () => "many" });
+  await assert.rejects(agent.aiNumber("how many?"), /returned "many" where a number was asked for/);
+});
+
+test("screenshotIncluded: false sends no image", async () => {
+  const page = await env.open("list.html");
+  const { agent, model } = await env.agent(page, { extract: () => "ok" });
+  await agent.aiString("say ok", { screenshotIncluded: false });
+  assert.equal(model.calls[0].call?.image, null);
+});
+
+test("aiAssert passes silently when the model finds the statement true", async () => {
+  const page = await env.open("list.html");
+  const { agent } = await env.agent(page, { assert: (call) => assertOnApp(page, call.assertion) });
+  await agent.aiAssert("the list shows 'Walk the dog'");
+});
+
+test("aiAssert throws an AssertionError carrying errorMsg and the model's reason", async () => {
+  const page = await env.open("list.html");
+  const { agent } = await env.agent(page, { assert: (call) => assertOnApp(page, call.assertion) });
+  await assert.rejects(
+    agent.aiAssert("the list shows 'Fly to the moon'", "the new item is missing"),
+    (e: unknown) => {
+      assert.ok(e instanceof AssertionError);
+      assert.equal(e.errorMsg, "the new item is missing");
+      assert.equal(e.reason, 'The page does not show "Fly to the moon".');
+      assert.match(e.message, /the new item is missing/);
+      assert.match(e.message, /does not show "Fly to the moon"/);
+      return true;
+    },
+  );
+});
+
+test("aiWaitFor returns once the page changes to satisfy the assertion", async () => {
+  const page = await env.open("list.html");
+  const { agent, model } = await env.agent(page, {
+    assert: (call) => assertOnApp(page, call.assertion),
+  });
+  await page.evaluate(() => {
+    setTimeout(() => {
+      const input = document.querySelector<HTMLInputElement>("#new-item")!;
+      input.value = "Late item";
+      document.querySelector<HTMLButtonElement>("#add")!.click();
+    }, 400);
+  });
+  await agent.aiWaitFor("the list shows 'Late item'", { timeoutMs: 10000, checkIntervalMs: 200 });
+  assert.ok((await todoItems(page)).includes("Late item"));
+  assert.ok(model.calls.length >= 2, "it checked more than once");
+});
+
+test("aiWaitFor times out with the last reason when the condition never holds", async () => {
+  const page = await env.open("list.html");
+  const { agent, model } = await env.agent(page, {
+    assert: (call) => assertOnApp(page, call.assertion),
+  });
+  await assert.rejects(
+    agent.aiWaitFor("the list shows 'Never'", { timeoutMs: 500, checkIntervalMs: 200 }),
+    (e: unknown) =>
+      e instanceof WaitForTimeoutError && /timed out after 500 ms/.test(e.message) &&
+      /does not show "Never"/.test(e.message),
+  );
+  // Checks start at 0, 200 and 400 ms; the one that would start at 600 ms is outside the window.
+  assert.ok(model.calls.length >= 2 && model.calls.length <= 3, `${model.calls.length} checks`);
+});
