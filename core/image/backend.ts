@@ -13,7 +13,7 @@
  * @module
  */
 
-import { runtimeKind } from "../runtime/runtime.ts";
+import { nativeAddonsAllowed, runtimeKind } from "../runtime/runtime.ts";
 import { padRightBottomWhite, resizeBox, type RgbaImage } from "./resample.ts";
 import type { ImageMime } from "./size.ts";
 
@@ -136,24 +136,9 @@ function loadSharp(): Promise<SharpFactory> {
   });
 }
 
-/**
- * In Deno, sharp's native addon needs `--allow-ffi`. Without it, importing sharp in a terminal
- * shows a permission prompt that would stall the agent mid-step, so ask without prompting first.
- */
-function ffiAllowed(): boolean {
-  if (runtimeKind !== "deno") return true;
-  const deno = (globalThis as unknown as {
-    Deno?: { permissions?: { querySync?(d: { name: string }): { state: string } } };
-  }).Deno;
-  try {
-    return deno?.permissions?.querySync?.({ name: "ffi" }).state === "granted";
-  } catch {
-    return false;
-  }
-}
-
 async function sharpBackend(): Promise<ImageBackend> {
-  if (!ffiAllowed()) throw new Error("sharp needs --allow-ffi in Deno; not granted");
+  // In Deno, importing sharp without --allow-ffi would show a permission prompt mid-step.
+  if (!nativeAddonsAllowed()) throw new Error("sharp needs --allow-ffi in Deno; not granted");
   const sharp = await loadSharp();
   return {
     name: "sharp",

@@ -46,6 +46,19 @@ export function getEnv(key: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether native addons (npm packages with `.node` binaries) may load: always in Node; in Deno
+ * only with `--allow-ffi`, asked without prompting.
+ */
+export function nativeAddonsAllowed(): boolean {
+  if (!g.Deno) return runtimeKind === "node";
+  try {
+    return g.Deno.permissions?.querySync?.({ name: "ffi" }).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
 /** Current working directory, or `"/"` in a browser. */
 export function cwd(): string {
   if (g.process?.cwd) return g.process.cwd();
