@@ -1,0 +1,509 @@
+/// <reference lib="dom" />
+
+/**
+ * Coordinates end to end: for each model family the SDK speaks, each device pixel ratio and each
+ * screenshot shrink factor, the model's box (in that family's convention, on the image the model
+ * was sent) must land on the element the browser measured, all across the viewport. Also the
+ * physical pixels of `aiLocate`, tolerant parsing of wrapped answers, and malformed boxes that
+ * must fail before anything is clicked.
+ */
+
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { ModelResponseError } from "@sdk/core";
+import type { AnswerWrap, TargetBox, TestModelCall, TestModelFamily } from "@sdk/core/testing";
+import { appState, startE2e } from "./_setup.ts";
+
+const env = await startE2e();
+after(() => env.close());
+
+const WIDTH = 1280;
+const HEIGHT = 800;
+
+const FAMILIES: readonly TestModelFamily[] = ["default", "qwen3-vl", "qwen2.5-vl", "gemini"];
+const SCALES: readonly { dpr: number; shrink: number }[] = [
+  { dpr: 1, shrink: 1 },
+  { dpr: 2, shrink: 1 },
+  { dpr: 1, shrink: 2 },
+  { dpr: 2, shrink: 2 },
+];
+
+/** Target descriptions the tests use, and the element each one names. */
+const TARGETS: Readonly<Record<string, string>> = {
+  "the Click me button": "#click-button",
+  "the Double-click me button": "#dblclick-button",
+  "the Right-click me area": "#right-target",
+  "the Hover over me card": "#hover-card",
+  "the Type here field": "#key-input",
+  "the scrollable list": "#scroll-box",
+  "the corner button": "#corner-button",
+};
+
+function familyLabel(family: TestModelFamily): string {
+  return family === "default" ? "default (unset)" : family;
+}
+
+function scaleLabel(dpr: number, shrink: number): string {
+  return `dpr ${dpr}` + (shrink === 1 ? "" : ` and shrink ${shrink}`);
+}
+
+function pad28(n: number): number {
+  return Math.ceil(n / 28) * 28;
+}
+
+/** The size of the image the model must be sent. */
+function expectedImage(family: TestModelFamily, dpr: number, shrink: number) {
+  const width = Math.round(WIDTH * dpr / shrink);
+  const height = Math.round(HEIGHT * dpr / shrink);
+  return family === "qwen2.5-vl"
+    ? { width: pad28(width), height: pad28(height) }
+    : { width, height };
+}
+
+interface PointerEvent {
+  type: string;
+  x: number;
+  y: number;
+  target: string;
+}
+
+/**
+ * Opens actions.html, adds a small button fixed in the bottom-right corner of the viewport (the
+ * point farthest from the origin, where a scale error is largest), and logs every pointer event's
+ * position so the tests can check where each action landed.
+ */
+async function openActions(dpr: number): Promise<Page> {
+  const page = await env.open("actions.html", { width: WIDTH, height: HEIGHT, dpr });
+  await page.evaluate(() => {
+    const state = (globalThis as unknown as { appState: Record<string, unknown> }).appState;
+    state.cornerClicks = 0;
+    const button = document.createElement("button");
+    button.id = "corner-button";
+    button.type = "button";
+    button.textContent = "Corner";
+    button.style.cssText =
+      "position:fixed;right:6px;bottom:6px;width:64px;height:28px;z-index:10;padding:0;font:12px sans-serif";
+    button.addEventListener("click", () => {
+      state.cornerClicks = (state.cornerClicks as number) + 1;
+    });
+    document.body.append(button);
+    const log: PointerEvent[] = [];
+    (globalThis as unknown as { __events: PointerEvent[] }).__events = log;
+    for (const type of ["click", "dblclick", "contextmenu", "mousedown", "mousemove", "wheel"]) {
+      document.addEventListener(type, (e) => {
+        const m = e as MouseEvent;
+        const el = m.target as Element | null;
+        log.push({ type, x: m.clientX, y: m.clientY, target: el?.id || el?.tagName || "" });
+      }, true);
+    }
+  });
+  return page;
+}
+
+/** Pointer events of `type` the page saw. */
+function events(page: Page, type?: string): Promise<PointerEvent[]> {
+  return page.evaluate(
+    (t) =>
+      (globalThis as unknown as { __events: PointerEvent[] }).__events.filter((e) =>
+        !t || e.type === t
+      ),
+    type,
+  );
+}
+
+async function boxOf(page: Page, selector: string): Promise<TargetBox> {
+  const box = await page.locator(selector).boundingBox();
+  assert.ok(box, `${selector} is not on the page`);
+  return { left: box.x, top: box.y, width: box.width, height: box.height };
+}
+
+/** A locate handler answering the box of a {@link TARGETS} element, measured in the browser. */
+function locateIn(page: Page) {
+  return async (call: { target: string }): Promise<TargetBox | null> => {
+    const selector = TARGETS[call.target.trim()];
+    return selector ? await boxOf(page, selector) : null;
+  };
+}
+
+/**
+ * Asserts that the last `type` event landed at the center of `selector` (within `tolerance` CSS
+ * pixels: the 0-1000 grid is coarser than a pixel once an image is shrunk) and on that element.
+ */
+async function assertLandedOn(
+  page: Page,
+  type: string,
+  selector: string,
+  tolerance: number,
+): Promise<void> {
+  const last = (await events(page, type)).at(-1);
+  assert.ok(last, `no ${type} event reached the page`);
+  const box = await boxOf(page, selector);
+  const cx = box.left + box.width / 2, cy = box.top + box.height / 2;
+  assert.ok(
+    Math.abs(last.x - cx) <= tolerance && Math.abs(last.y - cy) <= tolerance,
+    `${type} landed at (${last.x}, ${last.y}); the center of ${selector} is (${cx.toFixed(1)}, ${
+      cy.toFixed(1)
+    }), tolerance ${tolerance}`,
+  );
+  const id = selector.slice(1);
+  const inside = await page.evaluate(
+    ([x, y, id]) => {
+      const el = document.elementFromPoint(x as number, y as number);
+      return !!el && !!el.closest(`#${id}`);
+    },
+    [last.x, last.y, id] as const,
+  );
+  assert.ok(inside, `${type} at (${last.x}, ${last.y}) is not on ${selector}`);
+}
+
+async function agentFor(
+  page: Page,
+  family: TestModelFamily,
+  dpr: number,
+  shrink: number,
+  model: {
+    wrap?: AnswerWrap;
+    answerOverride?: (call: TestModelCall) => string | undefined | Promise<string | undefined>;
+  } = {},
+) {
+  return await env.agent(page, { locate: locateIn(page) }, {
+    screenshotShrinkFactor: shrink,
+    waitAfterAction: 0,
+    generateReport: false,
+    model: {
+      family,
+      // qwen2.5-vl images are padded to multiples of 28 px, so the test model cannot read the
+      // scale from the image width.
+      ...(family === "qwen2.5-vl" ? { imagePixelsPerCssPixel: dpr / shrink } : {}),
+      ...model,
+    },
+  });
+}
+
+// ---- the matrix: every family at every scale, targets across the whole viewport ------------------
+
+for (const family of FAMILIES) {
+  for (const { dpr, shrink } of SCALES) {
+    test(
+      `aiTap, aiDoubleClick, aiRightClick, aiHover, aiInput and aiScroll land on their targets with family ${
+        familyLabel(family)
+      } at ${scaleLabel(dpr, shrink)}`,
+      async () => {
+        const page = await openActions(dpr);
+        try {
+          const { agent, model } = await agentFor(page, family, dpr, shrink);
+          // The 0-1000 grid is about 1.3 CSS px at any scale, and one image pixel is shrink / dpr
+          // CSS px: rounding both (and the click point) stays within 1.5 + shrink / dpr.
+          const tolerance = 1.5 + shrink / dpr;
+
+          await agent.aiTap("the Click me button"); // top left
+          assert.equal(await appState(page, "clicks"), 1);
+          await assertLandedOn(page, "click", "#click-button", tolerance);
+
+          await agent.aiDoubleClick("the Double-click me button"); // top middle
+          assert.equal(await appState(page, "doubleClicks"), 1);
+          await assertLandedOn(page, "dblclick", "#dblclick-button", tolerance);
+
+          await agent.aiRightClick("the Right-click me area"); // top right
+          assert.equal(await appState(page, "rightClicks"), 1);
+          await assertLandedOn(page, "contextmenu", "#right-target", tolerance);
+
+          await agent.aiHover("the Hover over me card"); // bottom left
+          assert.equal(await appState(page, "hoverCount"), 1);
+          await assertLandedOn(page, "mousemove", "#hover-card", tolerance);
+
+          await agent.aiInput("the Type here field", { value: "far field" }); // bottom middle
+          assert.equal(await appState(page, "inputValue"), "far field");
+
+          await agent.aiScroll("the scrollable list", { direction: "down", distance: 120 }); // bottom right
+          assert.ok(
+            (await appState<number>(page, "innerScrollTop")) > 0,
+            "the wheel did not scroll the list under the located point",
+          );
+          await assertLandedOn(page, "wheel", "#scroll-box", tolerance);
+
+          await agent.aiTap("the corner button"); // the bottom-right corner of the viewport
+          assert.equal(await appState(page, "cornerClicks"), 1);
+          await assertLandedOn(page, "click", "#corner-button", tolerance);
+
+          // Nothing else was clicked on the way.
+          assert.equal(await appState(page, "clicks"), 1);
+          assert.equal(await appState(page, "doubleClicks"), 1);
+          assert.equal(await appState(page, "rightClicks"), 1);
+
+          // The model saw the shrunk (and for qwen2.5-vl padded) physical screenshot.
+          const images = model.calls.map((c) => c.call?.image);
+          assert.equal(images.length, 7);
+          for (const image of images) assert.deepEqual(image, expectedImage(family, dpr, shrink));
+        } finally {
+          await page.context().close();
+        }
+      },
+    );
+  }
+}
+
+// ---- aiLocate: physical pixels ----------------------------------------------------------------------
+
+for (const family of FAMILIES) {
+  test(
+    `aiLocate gives rect and center in physical screenshot pixels and the page's dpr with family ${
+      familyLabel(family)
+    } at dpr 2 and shrink 2`,
+    async () => {
+      const dpr = 2, shrink = 2;
+      const page = await openActions(dpr);
+      try {
+        const { agent } = await agentFor(page, family, dpr, shrink);
+        const pageDpr = await page.evaluate(() => devicePixelRatio);
+        assert.equal(pageDpr, 2);
+        for (
+          const [target, selector] of [
+            ["the Click me button", "#click-button"],
+            ["the Right-click me area", "#right-target"],
+            ["the scrollable list", "#scroll-box"],
+            ["the corner button", "#corner-button"],
+          ]
+        ) {
+          const css = await boxOf(page, selector);
+          const result = await agent.aiLocate(target);
+          assert.equal(result.dpr, pageDpr, `${target}: dpr`);
+          const want = {
+            left: css.left * dpr,
+            top: css.top * dpr,
+            width: css.width * dpr,
+            height: css.height * dpr,
+          };
+          const near = (a: number, b: number) => Math.abs(a - b) <= 2;
+          assert.ok(
+            near(result.rect.left, want.left) && near(result.rect.top, want.top) &&
+              near(result.rect.left + result.rect.width, want.left + want.width) &&
+              near(result.rect.top + result.rect.height, want.top + want.height),
+            `${target}: rect ${JSON.stringify(result.rect)}, want ${JSON.stringify(want)}`,
+          );
+          const [cx, cy] = result.center;
+          assert.ok(
+            near(cx, want.left + want.width / 2) && near(cy, want.top + want.height / 2),
+            `${target}: center ${JSON.stringify(result.center)}, want (${
+              want.left + want.width / 2
+            }, ${want.top + want.height / 2})`,
+          );
+        }
+        // Locating acts on nothing.
+        assert.equal((await events(page, "mousedown")).length, 0);
+      } finally {
+        await page.context().close();
+      }
+    },
+  );
+}
+
+// ---- tolerant parsing: fenced and prose-wrapped answers ---------------------------------------------
+
+for (const family of FAMILIES) {
+  for (const wrap of ["fence", "prose"] as const) {
+    test(
+      `aiTap, aiAct and aiBoolean read ${wrap}-wrapped answers from family ${
+        familyLabel(family)
+      } at dpr 2`,
+      async () => {
+        const dpr = 2, shrink = 1;
+        const page = await openActions(dpr);
+        try {
+          let planned = false;
+          const { agent, model } = await env.agent(page, {
+            locate: locateIn(page),
+            plan: async () => {
+              if (planned) return { log: "done", finished: true, output: "double-clicked" };
+              planned = true;
+              return {
+                log: "Double-click the button",
+                action: {
+                  type: "DoubleClick",
+                  param: {
+                    locate: {
+                      prompt: "the Double-click me button",
+                      box: await boxOf(page, "#dblclick-button"),
+                    },
+                  },
+                },
+              };
+            },
+            extract: () => true,
+          }, {
+            waitAfterAction: 0,
+            generateReport: false,
+            model: {
+              family,
+              wrap,
+              ...(family === "qwen2.5-vl" ? { imagePixelsPerCssPixel: dpr / shrink } : {}),
+            },
+          });
+          const tolerance = 2;
+
+          await agent.aiTap("the corner button");
+          assert.equal(await appState(page, "cornerClicks"), 1);
+          await assertLandedOn(page, "click", "#corner-button", tolerance);
+
+          assert.equal(await agent.aiAct("double-click the button"), "double-clicked");
+          assert.equal(await appState(page, "doubleClicks"), 1);
+          await assertLandedOn(page, "dblclick", "#dblclick-button", tolerance);
+
+          assert.equal(await agent.aiBoolean("is the corner button visible?"), true);
+
+          // The answers really were wrapped.
+          const answers = model.calls.map((c) => c.answer ?? "");
+          assert.equal(answers.length, 4);
+          for (const answer of answers) {
+            if (wrap === "fence") assert.match(answer, /^```json\n[\s\S]*\n```$/);
+            else assert.match(answer, /^I looked at the screenshot[\s\S]*\nLet me know/);
+          }
+        } finally {
+          await page.context().close();
+        }
+      },
+    );
+  }
+}
+
+// ---- point answers: a two-number bbox is a point, the click goes to it -----------------------------
+
+/** The center of a CSS box as a two-number `bbox` in `family`'s convention. */
+function pointAnswer(
+  family: TestModelFamily,
+  box: TargetBox,
+  scale: number,
+  image: { width: number; height: number },
+): number[] {
+  const x = (box.left + box.width / 2) * scale, y = (box.top + box.height / 2) * scale;
+  if (family === "qwen2.5-vl") return [Math.round(x), Math.round(y)];
+  const nx = Math.round(x * 1000 / (image.width - 1));
+  const ny = Math.round(y * 1000 / (image.height - 1));
+  return family === "gemini" ? [ny, nx] : [nx, ny];
+}
+
+for (const family of FAMILIES) {
+  test(
+    `aiTap clicks a point answer ([x, y], gemini [y, x]) from family ${
+      familyLabel(family)
+    } at dpr 2 and shrink 2`,
+    async () => {
+      const dpr = 2, shrink = 2;
+      const page = await openActions(dpr);
+      try {
+        const { agent } = await agentFor(page, family, dpr, shrink, {
+          answerOverride: async (call) => {
+            if (call.kind !== "locate") return undefined;
+            const box = await boxOf(page, TARGETS[call.target]);
+            // dpr 2 / shrink 2: a 1280 x 800 image, unpadded for the normalized families.
+            const bbox = pointAnswer(family, box, dpr / shrink, { width: WIDTH, height: HEIGHT });
+            return JSON.stringify({ thought: "It is there.", bbox });
+          },
+        });
+        await agent.aiTap("the corner button");
+        assert.equal(await appState(page, "cornerClicks"), 1);
+        await assertLandedOn(page, "click", "#corner-button", 2.5);
+        await agent.aiRightClick("the Right-click me area");
+        assert.equal(await appState(page, "rightClicks"), 1);
+        await assertLandedOn(page, "contextmenu", "#right-target", 2.5);
+      } finally {
+        await page.context().close();
+      }
+    },
+  );
+}
+
+// ---- malformed boxes: an error naming the family and the value, and no click ------------------------
+
+/** A reversed and an out-of-range bbox in each family's own convention (dpr 1: 1280 x 800 image). */
+const BAD_BOXES: Record<TestModelFamily, { reversed: number[]; outOfRange: number[] }> = {
+  // [x1, y1, x2, y2], 0-1000: x2 < x1; x2 > 1000.
+  "default": { reversed: [700, 400, 300, 600], outOfRange: [100, 200, 1300, 400] },
+  "qwen3-vl": { reversed: [700, 400, 300, 600], outOfRange: [100, 200, 1300, 400] },
+  // [x1, y1, x2, y2] in pixels of the 1288 x 812 padded image: x2 < x1; x2 far past the width.
+  "qwen2.5-vl": { reversed: [900, 300, 400, 500], outOfRange: [100, 200, 5000, 400] },
+  // [ymin, xmin, ymax, xmax], 0-1000: ymax < ymin; xmax > 1000.
+  "gemini": { reversed: [600, 300, 400, 700], outOfRange: [200, 100, 400, 1300] },
+};
+
+async function assertPageUntouched(page: Page): Promise<void> {
+  assert.equal(await appState(page, "clicks"), 0);
+  assert.equal(await appState(page, "doubleClicks"), 0);
+  assert.equal(await appState(page, "rightClicks"), 0);
+  assert.equal(await appState(page, "cornerClicks"), 0);
+  const pressed = (await events(page)).filter((e) =>
+    ["mousedown", "click", "dblclick", "contextmenu", "wheel"].includes(e.type)
+  );
+  assert.deepEqual(pressed, [], "a malformed box must not reach the page");
+}
+
+function namesFamilyAndValue(family: TestModelFamily, bbox: number[]) {
+  return (e: unknown) => {
+    assert.ok(e instanceof ModelResponseError, `expected a ModelResponseError, got ${e}`);
+    assert.ok(
+      e.message.includes(`'${family}'`),
+      `the error does not name the family ${family}: ${e.message}`,
+    );
+    assert.ok(
+      e.message.includes(JSON.stringify(bbox)),
+      `the error does not quote the raw bbox ${JSON.stringify(bbox)}: ${e.message}`,
+    );
+    return true;
+  };
+}
+
+for (const family of FAMILIES) {
+  for (const kind of ["reversed", "outOfRange"] as const) {
+    const label = kind === "reversed" ? "a reversed" : "an out-of-range";
+    test(
+      `aiTap rejects ${label} bbox from family ${
+        familyLabel(family)
+      }, naming the family and the value, and clicks nothing`,
+      async () => {
+        const page = await openActions(1);
+        try {
+          const bbox = BAD_BOXES[family][kind];
+          const { agent } = await agentFor(page, family, 1, 1, {
+            answerOverride: (call) =>
+              call.kind === "locate" ? JSON.stringify({ thought: "Here it is.", bbox }) : undefined,
+          });
+          await assert.rejects(
+            agent.aiTap("the Click me button"),
+            namesFamilyAndValue(family, bbox),
+          );
+          await assertPageUntouched(page);
+        } finally {
+          await page.context().close();
+        }
+      },
+    );
+  }
+
+  test(
+    `aiAct rejects a reversed planned bbox from family ${
+      familyLabel(family)
+    }, naming the family and the value, and clicks nothing`,
+    async () => {
+      const page = await openActions(1);
+      try {
+        const bbox = BAD_BOXES[family].reversed;
+        const { agent } = await agentFor(page, family, 1, 1, {
+          answerOverride: (call) =>
+            call.kind === "plan"
+              ? JSON.stringify({
+                thought: "The button is there.",
+                log: "Tap the Click me button",
+                action: { type: "Tap", param: { locate: { prompt: "the Click me button", bbox } } },
+                finished: false,
+              })
+              : undefined,
+        });
+        await assert.rejects(agent.aiAct("click the button"), namesFamilyAndValue(family, bbox));
+        await assertPageUntouched(page);
+      } finally {
+        await page.context().close();
+      }
+    },
+  );
+}
