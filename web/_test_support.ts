@@ -5,26 +5,13 @@
  * @module
  */
 
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LocatedElement } from "./_core.ts";
 
-/** Launches the machine's Chromium headless (never a downloaded browser). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
+/** The project's one way to find and launch the machine's Chromium. */
+export { launchChromium } from "../tests/helpers/browser.ts";
 
 /** A running local server. */
 export interface TestServer {

@@ -10,7 +10,7 @@ import type { Screen } from "../agent/screen.ts";
 import type { ChatContentPart } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
 import { parseJsonAnswer } from "../model/parse.ts";
-import type { AIUsageInfo } from "../report/types.ts";
+import type { AIUsageInfo, ReportStep } from "../report/types.ts";
 
 /** A parsed answer. */
 export interface ParsedAnswer {
@@ -45,4 +45,57 @@ export async function askModel(
 export function stringField(json: Record<string, unknown>, key: string): string | undefined {
   const v = json[key];
   return typeof v === "string" && v.trim() !== "" ? v : undefined;
+}
+
+/** What one model step asks, and how the report shows it. */
+export interface ModelStepRequest {
+  /** Step kind in the report. */
+  kind: ReportStep["kind"];
+  /** Step title in the report. */
+  title: string;
+  /** Intent whose model answers. */
+  intent: ModelIntent;
+  /** System prompt. */
+  system: string;
+  /** User text. */
+  user: string;
+  /** Screenshot sent with the text, when any. */
+  screen?: Screen;
+}
+
+/**
+ * One model call recorded as a report step: the step shows the screenshot, and the answer's
+ * thought, raw text and usage. `read` turns the answer into the result; when it throws, or sets
+ * `step.error`, the step is marked failed.
+ */
+export async function modelStep<T>(
+  s: CallSession,
+  request: ModelStepRequest,
+  read: (answer: ParsedAnswer, step: ReportStep) => T,
+): Promise<T> {
+  const { screen } = request;
+  const step = s.recorder.begin(
+    request.kind,
+    request.title,
+    screen
+      ? {
+        screenshot: screen.screenshotId,
+        screenshotSize: { width: screen.image.width, height: screen.image.height },
+      }
+      : {},
+  );
+  try {
+    const answer = await askModel(s, request.intent, request.system, request.user, screen);
+    Object.assign(step, {
+      rawResponse: answer.raw,
+      usage: answer.usage,
+      thought: stringField(answer.json, "thought"),
+    });
+    const result = read(answer, step);
+    s.recorder.end(step, step.error);
+    return result;
+  } catch (e) {
+    s.recorder.end(step, e);
+    throw e;
+  }
 }

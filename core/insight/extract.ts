@@ -15,7 +15,7 @@ import {
   extractUserText,
 } from "../model/prompts.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
-import { askModel, stringField } from "./ask.ts";
+import { modelStep, stringField } from "./ask.ts";
 
 /** Coerces extracted data to the requested type, accepting the string forms. */
 function coerce(data: unknown, returnType: ExtractReturnType, raw: string): unknown {
@@ -66,35 +66,22 @@ export async function extractData(
   options: ExtractCallOptions,
 ): Promise<unknown> {
   const screen = options.screenshotIncluded === false ? undefined : await captureFor(s, "insight");
-  const step = s.recorder.begin("Extract", `Extract: ${demand}`, {
-    screenshot: screen?.screenshotId,
-    screenshotSize: screen && { width: screen.image.width, height: screen.image.height },
-  });
-  try {
-    const answer = await askModel(
-      s,
-      "insight",
-      extractSystemPrompt(),
-      extractUserText(demand, returnType, options.context, screen?.image),
-      screen,
-    );
-    Object.assign(step, {
-      rawResponse: answer.raw,
-      usage: answer.usage,
-      thought: stringField(answer.json, "thought"),
-    });
+  return await modelStep(s, {
+    kind: "Extract",
+    title: `Extract: ${demand}`,
+    intent: "insight",
+    system: extractSystemPrompt(),
+    user: extractUserText(demand, returnType, options.context, screen?.image),
+    screen,
+  }, (answer, step) => {
     const error = stringField(answer.json, "error");
     if (error && (answer.json.data === null || answer.json.data === undefined)) {
       throw new SdkError(`Could not extract "${demand}": ${error}`);
     }
     const data = coerce(answer.json.data, returnType, answer.raw);
     step.param = { data };
-    s.recorder.end(step);
     return data;
-  } catch (e) {
-    s.recorder.end(step, e);
-    throw e;
-  }
+  });
 }
 
 /** Outcome of one assertion check. */
@@ -112,25 +99,18 @@ export async function checkAssertion(
   context: string | undefined,
 ): Promise<AssertionCheck> {
   const screen = await captureFor(s, "insight");
-  const step = s.recorder.begin("Assert", `Assert: ${assertion}`, {
-    screenshot: screen.screenshotId,
-    screenshotSize: { width: screen.image.width, height: screen.image.height },
-  });
-  try {
-    const answer = await askModel(
-      s,
-      "insight",
-      assertSystemPrompt(),
-      assertUserText(assertion, context, screen.image),
-      screen,
-    );
+  return await modelStep(s, {
+    kind: "Assert",
+    title: `Assert: ${assertion}`,
+    intent: "insight",
+    system: assertSystemPrompt(),
+    user: assertUserText(assertion, context, screen.image),
+    screen,
+  }, (answer, step) => {
     const thought = stringField(answer.json, "thought") ?? "(no reason given)";
     const pass = coerce(answer.json.pass, "boolean", answer.raw) as boolean;
-    Object.assign(step, { rawResponse: answer.raw, usage: answer.usage, thought, param: { pass } });
-    s.recorder.end(step, pass ? undefined : `Assertion is false: ${thought}`);
+    step.param = { pass };
+    if (!pass) step.error = `Assertion is false: ${thought}`;
     return { pass, thought };
-  } catch (e) {
-    s.recorder.end(step, e);
-    throw e;
-  }
+  });
 }

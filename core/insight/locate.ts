@@ -12,7 +12,7 @@ import type { Screen } from "../agent/screen.ts";
 import type { LocatedElement, Rect } from "../device/types.ts";
 import { LocateError } from "../errors.ts";
 import { locateSystemPrompt, locateUserText } from "../model/prompts.ts";
-import { askModel, stringField } from "./ask.ts";
+import { modelStep, stringField } from "./ask.ts";
 
 /** A located element with the screen it was found on. */
 export interface LocateResult {
@@ -46,23 +46,14 @@ export async function locateElement(
 ): Promise<LocateResult> {
   const screen = givenScreen ?? await captureFor(s, "default");
   const family = s.caller.config("default").family;
-  const step = s.recorder.begin("Locate", `Locate: ${description}`, {
-    screenshot: screen.screenshotId,
-    screenshotSize: { width: screen.image.width, height: screen.image.height },
-  });
-  try {
-    const answer = await askModel(
-      s,
-      "default",
-      locateSystemPrompt(family),
-      locateUserText(description, context, screen.image),
-      screen,
-    );
-    Object.assign(step, {
-      rawResponse: answer.raw,
-      usage: answer.usage,
-      thought: stringField(answer.json, "thought"),
-    });
+  return await modelStep(s, {
+    kind: "Locate",
+    title: `Locate: ${description}`,
+    intent: "default",
+    system: locateSystemPrompt(family),
+    user: locateUserText(description, context, screen.image),
+    screen,
+  }, (answer, step) => {
     const bbox = answer.json.bbox;
     if (bbox === null || bbox === undefined) {
       throw new LocateError(
@@ -73,10 +64,6 @@ export async function locateElement(
     }
     const imageRect = family.toPixelRect(bbox, screen.modelImage);
     Object.assign(step, markTarget(imageRect));
-    s.recorder.end(step);
     return { element: toLocatedElement(screen, imageRect, description), imageRect, screen };
-  } catch (e) {
-    s.recorder.end(step, e);
-    throw e;
-  }
+  });
 }

@@ -14,7 +14,7 @@ import type { DeviceAction } from "../device/types.ts";
 import { ModelResponseError, PlanningError } from "../errors.ts";
 import { planSystemPrompt, planUserText } from "../model/prompts.ts";
 import type { ReportStep } from "../report/types.ts";
-import { askModel, stringField } from "../insight/ask.ts";
+import { modelStep, stringField } from "../insight/ask.ts";
 import { locateElement, markTarget } from "../insight/locate.ts";
 
 /** Options of one planning run. */
@@ -95,43 +95,28 @@ export async function runPlan(
     s.signal?.throwIfAborted();
     const actions = s.device.actionSpace();
     const screen = await captureFor(s, "planning");
-    const step = s.recorder.begin("Planning", `Plan step ${cycle}`, {
-      screenshot: screen.screenshotId,
-      screenshotSize: { width: screen.image.width, height: screen.image.height },
-    });
-    let planned: PlannedAction | undefined;
-    let finished: boolean;
-    let output: string | undefined;
-    let log: string | undefined;
-    try {
-      const answer = await askModel(
-        s,
-        "planning",
-        planSystemPrompt(actions, planning.family, !options.deepThink),
-        planUserText(instruction, history, options.context, screen.image),
-        screen,
-      );
-      log = stringField(answer.json, "log");
-      Object.assign(step, {
-        rawResponse: answer.raw,
-        usage: answer.usage,
-        thought: stringField(answer.json, "thought") ?? log,
-      });
+    const plan = await modelStep(s, {
+      kind: "Planning",
+      title: `Plan step ${cycle}`,
+      intent: "planning",
+      system: planSystemPrompt(actions, planning.family, !options.deepThink),
+      user: planUserText(instruction, history, options.context, screen.image),
+      screen,
+    }, (answer, step) => {
+      const log = stringField(answer.json, "log");
+      step.thought ??= log;
       const error = stringField(answer.json, "error");
       if (error) throw new PlanningError(`aiAct failed: ${error}`);
-      planned = readPlannedAction(answer.json, answer.raw);
-      finished = answer.json.finished === true;
-      output = stringField(answer.json, "output");
+      const planned = readPlannedAction(answer.json, answer.raw);
+      const finished = answer.json.finished === true;
       if (!planned && !finished) {
         throw new PlanningError(
           `The planner answered neither an action nor "finished": ${answer.raw.slice(0, 500)}`,
         );
       }
-      s.recorder.end(step);
-    } catch (e) {
-      s.recorder.end(step, e);
-      throw e;
-    }
+      return { log, planned, finished, output: stringField(answer.json, "output") };
+    });
+    const { planned, log } = plan;
     if (planned) {
       let action: DeviceAction;
       try {
@@ -146,7 +131,7 @@ export async function runPlan(
       history.push(log ?? `${planned.type} ${JSON.stringify(planned.param)}`);
     }
     await s.recorder.flush();
-    if (finished) return output;
+    if (plan.finished) return plan.output;
   }
   throw new PlanningError(
     `aiAct stopped: replanningCycleLimit (${options.cycleLimit}) reached before the model said the task was finished. ` +
