@@ -1,0 +1,689 @@
+/**
+ * Step-overhead benchmark: what one `aiTap` costs beyond the model's own thinking time.
+ *
+ * An agent taps the "Click me" button of the fixture app's `actions.html` in headless Chromium
+ * (1280 x 800 CSS pixels). The test model answers every locate call at once with a box measured
+ * once before the loop, so the model itself costs ~0 ms and what remains is the SDK: screenshot
+ * capture, image preparation, the HTTP round trip to the model, the click, settling,
+ * `waitAfterAction` and the report write. Two variants run one after the other:
+ *
+ * - `dpr1`: dpr 1, 100 steps, default agent options (`waitAfterAction` 300 ms, report on);
+ * - `dpr2-shrink2`: dpr 2 with `screenshotShrinkFactor: 2`, 20 steps: the shrink path's cost.
+ *
+ * It prints a table (value, target, PASS/MISS) and writes `bench/output/step_overhead.json`.
+ * Exit code 0 even when a target is missed (a benchmark reports, tests assert); 1 when the run
+ * itself fails, including when the page did not count every tap.
+ *
+ *     deno task bench
+ *
+ * @module
+ */
+
+import type { Browser, Page } from "playwright-core";
+import { DriverBPageAgent } from "@sdk/web";
+import type { ModelClient } from "@sdk/core";
+import { startTestModel } from "@sdk/core/testing";
+import type { TargetBox, TestModel } from "@sdk/core/testing";
+import { imageBackendInUse } from "../core/image/mod.ts";
+import { viewerPage, viewerScriptHash } from "../core/report/viewer.ts";
+import { launchChromium, measure } from "../tests/helpers/browser.ts";
+import { FIXTURE_APP_DIR, serveStatic } from "../tests/helpers/static_server.ts";
+
+/** The agent's default `waitAfterAction`, ms; the step-time target is built on it. */
+export const DEFAULT_WAIT_AFTER_ACTION_MS = 300;
+/** Target: median step time may exceed `waitAfterAction` by at most this much, ms. */
+export const OVERHEAD_TARGET_MS = 100;
+/** Target: report bytes per step (report size after the run / steps). */
+export const REPORT_BYTES_PER_STEP_TARGET = 60 * 1024;
+/** Target: the viewer template (the report before its first data tag) is smaller than this. */
+export const VIEWER_TEMPLATE_TARGET_BYTES = 300 * 1024;
+/** Target: RSS growth from after step 10 to after the last step is smaller than this. */
+export const RSS_GROWTH_TARGET_BYTES = 30 * 1024 * 1024;
+
+/** One benchmark variant. */
+export interface Variant {
+  /** Short name, used in the table, the JSON and the report file name. */
+  name: string;
+  /** Number of `aiTap` calls. */
+  steps: number;
+  /** Device pixel ratio of the page. */
+  dpr: number;
+  /** `screenshotShrinkFactor` given to the agent; left out means the default (1). */
+  shrinkFactor?: number;
+}
+
+/** The variants run, in order. */
+export const VARIANTS: readonly Variant[] = [
+  { name: "dpr1", steps: 100, dpr: 1 },
+  { name: "dpr2-shrink2", steps: 20, dpr: 2, shrinkFactor: 2 },
+];
+
+const VIEWPORT = { width: 1280, height: 800 } as const;
+const BENCH_DIR: URL = new URL("./", import.meta.url);
+const OUTPUT_DIR: URL = new URL("output/", BENCH_DIR);
+
+/** Times inside one step, from `performance.now()` (ms). `NaN` when a hook did not fire. */
+interface StepMarks {
+  start: number;
+  shotStart: number;
+  shotEnd: number;
+  modelStart: number;
+  serverIn: number;
+  modelEnd: number;
+  clickStart: number;
+  clickEnd: number;
+  flushEnd: number;
+  end: number;
+}
+
+/** Where the time of one step went, ms. The parts add up to the step's wall time. */
+export interface StepBreakdown {
+  /** `aiTap` called -> screenshot requested: option checks, report writer, recorder. */
+  setup: number;
+  /** `page.screenshot()` round trip: Chromium renders and PNG-encodes, CDP ships base64. */
+  capture: number;
+  /** Screenshot bytes -> model request: base64 data URI, size read, shrink/pad, report hash. */
+  prep: number;
+  /** Model request -> test model handler reached: client serialise, HTTP upload, server parse. */
+  modelUpload: number;
+  /** Test model handler -> answer back in the client: answer, HTTP response, client parse. */
+  modelAnswer: number;
+  /** Answer -> click sent: parse JSON, map the box, `beforeAction`. */
+  toClick: number;
+  /** `page.mouse.click()` round trip. */
+  click: number;
+  /** Click done -> `afterAction`'s page round trip done (settling). */
+  settle: number;
+  /** `waitAfterAction` (nominal). */
+  wait: number;
+  /** The rest: timer lateness, recording the step and the report write. */
+  tail: number;
+}
+
+/** Summary statistics of a series, ms. */
+export interface Stats {
+  median: number;
+  p90: number;
+  min: number;
+  max: number;
+}
+
+/** Everything measured for one variant. */
+export interface VariantResult {
+  variant: Variant;
+  waitAfterActionMs: number;
+  /** Taps the page counted (must equal `variant.steps`). */
+  pageClicks: number;
+  /** Wall time of each `aiTap`, ms. */
+  stepMs: number[];
+  step: Stats;
+  /** Wall time of step 1 (cold: client creation, viewer write), ms. */
+  firstStepMs: number;
+  /** `step.median - waitAfterActionMs`. */
+  overheadMedianMs: number;
+  /** Median of each breakdown part over all steps but the first. */
+  breakdownMedianMs: StepBreakdown;
+  /** The breakdown of every step. */
+  breakdownPerStep: StepBreakdown[];
+  /** Image backend that prepared screenshots (`null` when no image needed preparing). */
+  imageBackend: string | null;
+  report: {
+    file: string;
+    /** File size after each step, bytes. */
+    bytesAfterStep: number[];
+    /** File size after `destroy()`, bytes. */
+    finalBytes: number;
+    /** `finalBytes / steps`. */
+    bytesPerStep: number;
+    /** `(bytes after the last step - bytes after step 1) / (steps - 1)`: the steady cost. */
+    marginalBytesPerStep: number;
+    /** Bytes before the first data tag: the viewer page. */
+    viewerTemplateBytes: number;
+    /** Length of `viewerPage()` for the same options, as a cross-check. */
+    viewerPageBuilderBytes: number;
+    /** Total bytes of screenshot tags, of execution tags, and the screenshot count. */
+    screenshotTagBytes: number;
+    executionTagBytes: number;
+    screenshots: number;
+  };
+  rss: {
+    /** Whether a full GC ran before each sample (only with `--v8-flags=--expose-gc`). */
+    gcBeforeSample: boolean;
+    /** `Deno.memoryUsage().rss` after each step, bytes. */
+    afterStep: number[];
+    /** V8 heap in use after each step, bytes: live data plus garbage not yet collected. */
+    heapUsedAfterStep: number[];
+    /** V8 heap reserved after each step, bytes: what V8 took from the OS, the bulk of RSS. */
+    heapTotalAfterStep: number[];
+    peak: number;
+    /** After the last step minus after step 10 (`null` with fewer than 11 steps). */
+    growthFromStep10: number | null;
+    /** The same for `heapTotal`: how much of the RSS growth is V8 sizing its heap. */
+    heapTotalGrowthFromStep10: number | null;
+  };
+}
+
+/**
+ * V8's `gc()` when the process runs with `--v8-flags=--expose-gc`. Then a full GC runs before
+ * each memory sample (outside the timed call), so RSS growth shows what is retained rather than
+ * garbage V8 has not collected yet.
+ */
+const forceGc: (() => void) | undefined = (globalThis as unknown as { gc?: () => void }).gc;
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Nearest-rank percentile, so p90 of 100 values is the 90th smallest. */
+function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)];
+}
+
+function stats(values: number[]): Stats {
+  return {
+    median: median(values),
+    p90: percentile(values, 90),
+    min: Math.min(...values),
+    max: Math.max(...values),
+  };
+}
+
+function emptyMarks(): StepMarks {
+  return {
+    start: NaN,
+    shotStart: NaN,
+    shotEnd: NaN,
+    modelStart: NaN,
+    serverIn: NaN,
+    modelEnd: NaN,
+    clickStart: NaN,
+    clickEnd: NaN,
+    flushEnd: NaN,
+    end: NaN,
+  };
+}
+
+function breakdown(m: StepMarks, wait: number): StepBreakdown {
+  return {
+    setup: m.shotStart - m.start,
+    capture: m.shotEnd - m.shotStart,
+    prep: m.modelStart - m.shotEnd,
+    modelUpload: m.serverIn - m.modelStart,
+    modelAnswer: m.modelEnd - m.serverIn,
+    toClick: m.clickStart - m.modelEnd,
+    click: m.clickEnd - m.clickStart,
+    settle: m.flushEnd - m.clickEnd,
+    wait,
+    tail: m.end - m.flushEnd - wait,
+  };
+}
+
+/**
+ * Wraps the page's screenshot, click and evaluate so each step's marks are taken where the SDK
+ * calls the page. The wrappers only read the clock (microseconds), so timing stays honest; the
+ * SDK itself is not touched.
+ */
+function instrumentPage(page: Page, marks: () => StepMarks): void {
+  const screenshot = page.screenshot.bind(page);
+  page.screenshot = (async (options) => {
+    marks().shotStart = performance.now();
+    try {
+      return await screenshot(options);
+    } finally {
+      marks().shotEnd = performance.now();
+    }
+  }) as Page["screenshot"];
+  const click = page.mouse.click.bind(page.mouse);
+  page.mouse.click = async (x: number, y: number, options): Promise<void> => {
+    marks().clickStart = performance.now();
+    try {
+      return await click(x, y, options);
+    } finally {
+      marks().clickEnd = performance.now();
+    }
+  };
+  // `afterAction` flushes driver events with `evaluate("0")`: its end is the end of settling.
+  const evaluate = page.evaluate.bind(page) as (...args: unknown[]) => Promise<unknown>;
+  (page as unknown as { evaluate: (...args: unknown[]) => Promise<unknown> }).evaluate = async (
+    ...args: unknown[]
+  ) => {
+    const result = await evaluate(...args);
+    if (args[0] === "0") marks().flushEnd = performance.now();
+    return result;
+  };
+}
+
+/** Splits a report file into its viewer template and the bytes of each kind of data tag. */
+function reportAnatomy(html: string): {
+  templateBytes: number;
+  screenshotTagBytes: number;
+  executionTagBytes: number;
+  screenshots: number;
+} {
+  const encoder = new TextEncoder();
+  const firstData = html.search(/<script type="sdk-(meta|screenshot|execution)"/);
+  let screenshotTagBytes = 0, executionTagBytes = 0, screenshots = 0;
+  for (
+    const [tag, kind] of html.matchAll(
+      /<script type="sdk-(screenshot|execution)"[^>]*>[^<]*<\/script>\n?/g,
+    )
+  ) {
+    // Tags are ASCII (base64, escaped JSON) but count bytes anyway, like the file size does.
+    const bytes = encoder.encode(tag).length;
+    if (kind === "screenshot") {
+      screenshotTagBytes += bytes;
+      screenshots++;
+    } else executionTagBytes += bytes;
+  }
+  return {
+    templateBytes: encoder.encode(html.slice(0, Math.max(0, firstData))).length,
+    screenshotTagBytes,
+    executionTagBytes,
+    screenshots,
+  };
+}
+
+/** Runs one variant in its own browser context, test model and agent. */
+async function runVariant(
+  variant: Variant,
+  browser: Browser,
+  appUrl: string,
+): Promise<VariantResult> {
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: variant.dpr });
+  let model: TestModel | undefined;
+  let agent: DriverBPageAgent | undefined;
+  try {
+    const page = await context.newPage();
+    await page.goto(new URL("actions.html", appUrl).href);
+    // Measured once: the button never moves, and the model must cost ~0 ms per call.
+    const box: TargetBox = await measure(page, "#click-button");
+
+    let current = emptyMarks();
+    instrumentPage(page, () => current);
+    model = await startTestModel({
+      script: { locate: () => box },
+      // A fixed size: asking the page per call would add a round trip that is not the SDK's.
+      viewport: VIEWPORT,
+      answerOverride: () => {
+        current.serverIn = performance.now();
+        return undefined;
+      },
+    });
+    const testModel = model;
+    agent = new DriverBPageAgent(page, {
+      modelConfig: testModel.modelConfig(),
+      reportFileName: `bench-step-overhead-${variant.name}`,
+      autoPrintReportMsg: false,
+      screenshotShrinkFactor: variant.shrinkFactor,
+      // Times the model call as the SDK sees it; passes everything through unchanged.
+      createModelClient: (client: ModelClient) =>
+        Promise.resolve({
+          chat: {
+            completions: {
+              async create(
+                body: Record<string, unknown>,
+                options?: { signal?: AbortSignal },
+              ): Promise<unknown> {
+                current.modelStart = performance.now();
+                try {
+                  return await client.chat.completions.create(body, options);
+                } finally {
+                  current.modelEnd = performance.now();
+                }
+              },
+            },
+          },
+        }),
+    });
+
+    const stepMs: number[] = [];
+    const parts: StepBreakdown[] = [];
+    const bytesAfterStep: number[] = [];
+    const rssAfterStep: number[] = [];
+    const heapUsedAfterStep: number[] = [];
+    const heapTotalAfterStep: number[] = [];
+    let reportFile: string | undefined;
+    let bytesAfterFirst = "";
+    for (let i = 0; i < variant.steps; i++) {
+      current = emptyMarks();
+      current.start = performance.now();
+      await agent.aiTap("the 'Click me' button");
+      current.end = performance.now();
+      stepMs.push(current.end - current.start);
+      parts.push(breakdown(current, DEFAULT_WAIT_AFTER_ACTION_MS));
+      // The server keeps a record per call; dropping it keeps the harness out of the RSS numbers.
+      testModel.calls.length = 0;
+      forceGc?.();
+      const memory = Deno.memoryUsage();
+      rssAfterStep.push(memory.rss);
+      heapUsedAfterStep.push(memory.heapUsed);
+      heapTotalAfterStep.push(memory.heapTotal);
+      reportFile ??= agent.reportFile ?? undefined;
+      if (!reportFile) throw new Error(`no report file after step ${i + 1}`);
+      bytesAfterStep.push((await Deno.stat(reportFile)).size);
+      if (i === 0) bytesAfterFirst = await Deno.readTextFile(reportFile);
+    }
+
+    const pageClicks = await page.evaluate(() =>
+      (globalThis as unknown as { appState: { clicks: number } }).appState.clicks
+    );
+    if (pageClicks !== variant.steps) {
+      throw new Error(
+        `${variant.name}: the page counted ${pageClicks} clicks for ${variant.steps} aiTap calls; ` +
+          "the run is invalid (a tap missed the button)",
+      );
+    }
+    await agent.destroy();
+    const finalFile = agent.reportFile ?? reportFile;
+    if (!finalFile) throw new Error(`${variant.name}: no report file was written`);
+    const finalBytes = (await Deno.stat(finalFile)).size;
+    const anatomy = reportAnatomy(await Deno.readTextFile(finalFile));
+    const firstAnatomy = reportAnatomy(bytesAfterFirst);
+    const builder = viewerPage({
+      title: `bench-step-overhead-${variant.name}`,
+      scriptHash: await viewerScriptHash(),
+    });
+    const warm = parts.slice(1);
+    const partNames = Object.keys(warm[0]) as (keyof StepBreakdown)[];
+    const breakdownMedianMs = Object.fromEntries(
+      partNames.map((k) => [k, median(warm.map((p) => p[k]))]),
+    ) as unknown as StepBreakdown;
+    const step = stats(stepMs);
+    const last = bytesAfterStep.length - 1;
+    return {
+      variant,
+      waitAfterActionMs: DEFAULT_WAIT_AFTER_ACTION_MS,
+      pageClicks,
+      stepMs,
+      step,
+      firstStepMs: stepMs[0],
+      overheadMedianMs: step.median - DEFAULT_WAIT_AFTER_ACTION_MS,
+      breakdownMedianMs,
+      breakdownPerStep: parts,
+      imageBackend: variant.shrinkFactor && variant.shrinkFactor > 1
+        ? await imageBackendInUse()
+        : null,
+      report: {
+        file: finalFile,
+        bytesAfterStep,
+        finalBytes,
+        bytesPerStep: finalBytes / variant.steps,
+        marginalBytesPerStep: last > 0 ? (bytesAfterStep[last] - bytesAfterStep[0]) / last : NaN,
+        viewerTemplateBytes: firstAnatomy.templateBytes,
+        viewerPageBuilderBytes: new TextEncoder().encode(builder).length,
+        screenshotTagBytes: anatomy.screenshotTagBytes,
+        executionTagBytes: anatomy.executionTagBytes,
+        screenshots: anatomy.screenshots,
+      },
+      rss: {
+        gcBeforeSample: forceGc !== undefined,
+        afterStep: rssAfterStep,
+        heapUsedAfterStep,
+        heapTotalAfterStep,
+        peak: Math.max(...rssAfterStep),
+        growthFromStep10: last >= 10 ? rssAfterStep[last] - rssAfterStep[9] : null,
+        heapTotalGrowthFromStep10: last >= 10
+          ? heapTotalAfterStep[last] - heapTotalAfterStep[9]
+          : null,
+      },
+    };
+  } finally {
+    await agent?.destroy().catch(() => {});
+    await model?.close();
+    await context.close();
+  }
+}
+
+/** One line of the printed table. */
+interface Row {
+  variant: string;
+  metric: string;
+  value: string;
+  target: string;
+  result: "PASS" | "MISS" | "";
+}
+
+const ms = (v: number): string => `${v.toFixed(1)} ms`;
+const kb = (v: number): string => `${(v / 1024).toFixed(1)} KB`;
+const mb = (v: number): string => `${(v / 1024 / 1024).toFixed(1)} MB`;
+const verdict = (ok: boolean): "PASS" | "MISS" => ok ? "PASS" : "MISS";
+
+function rowsFor(r: VariantResult): Row[] {
+  const v = r.variant.name;
+  const wait = r.waitAfterActionMs;
+  const b = r.breakdownMedianMs;
+  const rows: Row[] = [
+    {
+      variant: v,
+      metric: "median step",
+      value: ms(r.step.median),
+      target: `<= ${wait + OVERHEAD_TARGET_MS} ms`,
+      result: verdict(r.step.median <= wait + OVERHEAD_TARGET_MS),
+    },
+    {
+      variant: v,
+      metric: "SDK overhead (median - wait)",
+      value: ms(r.overheadMedianMs),
+      target: `<= ${OVERHEAD_TARGET_MS} ms`,
+      result: verdict(r.overheadMedianMs <= OVERHEAD_TARGET_MS),
+    },
+    { variant: v, metric: "p90 step", value: ms(r.step.p90), target: "", result: "" },
+    { variant: v, metric: "min step", value: ms(r.step.min), target: "", result: "" },
+    { variant: v, metric: "max step", value: ms(r.step.max), target: "", result: "" },
+    { variant: v, metric: "first step (cold)", value: ms(r.firstStepMs), target: "", result: "" },
+  ];
+  const part = (metric: string, value: number) =>
+    rows.push({ variant: v, metric: `  ${metric}`, value: ms(value), target: "", result: "" });
+  part("setup", b.setup);
+  part("capture (page.screenshot)", b.capture);
+  part("prep (data URI, shrink, hash)", b.prep);
+  part("model upload + server parse", b.modelUpload);
+  part("model answer + client parse", b.modelAnswer);
+  part("answer -> click", b.toClick);
+  part("click", b.click);
+  part("settle (afterAction)", b.settle);
+  part("waitAfterAction", b.wait);
+  part("tail (report write, timers)", b.tail);
+  if (r.imageBackend) {
+    rows.push({
+      variant: v,
+      metric: "image backend",
+      value: r.imageBackend,
+      target: "",
+      result: "",
+    });
+  }
+  rows.push(
+    {
+      variant: v,
+      metric: "report bytes/step (final/steps)",
+      value: kb(r.report.bytesPerStep),
+      target: `<= ${kb(REPORT_BYTES_PER_STEP_TARGET)}`,
+      result: verdict(r.report.bytesPerStep <= REPORT_BYTES_PER_STEP_TARGET),
+    },
+    {
+      variant: v,
+      metric: "report after step 1",
+      value: kb(r.report.bytesAfterStep[0]),
+      target: "",
+      result: "",
+    },
+    {
+      variant: v,
+      metric: `report after step ${r.variant.steps}`,
+      value: kb(r.report.bytesAfterStep.at(-1)!),
+      target: "",
+      result: "",
+    },
+    {
+      variant: v,
+      metric: "  marginal bytes/step",
+      value: kb(r.report.marginalBytesPerStep),
+      target: "",
+      result: "",
+    },
+    {
+      variant: v,
+      metric: "  screenshot tags / step",
+      value: kb(r.report.screenshotTagBytes / r.variant.steps),
+      target: "",
+      result: "",
+    },
+    {
+      variant: v,
+      metric: "  execution tags / step",
+      value: kb(r.report.executionTagBytes / r.variant.steps),
+      target: "",
+      result: "",
+    },
+    {
+      variant: v,
+      metric: "viewer template",
+      value: kb(r.report.viewerTemplateBytes),
+      target: `< ${kb(VIEWER_TEMPLATE_TARGET_BYTES)}`,
+      result: verdict(r.report.viewerTemplateBytes < VIEWER_TEMPLATE_TARGET_BYTES),
+    },
+    { variant: v, metric: "peak RSS", value: mb(r.rss.peak), target: "", result: "" },
+  );
+  const growth = r.rss.growthFromStep10;
+  const heapGrowth = r.rss.heapTotalGrowthFromStep10;
+  const gcNote = r.rss.gcBeforeSample ? " (GC before each sample)" : "";
+  if (growth !== null && heapGrowth !== null) {
+    // The target is for the 100-step run; the short variant runs in a process the first one
+    // already warmed, so its growth is shown without a verdict.
+    const judged = r.variant.steps >= 100;
+    rows.push(
+      {
+        variant: v,
+        metric: `RSS growth step 10 -> ${r.variant.steps}${gcNote}`,
+        value: mb(growth),
+        target: judged ? `< ${mb(RSS_GROWTH_TARGET_BYTES)}` : "",
+        result: judged ? verdict(growth < RSS_GROWTH_TARGET_BYTES) : "",
+      },
+      {
+        variant: v,
+        metric: "  of which V8 heapTotal",
+        value: mb(heapGrowth),
+        target: "",
+        result: "",
+      },
+      {
+        variant: v,
+        metric: `  V8 heapUsed after step 10 / ${r.variant.steps}`,
+        value: `${mb(r.rss.heapUsedAfterStep[9])} / ${mb(r.rss.heapUsedAfterStep.at(-1)!)}`,
+        target: "",
+        result: "",
+      },
+    );
+  }
+  rows.push({
+    variant: v,
+    metric: "page clicks",
+    value: String(r.pageClicks),
+    target: `= ${r.variant.steps}`,
+    result: verdict(r.pageClicks === r.variant.steps),
+  });
+  return rows;
+}
+
+function printTable(rows: Row[]): void {
+  const cols = ["variant", "metric", "value", "target", "result"] as const;
+  const head: Row = {
+    variant: "variant",
+    metric: "metric",
+    value: "value",
+    target: "target",
+    result: "",
+  };
+  const width = Object.fromEntries(
+    cols.map((c) => [c, Math.max(c.length, ...rows.map((r) => r[c].length))]),
+  ) as Record<(typeof cols)[number], number>;
+  // Values right-aligned so the numbers line up.
+  const line = (r: Row, result: string) =>
+    [
+      r.variant.padEnd(width.variant),
+      r.metric.padEnd(width.metric),
+      r.value.padStart(width.value),
+      r.target.padEnd(width.target),
+      result,
+    ].join("  ").trimEnd();
+  console.log(line(head, "result"));
+  console.log(cols.map((c) => "-".repeat(width[c])).join("  "));
+  for (const r of rows) console.log(line(r, r.result));
+}
+
+async function cpuModel(): Promise<string | null> {
+  try {
+    const info = await Deno.readTextFile("/proc/cpuinfo");
+    return /^model name\s*:\s*(.+)$/m.exec(info)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs every variant, prints the table, writes the JSON; returns the exit code. */
+async function main(): Promise<number> {
+  // Reports go under bench/output (git-ignored) unless the caller chose a run directory.
+  if (!Deno.env.get("SDK_RUN_DIR")) {
+    Deno.env.set("SDK_RUN_DIR", new URL("sdk_run", OUTPUT_DIR).pathname);
+  }
+  await Deno.mkdir(OUTPUT_DIR, { recursive: true });
+  // Other processes on a small machine change these numbers a lot; the load says if they did.
+  const loadBefore = Deno.loadavg();
+  const app = await serveStatic(FIXTURE_APP_DIR);
+  const browser = await launchChromium();
+  const results: VariantResult[] = [];
+  let failure: unknown;
+  try {
+    for (const variant of VARIANTS) {
+      console.error(`running ${variant.name}: ${variant.steps} aiTap steps ...`);
+      results.push(await runVariant(variant, browser, app.url));
+    }
+  } catch (error) {
+    failure = error;
+  }
+  const chromium = browser.version();
+  await browser.close();
+  await app.close();
+  if (failure !== undefined) {
+    console.error(`bench failed: ${(failure as Error)?.stack ?? String(failure)}`);
+    return 1;
+  }
+
+  const loadAfter = Deno.loadavg();
+  const machine = {
+    date: new Date().toISOString(),
+    loadAverage1mBefore: loadBefore[0],
+    loadAverage1mAfter: loadAfter[0],
+    cpus: navigator.hardwareConcurrency,
+    cpuModel: await cpuModel(),
+    memoryBytes: Deno.systemMemoryInfo().total,
+    os: `${Deno.build.os}-${Deno.build.arch}`,
+    deno: Deno.version.deno,
+    v8: Deno.version.v8,
+    chromium,
+  };
+  console.log(
+    `\nstep overhead: ${machine.date}, ${machine.cpus} cores (${machine.cpuModel ?? "?"}), ` +
+      `Deno ${machine.deno}, Chromium ${machine.chromium}; KB = 1024 bytes, MB = 1024 KB\n`,
+  );
+  // The bench itself (Deno + Chromium) keeps about one core busy, so "after" gets more room.
+  const busy = loadBefore[0] > machine.cpus / 2 || loadAfter[0] > machine.cpus;
+  console.log(
+    `load average (1 min): ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after` +
+      (busy
+        ? ": BUSY MACHINE, other processes competed for the CPU; times are not representative\n"
+        : "\n"),
+  );
+  printTable(results.flatMap(rowsFor));
+  const file = new URL("step_overhead.json", OUTPUT_DIR);
+  await Deno.writeTextFile(file, JSON.stringify({ machine, results }, null, 2) + "\n");
+  console.log(`\nnumbers: ${file.pathname}`);
+  for (const r of results) console.log(`report (${r.variant.name}): ${r.report.file}`);
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main());
