@@ -22,8 +22,7 @@
 import type { Browser, Page } from "playwright-core";
 import { DriverBPageAgent } from "@sdk/web";
 import type { ModelClient } from "@sdk/core";
-import { startTestModel } from "@sdk/core/testing";
-import type { TargetBox, TestModel } from "@sdk/core/testing";
+import type { TargetBox } from "@sdk/core/testing";
 import { imageBackendInUse } from "../core/image/mod.ts";
 import { viewerPage, viewerScriptHash } from "../core/report/viewer.ts";
 import { launchChromium, measure } from "../tests/helpers/browser.ts";
@@ -68,7 +67,6 @@ interface StepMarks {
   shotStart: number;
   shotEnd: number;
   modelStart: number;
-  serverIn: number;
   modelEnd: number;
   clickStart: number;
   clickEnd: number;
@@ -84,10 +82,8 @@ export interface StepBreakdown {
   capture: number;
   /** Screenshot bytes -> model request: base64 data URI, size read, shrink/pad, report hash. */
   prep: number;
-  /** Model request -> test model handler reached: client serialise, HTTP upload, server parse. */
-  modelUpload: number;
-  /** Test model handler -> answer back in the client: answer, HTTP response, client parse. */
-  modelAnswer: number;
+  /** The model call as the client sees it: serialise, HTTP to the test model process, parse. */
+  model: number;
   /** Answer -> click sent: parse JSON, map the box, `beforeAction`. */
   toClick: number;
   /** `page.mouse.click()` round trip. */
@@ -147,7 +143,7 @@ export interface VariantResult {
     screenshots: number;
   };
   rss: {
-    /** Whether a full GC ran before each sample (only with `--v8-flags=--expose-gc`). */
+    /** Whether a full GC ran before the samples at steps 10 and N (`--v8-flags=--expose-gc`). */
     gcBeforeSample: boolean;
     /** `Deno.memoryUsage().rss` after each step, bytes. */
     afterStep: number[];
@@ -164,9 +160,9 @@ export interface VariantResult {
 }
 
 /**
- * V8's `gc()` when the process runs with `--v8-flags=--expose-gc`. Then a full GC runs before
- * each memory sample (outside the timed call), so RSS growth shows what is retained rather than
- * garbage V8 has not collected yet.
+ * V8's `gc()` when the process runs with `--v8-flags=--expose-gc` (as `deno task bench` does).
+ * Then a full GC runs before the memory samples at steps 10 and N (outside the timed calls), so
+ * RSS growth shows what is retained rather than garbage V8 has not collected yet.
  */
 const forceGc: (() => void) | undefined = (globalThis as unknown as { gc?: () => void }).gc;
 
@@ -197,7 +193,6 @@ function emptyMarks(): StepMarks {
     shotStart: NaN,
     shotEnd: NaN,
     modelStart: NaN,
-    serverIn: NaN,
     modelEnd: NaN,
     clickStart: NaN,
     clickEnd: NaN,
@@ -211,8 +206,7 @@ function breakdown(m: StepMarks, wait: number): StepBreakdown {
     setup: m.shotStart - m.start,
     capture: m.shotEnd - m.shotStart,
     prep: m.modelStart - m.shotEnd,
-    modelUpload: m.serverIn - m.modelStart,
-    modelAnswer: m.modelEnd - m.serverIn,
+    model: m.modelEnd - m.modelStart,
     toClick: m.clickStart - m.modelEnd,
     click: m.clickEnd - m.clickStart,
     settle: m.flushEnd - m.clickEnd,
@@ -286,6 +280,51 @@ function reportAnatomy(html: string): {
   };
 }
 
+/** A test model running in a child process. */
+interface ModelProcess {
+  /** The agent's `modelConfig` for it. */
+  modelConfig(): Record<string, string>;
+  /** Stops the process. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the test model in its own process (`_model_process.ts`), answering every locate call
+ * with `box` at once: the model costs ~0 ms, and its request parsing does not count in the
+ * bench's memory, as with a real endpoint.
+ */
+async function startModelProcess(box: TargetBox): Promise<ModelProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net=127.0.0.1",
+      "--allow-read",
+      "--allow-env",
+      new URL("_model_process.ts", BENCH_DIR).pathname,
+      JSON.stringify({ box, viewport: VIEWPORT }),
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the test model process exited before printing its config");
+    text += value;
+  }
+  const config = JSON.parse(text.slice(0, text.indexOf("\n"))) as Record<string, string>;
+  return {
+    modelConfig: () => config,
+    async close() {
+      await child.stdin.close();
+      await reader.cancel();
+      await child.status;
+    },
+  };
+}
+
 /** Runs one variant in its own browser context, test model and agent. */
 async function runVariant(
   variant: Variant,
@@ -293,7 +332,7 @@ async function runVariant(
   appUrl: string,
 ): Promise<VariantResult> {
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: variant.dpr });
-  let model: TestModel | undefined;
+  let model: ModelProcess | undefined;
   let agent: DriverBPageAgent | undefined;
   try {
     const page = await context.newPage();
@@ -303,15 +342,7 @@ async function runVariant(
 
     let current = emptyMarks();
     instrumentPage(page, () => current);
-    model = await startTestModel({
-      script: { locate: () => box },
-      // A fixed size: asking the page per call would add a round trip that is not the SDK's.
-      viewport: VIEWPORT,
-      answerOverride: () => {
-        current.serverIn = performance.now();
-        return undefined;
-      },
-    });
+    model = await startModelProcess(box);
     const testModel = model;
     agent = new DriverBPageAgent(page, {
       modelConfig: testModel.modelConfig(),
@@ -354,9 +385,9 @@ async function runVariant(
       current.end = performance.now();
       stepMs.push(current.end - current.start);
       parts.push(breakdown(current, DEFAULT_WAIT_AFTER_ACTION_MS));
-      // The server keeps a record per call; dropping it keeps the harness out of the RSS numbers.
-      testModel.calls.length = 0;
-      forceGc?.();
+      // A full GC only at the two samples the growth is read from (steps 10 and N), outside the
+      // timed call: the growth then shows what is retained, not when V8 last resized its heap.
+      if (i === 9 || i === variant.steps - 1) forceGc?.();
       const memory = Deno.memoryUsage();
       rssAfterStep.push(memory.rss);
       heapUsedAfterStep.push(memory.heapUsed);
@@ -480,8 +511,7 @@ function rowsFor(r: VariantResult): Row[] {
   part("setup", b.setup);
   part("capture (page.screenshot)", b.capture);
   part("prep (data URI, shrink, hash)", b.prep);
-  part("model upload + server parse", b.modelUpload);
-  part("model answer + client parse", b.modelAnswer);
+  part("model call (HTTP round trip)", b.model);
   part("answer -> click", b.toClick);
   part("click", b.click);
   part("settle (afterAction)", b.settle);
@@ -550,7 +580,7 @@ function rowsFor(r: VariantResult): Row[] {
   );
   const growth = r.rss.growthFromStep10;
   const heapGrowth = r.rss.heapTotalGrowthFromStep10;
-  const gcNote = r.rss.gcBeforeSample ? " (GC before each sample)" : "";
+  const gcNote = r.rss.gcBeforeSample ? ` (GC at steps 10 and ${r.variant.steps})` : "";
   if (growth !== null && heapGrowth !== null) {
     // The target is for the 100-step run; the short variant runs in a process the first one
     // already warmed, so its growth is shown without a verdict.

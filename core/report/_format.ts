@@ -82,21 +82,17 @@ export function executionTag(id: string, json: string): string {
   }</script>\n`;
 }
 
-const utf8 = new TextEncoder();
-
 /**
- * Content hash of a string: FNV-1a 64 over its UTF-8 bytes, computed in four 16-bit limbs (no
- * BigInt), followed by the byte length in base 36. Not cryptographic; it only has to tell
- * screenshots apart. Hashing the encoded bytes rather than the string's code units keeps the
- * speed steady (about 4 ns per byte) whatever V8's internal form of the string: a data URI built
- * by concatenation is a rope that is slow to walk with `charCodeAt`.
+ * Content hash of a string: FNV-1a 64 over its UTF-16 code units (for the ASCII of a data URI,
+ * the same as over its bytes), computed in four 16-bit limbs (no BigInt), followed by the length
+ * in base 36. Not cryptographic; it only has to tell screenshots apart. Walking the string makes no
+ * copy of the ~85 KB screenshot on every step (about 0.3 ms for 64 KB).
  */
 export function contentHash(text: string): string {
-  const bytes = utf8.encode(text);
   // Offset basis 0xcbf29ce484222325, low limb first.
   let h0 = 0x2325, h1 = 0x8422, h2 = 0x9ce4, h3 = 0xcbf2;
-  for (let i = 0; i < bytes.length; i++) {
-    h0 ^= bytes[i];
+  for (let i = 0; i < text.length; i++) {
+    h0 ^= text.charCodeAt(i) & 0xffff;
     // Multiply by the prime 0x100000001b3 = 2^40 + 0x1b3, mod 2^64.
     const t0 = h0 * 0x1b3;
     const t1 = h1 * 0x1b3 + (t0 >>> 16);
@@ -108,7 +104,7 @@ export function contentHash(text: string): string {
     h3 = t3 & 0xffff;
   }
   const hex = (n: number) => n.toString(16).padStart(4, "0");
-  return `${hex(h3)}${hex(h2)}${hex(h1)}${hex(h0)}-${bytes.length.toString(36)}`;
+  return `${hex(h3)}${hex(h2)}${hex(h1)}${hex(h0)}-${text.length.toString(36)}`;
 }
 
 /** Image types accepted in a screenshot data URI. */

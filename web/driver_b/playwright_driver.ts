@@ -79,7 +79,8 @@ export class DriverBPageDriver implements PageDriver {
   /** PNG of the viewport in physical pixels (CSS size x device pixel ratio). */
   screenshot(): Promise<Uint8Array> {
     return this.#retryAcrossNavigation(() =>
-      this.page.screenshot({ type: "png", fullPage: false, scale: "device" })
+      // caret "initial": hiding the caret costs ~16 ms a shot, and the model may see where focus is.
+      this.page.screenshot({ type: "png", fullPage: false, scale: "device", caret: "initial" })
     );
   }
 
