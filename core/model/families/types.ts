@@ -35,4 +35,11 @@ export interface ModelFamily {
    * @throws {ModelResponseError} when the value is not a box or point, is reversed or out of range.
    */
   toPixelRect(raw: unknown, image: ModelImageSize): Rect;
+  /**
+   * Extra request-body fields that turn the model's own reasoning on or off, for
+   * `SDK_MODEL_REASONING_ENABLED` (Qwen: `enable_thinking`; Doubao, GLM: `thinking: {type}`;
+   * Gemini: a thinking config under `extra_body.google`; GPT-5: `reasoning_effort`). Left out when
+   * the family has no such control.
+   */
+  reasoningParams?(enabled: boolean): Record<string, unknown>;
 }
