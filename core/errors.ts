@@ -28,6 +28,71 @@ export class ModelResponseError extends SdkError {
   }
 }
 
+/** How a model call failed: an HTTP error status, no connection, a timeout, or another fault. */
+export type ModelCallErrorKind = "http" | "connection" | "timeout" | "other";
+
+/**
+ * A model call failed after its retries (HTTP error status, connection error, or another fault of
+ * the call). The message names the intent, the model and the endpoint's host, never the API key;
+ * `cause` keeps the client's error.
+ */
+export class ModelCallError extends SdkError {
+  /** What failed. */
+  readonly kind: ModelCallErrorKind;
+  /** HTTP status of the last attempt, when the endpoint answered. */
+  readonly status: number | undefined;
+  /** The intent of the call (`default`, `planning`, `insight`). */
+  readonly intent: string;
+  /** The model name of the call. */
+  readonly modelName: string;
+  /** Host (and port) of the endpoint. */
+  readonly host: string;
+  /** HTTP attempts made, retries included. */
+  readonly attempts: number;
+  /** Creates the error. */
+  constructor(
+    message: string,
+    details: {
+      kind: ModelCallErrorKind;
+      status?: number;
+      intent: string;
+      modelName: string;
+      host: string;
+      attempts: number;
+    },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.kind = details.kind;
+    this.status = details.status;
+    this.intent = details.intent;
+    this.modelName = details.modelName;
+    this.host = details.host;
+    this.attempts = details.attempts;
+  }
+}
+
+/** A model call timed out (`SDK_MODEL_TIMEOUT` per attempt) on its last attempt; `kind` is `"timeout"`. */
+export class ModelTimeoutError extends ModelCallError {
+  /** The timeout of one attempt, ms. */
+  readonly timeoutMs: number;
+  /** Creates the error. */
+  constructor(
+    message: string,
+    details: {
+      intent: string;
+      modelName: string;
+      host: string;
+      attempts: number;
+      timeoutMs: number;
+    },
+    options?: { cause?: unknown },
+  ) {
+    super(message, { ...details, kind: "timeout" }, options);
+    this.timeoutMs = details.timeoutMs;
+  }
+}
+
 /** `aiAct` could not complete: the model reported an error, an action failed, or the limit was hit. */
 export class PlanningError extends SdkError {}
 

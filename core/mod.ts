@@ -49,8 +49,11 @@ export type {
 export {
   AssertionError,
   LocateError,
+  ModelCallError,
+  type ModelCallErrorKind,
   ModelConfigError,
   ModelResponseError,
+  ModelTimeoutError,
   PlanningError,
   SdkError,
   WaitForTimeoutError,

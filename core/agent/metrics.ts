@@ -15,6 +15,8 @@ export interface UsageBucket {
   completionTokens: number;
   /** Total tokens. */
   totalTokens: number;
+  /** Input tokens served from the provider's cache. */
+  cachedInputTokens: number;
   /** Number of model calls. */
   calls: number;
 }
@@ -43,6 +45,7 @@ const emptyBucket = (): UsageBucket => ({
   promptTokens: 0,
   completionTokens: 0,
   totalTokens: 0,
+  cachedInputTokens: 0,
   calls: 0,
 });
 
@@ -74,6 +77,7 @@ export class MetricsCollector {
       b.promptTokens += u.promptTokens;
       b.completionTokens += u.completionTokens;
       b.totalTokens += u.totalTokens;
+      b.cachedInputTokens += u.cachedInputTokens;
       b.calls++;
     }
   }

@@ -2,9 +2,16 @@
  * The one path every model call takes: resolve the intent's configuration, get (or wrap) the
  * `openai` client, send the chat completion, and report usage (spec 2.3, 2.7, 4.1.3).
  *
+ * Call mechanics (docs/model-protocol.md, "Call mechanics"): a timeout per attempt and retries with
+ * back-off come from the `openai` client itself (`timeout`, `maxRetries` per request); the caller
+ * adds the reasoning fields of the family and the extra body, reads streamed answers, and turns the
+ * client's errors into {@link ModelCallError} / {@link ModelTimeoutError}.
+ *
  * @module
  */
 
+import { ModelCallError, ModelTimeoutError, SdkError } from "../errors.ts";
+import type { ModelCallErrorKind } from "../errors.ts";
 import type { AIUsageInfo } from "../report/types.ts";
 import { resolveIntentConfig } from "./config.ts";
 import type { IntentModelConfig, ModelIntent } from "./config.ts";
@@ -22,6 +29,18 @@ export interface ChatMessage {
   content: string | ChatContentPart[];
 }
 
+/** Per-request options the SDK passes to `chat.completions.create` (the `openai` client's own). */
+export interface ModelRequestOptions {
+  /** Cancels the call; the HTTP request is aborted. */
+  signal?: AbortSignal;
+  /** Timeout of one attempt, ms. */
+  timeout?: number;
+  /** Retries after the first attempt (on 408, 409, 429, 5xx and connection errors). */
+  maxRetries?: number;
+  /** Extra `fetch` options; the SDK uses them to count attempts. */
+  fetchOptions?: Record<string | symbol, unknown>;
+}
+
 /** The minimal client surface the SDK uses: an `openai` client, or a wrapper of one. */
 export interface ModelClient {
   /** OpenAI's chat completions resource. */
@@ -29,7 +48,7 @@ export interface ModelClient {
     completions: {
       create(
         body: Record<string, unknown>,
-        options?: { signal?: AbortSignal },
+        options?: ModelRequestOptions,
       ): Promise<unknown>;
     };
   };
@@ -52,18 +71,120 @@ export interface ModelAnswer {
   usage: AIUsageInfo;
 }
 
+interface UsageLike {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+}
+
 interface CompletionLike {
   id?: string;
   choices?: { message?: { content?: string | null } }[];
-  usage?: {
-    prompt_tokens?: number;
-    completion_tokens?: number;
-    total_tokens?: number;
-    prompt_tokens_details?: { cached_tokens?: number } | null;
-  };
+  usage?: UsageLike | null;
+}
+
+interface ChunkLike {
+  id?: string;
+  choices?: { delta?: { content?: string | null } | null; finish_reason?: string | null }[];
+  usage?: UsageLike | null;
+}
+
+/** What one call read from the endpoint. */
+interface RawAnswer {
+  content: string;
+  id?: string;
+  usage: UsageLike;
 }
 
 let localRequestCounter = 0;
+
+/**
+ * Key of the attempt counter put in each request's `fetchOptions`; the `fetch` given to the
+ * `openai` client counts every HTTP attempt of the call that carries it.
+ */
+const ATTEMPTS = Symbol("sdk.modelCallAttempts");
+
+const countingFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const counter = (init as Record<symbol, { count: number } | undefined> | undefined)?.[ATTEMPTS];
+  if (counter) counter.count++;
+  return globalThis.fetch(input, init);
+};
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Merges `extra` into `target` key by key: nested objects are merged, other values replaced. */
+function mergeInto(target: Record<string, unknown>, extra: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(extra)) {
+    const old = target[k];
+    if (isPlainObject(old) && isPlainObject(v)) {
+      const copy = { ...old };
+      mergeInto(copy, v);
+      target[k] = copy;
+    } else {
+      target[k] = v;
+    }
+  }
+}
+
+/**
+ * The request body of a call: the SDK's fields, then the family's reasoning fields when
+ * `SDK_MODEL_REASONING_ENABLED` is set (nothing when the family has no such control), then the
+ * stream fields when `SDK_MODEL_STREAM` is on, then `SDK_MODEL_EXTRA_BODY_JSON` (which wins).
+ */
+export function buildRequestBody(
+  config: IntentModelConfig,
+  messages: ChatMessage[],
+): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: config.modelName, messages, temperature: 0 };
+  if (config.reasoningEnabled !== undefined) {
+    const reasoning = config.family.reasoningParams?.(config.reasoningEnabled);
+    if (reasoning) mergeInto(body, reasoning);
+  }
+  if (config.stream) mergeInto(body, { stream: true, stream_options: { include_usage: true } });
+  if (config.extraBody) mergeInto(body, config.extraBody);
+  return body;
+}
+
+function hostOf(baseURL: string): string {
+  try {
+    return new URL(baseURL).host;
+  } catch {
+    return "(invalid URL)";
+  }
+}
+
+/** Reads a streamed answer; the timeout bounds each wait for the next chunk. */
+async function readStream(
+  stream: AsyncIterable<ChunkLike>,
+  idleMs: number,
+  idle: AbortController,
+): Promise<RawAnswer & { complete: boolean }> {
+  let content = "";
+  let id: string | undefined;
+  let usage: UsageLike = {};
+  let complete = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => idle.abort(), idleMs);
+  };
+  arm();
+  try {
+    for await (const chunk of stream) {
+      arm();
+      id ??= chunk.id || undefined;
+      const choice = chunk.choices?.[0];
+      content += choice?.delta?.content ?? "";
+      if (choice?.finish_reason) complete = true;
+      if (chunk.usage) usage = chunk.usage;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return { content, id, usage, complete };
+}
 
 /** Calls models for an agent; one per agent, clients cached per endpoint and key. */
 export class ModelCaller {
@@ -104,7 +225,8 @@ export class ModelCaller {
           apiKey: config.apiKey,
           dangerouslyAllowBrowser: true,
         };
-        const base = new OpenAI(options) as unknown as ModelClient;
+        // Timeout and retries are set per request from the intent's configuration.
+        const base = new OpenAI({ ...options, fetch: countingFetch }) as unknown as ModelClient;
         return (await this.#createModelClient?.(base, { ...options })) ?? base;
       })();
       client.catch(() => this.#clients.delete(key));
@@ -113,7 +235,14 @@ export class ModelCaller {
     return client;
   }
 
-  /** Sends one chat completion for `intent` and returns its text and usage. */
+  /**
+   * Sends one chat completion for `intent` and returns its text and usage.
+   *
+   * @throws {ModelTimeoutError} when the last attempt timed out.
+   * @throws {ModelCallError} when the endpoint answered an error status (after the retries for
+   * 408, 409, 429 and 5xx), could not be reached, or the call failed otherwise.
+   * @throws the signal's reason when `options.signal` aborts; the HTTP request is cancelled.
+   */
   async call(
     intent: ModelIntent,
     messages: ChatMessage[],
@@ -121,20 +250,50 @@ export class ModelCaller {
   ): Promise<ModelAnswer> {
     const config = this.config(intent);
     const client = await this.#client(config);
+    const body = buildRequestBody(config, messages);
+    const streamed = body.stream === true;
+    const attempts = { count: 0 };
+    // Streams: the client's timeout ends when the headers arrive; this bounds the gaps after.
+    const idle = streamed ? new AbortController() : undefined;
+    const signal = idle
+      ? (options.signal ? AbortSignal.any([options.signal, idle.signal]) : idle.signal)
+      : options.signal;
     const started = Date.now();
-    let completion: CompletionLike;
+    let answer: RawAnswer;
     try {
-      completion = await client.chat.completions.create(
-        { model: config.modelName, messages, temperature: 0 },
-        { signal: options.signal },
-      ) as CompletionLike;
+      const response = await client.chat.completions.create(body, {
+        signal,
+        timeout: config.timeoutMs,
+        maxRetries: config.maxRetries,
+        fetchOptions: { [ATTEMPTS]: attempts },
+      });
+      if (idle && isAsyncIterable(response)) {
+        const read = await readStream(response as AsyncIterable<ChunkLike>, config.timeoutMs, idle);
+        // The client ends an aborted stream quietly; tell the reason.
+        options.signal?.throwIfAborted();
+        if (idle.signal.aborted) throw idle.signal.reason;
+        if (!read.complete) {
+          throw new ModelCallError(
+            `${describe(config)}: the streamed answer ended before it was complete ` +
+              `(no finish_reason after ${read.content.length} characters).`,
+            { ...details(config, Math.max(1, attempts.count)), kind: "connection" },
+          );
+        }
+        answer = read;
+      } else {
+        const completion = response as CompletionLike;
+        answer = {
+          content: completion.choices?.[0]?.message?.content ?? "",
+          id: completion.id,
+          usage: completion.usage ?? {},
+        };
+      }
     } catch (e) {
       // The client reports an abort as its own error; callers expect the signal's reason.
       if (options.signal?.aborted) throw options.signal.reason;
-      throw e;
+      throw await toCallError(e, config, attempts.count, idle?.signal.aborted === true);
     }
-    const content = completion.choices?.[0]?.message?.content ?? "";
-    const u = completion.usage ?? {};
+    const u = answer.usage;
     const usage: AIUsageInfo = {
       promptTokens: u.prompt_tokens ?? 0,
       completionTokens: u.completion_tokens ?? 0,
@@ -142,10 +301,96 @@ export class ModelCaller {
       cachedInputTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
       modelName: config.modelName,
       intent,
-      requestId: completion.id ?? `local-${++localRequestCounter}`,
+      requestId: answer.id ?? `local-${++localRequestCounter}`,
       timeCostMs: Date.now() - started,
     };
     this.#onUsage(usage);
-    return { content, usage };
+    return { content: answer.content, usage };
   }
+}
+
+function isAsyncIterable(v: unknown): v is AsyncIterable<unknown> {
+  return typeof v === "object" && v !== null && Symbol.asyncIterator in v;
+}
+
+function describe(config: IntentModelConfig): string {
+  return `Model call failed (intent ${config.intent}, model ${
+    JSON.stringify(config.modelName)
+  }, endpoint ${hostOf(config.baseURL)})`;
+}
+
+function details(config: IntentModelConfig, attempts: number) {
+  return {
+    intent: config.intent,
+    modelName: config.modelName,
+    host: hostOf(config.baseURL),
+    attempts,
+  };
+}
+
+const RETRIED_STATUS = (status: number) =>
+  status === 408 || status === 409 || status === 429 || status >= 500;
+
+/** Turns what a call threw into the SDK's typed error; the API key is cut out of any text. */
+async function toCallError(
+  e: unknown,
+  config: IntentModelConfig,
+  counted: number,
+  idleTimedOut: boolean,
+): Promise<unknown> {
+  if (e instanceof SdkError) return e;
+  // URLs in messages (Deno's fetch quotes the request URL) keep only their origin.
+  const redact = (text: string) =>
+    (config.apiKey.length >= 4 ? text.split(config.apiKey).join("***") : text)
+      .replace(/\bhttps?:\/\/[^\s)"'<>]+/gi, (url) => {
+        try {
+          return `${new URL(url).origin}/...`;
+        } catch {
+          return "(URL)";
+        }
+      });
+  const { APIError, APIConnectionError, APIConnectionTimeoutError } = await import("openai");
+  const status = e instanceof APIError && typeof e.status === "number"
+    ? e.status
+    : typeof (e as { status?: unknown })?.status === "number"
+    ? (e as { status: number }).status
+    : undefined;
+  let kind: ModelCallErrorKind;
+  if (idleTimedOut || e instanceof APIConnectionTimeoutError) kind = "timeout";
+  else if (status !== undefined) kind = "http";
+  else if (e instanceof APIConnectionError) kind = "connection";
+  else kind = "other";
+  // Attempts are counted by the SDK's fetch; a client that bypasses it gets the client's rule.
+  const retried = kind === "timeout" || kind === "connection" ||
+    (status !== undefined && RETRIED_STATUS(status));
+  const attempts = counted > 0 ? counted : retried ? 1 + config.maxRetries : 1;
+  const tries = `${attempts} attempt${attempts === 1 ? "" : "s"}`;
+  // The reason of a connection error ("Connection refused") sits at the end of the cause chain.
+  let root: unknown = e;
+  for (let i = 0; i < 5 && (root as { cause?: unknown })?.cause instanceof Error; i++) {
+    root = (root as { cause: Error }).cause;
+  }
+  const text = redact(
+    (e instanceof Error ? e.message : String(e)) +
+      (kind === "connection" && root !== e && root instanceof Error ? ` (${root.message})` : ""),
+  );
+  if (kind === "timeout") {
+    return new ModelTimeoutError(
+      `${describe(config)}: timed out after ${config.timeoutMs} ms ${
+        idleTimedOut ? "waiting for the next streamed chunk" : "per attempt"
+      } (${tries}). Raise SDK_MODEL_TIMEOUT if the model needs longer.`,
+      { ...details(config, attempts), timeoutMs: config.timeoutMs },
+      { cause: e },
+    );
+  }
+  const what = kind === "http"
+    ? `HTTP ${status}${retried ? "" : " (not retried)"}`
+    : kind === "connection"
+    ? "connection error"
+    : "error";
+  return new ModelCallError(
+    `${describe(config)}: ${what} after ${tries}: ${text}`,
+    { ...details(config, attempts), kind, status },
+    { cause: e },
+  );
 }

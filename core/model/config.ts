@@ -25,7 +25,23 @@ export interface IntentModelConfig {
   apiKey: string;
   /** The model family's conventions. */
   family: ModelFamily;
+  /** Timeout of one HTTP attempt, ms (`SDK_MODEL_TIMEOUT`, default {@link DEFAULT_MODEL_TIMEOUT_MS}). */
+  timeoutMs: number;
+  /** Retries after the first attempt (`SDK_MODEL_MAX_RETRIES`, default {@link DEFAULT_MODEL_MAX_RETRIES}). */
+  maxRetries: number;
+  /** `SDK_MODEL_REASONING_ENABLED`: turn the model's reasoning on or off; undefined sends nothing. */
+  reasoningEnabled?: boolean;
+  /** `SDK_MODEL_EXTRA_BODY_JSON`: fields merged into the request body last. */
+  extraBody?: Record<string, unknown>;
+  /** `SDK_MODEL_STREAM`: ask for a streamed answer and read it to the end (default false). */
+  stream: boolean;
 }
+
+/** Default timeout of one HTTP attempt of a model call, ms (`SDK_MODEL_TIMEOUT`). */
+export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+
+/** Default number of retries after the first attempt (`SDK_MODEL_MAX_RETRIES`). */
+export const DEFAULT_MODEL_MAX_RETRIES = 2;
 
 const PREFIX: Record<ModelIntent, string> = {
   default: "SDK_MODEL_",
@@ -35,14 +51,25 @@ const PREFIX: Record<ModelIntent, string> = {
 
 /** Every key read, so that a `modelConfig` from the environment can be built by callers. */
 export const MODEL_CONFIG_KEYS: readonly string[] = Object.values(PREFIX).flatMap((p) =>
-  ["NAME", "BASE_URL", "API_KEY", "FAMILY"].map((k) => p + k)
+  [
+    "NAME",
+    "BASE_URL",
+    "API_KEY",
+    "FAMILY",
+    "TIMEOUT",
+    "MAX_RETRIES",
+    "REASONING_ENABLED",
+    "EXTRA_BODY_JSON",
+    "STREAM",
+  ].map((k) => p + k)
 );
 
 /**
  * Resolves the configuration of one intent.
  *
  * With `modelConfig` given, only it is read; else the environment. An intent's own keys apply when
- * its `..._MODEL_NAME` is set; its missing base URL, key or family fall back to the default ones.
+ * its `..._MODEL_NAME` is set; its missing base URL, key, family and call settings (timeout,
+ * retries, reasoning, extra body, stream) fall back to the default ones.
  *
  * @throws {ModelConfigError} naming the variables to set when something is missing or invalid.
  */
@@ -88,11 +115,64 @@ export function resolveIntentConfig(
       }.`,
     );
   }
+  const redact = (text: string) => apiKey!.length >= 4 ? text.split(apiKey!).join("***") : text;
+  const integer = (key: string, fallback: number, min: number): number => {
+    const [value, name] = pick(key);
+    if (value === undefined) return fallback;
+    const n = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(n) || n < min) {
+      throw new ModelConfigError(
+        `${name} must be ${min > 0 ? "a positive" : "a non-negative"} integer${
+          key === "TIMEOUT" ? " (milliseconds)" : ""
+        }, got ${JSON.stringify(redact(value))}.`,
+      );
+    }
+    return n;
+  };
+  const flag = (key: string): boolean | undefined => {
+    const [value, name] = pick(key);
+    if (value === undefined) return undefined;
+    const v = value.toLowerCase();
+    if (v === "true") return true;
+    if (v === "false") return false;
+    throw new ModelConfigError(
+      `${name} must be "true" or "false", got ${JSON.stringify(redact(value))}.`,
+    );
+  };
+  const [extraJson, extraKey] = pick("EXTRA_BODY_JSON");
+  let extraBody: Record<string, unknown> | undefined;
+  if (extraJson !== undefined) {
+    let parsed: unknown;
+    let problem: string | undefined;
+    try {
+      parsed = JSON.parse(extraJson);
+    } catch {
+      // The parser's own message quotes the text at length; only a short prefix is shown.
+      problem = "is not valid JSON";
+    }
+    if (!problem && (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))) {
+      problem = "must be a JSON object";
+    }
+    if (problem) {
+      const shown = redact(extraJson);
+      throw new ModelConfigError(
+        `${extraKey} ${problem}: got ${
+          JSON.stringify(shown.length > 40 ? shown.slice(0, 40) + "..." : shown)
+        }. Give a JSON object of extra request fields, e.g. {"top_p": 0.1}.`,
+      );
+    }
+    extraBody = parsed as Record<string, unknown>;
+  }
   return {
     intent,
     modelName: modelName!,
     baseURL: baseURL!,
     apiKey: apiKey!,
     family: getModelFamily(familyName, familyKey),
+    timeoutMs: integer("TIMEOUT", DEFAULT_MODEL_TIMEOUT_MS, 1),
+    maxRetries: integer("MAX_RETRIES", DEFAULT_MODEL_MAX_RETRIES, 0),
+    reasoningEnabled: flag("REASONING_ENABLED"),
+    extraBody,
+    stream: flag("STREAM") ?? false,
   };
 }

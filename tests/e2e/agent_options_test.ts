@@ -90,6 +90,11 @@ test("onLLMUsage fires once per model call and metrics add up by intent and mode
   assert.equal(m.byIntent.insight.calls, 2);
   assert.equal(m.byIntent.default.calls, 1);
   assert.equal(m.byModel[model.modelName].calls, 3);
+  assert.equal(
+    m.byIntent.insight.cachedInputTokens + m.byIntent.default.cachedInputTokens,
+    m.totalCachedInput,
+  );
+  assert.equal(m.byModel[model.modelName].cachedInputTokens, m.totalCachedInput);
   assert.ok(usages.every((u) => u.requestId && u.modelName === model.modelName));
 });
 
