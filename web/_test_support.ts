@@ -1,17 +1,31 @@
 /**
- * Test helpers for `@sdk/web` (private; tests only): a headless Chromium, a tiny local HTTP
- * server, element location by selector, PNG size.
+ * Test helpers for `@sdk/web` (private; tests only): a headless Chromium (through DriverB or
+ * DriverA), a tiny local HTTP server, element location by selector, PNG size.
  *
  * @module
  */
 
 import type { Page } from "playwright-core";
+import { type Browser as DriverABrowser, launch as launchDriverA } from "puppeteer-core";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LocatedElement } from "./_core.ts";
+import { CHROMIUM_ARGS, findChromium } from "../tests/helpers/browser.ts";
 
 /** The project's one way to find and launch the machine's Chromium. */
 export { launchChromium } from "../tests/helpers/browser.ts";
+
+/**
+ * Launches the machine's Chromium (found like {@link launchChromium}) through DriverA
+ * (`puppeteer-core`), headless, with the same flags. Close it with `browser.close()`.
+ */
+export async function launchChromiumDriverA(): Promise<DriverABrowser> {
+  return await launchDriverA({
+    executablePath: await findChromium(),
+    args: [...CHROMIUM_ARGS],
+    headless: true,
+  });
+}
 
 /** A running local server. */
 export interface TestServer {

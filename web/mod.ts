@@ -2,8 +2,9 @@
  * `@sdk/web`: drive a browser page with the SDK's agent.
  *
  * This module holds the page device and the driver port under the page agents:
- * {@link WebPageDevice} (the device seam over any {@link PageDriver}) and
- * {@link DriverBPageDriver} (the port over a DriverB `Page`, passed in by the user).
+ * {@link WebPageDevice} (the device seam over any {@link PageDriver}),
+ * {@link DriverAPageDriver} and {@link DriverBPageDriver} (the port over a DriverA or DriverB
+ * `Page`, passed in by the user).
  *
  * @example Drive a DriverB page through the device
  * ```ts ignore
@@ -38,8 +39,11 @@ export {
   WebPageDevice,
   type WebPageDeviceOptions,
 } from "./page/web_device.ts";
+export { DriverAPageDriver } from "./driver_a/puppeteer_driver.ts";
 export { DriverBPageDriver } from "./driver_b/playwright_driver.ts";
 export {
+  DriverAAgent,
+  DriverAPageAgent,
   DriverBAgent,
   DriverBPageAgent,
   WebPageAgent,

@@ -8,6 +8,8 @@
 import { Agent, checkInputOptions } from "@sdk/core";
 import type { AgentOptions } from "@sdk/core";
 import type { Page } from "playwright-core";
+import type { Page as DriverAPage } from "puppeteer-core";
+import { DriverAPageDriver } from "../driver_a/puppeteer_driver.ts";
 import { DriverBPageDriver } from "../driver_b/playwright_driver.ts";
 import type { PageDriver } from "../page/page_driver.ts";
 import { WebPageDevice } from "../page/web_device.ts";
@@ -28,7 +30,8 @@ function checkWebOptions(options: WebPageAgentOptions): void {
 
 /**
  * An agent bound to one browser page through a {@link PageDriver}. Driver-specific agents
- * ({@link DriverBPageAgent}) only pick the driver. `destroy()` never closes the page.
+ * ({@link DriverAPageAgent}, {@link DriverBPageAgent}) only pick the driver. `destroy()` never
+ * closes the page.
  */
 export class WebPageAgent extends Agent<WebPageDevice> {
   /**
@@ -48,6 +51,46 @@ export class WebPageAgent extends Agent<WebPageDevice> {
     );
   }
 }
+
+/**
+ * An agent bound to one DriverA (`puppeteer-core`) page. The page stays the caller's: the agent
+ * never closes it.
+ *
+ * Screenshots are taken at the page's device pixel ratio (physical pixels); actions use CSS
+ * pixels.
+ *
+ * @example
+ * ```ts ignore
+ * import { launch } from "puppeteer-core";
+ * import { DriverAPageAgent } from "@sdk/web";
+ *
+ * const browser = await launch({ executablePath: "/usr/bin/chromium" });
+ * const page = await browser.newPage();
+ * await page.goto("http://127.0.0.1:8000/login.html");
+ * const agent = new DriverAPageAgent(page); // model from SDK_MODEL_* variables
+ * await agent.aiAct("sign in as alice with password secret");
+ * await agent.destroy();
+ * ```
+ */
+export class DriverAPageAgent extends WebPageAgent {
+  /** The page this agent drives. */
+  readonly page: DriverAPage;
+
+  /**
+   * Creates the agent over a `puppeteer-core` page.
+   *
+   * @throws {RangeError} for invalid timeouts or input options.
+   */
+  constructor(page: DriverAPage, options: WebPageAgentOptions = {}) {
+    super(new DriverAPageDriver(page), options);
+    this.page = page;
+  }
+}
+
+/** Alias of {@link DriverAPageAgent} (spec 4.1.2). */
+export const DriverAAgent: typeof DriverAPageAgent = DriverAPageAgent;
+/** Alias of {@link DriverAPageAgent} (spec 9.2). */
+export type DriverAAgent = DriverAPageAgent;
 
 /**
  * An agent bound to one DriverB (`playwright-core`) page. The page stays the caller's: the agent

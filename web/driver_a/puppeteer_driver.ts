@@ -1,0 +1,236 @@
+/**
+ * {@link PageDriver} over a DriverA (`puppeteer-core`) page.
+ *
+ * Only types come from `puppeteer-core`: the user passes their own `Page`, so this package never
+ * loads the driver library itself (it is a peer dependency).
+ *
+ * @module
+ */
+
+import type { HTTPRequest, KeyInput, Page } from "puppeteer-core";
+import type {
+  ButtonOptions,
+  ClickOptions,
+  DriverRequest,
+  PageDriver,
+  PageDriverKeyboard,
+  PageDriverMouse,
+  TypeOptions,
+  Unsubscribe,
+  ViewportInfo,
+} from "../page/page_driver.ts";
+
+const MODIFIER_KEYS: ReadonlySet<string> = new Set(["Control", "Shift", "Alt", "Meta"]);
+
+/**
+ * A {@link PageDriver} over a DriverA `Page`. It never closes the page.
+ *
+ * @example Drive a page through the port
+ * ```ts ignore
+ * import { launch } from "puppeteer-core";
+ * import { DriverAPageDriver } from "@sdk/web";
+ *
+ * const browser = await launch({ executablePath: "/usr/bin/chromium" });
+ * const page = await browser.newPage();
+ * const driver = new DriverAPageDriver(page);
+ * await driver.goto("https://example.com");
+ * const png = await driver.screenshot(); // physical pixels
+ * await browser.close();
+ * ```
+ */
+export class DriverAPageDriver implements PageDriver {
+  /** The wrapped page. */
+  readonly page: Page;
+  /** Mouse input; CSS pixels. */
+  readonly mouse: PageDriverMouse;
+  /** Keyboard input into the focused element. */
+  readonly keyboard: PageDriverKeyboard;
+
+  // The same HTTPRequest object is passed to 'request' and to 'requestfinished'/'requestfailed',
+  // so a weak map keeps one DriverRequest (one id) per request without holding finished ones.
+  #requests = new WeakMap<HTTPRequest, DriverRequest>();
+  #nextId = 0;
+
+  /**
+   * Wraps the user's page. Adds no listener until one of the `on...` methods is called.
+   *
+   * @param page the user's page; it stays theirs (never closed here).
+   */
+  constructor(page: Page) {
+    this.page = page;
+    this.mouse = {
+      move: (x: number, y: number) => page.mouse.move(x, y),
+      // DriverA's `count` presses n times with clickCount 1..n, so 2 fires two clicks and one
+      // dblclick, as the port asks.
+      click: (x: number, y: number, options?: ClickOptions) =>
+        page.mouse.click(x, y, {
+          button: options?.button ?? "left",
+          count: options?.clickCount ?? 1,
+        }),
+      down: (options?: ButtonOptions) => page.mouse.down({ button: options?.button ?? "left" }),
+      up: (options?: ButtonOptions) => page.mouse.up({ button: options?.button ?? "left" }),
+      wheel: (deltaX: number, deltaY: number) => page.mouse.wheel({ deltaX, deltaY }),
+    };
+    this.keyboard = {
+      type: (text: string, options?: TypeOptions) =>
+        page.keyboard.type(text, options?.delayMs ? { delay: options.delayMs } : undefined),
+      press: (combo: string) => this.#press(combo),
+      insertText: (text: string) => page.keyboard.sendCharacter(text),
+    };
+  }
+
+  /** PNG of the viewport in physical pixels (CSS size x device pixel ratio). */
+  async screenshot(): Promise<Uint8Array> {
+    return await this.#retryAcrossNavigation(() =>
+      this.page.screenshot({ type: "png", captureBeyondViewport: false })
+    );
+  }
+
+  /**
+   * CSS viewport size and device pixel ratio. The emulated viewport is used when the page has
+   * one (it is what screenshots cover), else the window's inner size.
+   */
+  async viewport(): Promise<ViewportInfo> {
+    const probe = await this.#retryAcrossNavigation(() =>
+      this.page.evaluate(
+        "({ width: innerWidth, height: innerHeight, dpr: devicePixelRatio })",
+      ) as Promise<ViewportInfo>
+    );
+    const emulated = this.page.viewport();
+    return emulated ? { width: emulated.width, height: emulated.height, dpr: probe.dpr } : probe;
+  }
+
+  /** Runs a script or a self-contained function in the main frame. */
+  evaluate<R>(script: string | (() => R | Promise<R>)): Promise<R>;
+  /** Runs `fn(arg)` in the main frame; `arg` must be serialisable. */
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  async evaluate<R, A>(script: string | ((arg: A) => R | Promise<R>), arg?: A): Promise<R> {
+    // The port's types are narrower than DriverA's (no handles), so the call is widened here.
+    // DriverA refuses a string script with arguments, and gives a function undefined either way.
+    const evaluate = this.page.evaluate.bind(this.page) as (
+      script: string | ((arg: A) => R | Promise<R>),
+      ...args: A[]
+    ) => Promise<R>;
+    return await (arg === undefined ? evaluate(script) : evaluate(script, arg));
+  }
+
+  /** The main frame's URL. */
+  url(): Promise<string> {
+    return Promise.resolve(this.page.url());
+  }
+
+  // These wait for DOMContentLoaded, not just the commit, like DriverB's: the device waits for
+  // `load` itself, within its own timeout.
+
+  /** Navigates and resolves once the new document is parsed (DOMContentLoaded). */
+  async goto(url: string): Promise<void> {
+    await this.page.goto(url, { waitUntil: "domcontentloaded" });
+  }
+
+  /** Reloads and resolves once the new document is parsed. */
+  async reload(): Promise<void> {
+    await this.page.reload({ waitUntil: "domcontentloaded" });
+  }
+
+  /** Goes back one history entry (no-op without one); resolves once the document is parsed. */
+  async goBack(): Promise<void> {
+    try {
+      await this.page.goBack({ waitUntil: "domcontentloaded" });
+    } catch (error) {
+      // DriverA throws where DriverB resolves with null: at the first history entry.
+      if (!/history entry to navigate to not found/i.test((error as Error).message)) throw error;
+    }
+  }
+
+  /** Listens for requests sent by the page's frames. */
+  onRequestStart(listener: (request: DriverRequest) => void): Unsubscribe {
+    const handler = (request: HTTPRequest) => listener(this.#toDriverRequest(request));
+    this.page.on("request", handler);
+    return once(() => this.page.off("request", handler));
+  }
+
+  /** Listens for requests that finished (a redirect hop included) or failed. */
+  onRequestEnd(listener: (request: DriverRequest, failed: boolean) => void): Unsubscribe {
+    const finished = (request: HTTPRequest) => listener(this.#toDriverRequest(request), false);
+    const failed = (request: HTTPRequest) => listener(this.#toDriverRequest(request), true);
+    this.page.on("requestfinished", finished);
+    this.page.on("requestfailed", failed);
+    return once(() => {
+      this.page.off("requestfinished", finished);
+      this.page.off("requestfailed", failed);
+    });
+  }
+
+  /** Listens for the top-level document's `load` event. */
+  onMainFrameLoad(listener: () => void): Unsubscribe {
+    const handler = () => listener();
+    this.page.on("load", handler);
+    return once(() => this.page.off("load", handler));
+  }
+
+  // DriverA has no combination syntax: modifiers go down in order, the key is pressed, and the
+  // modifiers come up in reverse order (also when the key is unknown).
+  async #press(combo: string): Promise<void> {
+    const parts = splitCombo(combo);
+    const key = parts.pop()!;
+    for (const modifier of parts) {
+      if (!MODIFIER_KEYS.has(modifier)) {
+        throw new Error(`Cannot press '${combo}': '${modifier}' is not a modifier`);
+      }
+    }
+    const keyboard = this.page.keyboard;
+    const down: string[] = [];
+    try {
+      for (const modifier of parts) {
+        await keyboard.down(modifier as KeyInput);
+        down.push(modifier);
+      }
+      await keyboard.press(key as KeyInput);
+    } finally {
+      for (const modifier of down.reverse()) await keyboard.up(modifier as KeyInput);
+    }
+  }
+
+  #toDriverRequest(request: HTTPRequest): DriverRequest {
+    let known = this.#requests.get(request);
+    if (!known) {
+      known = {
+        id: String(++this.#nextId),
+        url: request.url(),
+        isMainFrameNavigation: request.isNavigationRequest() &&
+          request.frame() === this.page.mainFrame(),
+      };
+      this.#requests.set(request, known);
+    }
+    return known;
+  }
+
+  // A read-only call may hit the moment a navigation swaps the document ("execution context
+  // was destroyed"); it is safe to wait a moment for the new document and ask again.
+  async #retryAcrossNavigation<R>(read: () => Promise<R>): Promise<R> {
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await read();
+      } catch (error) {
+        if (attempt >= 3 || this.page.isClosed()) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  }
+}
+
+/** `"Control+A"` -> `["Control", "A"]`; `"Control++"` -> `["Control", "+"]`; `"+"` -> `["+"]`. */
+function splitCombo(combo: string): string[] {
+  if (combo === "+") return ["+"];
+  if (combo.endsWith("++")) return [...combo.slice(0, -2).split("+"), "+"];
+  return combo.split("+");
+}
+
+function once(fn: () => void): Unsubscribe {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+}
