@@ -3,7 +3,7 @@
  *
  * {@link PageDriver} is everything the web page device (`WebPageDevice`) needs from a driver:
  * input, a viewport screenshot, script evaluation, history, and a few events to tell whether an
- * action started a navigation or network requests. Each driver (DriverB in `driver_b/`, DriverA later, the extension
+ * action started a navigation or network requests. Each driver (DriverA in `driver_a/`, DriverB in `driver_b/`, later the extension
  * bridge) implements it over its own page object; nothing here names a driver or uses its types.
  *
  * Units: every coordinate and size is in CSS pixels unless the member says otherwise; only the
