@@ -8,7 +8,7 @@
 import type { AbstractInterface } from "../device/types.ts";
 import { AssertionError, WaitForTimeoutError } from "../errors.ts";
 import { checkAssertion, extractData } from "../insight/extract.ts";
-import { locateElement, markTarget } from "../insight/locate.ts";
+import { deepLocateElement, locateElement, markTarget } from "../insight/locate.ts";
 import { ModelCaller } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
@@ -66,9 +66,6 @@ function checkLocateOptions(api: string, opt: LocateOptions | undefined): void {
     throw new TypeError(
       `${api}: the xpath option is not supported yet; describe the element instead`,
     );
-  }
-  if (opt?.deepLocate || opt?.deepThink) {
-    throw new TypeError(`${api}: deepLocate is not supported yet; leave it unset`);
   }
 }
 
@@ -260,7 +257,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     return await this.#run(api, text ?? actionName, ["default"], async (s) => {
       let mark = {};
       if (text !== undefined) {
-        const found = await locateElement(s, text, this.#context(api, opt?.context));
+        const locate = opt?.deepLocate || opt?.deepThink ? deepLocateElement : locateElement;
+        const found = await locate(s, text, this.#context(api, opt?.context));
         param = { ...param, locate: found.element };
         mark = { screenshot: found.screen.screenshotId, ...markTarget(found.imageRect) };
       }
@@ -280,7 +278,6 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     if (options.fileChooserAccept !== undefined || options.fileChooserAllowedDir !== undefined) {
       throw new TypeError("aiAct: file chooser options are not supported yet");
     }
-    if (options.deepLocate) throw new TypeError("aiAct: deepLocate is not supported yet");
     const deepThink = options.deepThink === true;
     return await this.#run("aiAct", text, ["planning", "default"], (s) => {
       const envLimit = Number(getEnv("SDK_REPLANNING_CYCLE_LIMIT"));
@@ -291,6 +288,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       return runPlan(s, text, {
         context: this.#context("aiAct", options.context),
         deepThink,
+        deepLocate: options.deepLocate === true,
         cycleLimit,
       });
     }, options.abortSignal);
@@ -440,7 +438,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     checkLocateOptions("aiLocate", options);
     const text = promptText(locate, "aiLocate locate");
     return await this.#run("aiLocate", text, ["default"], async (s) => {
-      const found = await locateElement(s, text, this.#context("aiLocate", options?.context));
+      const locate = options?.deepLocate || options?.deepThink ? deepLocateElement : locateElement;
+      const found = await locate(s, text, this.#context("aiLocate", options?.context));
       const rect = toPhysicalRect(found.screen, found.imageRect);
       return {
         rect,

@@ -7,6 +7,7 @@
 
 export { type ImageMime, type ImageSize, imageSizeFromDataUri } from "./size.ts";
 export { type PreparedImage, prepareImage, type PrepareImageOptions } from "./prepare.ts";
+export { cropImage, type CroppedImage, type CropRegion } from "./crop.ts";
 export {
   imageBackendInUse,
   type ImageBackendMode,

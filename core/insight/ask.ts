@@ -1,20 +1,26 @@
 /**
- * One model call with the SDK's JSON protocol: system prompt, user text, optional screenshot;
- * returns the parsed answer with its raw text and usage.
+ * One model call with the SDK's JSON protocol (or a planning dialect's conversation): system
+ * prompt, user text, optional screenshot; returns the parsed answer with its raw text and usage.
+ *
+ * An answer that cannot be used (no JSON object, a malformed box, a dialect action that cannot be
+ * read) gets one retry: the SDK sends the conversation again with the unusable answer and a user
+ * message saying what was wrong. A second unusable answer fails with a `ModelResponseError` that
+ * quotes both raw answers.
  *
  * @module
  */
 
 import type { CallSession } from "../agent/session.ts";
 import type { Screen } from "../agent/screen.ts";
-import type { ChatContentPart } from "../model/caller.ts";
+import { ModelResponseError } from "../errors.ts";
+import type { ChatContentPart, ChatMessage } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
 import { parseJsonAnswer } from "../model/parse.ts";
-import type { AIUsageInfo, ReportStep } from "../report/types.ts";
+import type { AIUsageInfo, ReportModelAttempt, ReportStep } from "../report/types.ts";
 
 /** A parsed answer. */
 export interface ParsedAnswer {
-  /** The answer's JSON object. */
+  /** The answer's JSON object (`{}` for a text-format answer). */
   json: Record<string, unknown>;
   /** The raw answer text. */
   raw: string;
@@ -22,7 +28,19 @@ export interface ParsedAnswer {
   usage: AIUsageInfo;
 }
 
-/** Asks the model of `intent` and parses its JSON answer. */
+/** The two messages of the SDK's JSON protocol: the system prompt, then image and text. */
+export function protocolMessages(
+  system: string,
+  userText: string,
+  screen: Screen | undefined,
+): ChatMessage[] {
+  const content: ChatContentPart[] = [];
+  if (screen) content.push({ type: "image_url", image_url: { url: screen.image.dataUri } });
+  content.push({ type: "text", text: userText });
+  return [{ role: "system", content: system }, { role: "user", content }];
+}
+
+/** Asks the model of `intent` and parses its JSON answer (no retry). */
 export async function askModel(
   s: CallSession,
   intent: ModelIntent,
@@ -30,12 +48,9 @@ export async function askModel(
   userText: string,
   screen: Screen | undefined,
 ): Promise<ParsedAnswer> {
-  const content: ChatContentPart[] = [];
-  if (screen) content.push({ type: "image_url", image_url: { url: screen.image.dataUri } });
-  content.push({ type: "text", text: userText });
   const { content: raw, usage } = await s.caller.call(
     intent,
-    [{ role: "system", content: system }, { role: "user", content }],
+    protocolMessages(system, userText, screen),
     { signal: s.signal },
   );
   return { json: await parseJsonAnswer(raw), raw, usage };
@@ -55,25 +70,72 @@ export interface ModelStepRequest {
   title: string;
   /** Intent whose model answers. */
   intent: ModelIntent;
-  /** System prompt. */
+  /** System prompt (unused when `messages` is given). */
   system: string;
-  /** User text. */
+  /** User text (unused when `messages` is given). */
   user: string;
-  /** Screenshot sent with the text, when any. */
+  /** Screenshot sent with the text, when any; shown on the step. */
   screen?: Screen;
+  /** The whole conversation, for planning dialects; replaces `system` and `user`. */
+  messages?: ChatMessage[];
+  /**
+   * `"json"` (default): the answer must hold a JSON object, parsed into `json`. `"text"`: the
+   * answer is handed to `read` as is (`json` is `{}`), for planning dialects.
+   */
+  format?: "json" | "text";
+}
+
+/** Quotes an answer for an error message, shortened. */
+function quote(raw: string, max = 1000): string {
+  return JSON.stringify(raw.length > max ? raw.slice(0, max) + "..." : raw);
+}
+
+/**
+ * The user message of the retry: what was wrong with the previous answer, and what to do.
+ * Exported so tests can match it.
+ */
+export function retryMessage(problem: string, format: "json" | "text"): string {
+  return `Your previous answer could not be used: ${problem}\n` +
+    (format === "json"
+      ? "Answer again with one JSON object in the shape the system prompt gives, and nothing else."
+      : "Answer again in the exact format the system prompt gives.");
+}
+
+/** An unusable-answer error that quotes the full raw answer (a box error quotes only the box). */
+function withRawAnswer(e: ModelResponseError, raw: string): ModelResponseError {
+  if (e.rawResponse === raw) return e;
+  return new ModelResponseError(`${e.message}. The model's answer was ${quote(raw)}`, raw, {
+    cause: e,
+  });
+}
+
+function sumUsage(a: AIUsageInfo, b: AIUsageInfo): AIUsageInfo {
+  return {
+    ...b,
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    timeCostMs: a.timeCostMs + b.timeCostMs,
+  };
 }
 
 /**
  * One model call recorded as a report step: the step shows the screenshot, and the answer's
  * thought, raw text and usage. `read` turns the answer into the result; when it throws, or sets
- * `step.error`, the step is marked failed.
+ * `step.error`, the step is marked failed. When the answer cannot be parsed, or `read` throws a
+ * `ModelResponseError`, the model is asked once more (see the module doc); both calls are on the
+ * step (`attempts`, summed `usage`).
+ *
+ * @throws {ModelResponseError} quoting both raw answers when the retry's answer is unusable too.
  */
 export async function modelStep<T>(
   s: CallSession,
   request: ModelStepRequest,
-  read: (answer: ParsedAnswer, step: ReportStep) => T,
+  read: (answer: ParsedAnswer, step: ReportStep) => T | Promise<T>,
 ): Promise<T> {
   const { screen } = request;
+  const format = request.format ?? "json";
   const step = s.recorder.begin(
     request.kind,
     request.title,
@@ -84,16 +146,46 @@ export async function modelStep<T>(
       }
       : {},
   );
+  const messages = request.messages ??
+    protocolMessages(request.system, request.user, screen);
+  const attempts: ReportModelAttempt[] = [];
   try {
-    const answer = await askModel(s, request.intent, request.system, request.user, screen);
-    Object.assign(step, {
-      rawResponse: answer.raw,
-      usage: answer.usage,
-      thought: stringField(answer.json, "thought"),
-    });
-    const result = read(answer, step);
-    s.recorder.end(step, step.error);
-    return result;
+    let conversation = messages;
+    for (let attempt = 1;; attempt++) {
+      const { content: raw, usage } = await s.caller.call(request.intent, conversation, {
+        signal: s.signal,
+      });
+      step.rawResponse = raw;
+      step.usage = step.usage ? sumUsage(step.usage, usage) : usage;
+      attempts.push({ rawResponse: raw, usage });
+      if (attempts.length > 1) step.attempts = attempts;
+      try {
+        const json = format === "json" ? await parseJsonAnswer(raw) : {};
+        step.thought = stringField(json, "thought");
+        const result = await read({ json, raw, usage }, step);
+        s.recorder.end(step, step.error);
+        return result;
+      } catch (e) {
+        if (!(e instanceof ModelResponseError)) throw e;
+        const error = withRawAnswer(e, raw);
+        attempts[attempts.length - 1].error = error.message;
+        if (attempt >= 2) {
+          const [first, second] = attempts;
+          throw new ModelResponseError(
+            `The model's answer could not be used, even after one retry.\n` +
+              `First answer: ${quote(first.rawResponse)}\nProblem: ${first.error}\n` +
+              `Answer after the retry: ${quote(second.rawResponse)}\nProblem: ${second.error}`,
+            `${first.rawResponse}\n\n--- answer after the retry ---\n\n${second.rawResponse}`,
+            { cause: error },
+          );
+        }
+        conversation = [
+          ...messages,
+          { role: "assistant", content: raw },
+          { role: "user", content: retryMessage(e.message, format) },
+        ];
+      }
+    }
   } catch (e) {
     s.recorder.end(step, e);
     throw e;

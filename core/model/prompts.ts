@@ -81,7 +81,7 @@ export function locateSystemPrompt(family: ModelFamily): string {
     "Find the element the target describes on the screenshot.",
     family.boxConvention,
     JSON_ONLY,
-    `Shape: {"thought": string, "bbox": [number, number, number, number] | null, "error"?: string}. When the element is not visible, give "bbox": null and say why in "error".`,
+    `Shape: {"thought": string, "bbox": <numbers as described above> | null, "error"?: string}. When the element is not visible, give "bbox": null and say why in "error".`,
   ].join("\n");
 }
 

@@ -15,7 +15,9 @@ import { ModelResponseError, PlanningError } from "../errors.ts";
 import { planSystemPrompt, planUserText } from "../model/prompts.ts";
 import type { ReportStep } from "../report/types.ts";
 import { modelStep, stringField } from "../insight/ask.ts";
-import { locateElement, markTarget } from "../insight/locate.ts";
+import { deepLocateElement, locateElement, markTarget } from "../insight/locate.ts";
+import { sleep } from "../runtime/runtime.ts";
+import type { DialectLocate, DialectStep, DialectTurn, PlannerDialect } from "./dialect.ts";
 
 /** Options of one planning run. */
 export interface PlanRunOptions {
@@ -25,6 +27,11 @@ export interface PlanRunOptions {
   deepThink: boolean;
   /** Maximum planning cycles. */
   cycleLimit: number;
+  /**
+   * Locate each planned element with deepLocate (two calls, the second on a zoomed crop) instead
+   * of using the planner's box (JSON protocol only; dialects give their own coordinates).
+   */
+  deepLocate?: boolean;
 }
 
 interface PlannedAction {
@@ -60,7 +67,7 @@ async function resolveLocates(
     if (v === undefined || v === null) continue;
     const prompt = typeof v === "string" ? v : typeof v.prompt === "string" ? v.prompt : "";
     const bbox = typeof v === "object" ? v.bbox : undefined;
-    if (bbox !== undefined && bbox !== null && !options.deepThink) {
+    if (bbox !== undefined && bbox !== null && !options.deepThink && !options.deepLocate) {
       const rect = family.toPixelRect(bbox, screen.modelImage);
       param[spec.name] = toLocatedElement(screen, rect, prompt);
       mark = { screenshot: screen.screenshotId, ...markTarget(rect) };
@@ -70,7 +77,8 @@ async function resolveLocates(
           `The planner gave ${action.name}.${spec.name} without a prompt or bbox`,
         );
       }
-      const located = await locateElement(s, prompt, options.context);
+      const locate = options.deepLocate ? deepLocateElement : locateElement;
+      const located = await locate(s, prompt, options.context);
       param[spec.name] = located.element;
       mark = { screenshot: located.screen.screenshotId, ...markTarget(located.imageRect) };
     }
@@ -89,8 +97,10 @@ export async function runPlan(
   instruction: string,
   options: PlanRunOptions,
 ): Promise<string | undefined> {
-  const history: string[] = [];
   const planning = s.caller.config("planning");
+  const dialect = planning.family.planner;
+  if (dialect) return await runDialectPlan(s, dialect, instruction, options);
+  const history: string[] = [];
   for (let cycle = 1; cycle <= options.cycleLimit; cycle++) {
     s.signal?.throwIfAborted();
     const actions = s.device.actionSpace();
@@ -99,7 +109,7 @@ export async function runPlan(
       kind: "Planning",
       title: `Plan step ${cycle}`,
       intent: "planning",
-      system: planSystemPrompt(actions, planning.family, !options.deepThink),
+      system: planSystemPrompt(actions, planning.family, !options.deepThink && !options.deepLocate),
       user: planUserText(instruction, history, options.context, screen.image),
       screen,
     }, (answer, step) => {
@@ -133,8 +143,76 @@ export async function runPlan(
     await s.recorder.flush();
     if (plan.finished) return plan.output;
   }
-  throw new PlanningError(
-    `aiAct stopped: replanningCycleLimit (${options.cycleLimit}) reached before the model said the task was finished. ` +
+  throw limitReached(options.cycleLimit);
+}
+
+function limitReached(limit: number): PlanningError {
+  return new PlanningError(
+    `aiAct stopped: replanningCycleLimit (${limit}) reached before the model said the task was finished. ` +
       `Raise replanningCycleLimit or split the task.`,
   );
+}
+
+function isDialectLocate(v: unknown): v is DialectLocate {
+  return !!v && typeof v === "object" && typeof (v as DialectLocate).prompt === "string" &&
+    !!(v as DialectLocate).rect && typeof (v as DialectLocate).rect === "object";
+}
+
+/**
+ * The planning loop in a family's own dialect (UI-TARS, AutoGLM): the dialect builds each turn's
+ * conversation with its history format and reads the answer into device actions whose locations
+ * are already pixel rects of the screenshot; the loop performs them.
+ */
+async function runDialectPlan(
+  s: CallSession,
+  dialect: PlannerDialect,
+  instruction: string,
+  options: PlanRunOptions,
+): Promise<string | undefined> {
+  const history: DialectTurn[] = [];
+  for (let cycle = 1; cycle <= options.cycleLimit; cycle++) {
+    s.signal?.throwIfAborted();
+    const actions = s.device.actionSpace();
+    const screen: Screen = await captureFor(s, "planning");
+    const step: DialectStep = await modelStep(s, {
+      kind: "Planning",
+      title: `Plan step ${cycle}`,
+      intent: "planning",
+      system: "",
+      user: "",
+      screen,
+      format: "text",
+      messages: dialect.messages({
+        instruction,
+        context: options.context,
+        actions,
+        image: screen.image,
+        history,
+      }),
+    }, (answer, reportStep) => {
+      const parsed = dialect.parse(answer.raw, { actions, image: screen.modelImage });
+      reportStep.thought = parsed.thought ?? parsed.log;
+      if (parsed.type === "error") throw new PlanningError(`aiAct failed: ${parsed.message}`);
+      return parsed;
+    });
+    if (step.type === "actions") {
+      for (const planned of step.actions) {
+        let mark: Partial<ReportStep> = {};
+        const param: Record<string, unknown> = {};
+        for (const [name, value] of Object.entries(planned.param)) {
+          if (isDialectLocate(value)) {
+            param[name] = toLocatedElement(screen, value.rect, value.prompt);
+            if (!mark.target) mark = { screenshot: screen.screenshotId, ...markTarget(value.rect) };
+          } else param[name] = value;
+        }
+        await performAction(s, planned.name, param, mark);
+      }
+    } else if (step.type === "wait") {
+      await sleep(step.ms, s.signal);
+    }
+    history.push({ answer: step.historyAnswer, image: screen.image });
+    await s.recorder.flush();
+    if (step.type === "finished") return step.output;
+  }
+  throw limitReached(options.cycleLimit);
 }

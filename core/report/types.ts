@@ -58,9 +58,27 @@ export interface ReportStep {
   rawResponse?: string;
   /** Action parameters (coordinates already resolved), for display. */
   param?: unknown;
-  /** Usage of the model call made by this step. */
+  /**
+   * Usage of the model call made by this step; when the SDK retried an unusable answer, the sum
+   * over both calls (each call's own usage is in {@link ReportStep.attempts}).
+   */
   usage?: AIUsageInfo;
+  /**
+   * Every model call of this step when there was more than one (an unusable answer and its
+   * retry), in order: each call's raw answer, usage, and why the answer could not be used.
+   */
+  attempts?: ReportModelAttempt[];
   /** Error message when the step failed. */
+  error?: string;
+}
+
+/** One model call of a step that needed a retry. */
+export interface ReportModelAttempt {
+  /** The model's raw answer text. */
+  rawResponse: string;
+  /** Usage of this call. */
+  usage?: AIUsageInfo;
+  /** Why the answer could not be used (unset for the answer that was used). */
   error?: string;
 }
 

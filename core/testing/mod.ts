@@ -5,8 +5,9 @@
  * vision-language model would (see `docs/model-protocol.md`): it tells planning, locate, extract
  * and assertion calls apart, parses their prompts, reads the screenshot's size, and answers from
  * your script. Scripts give element positions as CSS-pixel boxes, as the browser measures them;
- * the server writes them as the `bbox` of the chosen model family (`default`, `qwen3-vl`,
- * `qwen2.5-vl`, `gemini`), so tests run the SDK's real coordinate handling without a real model.
+ * the server writes them as the `bbox` of the chosen model family (every `SDK_MODEL_FAMILY`
+ * value; planning turns of the UI-TARS and AutoGLM families in their own dialects), so tests run
+ * the SDK's real coordinate handling without a real model.
  * Every request is kept in {@link TestModel.calls} for assertions.
  *
  * This module is not part of `@sdk/core`'s main entry; it loads `node:http` when a server starts,

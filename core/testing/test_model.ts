@@ -7,8 +7,17 @@
  */
 
 import { encodeBox, padTo28, type TargetBox, TEST_MODEL_FAMILIES } from "./_bbox.ts";
-import type { TestModelFamily } from "./_bbox.ts";
+import type { EncodedBbox, TestModelFamily } from "./_bbox.ts";
 import type { ImageSize } from "./_image.ts";
+import {
+  DIALECT_FAMILIES,
+  type DialectFamily,
+  dialectOf,
+  dialectPoint,
+  encodeDialectBox,
+  readDialectPlanRequest,
+  renderDialectPlan,
+} from "./_dialects.ts";
 import { parseRequest, ProtocolError, redactBody } from "./_request.ts";
 import type {
   AssertCall,
@@ -104,7 +113,7 @@ export interface TestModelOptions {
   /** The handlers that answer the calls. */
   script: TestModelScript;
   /** Answer format (`SDK_MODEL_FAMILY`). Default `"default"` (the variable unset). */
-  family?: TestModelFamily;
+  family?: TestModelFamily | DialectFamily;
   /** Host to listen on. Default `"127.0.0.1"`. */
   host?: string;
   /** Port to listen on. Default `0`: any free port. */
@@ -183,7 +192,7 @@ export interface TestModel {
   /** The model name handed out. */
   readonly modelName: string;
   /** The answer format. */
-  readonly family: TestModelFamily;
+  readonly family: TestModelFamily | DialectFamily;
   /** Every request received, in arrival order (authorization values are never kept). */
   readonly calls: RecordedCall[];
   /**
@@ -217,10 +226,10 @@ function validateOptions(options: TestModelOptions): void {
     throw new TypeError("Cannot start the test model as 'script' is missing");
   }
   const family = options.family ?? "default";
-  if (!TEST_MODEL_FAMILIES.includes(family)) {
+  if (!TEST_MODEL_FAMILIES.includes(family as TestModelFamily) && !dialectOf(family)) {
     throw new RangeError(
       `Cannot start the test model as 'family' must be one of ${
-        TEST_MODEL_FAMILIES.join(", ")
+        [...TEST_MODEL_FAMILIES, ...DIALECT_FAMILIES].join(", ")
       }: current value is "${family}"`,
     );
   }
@@ -283,7 +292,8 @@ function tokens(text: string): number {
  * 3. turns CSS boxes in the reply into the family's `bbox` (image pixels are
  *    `css * (imagePixelsPerCssPixel ?? image.width / viewport.width)`; `default`/`qwen3-vl`:
  *    `[x1, y1, x2, y2]` 0-1000, `qwen2.5-vl`: absolute pixels, `gemini`: `[ymin, xmin, ymax, xmax]`
- *    0-1000) and sends the answer JSON, wrapped as `options.wrap` says.
+ *    0-1000; the other families as MODEL_FAMILIES.md says, doubao as a loose string, kimi as a
+ *    point) and sends the answer JSON, wrapped as `options.wrap` says.
  *
  * Errors: a request that breaks the protocol (unknown system prompt, missing block, a stated image
  * size that differs from the image) gets HTTP 400; a wrong API key 401; a missing handler, a
@@ -327,6 +337,7 @@ export async function startTestModel(options: TestModelOptions): Promise<TestMod
   validateOptions(options);
   const http: Http = await import("node:http");
   const family = options.family ?? "default";
+  const dialect = dialectOf(family);
   const wrap = options.wrap ?? "plain";
   const host = options.host ?? "127.0.0.1";
   const modelName = options.modelName ?? "sdk-test-model";
@@ -362,7 +373,7 @@ export async function startTestModel(options: TestModelOptions): Promise<TestMod
     );
   }
 
-  async function bboxFor(box: TargetBox, image: ImageSize | null): Promise<number[]> {
+  async function bboxFor(box: TargetBox, image: ImageSize | null): Promise<EncodedBbox> {
     if (!image) {
       throw new HttpError(
         500,
@@ -370,7 +381,10 @@ export async function startTestModel(options: TestModelOptions): Promise<TestMod
         "test model cannot give a bbox: the request carried no image",
       );
     }
-    return encodeBox(family, box, image, await scaleFor(image));
+    const scale = await scaleFor(image);
+    return dialect
+      ? encodeDialectBox(dialect, box, image, scale)
+      : encodeBox(family as TestModelFamily, box, image, scale);
   }
 
   async function runHandler<T>(kind: CallKind, run: () => T | Promise<T>): Promise<T> {
@@ -404,6 +418,14 @@ export async function startTestModel(options: TestModelOptions): Promise<TestMod
             500,
             "server_error",
             "test model `plan` handler must return an object with a string `log`",
+          );
+        }
+        if (dialect) {
+          const image = call.image!;
+          return await renderDialectPlan(
+            dialect,
+            reply,
+            async (box) => dialectPoint(dialect, box, image, await scaleFor(image)),
           );
         }
         let action: { type: string; param: Record<string, unknown> } | null = null;
@@ -544,7 +566,7 @@ export async function startTestModel(options: TestModelOptions): Promise<TestMod
       }
       let parsed;
       try {
-        parsed = parseRequest(bodyObject);
+        parsed = (dialect && readDialectPlanRequest(bodyObject)) || parseRequest(bodyObject);
       } catch (error) {
         if (error instanceof ProtocolError) {
           throw new HttpError(400, "invalid_request_error", `test model: ${error.message}`);

@@ -521,7 +521,7 @@ test("TestModel.modelConfig() points at the server and names a non-default famil
 
 test("startTestModel() validates its options", async () => {
   await assert.rejects(
-    startTestModel({ family: "gpt-5" as TestModelFamily, script: {} }),
+    startTestModel({ family: "gpt-4o" as TestModelFamily, script: {} }),
     (error: unknown) =>
       error instanceof RangeError && /'family' must be one of/.test(error.message),
   );

@@ -11,16 +11,23 @@ import type { ModelImageSize } from "./types.ts";
 
 /**
  * Reads 2 or 4 numbers from a loosely formatted value: `[1, 2, 3, 4]`, `["1", "2"]`,
- * `"336 163 717 200"`, `"(x,y)"`, `[[1, 2, 3, 4]]`.
+ * `"336 163 717 200"`, `"(x,y)"`, `[[1, 2, 3, 4]]`, `[[x1, y1], [x2, y2]]`,
+ * `"<bbox>x1 y1 x2 y2</bbox>"`, `"<point>x y</point>"`. In a string, only the first `<bbox>` or
+ * `<point>` tag is read when there is one, and digits inside words (`bbox_2d`, `x1=`) are not
+ * numbers.
  *
+ * @param image the image the model saw, named in the error.
  * @throws {ModelResponseError} when no 2 or 4 numbers can be read.
  */
-export function readBoxNumbers(raw: unknown, family: string): number[] {
+export function readBoxNumbers(raw: unknown, family: string, image?: ModelImageSize): number[] {
   const numbers: number[] = [];
   const visit = (v: unknown): void => {
     if (typeof v === "number") numbers.push(v);
     else if (typeof v === "string") {
-      for (const m of v.matchAll(/-?\d+(?:\.\d+)?/g)) numbers.push(Number(m[0]));
+      const tag = /<(bbox|point)>([\s\S]*?)<\/\1>/i.exec(v);
+      for (const m of (tag ? tag[2] : v).matchAll(/(?<![\w.])-?\d+(?:\.\d+)?/g)) {
+        numbers.push(Number(m[0]));
+      }
     } else if (Array.isArray(v)) v.forEach(visit);
   };
   visit(raw);
@@ -28,7 +35,7 @@ export function readBoxNumbers(raw: unknown, family: string): number[] {
     throw new ModelResponseError(
       `Model family '${family}' answered a bbox that is neither a point nor a box: ${
         JSON.stringify(raw)
-      }`,
+      }` + (image ? ` (image ${image.width}x${image.height} px)` : ""),
       JSON.stringify(raw),
     );
   }
@@ -68,23 +75,26 @@ function pixelsToRect(
 }
 
 /**
- * Box normalized to 0-1000 (`[x1, y1, x2, y2]`, or a point `[x, y]`) to a pixel rect of the
- * image the model saw: `round(v * (size - 1) / 1000)` per axis.
+ * Box normalized to 0-`range` (`[x1, y1, x2, y2]`, or a point `[x, y]`) to a pixel rect of the
+ * image the model saw: `round(v * 1000 / range * (size - 1) / 1000)` per axis. `range` is 1000
+ * (the default) for the 0-1000 families and 1 for fractions.
  */
 export function normalizedToRect(
   values: number[],
   image: ModelImageSize,
   family: string,
   raw: unknown,
+  range = 1000,
 ): Rect {
-  if (values.some((v) => v < 0 || v > 1000)) {
-    throw badBox(family, raw, image, "outside the 0-1000 range");
+  if (values.some((v) => v < 0 || v > range)) {
+    throw badBox(family, raw, image, `outside the 0-${range} range`);
   }
-  const box = values.length === 2
-    ? [values[0] - 10, values[1] - 10, values[0] + 10, values[1] + 10].map((v) =>
+  const v1000 = values.map((v) => v * 1000 / range);
+  const box = v1000.length === 2
+    ? [v1000[0] - 10, v1000[1] - 10, v1000[0] + 10, v1000[1] + 10].map((v) =>
       Math.min(1000, Math.max(0, v))
     )
-    : values;
+    : v1000;
   const sx = (v: number) => Math.round(v * (image.width - 1) / 1000);
   const sy = (v: number) => Math.round(v * (image.height - 1) / 1000);
   return pixelsToRect([sx(box[0]), sy(box[1]), sx(box[2]), sy(box[3])], image, family, raw);
@@ -105,7 +115,10 @@ export function absoluteToRect(
       Math.min(image.contentHeight - 1, values[1] + 10),
     ]
     : values;
-  if (values.length === 2 && (values[0] > image.width || values[1] > image.height)) {
+  if (
+    values.length === 2 &&
+    (values[0] < 0 || values[1] < 0 || values[0] > image.width || values[1] > image.height)
+  ) {
     throw badBox(family, raw, image, "outside the image");
   }
   return pixelsToRect(box.map(Math.round), image, family, raw);

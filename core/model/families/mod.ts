@@ -5,6 +5,16 @@
  */
 
 import { defaultFamily, geminiFamily, qwen25VlFamily, qwen3VlFamily } from "./standard.ts";
+import {
+  doubaoFamilies,
+  glmVFamily,
+  gpt5Family,
+  kimiFamilies,
+  qwen3Families,
+  xiaomiMimoFamily,
+} from "./standard.ts";
+import { uiTarsDoubao15Family, uiTarsDoubaoFamily, uiTarsFamily } from "./ui_tars.ts";
+import { autoGlmFamily, autoGlmMultilingualFamily } from "./auto_glm.ts";
 import type { ModelFamily } from "./types.ts";
 import { ModelConfigError } from "../../errors.ts";
 
@@ -15,6 +25,17 @@ const FAMILIES: readonly ModelFamily[] = [
   qwen3VlFamily,
   qwen25VlFamily,
   geminiFamily,
+  uiTarsFamily,
+  uiTarsDoubaoFamily,
+  uiTarsDoubao15Family,
+  autoGlmFamily,
+  autoGlmMultilingualFamily,
+  ...qwen3Families,
+  ...doubaoFamilies,
+  glmVFamily,
+  xiaomiMimoFamily,
+  gpt5Family,
+  ...kimiFamilies,
 ];
 
 /** The accepted values of `SDK_MODEL_FAMILY` (besides leaving it unset). */

@@ -6,6 +6,7 @@
  */
 
 import type { Rect } from "../../device/types.ts";
+import type { PlannerDialect } from "../../planning/dialect.ts";
 
 /** Sizes of the image the model saw, in image pixels. */
 export interface ModelImageSize {
@@ -42,4 +43,9 @@ export interface ModelFamily {
    * the family has no such control.
    */
   reasoningParams?(enabled: boolean): Record<string, unknown>;
+  /**
+   * The family's own planning dialect (UI-TARS, AutoGLM); `aiAct` uses the SDK's JSON protocol
+   * when it is left out.
+   */
+  readonly planner?: PlannerDialect;
 }
