@@ -1,10 +1,11 @@
 /**
  * `@sdk/web`: drive a browser page with the SDK's agent.
  *
- * This module holds the page device and the driver port under the page agents:
- * {@link WebPageDevice} (the device seam over any {@link PageDriver}),
+ * This module holds the page agents ({@link DriverAPageAgent}, {@link DriverBPageAgent}), the
+ * browser-wide agents ({@link DriverABrowserAgent}, {@link DriverBBrowserAgent}), and the seams
+ * under them: {@link WebPageDevice} (the device over any {@link PageDriver}),
  * {@link DriverAPageDriver} and {@link DriverBPageDriver} (the port over a DriverA or DriverB
- * `Page`, passed in by the user).
+ * `Page`, passed in by the user), and {@link BrowserPort} (pages of a browser or context).
  *
  * @example Drive a DriverB page through the device
  * ```ts ignore
@@ -49,3 +50,17 @@ export {
   WebPageAgent,
   type WebPageAgentOptions,
 } from "./agent/page_agent.ts";
+export type { BrowserPort } from "./page/browser_port.ts";
+export { DriverABrowserPort } from "./driver_a/puppeteer_browser.ts";
+export { DriverBBrowserPort } from "./driver_b/playwright_browser.ts";
+export {
+  DEFAULT_NEW_PAGE_TIMEOUT_MS,
+  DriverABrowserAgent,
+  type DriverABrowserAgentCreateOptions,
+  DriverBBrowserAgent,
+  type DriverBBrowserAgentCreateOptions,
+  type WaitForNewPageOptions,
+  WebBrowserAgent,
+  type WebBrowserAgentCreateOptions,
+  type WebBrowserAgentOptions,
+} from "./agent/browser_agent.ts";

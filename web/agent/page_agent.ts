@@ -18,7 +18,8 @@ import type { WebPageDeviceOptions } from "../page/web_device.ts";
 /** Options of a page agent: the shared agent options (spec 2.1) plus the web ones (spec 4.7). */
 export interface WebPageAgentOptions extends AgentOptions, WebPageDeviceOptions {}
 
-function checkWebOptions(options: WebPageAgentOptions): void {
+/** Checks the web options of a page agent (private to the package). */
+export function checkWebOptions(options: WebPageAgentOptions): void {
   checkInputOptions(options);
   for (const key of ["waitForNavigationTimeout", "waitForNetworkIdleTimeout"] as const) {
     const v = options[key];
@@ -34,6 +35,8 @@ function checkWebOptions(options: WebPageAgentOptions): void {
  * closes the page.
  */
 export class WebPageAgent extends Agent<WebPageDevice> {
+  #destroyed = false;
+
   /**
    * Creates the agent over a page driver.
    *
@@ -46,9 +49,41 @@ export class WebPageAgent extends Agent<WebPageDevice> {
         waitForNavigationTimeout: options.waitForNavigationTimeout,
         waitForNetworkIdleTimeout: options.waitForNetworkIdleTimeout,
         keyboardTypeDelay: options.keyboardTypeDelay,
+        forceSameTabNavigation: options.forceSameTabNavigation,
       }),
       options,
     );
+  }
+
+  /**
+   * Runs `script` in the current page's main frame and resolves with its result (spec 4.5; web
+   * agents only). The result must be serialisable by the driver; a promise is awaited. Not
+   * recorded in the report.
+   *
+   * @example
+   * ```ts ignore
+   * const title = await agent.evaluateJavaScript("document.title");
+   * ```
+   *
+   * @throws {TypeError} when `script` is not a string.
+   * @throws {Error} when the script throws, or after `destroy()`.
+   */
+  async evaluateJavaScript(script: string): Promise<unknown> {
+    if (typeof script !== "string") {
+      throw new TypeError(
+        `evaluateJavaScript needs a string of JavaScript: current value is ${typeof script}`,
+      );
+    }
+    if (this.#destroyed) {
+      throw new Error("evaluateJavaScript: this agent was destroyed; create a new agent");
+    }
+    return await this.interface.driver.evaluate<unknown>(script);
+  }
+
+  /** Disposes the agent (spec 3.1). Never closes the page. */
+  override async destroy(): Promise<void> {
+    this.#destroyed = true;
+    await super.destroy();
   }
 }
 

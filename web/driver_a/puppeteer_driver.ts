@@ -114,6 +114,17 @@ export class DriverAPageDriver implements PageDriver {
     return await (arg === undefined ? evaluate(script) : evaluate(script, arg));
   }
 
+  /** Runs `script` in every later document of the page (`evaluateOnNewDocument`). */
+  async addInitScript(script: () => void): Promise<() => Promise<void>> {
+    const { identifier } = await this.page.evaluateOnNewDocument(script);
+    return async () => {
+      if (this.page.isClosed()) return;
+      await this.page.removeScriptToEvaluateOnNewDocument(identifier).catch(() => {
+        // Closed meanwhile: nothing left to remove.
+      });
+    };
+  }
+
   /** The main frame's URL. */
   url(): Promise<string> {
     return Promise.resolve(this.page.url());

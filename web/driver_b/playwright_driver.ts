@@ -111,6 +111,17 @@ export class DriverBPageDriver implements PageDriver {
     return await evaluate(script, arg);
   }
 
+  /** Runs `script` in every later document of the page (`addInitScript`). */
+  async addInitScript(script: () => void): Promise<() => Promise<void>> {
+    const added = await this.page.addInitScript(script);
+    return async () => {
+      if (this.page.isClosed()) return;
+      await added.dispose().catch(() => {
+        // Closed meanwhile: nothing left to remove.
+      });
+    };
+  }
+
   /** The main frame's URL. */
   url(): Promise<string> {
     return Promise.resolve(this.page.url());

@@ -135,3 +135,76 @@ export function waitForScrollToSettle(maxMs: number): Promise<void> {
     page.requestAnimationFrame(tick);
   });
 }
+
+interface SameTabElement {
+  readonly tagName?: unknown;
+  readonly ownerDocument?: { querySelector(selector: string): SameTabElement | null } | null;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+}
+
+interface SameTabEvent {
+  readonly submitter?: SameTabElement | null;
+  composedPath(): unknown[];
+}
+
+type WindowOpen = (url?: unknown, target?: string, features?: string) => unknown;
+
+interface SameTabWindow {
+  open: WindowOpen;
+  addEventListener(type: string, listener: (event: SameTabEvent) => void, capture: boolean): void;
+}
+
+/**
+ * Keeps navigation in the current tab (`forceSameTabNavigation`): a click on a link or area
+ * whose target is `_blank` (its own or the document's `<base target>`), and the submission of
+ * such a form, navigate the top-level page instead; `window.open(url)` with a URL and any target
+ * but `_self`, `_parent` or `_top` opens `url` in the top-level page and returns its window.
+ * `window.open()` without a URL is left alone (it has nothing to navigate to).
+ *
+ * Run in each document (the driver's init script) and once in the current one; a second run in
+ * the same document does nothing.
+ */
+export function keepNavigationInTab(): void {
+  const page = globalThis as unknown as SameTabWindow;
+  const flag = "__sdkSameTabNavigation";
+  if (Object.prototype.hasOwnProperty.call(page, flag)) return;
+  Object.defineProperty(page, flag, { value: true });
+
+  const opensNewTab = (element: SameTabElement, attribute: string): boolean => {
+    const own = element.getAttribute(attribute);
+    const target = own ??
+      element.ownerDocument?.querySelector("base[target]")?.getAttribute("target") ?? "";
+    return target.trim().toLowerCase() === "_blank";
+  };
+  // Capturing on window runs before the page's own handlers, which can still cancel the click.
+  const retarget = (event: SameTabEvent, tags: readonly string[]) => {
+    for (const node of event.composedPath()) {
+      const element = node as SameTabElement;
+      if (typeof element?.tagName !== "string") continue;
+      if (!tags.includes(element.tagName.toUpperCase())) continue;
+      if (opensNewTab(element, "target")) element.setAttribute("target", "_top");
+      return;
+    }
+  };
+  page.addEventListener("click", (event) => retarget(event, ["A", "AREA"]), true);
+  page.addEventListener("submit", (event) => {
+    const submitter = event.submitter;
+    if (submitter && submitter.getAttribute("formtarget")?.trim().toLowerCase() === "_blank") {
+      submitter.setAttribute("formtarget", "_top");
+    }
+    retarget(event, ["FORM"]);
+  }, true);
+
+  const open = page.open;
+  page.open = function (url?: unknown, target?: string, features?: string): unknown {
+    const name = String(target ?? "").trim().toLowerCase();
+    if (
+      url === undefined || url === null || String(url) === "" || /^_(self|parent|top)$/.test(name)
+    ) {
+      return open.call(page, url, target, features);
+    }
+    // Features (popup size, noopener) only matter for a new window: there is none.
+    return open.call(page, url, "_top");
+  };
+}

@@ -131,6 +131,15 @@ export interface PageDriver {
   evaluate<R>(script: string | (() => R | Promise<R>)): Promise<R>;
   /** Runs `fn(arg)` in the page's main frame; `arg` must be JSON-serialisable. */
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  /**
+   * Adds a script that runs in every document the page loads from now on (each frame, before
+   * the document's own scripts). It does not run in the current document. The function must be
+   * self-contained, like {@link PageDriver.evaluate}'s.
+   *
+   * @returns a function that removes the script from later documents (harmless once the page
+   * is closed).
+   */
+  addInitScript(script: () => void): Promise<() => Promise<void>>;
   /** The main frame's current URL. */
   url(): Promise<string>;
   /**

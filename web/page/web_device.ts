@@ -19,7 +19,12 @@ import type {
 } from "../_core.ts";
 import type { DriverRequest, PageDriver, Unsubscribe } from "./page_driver.ts";
 import { normalizeKeyCombo } from "./_keys.ts";
-import { editFocusedField, type FieldEdit, waitForScrollToSettle } from "./_page_scripts.ts";
+import {
+  editFocusedField,
+  type FieldEdit,
+  keepNavigationInTab,
+  waitForScrollToSettle,
+} from "./_page_scripts.ts";
 import { type Params, readEnum, readLocate, readPositiveNumber, readString } from "./_params.ts";
 
 /** Options of {@link WebPageDevice}. */
@@ -38,6 +43,13 @@ export interface WebPageDeviceOptions {
    * Delay between typed characters in ms, for `Input`. Default: the driver's own (no delay).
    */
   keyboardTypeDelay?: number;
+  /**
+   * Keep navigation in the current tab: links and forms targeting `_blank`, and `window.open`
+   * with a URL, open in the page itself instead of a new tab or window. Default `true`; `false`
+   * keeps the browser's behaviour. Set up before the first action on each page (for the current
+   * document and every later one).
+   */
+  forceSameTabNavigation?: boolean;
 }
 
 /** Default of {@link WebPageDeviceOptions.waitForNavigationTimeout}, in ms. */
@@ -90,8 +102,11 @@ const SCROLL_TYPES = [
 export class WebPageDevice implements AbstractInterface {
   /** Always `"web-page"`. */
   readonly interfaceType: "web-page" = "web-page";
-  /** The driver this device acts through. */
-  readonly driver: PageDriver;
+  #driver: PageDriver;
+  readonly #sameTab: boolean;
+  // Drivers whose page already keeps navigation in the tab, and how to undo their init scripts.
+  readonly #sameTabReady = new WeakSet<PageDriver>();
+  readonly #removeInitScripts: (() => Promise<void>)[] = [];
 
   readonly #navigationTimeout: number;
   readonly #networkIdleTimeout: number;
@@ -118,7 +133,18 @@ export class WebPageDevice implements AbstractInterface {
    * @throws {RangeError} when a timeout or `keyboardTypeDelay` is negative or not finite.
    */
   constructor(driver: PageDriver, options: WebPageDeviceOptions = {}) {
-    this.driver = driver;
+    this.#driver = driver;
+    if (
+      options.forceSameTabNavigation !== undefined &&
+      typeof options.forceSameTabNavigation !== "boolean"
+    ) {
+      throw new TypeError(
+        `Cannot create WebPageDevice as 'forceSameTabNavigation' must be a boolean: current value is ${
+          JSON.stringify(options.forceSameTabNavigation)
+        }`,
+      );
+    }
+    this.#sameTab = options.forceSameTabNavigation ?? true;
     this.#navigationTimeout = checkMs(
       "waitForNavigationTimeout",
       options.waitForNavigationTimeout,
@@ -133,6 +159,29 @@ export class WebPageDevice implements AbstractInterface {
       ? undefined
       : checkMs("keyboardTypeDelay", options.keyboardTypeDelay, 0);
     this.#actions = this.#buildActions();
+  }
+
+  /** The driver this device acts through: the current page's. */
+  get driver(): PageDriver {
+    return this.#driver;
+  }
+
+  /**
+   * Switches the device to another page's driver (a browser-wide agent following its active
+   * page). The event listeners move to the new driver, an action being settled stops waiting for
+   * the old page, and the pointer position is forgotten. The old page is left open.
+   */
+  setDriver(driver: PageDriver): void {
+    if (driver === this.#driver) return;
+    const subscribed = this.#unsubscribe !== undefined;
+    for (const unsubscribe of this.#unsubscribe ?? []) unsubscribe();
+    this.#unsubscribe = undefined;
+    this.#driver = driver;
+    this.#pointer = undefined;
+    this.#inFlight.clear();
+    this.#navigations.clear();
+    if (subscribed && !this.#destroyed) this.#subscribe();
+    this.#notify();
   }
 
   /** Viewport screenshot as a `data:image/png;base64,...` URI, in physical pixels. */
@@ -156,14 +205,17 @@ export class WebPageDevice implements AbstractInterface {
     return [...this.#actions];
   }
 
-  /** Starts tracking the navigations and requests the next action starts. */
-  beforeAction(): Promise<void> {
-    if (this.#destroyed) return Promise.resolve();
+  /**
+   * Starts tracking the navigations and requests the next action starts. The first time on each
+   * page with `forceSameTabNavigation`, first makes the page keep navigation in its tab.
+   */
+  async beforeAction(): Promise<void> {
+    if (this.#destroyed) return;
+    await this.#keepNavigationInTab();
     this.#subscribe();
     this.#inFlight.clear();
     this.#navigations.clear();
     this.#tracking = true;
-    return Promise.resolve();
   }
 
   /**
@@ -195,17 +247,36 @@ export class WebPageDevice implements AbstractInterface {
   }
 
   /**
-   * Removes the device's listeners from the driver. Never closes the page. Idempotent; after it,
-   * `beforeAction`/`afterAction` do nothing (actions still reach the page).
+   * Removes the device's listeners from the driver and its same-tab init scripts from later
+   * documents. Never closes the page. Idempotent; after it, `beforeAction`/`afterAction` do
+   * nothing (actions still reach the page).
    */
-  destroy(): Promise<void> {
+  async destroy(): Promise<void> {
     this.#destroyed = true;
     this.#tracking = false;
     for (const unsubscribe of this.#unsubscribe ?? []) unsubscribe();
     this.#unsubscribe = undefined;
     // Each pending wait sees #destroyed and releases its afterAction.
     for (const check of [...this.#waiters]) check();
-    return Promise.resolve();
+    const removals = this.#removeInitScripts.splice(0).map((remove) => remove().catch(() => {}));
+    await withinMs(Promise.all(removals), EVENT_FLUSH_MAX_MS);
+  }
+
+  // ---- same-tab navigation --------------------------------------------------------------
+
+  async #keepNavigationInTab(): Promise<void> {
+    const driver = this.#driver;
+    if (!this.#sameTab || this.#sameTabReady.has(driver)) return;
+    try {
+      this.#removeInitScripts.push(await driver.addInitScript(keepNavigationInTab));
+    } catch {
+      // The page is closing: the action will tell. Try again before the next one.
+      return;
+    }
+    this.#sameTabReady.add(driver);
+    await driver.evaluate(keepNavigationInTab).catch(() => {
+      // The page is navigating: the init script covers the new document.
+    });
   }
 
   // ---- settling -------------------------------------------------------------------------
@@ -260,15 +331,13 @@ export class WebPageDevice implements AbstractInterface {
   // told us about the navigation or request the event started. One round trip to the page
   // delivers those events first.
   async #flushDriverEvents(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
+    await withinMs(
       this.driver.evaluate("0").catch(() => {
         // Fails while the page is navigating (its request has been seen by then) or closed:
         // either way there is nothing left to deliver.
       }),
-      new Promise<void>((resolve) => timer = setTimeout(resolve, EVENT_FLUSH_MAX_MS)),
-    ]);
-    clearTimeout(timer);
+      EVENT_FLUSH_MAX_MS,
+    );
   }
 
   // ---- actions --------------------------------------------------------------------------
@@ -534,6 +603,13 @@ export class WebPageDevice implements AbstractInterface {
       // The page navigated meanwhile: there is no scroll left to wait for.
     });
   }
+}
+
+// Waits for `work` at most `ms`; never rejects (`work` must not reject).
+async function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => timer = setTimeout(resolve, ms))]);
+  clearTimeout(timer);
 }
 
 function checkMs(name: string, value: number | undefined, fallback: number): number {

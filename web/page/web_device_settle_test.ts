@@ -36,6 +36,14 @@ class ScriptedDriver implements PageDriver {
     this.duringRoundTrip = undefined;
     return Promise.resolve(0 as R);
   }
+  initScripts = 0;
+  addInitScript(): Promise<() => Promise<void>> {
+    this.initScripts++;
+    return Promise.resolve(() => {
+      this.initScripts--;
+      return Promise.resolve();
+    });
+  }
   url(): Promise<string> {
     return Promise.resolve("about:blank");
   }
@@ -177,4 +185,36 @@ test("WebPageDevice.destroy() releases a pending afterAction() and unsubscribes"
   await device.destroy();
   await after.promise;
   assert.equal(driver.starts.size + driver.ends.size + driver.loads.size, 0);
+});
+
+test("WebPageDevice.setDriver() moves its listeners to the new driver and stops waiting for the old one", async () => {
+  const first = new ScriptedDriver();
+  const second = new ScriptedDriver();
+  const device = new WebPageDevice(first, LONG);
+  await device.beforeAction();
+  assert.equal(first.initScripts, 1); // forceSameTabNavigation defaults to true
+  first.start("old");
+  const after = await startAfterAction(device);
+  assert.equal(after.isResolved(), false);
+  device.setDriver(second);
+  await after.promise; // the old page's request no longer counts
+  assert.equal(device.driver, second);
+  assert.deepEqual([first.starts.size, second.starts.size], [0, 1]);
+  await device.beforeAction();
+  assert.equal(second.initScripts, 1);
+  second.start("new");
+  const next = await startAfterAction(device);
+  assert.equal(next.isResolved(), false);
+  second.end("new");
+  await next.promise;
+  await device.destroy();
+  assert.deepEqual([first.initScripts, second.initScripts, second.starts.size], [0, 0, 0]);
+});
+
+test("WebPageDevice with forceSameTabNavigation false adds no init script", async () => {
+  const driver = new ScriptedDriver();
+  const device = new WebPageDevice(driver, { ...LONG, forceSameTabNavigation: false });
+  await device.beforeAction();
+  await device.afterAction();
+  assert.equal(driver.initScripts, 0);
 });

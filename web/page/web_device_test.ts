@@ -324,6 +324,9 @@ class CountingDriver implements PageDriver {
   viewport() {
     return this.#inner.viewport();
   }
+  addInitScript(script: () => void) {
+    return this.#inner.addInitScript(script);
+  }
   url() {
     return this.#inner.url();
   }
