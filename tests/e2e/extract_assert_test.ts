@@ -78,19 +78,21 @@ test("aiAssert throws an AssertionError carrying errorMsg and the model's reason
 
 test("aiWaitFor returns once the page changes to satisfy the assertion", async () => {
   const page = await env.open("list.html");
+  let checks = 0;
   const { agent, model } = await env.agent(page, {
-    assert: (call) => assertOnApp(page, call.assertion),
-  });
-  await page.evaluate(() => {
-    setTimeout(() => {
-      const input = document.querySelector<HTMLInputElement>("#new-item")!;
-      input.value = "Late item";
-      document.querySelector<HTMLButtonElement>("#add")!.click();
-    }, 400);
+    assert: async (call) => {
+      const reply = await assertOnApp(page, call.assertion);
+      // The page changes only after the first check has seen it unchanged.
+      if (++checks === 1) {
+        await page.fill("#new-item", "Late item");
+        await page.click("#add");
+      }
+      return reply;
+    },
   });
   await agent.aiWaitFor("the list shows 'Late item'", { timeoutMs: 10000, checkIntervalMs: 200 });
   assert.ok((await todoItems(page)).includes("Late item"));
-  assert.ok(model.calls.length >= 2, "it checked more than once");
+  assert.equal(model.calls.length, 2, "the first check failed, the second passed");
 });
 
 test("aiWaitFor times out with the last reason when the condition never holds", async () => {
