@@ -106,6 +106,7 @@ test("aiWaitFor times out with the last reason when the condition never holds", 
       e instanceof WaitForTimeoutError && /timed out after 500 ms/.test(e.message) &&
       /does not show "Never"/.test(e.message),
   );
-  // Checks start at 0, 200 and 400 ms; the one that would start at 600 ms is outside the window.
-  assert.ok(model.calls.length >= 2 && model.calls.length <= 3, `${model.calls.length} checks`);
+  // Checks start at least 200 ms apart and only inside the 500 ms window: at most 3 (0, 200,
+  // 400 ms), fewer when a check itself is slow.
+  assert.ok(model.calls.length >= 1 && model.calls.length <= 3, `${model.calls.length} checks`);
 });
