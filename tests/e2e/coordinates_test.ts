@@ -19,7 +19,13 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { ModelResponseError } from "@sdk/core";
-import type { AnswerWrap, TargetBox, TestModelCall, TestModelFamily } from "@sdk/core/testing";
+import type {
+  AnswerWrap,
+  TargetBox,
+  TestModelCall,
+  TestModelFamily,
+  TestModelOptions,
+} from "@sdk/core/testing";
 import { appState, startE2e } from "./_setup.ts";
 
 const env = await startE2e();
@@ -28,7 +34,7 @@ after(() => env.close());
 const WIDTH = 1280;
 const HEIGHT = 800;
 
-/** Families run at every scale of the matrix, and by the aiLocate test. */
+/** Families run by the aiLocate test. */
 const FULL_MATRIX_FAMILIES = [
   "default",
   "qwen3-vl",
@@ -37,7 +43,7 @@ const FULL_MATRIX_FAMILIES = [
   "gpt-5",
   "kimi",
 ] as const satisfies readonly TestModelFamily[];
-/** Families that map like one above, run at dpr 2 and shrink 2 only. */
+/** Families that map like one above; the matrix runs every family at every scale. */
 const HARDEST_SCALE_FAMILIES = [
   "doubao-vision",
   "kimi3",
@@ -69,11 +75,14 @@ const SCALES: readonly { dpr: number; shrink: number }[] = [
   { dpr: 2, shrink: 2 },
 ];
 
-function scalesFor(family: Family): readonly { dpr: number; shrink: number }[] {
-  return (FULL_MATRIX_FAMILIES as readonly Family[]).includes(family)
-    ? SCALES
-    : [{ dpr: 2, shrink: 2 }];
-}
+/** The planning-dialect families: their locate answers use their own box conventions too. */
+const DIALECT_MATRIX_FAMILIES = [
+  "vlm-ui-tars",
+  "vlm-ui-tars-doubao",
+  "vlm-ui-tars-doubao-1.5",
+  "auto-glm",
+  "auto-glm-multilingual",
+] as const;
 
 /** Target descriptions the tests use, and the element each one names. */
 const TARGETS: Readonly<Record<string, string>> = {
@@ -86,7 +95,10 @@ const TARGETS: Readonly<Record<string, string>> = {
   "the corner button": "#corner-button",
 };
 
-function familyLabel(family: TestModelFamily): string {
+/** Every family the test model answers in, the planning-dialect ones included. */
+type AnyFamily = NonNullable<TestModelOptions["family"]>;
+
+function familyLabel(family: AnyFamily): string {
   return family === "default" ? "default (unset)" : family;
 }
 
@@ -99,7 +111,7 @@ function pad28(n: number): number {
 }
 
 /** The size of the image the model must be sent. */
-function expectedImage(family: TestModelFamily, dpr: number, shrink: number) {
+function expectedImage(family: AnyFamily, dpr: number, shrink: number) {
   const width = Math.round(WIDTH * dpr / shrink);
   const height = Math.round(HEIGHT * dpr / shrink);
   return family === "qwen2.5-vl"
@@ -205,7 +217,7 @@ async function assertLandedOn(
 
 async function agentFor(
   page: Page,
-  family: TestModelFamily,
+  family: AnyFamily,
   dpr: number,
   shrink: number,
   model: {
@@ -229,8 +241,8 @@ async function agentFor(
 
 // ---- the matrix: every family at its scales, targets across the whole viewport -------------------
 
-for (const family of FAMILIES) {
-  for (const { dpr, shrink } of scalesFor(family)) {
+for (const family of [...FAMILIES, ...DIALECT_MATRIX_FAMILIES]) {
+  for (const { dpr, shrink } of SCALES) {
     test(
       `aiTap, aiDoubleClick, aiRightClick, aiHover, aiInput and aiScroll land on their targets with family ${
         familyLabel(family)
