@@ -31,6 +31,7 @@ export type {
   LocateOptions,
   LocateResultValue,
   PromptWithImages,
+  RecordToReportOptions,
   ScrollParam,
   TUserPrompt,
 } from "./agent/options.ts";

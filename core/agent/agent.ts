@@ -14,7 +14,7 @@ import type { ModelIntent } from "../model/config.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
 import { runPlan } from "../planning/act.ts";
 import { ReportWriter } from "../report/writer.ts";
-import type { AIUsageInfo } from "../report/types.ts";
+import type { AIUsageInfo, ReportExecution } from "../report/types.ts";
 import { getEnv, sleep } from "../runtime/runtime.ts";
 import { SDK_VERSION } from "../version.ts";
 import { ContextStore } from "./context.ts";
@@ -34,6 +34,7 @@ import type {
   ExtractOptions,
   LocateOptions,
   LocateResultValue,
+  RecordToReportOptions,
   ScrollParam,
   TUserPrompt,
 } from "./options.ts";
@@ -115,6 +116,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   #caller: ModelCaller;
   #writer?: Promise<ReportWriter>;
   #reportFile: string | undefined;
+  // The records of every call (no image data: screenshots are ids), for _unstableLogContent().
+  #executions: ReportExecution[] = [];
   #destroyed = false;
 
   /**
@@ -197,6 +200,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     const writer = await this.#reportWriter();
     const startedAt = await this.#now();
     const recorder = new ExecutionRecorder(writer, apiName, prompt, startedAt);
+    this.#executions.push(recorder.record);
     const s: CallSession = {
       device: this.interface,
       caller: this.#caller,
@@ -537,6 +541,42 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
         await sleep(Math.max(0, next - Date.now()));
       }
     });
+  }
+
+  /**
+   * Adds a record to the report (spec 4.5, 2.8): one step per screenshot with `options.content`
+   * as its description. Without `screenshots`, the current screen is captured. Needs no model.
+   *
+   * @throws {TypeError} when both `screenshots` and `screenshotBase64` are given, or a screenshot
+   * is not a PNG/JPEG data URI or raw base64 body (as a rejection).
+   */
+  async recordToReport(title = "untitled", options: RecordToReportOptions = {}): Promise<void> {
+    if (options.screenshots !== undefined && options.screenshotBase64 !== undefined) {
+      throw new TypeError(
+        "recordToReport: give only one of 'screenshots' and 'screenshotBase64' (deprecated)",
+      );
+    }
+    const given = options.screenshots ??
+      (options.screenshotBase64 === undefined ? undefined : [{ base64: options.screenshotBase64 }]);
+    await this.#run("recordToReport", title, [], async (s) => {
+      const shots = given ?? [{ base64: await s.device.screenshotBase64() }];
+      for (const shot of shots) {
+        const id = s.report.addScreenshot(shot.base64);
+        const step = s.recorder.begin("Log", shot.description ?? title, {
+          screenshot: id,
+          thought: options.content,
+        });
+        s.recorder.end(step);
+      }
+    });
+  }
+
+  /**
+   * The agent's log so far: every call with its steps, screenshots by id (spec 4.5). The shape is
+   * unstable and may change between versions.
+   */
+  _unstableLogContent(): { executions: ReportExecution[] } {
+    return { executions: structuredClone(this.#executions) };
   }
 
   /**

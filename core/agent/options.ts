@@ -175,3 +175,16 @@ export interface AiWaitForOptions {
   /** Per-call context. */
   context?: string;
 }
+
+/** Options of `recordToReport` (spec 2.8). */
+export interface RecordToReportOptions {
+  /** Description of the screenshot(s). */
+  content?: string;
+  /**
+   * Screenshots to record instead of capturing one: `base64` is a PNG or JPEG data URI, or a raw
+   * base64 body treated as PNG.
+   */
+  screenshots?: { base64: string; description?: string }[];
+  /** Deprecated single-screenshot form; give only one of this and `screenshots`. */
+  screenshotBase64?: string;
+}
