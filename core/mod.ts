@@ -70,5 +70,6 @@ export type { IntentModelConfig, ModelIntent } from "./model/config.ts";
 export { getModelFamily, MODEL_FAMILY_NAMES } from "./model/families/mod.ts";
 export type { ModelFamily, ModelImageSize } from "./model/families/mod.ts";
 export type { AIUsageInfo } from "./report/types.ts";
+export { normalizeKeyCombo } from "./device/keys.ts";
 export { sleep } from "./runtime/runtime.ts";
 export { SDK_VERSION } from "./version.ts";

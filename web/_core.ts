@@ -1,7 +1,7 @@
 /**
  * The one place `@sdk/web` reaches `@sdk/core` from.
  *
- * Only types: the device seam. Importing them here, by the bare package name (which the npm
+ * The device seam's types and its key-name normalizer. Importing them here, by the bare package name (which the npm
  * build and `deno publish` need), keeps every other file of `web/` free of cross-package paths.
  *
  * @module
@@ -17,3 +17,4 @@ export type {
   Rect,
   Size,
 } from "@sdk/core";
+export { normalizeKeyCombo } from "@sdk/core";

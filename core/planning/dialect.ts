@@ -14,6 +14,7 @@
  */
 
 import type { DeviceAction, Rect } from "../device/types.ts";
+import { normalizeKeyCombo } from "../device/keys.ts";
 import { ModelResponseError, PlanningError } from "../errors.ts";
 import type { ChatContentPart, ChatMessage } from "../model/caller.ts";
 import type { ModelImageSize } from "../model/families/types.ts";
@@ -249,41 +250,6 @@ export function readCall(text: string, from = 0): DialectCall | undefined {
 
 // ---- keys --------------------------------------------------------------------------------------
 
-const KEY_NAMES: Record<string, string> = {
-  ctrl: "Control",
-  control: "Control",
-  shift: "Shift",
-  alt: "Alt",
-  option: "Alt",
-  cmd: "Meta",
-  command: "Meta",
-  meta: "Meta",
-  win: "Meta",
-  super: "Meta",
-  enter: "Enter",
-  return: "Enter",
-  esc: "Escape",
-  escape: "Escape",
-  tab: "Tab",
-  space: "Space",
-  backspace: "Backspace",
-  delete: "Delete",
-  del: "Delete",
-  up: "ArrowUp",
-  down: "ArrowDown",
-  left: "ArrowLeft",
-  right: "ArrowRight",
-  arrowup: "ArrowUp",
-  arrowdown: "ArrowDown",
-  arrowleft: "ArrowLeft",
-  arrowright: "ArrowRight",
-  pageup: "PageUp",
-  pagedown: "PageDown",
-  home: "Home",
-  end: "End",
-  insert: "Insert",
-};
-
 /**
  * A dialect's key combination (`'ctrl c'`, `'Ctrl+Shift+T'`, `'enter'`) as the device's
  * `KeyboardPress` writes it (`Control+C`, `Control+Shift+T`, `Enter`).
@@ -295,13 +261,13 @@ export function toKeyCombo(keys: string, raw: string): string {
   if (parts.length === 0) {
     throw new ModelResponseError(`The hotkey names no key: ${JSON.stringify(keys)}`, raw);
   }
-  return parts.map((p) => {
-    const known = KEY_NAMES[p.toLowerCase()];
-    if (known) return known;
-    if (/^f\d{1,2}$/i.test(p)) return p.toUpperCase();
-    if (p.length === 1) return p.toUpperCase();
-    return p[0].toUpperCase() + p.slice(1);
-  }).join("+");
+  // Dialects write letters in lower case ("ctrl c"); a shortcut names the key, as "Control+C".
+  const combo = parts.map((p) => p.length === 1 ? p.toUpperCase() : p).join("+");
+  try {
+    return normalizeKeyCombo(combo);
+  } catch (e) {
+    throw new ModelResponseError((e as Error).message, raw);
+  }
 }
 
 // ---- mapping onto the device ----------------------------------------------------------------

@@ -17,8 +17,9 @@ import type {
   Point,
   Size,
 } from "../_core.ts";
+import { normalizeKeyCombo } from "../_core.ts";
 import type { DriverRequest, PageDriver, Unsubscribe } from "./page_driver.ts";
-import { normalizeKeyCombo } from "./_keys.ts";
+
 import {
   editFocusedField,
   type FieldEdit,

@@ -1,7 +1,7 @@
 /**
- * Key-combination parsing for `KeyboardPress` (private to `@sdk/web`).
+ * Key names for `KeyboardPress`, shared by every device and planning dialect.
  *
- * Models write key names loosely ("ctrl+a", "Esc", "Cmd + Enter"); the port takes one canonical
+ * Models write key names loosely ("ctrl+a", "Esc", "Cmd + Enter"); devices take one canonical
  * form, `Mod+...+Key` with `KeyboardEvent.key` names, so every driver sees the same string.
  *
  * @module

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { normalizeKeyCombo } from "./_keys.ts";
+import { normalizeKeyCombo } from "./keys.ts";
 
 test("normalizeKeyCombo() keeps canonical names and combinations", () => {
   for (const combo of ["Enter", "Tab", "Escape", "a", "A", "Control+A", "Shift+Tab", "ArrowDown"]) {
