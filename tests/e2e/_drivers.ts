@@ -58,6 +58,17 @@ export interface E2ePage {
   viewport(): { width: number; height: number };
   /** Whether the page was closed. */
   isClosed(): boolean;
+  /** Sets a field's value as a user's paste would (`input` and `change` events), bypassing the SDK. */
+  fill(selector: string, value: string): Promise<void>;
+  /** The `value` of the first element matching `selector`. */
+  inputValue(selector: string): Promise<string>;
+  /** Whether an element matching `selector` is rendered with a size. */
+  isVisible(selector: string): Promise<boolean>;
+  /**
+   * The page as the scripted app model (tests/helpers/app_model.ts) reads it: the few
+   * Playwright `Page` calls it uses, answered through {@link evaluate} on either driver.
+   */
+  appView(): PageB;
 }
 
 /** What a test body gets. */
@@ -133,8 +144,52 @@ function wrapPage(driver: DriverName, raw: PageA | PageB): E2ePage {
     viewport: () =>
       driver === "DriverA" ? (raw as PageA).viewport()! : (raw as PageB).viewportSize()!,
     isClosed: () => raw.isClosed(),
+    fill: (selector: string, value: string) =>
+      evaluate(([sel, v]: string[]) => {
+        const el = document.querySelector(sel) as HTMLInputElement;
+        el.value = v;
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+      }, [selector, value]),
+    inputValue: (selector: string) =>
+      evaluate((sel: string) => (document.querySelector(sel) as HTMLInputElement).value, selector),
+    isVisible: async (selector: string) => (await page.box(selector)) !== null,
+    appView: () => appView(page),
   };
   return page;
+}
+
+function appView(page: E2ePage): PageB {
+  const text = (selector: string, inner: boolean) =>
+    page.evaluate(([sel, useInner]: [string, boolean]) => {
+      const el = document.querySelector(sel) as HTMLElement | null;
+      return el ? (useInner ? el.innerText : el.textContent) : null;
+    }, [selector, inner] as [string, boolean]);
+  const element = (selector: string) => ({
+    isVisible: () => page.isVisible(selector),
+    boundingBox: async () => {
+      const b = await page.box(selector);
+      return b && { x: b.left, y: b.top, width: b.width, height: b.height };
+    },
+    textContent: () => text(selector, false),
+    innerText: async () => (await text(selector, true)) ?? "",
+  });
+  const view = {
+    url: () => page.url(),
+    inputValue: (selector: string) => page.inputValue(selector),
+    fill: (selector: string, value: string) => page.fill(selector, value),
+    locator: (selector: string) => ({
+      ...element(selector),
+      first: () => element(selector),
+      count: () => page.evaluate((sel: string) => document.querySelectorAll(sel).length, selector),
+      allTextContents: () =>
+        page.evaluate(
+          (sel: string) => [...document.querySelectorAll(sel)].map((e) => e.textContent ?? ""),
+          selector,
+        ),
+    }),
+  };
+  return view as unknown as PageB;
 }
 
 function env(driver: DriverName, appUrl: string): E2e {
