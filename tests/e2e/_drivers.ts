@@ -88,6 +88,8 @@ export interface E2e {
     script: TestModelScript,
     options?: WebPageAgentOptions & { model?: Partial<TestModelOptions> },
   ): Promise<{ agent: WebPageAgent; model: TestModel }>;
+  /** A page agent of this driver with exactly `options` (no test model); cleaned up after the file. */
+  pageAgent(page: E2ePage, options?: WebPageAgentOptions): WebPageAgent;
 }
 
 const appServer = serveStatic(FIXTURE_APP_DIR);
@@ -229,11 +231,14 @@ function env(driver: DriverName, appUrl: string): E2e {
         autoPrintReportMsg: false,
         ...agentOptions,
       };
+      return { agent: this.pageAgent(page, merged), model };
+    },
+    pageAgent(page, options = {}) {
       const agent = driver === "DriverA"
-        ? new DriverAPageAgent(page.raw as PageA, merged)
-        : new DriverBPageAgent(page.raw as PageB, merged);
+        ? new DriverAPageAgent(page.raw as PageA, options)
+        : new DriverBPageAgent(page.raw as PageB, options);
       agents.push(agent);
-      return { agent, model };
+      return agent;
     },
   };
 }

@@ -1,110 +1,117 @@
 /// <reference lib="dom" />
-import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { DriverBPageAgent } from "@sdk/web";
 import { ModelConfigError } from "@sdk/core";
 import type { AIUsageInfo, ModelClient } from "@sdk/core";
 import { locateTarget } from "../helpers/app_model.ts";
-import { appState, startE2e } from "./_setup.ts";
+import { driverTest } from "./_drivers.ts";
 
-const env = await startE2e();
-after(() => env.close());
-
-test("a missing model configuration fails before any action and names the variables", async () => {
-  const page = await env.open("actions.html");
-  const agent = new DriverBPageAgent(page, {
-    modelConfig: { SDK_MODEL_NAME: "some-model" },
-    autoPrintReportMsg: false,
-  });
-  for (const call of [() => agent.aiTap("the Click me button"), () => agent.aiAct("click")]) {
-    await assert.rejects(call(), (e: unknown) => {
-      assert.ok(e instanceof ModelConfigError);
-      assert.match(e.message, /SDK_MODEL_BASE_URL, SDK_MODEL_API_KEY are not set/);
-      return true;
+driverTest(
+  "a missing model configuration fails before any action and names the variables",
+  async (env) => {
+    const page = await env.open("actions.html");
+    const agent = env.pageAgent(page, {
+      modelConfig: { SDK_MODEL_NAME: "some-model" },
+      autoPrintReportMsg: false,
     });
-  }
-  assert.equal(await appState(page, "clicks"), 0);
-  await agent.destroy();
-  assert.equal(agent.reportFile, undefined);
-});
+    for (const call of [() => agent.aiTap("the Click me button"), () => agent.aiAct("click")]) {
+      await assert.rejects(call(), (e: unknown) => {
+        assert.ok(e instanceof ModelConfigError);
+        assert.match(e.message, /SDK_MODEL_BASE_URL, SDK_MODEL_API_KEY are not set/);
+        return true;
+      });
+    }
+    assert.equal(await page.state("clicks"), 0);
+    await agent.destroy();
+    assert.equal(agent.reportFile, undefined);
+  },
+);
 
-test("invalid agent options are rejected at construction with the value quoted", async () => {
-  const page = await env.open("actions.html");
-  assert.throws(
-    () => new DriverBPageAgent(page, { screenshotShrinkFactor: 0.5 }),
-    /'screenshotShrinkFactor' must be a finite number >= 1: current value is 0.5/,
-  );
-  assert.throws(
-    () => new DriverBPageAgent(page, { waitForNavigationTimeout: -5 }),
-    /'waitForNavigationTimeout' must be a finite number of ms >= 0: current value is -5/,
-  );
-  assert.throws(
-    () => new DriverBPageAgent(page, { replanningCycleLimit: 0 }),
-    /'replanningCycleLimit' must be a positive integer/,
-  );
-});
+driverTest(
+  "invalid agent options are rejected at construction with the value quoted",
+  async (env) => {
+    const page = await env.open("actions.html");
+    assert.throws(
+      () => env.pageAgent(page, { screenshotShrinkFactor: 0.5 }),
+      /'screenshotShrinkFactor' must be a finite number >= 1: current value is 0.5/,
+    );
+    assert.throws(
+      () => env.pageAgent(page, { waitForNavigationTimeout: -5 }),
+      /'waitForNavigationTimeout' must be a finite number of ms >= 0: current value is -5/,
+    );
+    assert.throws(
+      () => env.pageAgent(page, { replanningCycleLimit: 0 }),
+      /'replanningCycleLimit' must be a positive integer/,
+    );
+  },
+);
 
-test("contexts reach the model: per-call over per-API over default, '' clears", async () => {
-  const page = await env.open("actions.html");
-  const { agent, model } = await env.agent(page, {
-    locate: (call) => locateTarget(page, call.target),
-    extract: () => "x",
-  }, { aiContexts: { default: "shared rules", aiTap: "tap rules" } });
-  const contexts = () => model.calls.map((c) => c.call?.context);
-  await agent.aiTap("the Click me button");
-  await agent.aiTap("the Click me button", { context: "call rules" });
-  await agent.aiString("anything");
-  agent.setAIContext("aiString", "");
-  await agent.aiString("anything");
-  agent.setAIContext("aiTap", undefined);
-  await agent.aiTap("the Click me button");
-  assert.deepEqual(contexts(), [
-    "tap rules",
-    "call rules",
-    "shared rules",
-    undefined,
-    "shared rules",
-  ]);
-});
+driverTest(
+  "contexts reach the model: per-call over per-API over default, '' clears",
+  async (env) => {
+    const page = await env.open("actions.html");
+    const { agent, model } = await env.agent(page, {
+      locate: (call) => locateTarget(page.appView(), call.target),
+      extract: () => "x",
+    }, { aiContexts: { default: "shared rules", aiTap: "tap rules" } });
+    const contexts = () => model.calls.map((c) => c.call?.context);
+    await agent.aiTap("the Click me button");
+    await agent.aiTap("the Click me button", { context: "call rules" });
+    await agent.aiString("anything");
+    agent.setAIContext("aiString", "");
+    await agent.aiString("anything");
+    agent.setAIContext("aiTap", undefined);
+    await agent.aiTap("the Click me button");
+    assert.deepEqual(contexts(), [
+      "tap rules",
+      "call rules",
+      "shared rules",
+      undefined,
+      "shared rules",
+    ]);
+  },
+);
 
-test("onLLMUsage fires once per model call and metrics add up by intent and model", async () => {
+driverTest(
+  "onLLMUsage fires once per model call and metrics add up by intent and model",
+  async (env) => {
+    const page = await env.open("list.html");
+    const usages: AIUsageInfo[] = [];
+    const { agent, model } = await env.agent(page, {
+      locate: (call) => locateTarget(page.appView(), call.target),
+      extract: () => 1,
+    }, { onLLMUsage: (u) => usages.push(u) });
+    await agent.aiTap("the new item field");
+    await agent.aiNumber("one");
+    await agent.aiNumber("one again");
+    assert.equal(usages.length, 3);
+    assert.deepEqual(usages.map((u) => u.intent), ["default", "insight", "insight"]);
+    const sent = model.calls.map((c) => c.usage!);
+    const m = agent.metrics;
+    assert.equal(m.calls, 3);
+    assert.equal(m.totalPromptTokens, sent.reduce((a, u) => a + u.promptTokens, 0));
+    assert.equal(m.totalCompletionTokens, sent.reduce((a, u) => a + u.completionTokens, 0));
+    assert.equal(m.totalCachedInput, sent.reduce((a, u) => a + u.cachedTokens, 0));
+    assert.ok(m.totalCachedInput > 0, "the repeated system prompt is reported as cached");
+    assert.equal(m.byIntent.insight.calls, 2);
+    assert.equal(m.byIntent.default.calls, 1);
+    assert.equal(m.byModel[model.modelName].calls, 3);
+    assert.equal(
+      m.byIntent.insight.cachedInputTokens + m.byIntent.default.cachedInputTokens,
+      m.totalCachedInput,
+    );
+    assert.equal(m.byModel[model.modelName].cachedInputTokens, m.totalCachedInput);
+    assert.ok(usages.every((u) => u.requestId && u.modelName === model.modelName));
+  },
+);
+
+driverTest("an intent's own model name is used for its calls", async (env) => {
   const page = await env.open("list.html");
-  const usages: AIUsageInfo[] = [];
   const { agent, model } = await env.agent(page, {
-    locate: (call) => locateTarget(page, call.target),
-    extract: () => 1,
-  }, { onLLMUsage: (u) => usages.push(u) });
-  await agent.aiTap("the new item field");
-  await agent.aiNumber("one");
-  await agent.aiNumber("one again");
-  assert.equal(usages.length, 3);
-  assert.deepEqual(usages.map((u) => u.intent), ["default", "insight", "insight"]);
-  const sent = model.calls.map((c) => c.usage!);
-  const m = agent.metrics;
-  assert.equal(m.calls, 3);
-  assert.equal(m.totalPromptTokens, sent.reduce((a, u) => a + u.promptTokens, 0));
-  assert.equal(m.totalCompletionTokens, sent.reduce((a, u) => a + u.completionTokens, 0));
-  assert.equal(m.totalCachedInput, sent.reduce((a, u) => a + u.cachedTokens, 0));
-  assert.ok(m.totalCachedInput > 0, "the repeated system prompt is reported as cached");
-  assert.equal(m.byIntent.insight.calls, 2);
-  assert.equal(m.byIntent.default.calls, 1);
-  assert.equal(m.byModel[model.modelName].calls, 3);
-  assert.equal(
-    m.byIntent.insight.cachedInputTokens + m.byIntent.default.cachedInputTokens,
-    m.totalCachedInput,
-  );
-  assert.equal(m.byModel[model.modelName].cachedInputTokens, m.totalCachedInput);
-  assert.ok(usages.every((u) => u.requestId && u.modelName === model.modelName));
-});
-
-test("an intent's own model name is used for its calls", async () => {
-  const page = await env.open("list.html");
-  const { agent, model } = await env.agent(page, {
-    locate: (call) => locateTarget(page, call.target),
+    locate: (call) => locateTarget(page.appView(), call.target),
     extract: () => "x",
   });
-  const insightAgent = new DriverBPageAgent(page, {
+  const insightAgent = env.pageAgent(page, {
     modelConfig: { ...model.modelConfig(), SDK_INSIGHT_MODEL_NAME: "insight-model" },
     autoPrintReportMsg: false,
     generateReport: false,
@@ -120,12 +127,12 @@ test("an intent's own model name is used for its calls", async () => {
   await insightAgent.destroy();
 });
 
-test("createModelClient wraps the client and receives the endpoint options", async () => {
+driverTest("createModelClient wraps the client and receives the endpoint options", async (env) => {
   const page = await env.open("actions.html");
   const seen: Record<string, unknown>[] = [];
   let wrappedCalls = 0;
   const { agent, model } = await env.agent(page, {
-    locate: (call) => locateTarget(page, call.target),
+    locate: (call) => locateTarget(page.appView(), call.target),
   }, {
     createModelClient: (client: ModelClient, options) => {
       seen.push(options);
@@ -148,26 +155,26 @@ test("createModelClient wraps the client and receives the endpoint options", asy
   assert.equal(seen[0].baseURL, model.baseURL);
   assert.equal(seen[0].apiKey, model.apiKey);
   assert.equal(seen[0].dangerouslyAllowBrowser, true);
-  assert.equal(await appState(page, "clicks"), 2);
+  assert.equal(await page.state("clicks"), 2);
 });
 
-test("onTaskStartTip hears each task before it runs", async () => {
+driverTest("onTaskStartTip hears each task before it runs", async (env) => {
   const page = await env.open("actions.html");
   const tips: string[] = [];
   const { agent } = await env.agent(page, {
     locate: async (call) => {
       assert.equal(tips.length, 1, "the tip came before the model call");
-      return await locateTarget(page, call.target);
+      return await locateTarget(page.appView(), call.target);
     },
   }, { onTaskStartTip: (tip) => void tips.push(tip) });
   await agent.aiTap("the Click me button");
   assert.deepEqual(tips, ["aiTap: the Click me button"]);
 });
 
-test("the API key never appears in the report", async () => {
+driverTest("the API key never appears in the report", async (env) => {
   const page = await env.open("actions.html");
   const { agent, model } = await env.agent(page, {
-    locate: (call) => locateTarget(page, call.target),
+    locate: (call) => locateTarget(page.appView(), call.target),
   }, { model: { apiKey: "sk-very-secret-key-123" } });
   await agent.aiTap("the Click me button");
   await agent.destroy();
@@ -176,16 +183,15 @@ test("the API key never appears in the report", async () => {
   assert.ok(!html.includes(model.apiKey));
 });
 
-test("a tap on a link waits for the new page to load", async () => {
+driverTest("a tap on a link waits for the new page to load", async (env) => {
   const page = await env.open("index.html");
   const { agent } = await env.agent(page, {
     locate: async () => {
-      const box = (await page.locator('a[href="list.html"]').first().boundingBox())!;
-      return { left: box.x, top: box.y, width: box.width, height: box.height };
+      return await page.measure('a[href="list.html"]');
     },
   }, { waitAfterAction: 0 });
   await agent.aiTap("the Todo link");
   assert.match(page.url(), /list\.html$/);
   assert.equal(await page.evaluate(() => document.readyState), "complete");
-  assert.equal(await appState(page, "page"), "list");
+  assert.equal(await page.state("page"), "list");
 });
