@@ -23,6 +23,8 @@ export type {
   AiInputOptions,
   AiKeyboardPressOptions,
   AiLocateOptions,
+  AiLongPressOptions,
+  AiPinchOptions,
   AiScrollOptions,
   AiTapOptions,
   AiWaitForOptions,
@@ -35,6 +37,7 @@ export type {
   ScrollParam,
   TUserPrompt,
 } from "./agent/options.ts";
+export { PromptImageError } from "./agent/prompt_input.ts";
 export type { AIContextApiName, AIContexts } from "./agent/context.ts";
 export type { AgentMetrics, UsageBucket } from "./agent/metrics.ts";
 export type {
@@ -42,6 +45,9 @@ export type {
   ActionContext,
   ActionParamSpec,
   DeviceAction,
+  ElementsDescriptionOptions,
+  InputActionOptions,
+  InputStrategy,
   LocatedElement,
   Point,
   Rect,
@@ -71,5 +77,6 @@ export { getModelFamily, MODEL_FAMILY_NAMES } from "./model/families/mod.ts";
 export type { ModelFamily, ModelImageSize } from "./model/families/mod.ts";
 export type { AIUsageInfo } from "./report/types.ts";
 export { normalizeKeyCombo } from "./device/keys.ts";
+export { withCustomActions } from "./device/custom_actions.ts";
 export { sleep } from "./runtime/runtime.ts";
 export { SDK_VERSION } from "./version.ts";

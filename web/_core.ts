@@ -12,9 +12,13 @@ export type {
   ActionContext,
   ActionParamSpec,
   DeviceAction,
+  ElementsDescriptionOptions,
+  InputActionOptions,
+  InputStrategy,
   LocatedElement,
   Point,
   Rect,
   Size,
 } from "@sdk/core";
-export { normalizeKeyCombo } from "@sdk/core";
+export { normalizeKeyCombo, withCustomActions } from "@sdk/core";
+export { checkInputOptions, sleep } from "@sdk/core";

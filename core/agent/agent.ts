@@ -5,10 +5,16 @@
  * @module
  */
 
-import type { AbstractInterface } from "../device/types.ts";
-import { AssertionError, WaitForTimeoutError } from "../errors.ts";
+import type {
+  AbstractInterface,
+  ActionContext,
+  ElementsDescriptionOptions,
+} from "../device/types.ts";
+import { AssertionError, LocateError, WaitForTimeoutError } from "../errors.ts";
 import { checkAssertion, extractData } from "../insight/extract.ts";
 import { deepLocateElement, locateElement, markTarget } from "../insight/locate.ts";
+import type { LocateResult } from "../insight/locate.ts";
+import { locateByXpath } from "../insight/locate_xpath.ts";
 import { ModelCaller } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
@@ -28,51 +34,67 @@ import type {
   AiInputOptions,
   AiKeyboardPressOptions,
   AiLocateOptions,
+  AiLongPressOptions,
+  AiPinchOptions,
   AiScrollOptions,
   AiTapOptions,
   AiWaitForOptions,
   ExtractOptions,
   LocateOptions,
   LocateResultValue,
+  PromptWithImages,
   RecordToReportOptions,
   ScrollParam,
   TUserPrompt,
 } from "./options.ts";
-import { performAction } from "./perform.ts";
+import { findAction, performAction } from "./perform.ts";
+import { resolvePrompt } from "./prompt_input.ts";
+import type { ResolvedPrompt } from "./prompt_input.ts";
 import { toPhysicalRect } from "./screen.ts";
-import type { CallSession } from "./session.ts";
-
-/** The text of a prompt given as a string or a prompt object (spec 2.5). */
-function promptText(p: TUserPrompt, what: string): string {
-  const text = typeof p === "string" ? p : p?.prompt;
-  if (typeof text !== "string" || text.trim() === "") {
-    throw new TypeError(
-      `${what} must be a non-empty string or an object { prompt: string }, got ${
-        JSON.stringify(p)
-      }`,
-    );
-  }
-  if (typeof p === "object" && p.images?.length) {
-    throw new TypeError(`${what}: prompt images (spec 2.5) are not supported yet`);
-  }
-  return text;
-}
+import { freezeContext } from "./session.ts";
+import type { CallSession, FrozenContext } from "./session.ts";
+import { resolveUploadOptions } from "./upload_paths.ts";
 
 function isPromptObject(v: unknown): v is { prompt: string } {
   return typeof v === "object" && v !== null && "prompt" in v;
 }
 
 function checkLocateOptions(api: string, opt: LocateOptions | undefined): void {
-  if (opt?.xpath !== undefined) {
+  const xpath = opt?.xpath;
+  if (xpath !== undefined && (typeof xpath !== "string" || xpath.trim() === "")) {
     throw new TypeError(
-      `${api}: the xpath option is not supported yet; describe the element instead`,
+      `${api}: xpath must be a non-empty XPath expression such as "//button[@id='save']", got ${
+        JSON.stringify(xpath)
+      }`,
     );
   }
+}
+
+/** Reads `domIncluded` (spec 4.3): `true` all elements, `'visible-only'` visible ones, unset none. */
+function domOption(
+  api: string,
+  domIncluded: ExtractOptions["domIncluded"],
+): ElementsDescriptionOptions | undefined {
+  if (domIncluded === undefined || domIncluded === false) return undefined;
+  if (domIncluded === true || domIncluded === "visible-only") {
+    return { visibleOnly: domIncluded === "visible-only" };
+  }
+  throw new RangeError(
+    `${api}: 'domIncluded' must be true, false or 'visible-only': current value is ${
+      JSON.stringify(domIncluded)
+    }`,
+  );
 }
 
 function checkNonNegative(name: string, v: number | undefined): void {
   if (v !== undefined && !(Number.isFinite(v) && v >= 0)) {
     throw new RangeError(`'${name}' must be a finite number >= 0: current value is ${v}`);
+  }
+}
+
+function checkPositive(api: string, name: string, v: number | undefined): void {
+  if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) {
+    throw new RangeError(`${api}: '${name}' must be a finite number > 0: current value is ${v}`);
   }
 }
 
@@ -119,6 +141,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   // The records of every call (no image data: screenshots are ids), for _unstableLogContent().
   #executions: ReportExecution[] = [];
   #destroyed = false;
+  // The snapshot of freezePageContext() (spec 3.2); undefined while live.
+  #frozen: FrozenContext | undefined;
 
   /**
    * Creates an agent over a device.
@@ -183,10 +207,13 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     });
   }
 
-  /** Runs one public call: checks, records, reports. */
+  /**
+   * Runs one public call: checks, records, reports. A resolved prompt's images go to every model
+   * request of the call and to the report.
+   */
   async #run<T>(
     apiName: string,
-    prompt: string,
+    prompt: string | ResolvedPrompt,
     intents: readonly ModelIntent[],
     body: (s: CallSession) => Promise<T>,
     signal?: AbortSignal,
@@ -194,12 +221,24 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     if (this.#destroyed) {
       throw new Error(`${apiName}: this agent was destroyed; create a new agent`);
     }
+    // A call keeps the context it started in, even if unfreezePageContext() runs meanwhile.
+    const frozen = this.#frozen;
     // A missing or invalid model configuration fails here, before any action.
     for (const intent of intents) this.#caller.config(intent);
-    await this.#options.onTaskStartTip?.(`${apiName}: ${prompt}`);
+    const { text, images } = typeof prompt === "string" ? { text: prompt, images: [] } : prompt;
+    await this.#options.onTaskStartTip?.(`${apiName}: ${text}`);
     const writer = await this.#reportWriter();
     const startedAt = await this.#now();
-    const recorder = new ExecutionRecorder(writer, apiName, prompt, startedAt);
+    // The end is read on the same clock as the start (the device's, with useDeviceTime).
+    const clockOffset = startedAt - Date.now();
+    const recorder = new ExecutionRecorder(writer, apiName, text, startedAt);
+    if (images.length) {
+      // Inlined images go to the screenshot store (once per content), so the report shows them.
+      recorder.record.promptImages = images.map(({ name, url }) =>
+        url.startsWith("data:") ? { name, screenshot: writer.addScreenshot(url) } : { name, url }
+      );
+    }
+    if (frozen) recorder.record.frozenContext = true;
     this.#executions.push(recorder.record);
     const s: CallSession = {
       device: this.interface,
@@ -209,6 +248,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       shrinkFactor: this.#options.screenshotShrinkFactor ?? 1,
       waitAfterAction: this.#options.waitAfterAction ?? 300,
       signal,
+      promptImages: images,
+      frozen,
     };
     try {
       const out = await body(s);
@@ -220,7 +261,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       recorder.record.error = errorMessage(e);
       throw e;
     } finally {
-      recorder.record.endedAt = Date.now();
+      recorder.record.endedAt = Date.now() + clockOffset;
       try {
         await recorder.flush();
         const firstFile = this.#reportFile === undefined && writer.file;
@@ -240,12 +281,54 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       console.warn("useDeviceTime: this device has no getDeviceLocalTimeString; using system time");
       return Date.now();
     }
-    const t = Date.parse(await this.interface.getDeviceLocalTimeString());
-    return Number.isFinite(t) ? t : Date.now();
+    // A page that is navigating cannot tell its time; the call goes on with the system's.
+    let local: string;
+    try {
+      local = await this.interface.getDeviceLocalTimeString();
+    } catch (e) {
+      console.warn(
+        `useDeviceTime: could not read the device time; using system time: ${errorMessage(e)}`,
+      );
+      return Date.now();
+    }
+    const t = Date.parse(local);
+    if (Number.isFinite(t)) return t;
+    console.warn(
+      `useDeviceTime: Date.parse cannot read the device time ${
+        JSON.stringify(local)
+      }; using system time`,
+    );
+    return Date.now();
   }
 
   #context(api: AIContextApiName, callContext?: string): string | undefined {
     return this.#contexts.resolve(api, callContext) || undefined;
+  }
+
+  /**
+   * Locates the target of a locating call: by `opt.xpath` first when given (spec 4.2), else or
+   * when it matches nothing by the model with `text`. `undefined` without xpath and text.
+   *
+   * @throws {LocateError} when the xpath matches nothing and there is no description.
+   */
+  async #locate(
+    s: CallSession,
+    api: AIContextApiName,
+    text: string | undefined,
+    opt: LocateOptions | undefined,
+  ): Promise<LocateResult | undefined> {
+    if (opt?.xpath !== undefined) {
+      const found = await locateByXpath(s, opt.xpath, text);
+      if (found) return found;
+      if (text === undefined) {
+        throw new LocateError(
+          `${api}: no visible element matches xpath "${opt.xpath}", and there is no description to locate by instead`,
+        );
+      }
+    }
+    if (text === undefined) return undefined;
+    const locate = opt?.deepLocate || opt?.deepThink ? deepLocateElement : locateElement;
+    return await locate(s, text, this.#context(api, opt?.context));
   }
 
   /** Locates then performs one named action (the instant actions). */
@@ -255,18 +338,19 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     locate: TUserPrompt | undefined,
     opt: LocateOptions | undefined,
     param: Record<string, unknown> = {},
+    context: Omit<ActionContext, "signal"> = {},
   ): Promise<void> {
+    this.#checkLive(api);
     checkLocateOptions(api, opt);
-    const text = locate === undefined ? undefined : promptText(locate, `${api} locate`);
-    return await this.#run(api, text ?? actionName, ["default"], async (s) => {
+    const prompt = locate === undefined ? undefined : await resolvePrompt(locate, `${api} locate`);
+    return await this.#run(api, prompt ?? actionName, ["default"], async (s) => {
       let mark = {};
-      if (text !== undefined) {
-        const locate = opt?.deepLocate || opt?.deepThink ? deepLocateElement : locateElement;
-        const found = await locate(s, text, this.#context(api, opt?.context));
+      const found = await this.#locate(s, api, prompt?.text, opt);
+      if (found) {
         param = { ...param, locate: found.element };
         mark = { screenshot: found.screen.screenshotId, ...markTarget(found.imageRect) };
       }
-      await performAction(s, actionName, param, mark);
+      await performAction(s, actionName, param, mark, context);
     });
   }
 
@@ -276,24 +360,30 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
    * @returns the model's output text when it gave one.
    * @throws {PlanningError} when the model reports the task impossible, an action fails, or
    * `replanningCycleLimit` is reached; the signal's reason when `abortSignal` aborts.
+   * @throws {TypeError} for a `fileChooserAccept` or `fileChooserAllowedDir` of the wrong shape,
+   * or `fileChooserAccept` on a device that cannot choose files; {Error} naming a missing file or
+   * directory (before any model call); {Error} when the model plans an upload without
+   * `fileChooserAllowedDir` or outside it, or several files for an input without `multiple`
+   * (spec 7).
    */
   async aiAct(prompt: TUserPrompt, options: AiActOptions = {}): Promise<string | undefined> {
-    const text = promptText(prompt, "aiAct prompt");
-    if (options.fileChooserAccept !== undefined || options.fileChooserAllowedDir !== undefined) {
-      throw new TypeError("aiAct: file chooser options are not supported yet");
-    }
+    this.#checkLive("aiAct");
+    const uploads = await resolveUploadOptions("aiAct", this.interface.actionSpace(), options);
+    const resolved = await resolvePrompt(prompt, "aiAct prompt", options.abortSignal);
     const deepThink = options.deepThink === true;
-    return await this.#run("aiAct", text, ["planning", "default"], (s) => {
+    return await this.#run("aiAct", resolved, ["planning", "default"], (s) => {
       const envLimit = Number(getEnv("SDK_REPLANNING_CYCLE_LIMIT"));
       const cycleLimit = this.#options.replanningCycleLimit ??
         (Number.isInteger(envLimit) && envLimit > 0
           ? envLimit
           : s.caller.config("planning").family.replanningCycleLimit);
-      return runPlan(s, text, {
+      return runPlan(s, resolved.text, {
         context: this.#context("aiAct", options.context),
         deepThink,
         deepLocate: options.deepLocate === true,
         cycleLimit,
+        fileChooserAccept: uploads.accept,
+        fileChooserAllowedDir: uploads.allowedDir,
       });
     }, options.abortSignal);
   }
@@ -308,12 +398,26 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     return await this.aiAct(prompt, options);
   }
 
-  /** Taps (clicks) the element `locate` describes. */
+  /**
+   * Taps (clicks) the element `locate` describes (or `options.xpath` selects).
+   *
+   * With `fileChooserAccept` (spec 4.2 `aiAct` rule 4; web pages): when the tap opens a file
+   * chooser, it gets these files (paths from the working directory); when none opens, the tap
+   * just completes.
+   *
+   * @throws {TypeError} when `fileChooserAccept` is not a path or list of paths, or the device
+   * cannot choose files.
+   * @throws {Error} naming a file of `fileChooserAccept` that does not exist; when several files
+   * are given and the chooser's input has no `multiple` attribute (spec 7, no file is set).
+   */
   async aiTap(locate: TUserPrompt, options?: AiTapOptions): Promise<void> {
-    if (options?.fileChooserAccept !== undefined) {
-      throw new TypeError("aiTap: fileChooserAccept is not supported yet");
-    }
-    return await this.#instant("aiTap", "Tap", locate, options);
+    const tap = options?.fileChooserAccept === undefined
+      ? []
+      : [findAction(this.interface.actionSpace(), "Tap")];
+    const { accept } = await resolveUploadOptions("aiTap", tap, {
+      fileChooserAccept: options?.fileChooserAccept,
+    });
+    return await this.#instant("aiTap", "Tap", locate, options, {}, { fileChooserAccept: accept });
   }
 
   /** Moves the pointer over the element (web and desktop). */
@@ -372,7 +476,12 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       throw new TypeError("aiInput needs a value: aiInput(locate, { value: 'text' })");
     }
     const value = mode === "clear" ? "" : String(opt.value);
-    return await this.#instant("aiInput", "Input", locate, opt, { value, mode });
+    // Given values override the device's defaults; the device checks the combination (rule 5).
+    const inputOptions = {
+      ...(opt.keyboardTypeDelay !== undefined && { keyboardTypeDelay: opt.keyboardTypeDelay }),
+      ...(opt.inputStrategy !== undefined && { inputStrategy: opt.inputStrategy }),
+    };
+    return await this.#instant("aiInput", "Input", locate, opt, { value, mode }, { inputOptions });
   }
 
   /**
@@ -434,16 +543,76 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   }
 
   /**
+   * Presses and holds on the element `locate` describes (spec 4.2 `aiLongPress`). Web pages hold
+   * the mouse button, or a finger with `enableTouchEventsInActionSpace`.
+   *
+   * @param options `duration`: hold time in ms; default the device's (web 500 ms, spec 8).
+   * @throws {RangeError} when `duration` is not a finite number > 0 (before any model call).
+   * @throws {TypeError} when the device has no `LongPress` action.
+   */
+  async aiLongPress(locate: TUserPrompt, options?: AiLongPressOptions): Promise<void> {
+    checkPositive("aiLongPress", "duration", options?.duration);
+    this.#requireAction("aiLongPress", "LongPress");
+    const param = options?.duration === undefined ? {} : { duration: options.duration };
+    return await this.#instant("aiLongPress", "LongPress", locate, options, param);
+  }
+
+  /**
+   * Pinches with two fingers (spec 4.2 `aiPinch`): `'out'` spreads them (zoom in), `'in'` brings
+   * them together (zoom out), centered on the element `locate` describes, or on the screen's
+   * center when `locate` is undefined (no model call then).
+   *
+   * @param options `direction` (required); `distance`: change of the distance between the
+   * fingers in logical (CSS) pixels, default a quarter of the shorter screen side; `duration` in
+   * ms, default 500.
+   * @throws {RangeError} for a `direction` other than `'in'`/`'out'`, or a `distance` or
+   * `duration` that is not a finite number > 0 (before any model call).
+   * @throws {TypeError} when the device has no `Pinch` action: on web pages, create the agent
+   * with `enableTouchEventsInActionSpace: true` (Chromium only).
+   */
+  async aiPinch(locate: TUserPrompt | undefined, options: AiPinchOptions): Promise<void> {
+    const direction = options?.direction;
+    if (direction !== "in" && direction !== "out") {
+      throw new RangeError(
+        `aiPinch: 'direction' must be 'in' (zoom out) or 'out' (zoom in): current value is ${
+          JSON.stringify(direction)
+        }`,
+      );
+    }
+    checkPositive("aiPinch", "distance", options.distance);
+    checkPositive("aiPinch", "duration", options.duration);
+    this.#requireAction(
+      "aiPinch",
+      "Pinch",
+      "On web pages, create the agent with enableTouchEventsInActionSpace: true (Chromium only).",
+    );
+    const param: Record<string, unknown> = { direction };
+    if (options.distance !== undefined) param.distance = options.distance;
+    if (options.duration !== undefined) param.duration = options.duration;
+    return await this.#instant("aiPinch", "Pinch", locate, options, param);
+  }
+
+  // Fails an instant action the device cannot perform before any model call.
+  #requireAction(api: string, action: string, hint = ""): void {
+    try {
+      findAction(this.interface.actionSpace(), action);
+    } catch (e) {
+      throw new TypeError(`${api}: ${errorMessage(e)}.${hint ? " " + hint : ""}`);
+    }
+  }
+
+  /**
    * Locates an element (spec 2.6): `rect` and `center` in physical screenshot pixels, and `dpr`.
+   * With `xpath`, a visible element it selects is used without a model call (spec 4.2).
    *
    * @throws {LocateError} when the element is not on the screen.
+   * @throws {TypeError} naming an invalid `xpath`.
    */
   async aiLocate(locate: TUserPrompt, options?: AiLocateOptions): Promise<LocateResultValue> {
     checkLocateOptions("aiLocate", options);
-    const text = promptText(locate, "aiLocate locate");
-    return await this.#run("aiLocate", text, ["default"], async (s) => {
-      const locate = options?.deepLocate || options?.deepThink ? deepLocateElement : locateElement;
-      const found = await locate(s, text, this.#context("aiLocate", options?.context));
+    const prompt = await resolvePrompt(locate, "aiLocate locate");
+    return await this.#run("aiLocate", prompt, ["default"], async (s) => {
+      const found = (await this.#locate(s, "aiLocate", prompt.text, options))!;
       const rect = toPhysicalRect(found.screen, found.imageRect);
       return {
         rect,
@@ -459,18 +628,29 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     returnType: ExtractReturnType,
     options: ExtractOptions | undefined,
   ): Promise<unknown> {
-    const text = promptText(demand, `${api} prompt`);
-    if (options?.domIncluded) {
-      throw new TypeError(`${api}: domIncluded is not supported yet; leave it unset`);
-    }
-    return await this.#run(api, text, ["insight"], (s) =>
-      extractData(s, text, returnType, {
-        context: this.#context(api, options?.context),
-        screenshotIncluded: options?.screenshotIncluded,
-      }));
+    const dom = domOption(api, options?.domIncluded);
+    const prompt = await resolvePrompt(demand, `${api} prompt`);
+    return await this.#run(
+      api,
+      prompt,
+      ["insight"],
+      (s) =>
+        extractData(s, prompt.text, returnType, {
+          context: this.#context(api, options?.context),
+          screenshotIncluded: options?.screenshotIncluded,
+          dom,
+        }),
+    );
   }
 
-  /** Extracts data in the shape `dataDemand` describes (spec 4.3). */
+  /**
+   * Extracts data in the shape `dataDemand` describes (spec 4.3). The options (`domIncluded`,
+   * `screenshotIncluded`, `context`) are the same for `aiBoolean`, `aiNumber`, `aiString`, `aiAsk`
+   * and `aiAssert`.
+   *
+   * @throws {RangeError} for a `domIncluded` other than `true`, `false` or `'visible-only'`.
+   * @throws {TypeError} for `domIncluded` on a device without `getElementsDescription`.
+   */
   async aiQuery<T = unknown>(dataDemand: TUserPrompt, options?: ExtractOptions): Promise<T> {
     return (await this.#extract("aiQuery", dataDemand, "any", options)) as T;
   }
@@ -496,7 +676,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   }
 
   /**
-   * Checks an assertion about the screen.
+   * Checks an assertion about the screen; `options` as for {@link aiQuery}.
    *
    * @throws {AssertionError} carrying `errorMsg` and the model's `reason` when it is false.
    */
@@ -505,10 +685,14 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     errorMsg?: string,
     options?: ExtractOptions,
   ): Promise<void> {
-    const text = promptText(assertion, "aiAssert assertion");
-    if (options?.domIncluded) throw new TypeError("aiAssert: domIncluded is not supported yet");
-    return await this.#run("aiAssert", text, ["insight"], async (s) => {
-      const check = await checkAssertion(s, text, this.#context("aiAssert", options?.context));
+    const dom = domOption("aiAssert", options?.domIncluded);
+    const prompt = await resolvePrompt(assertion, "aiAssert assertion");
+    const text = prompt.text;
+    return await this.#run("aiAssert", prompt, ["insight"], async (s) => {
+      const check = await checkAssertion(s, text, this.#context("aiAssert", options?.context), {
+        screenshotIncluded: options?.screenshotIncluded,
+        dom,
+      });
       if (!check.pass) throw new AssertionError(text, errorMsg, check.thought);
     });
   }
@@ -520,7 +704,14 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
    * @throws {WaitForTimeoutError} with the last reason when the window closes first.
    */
   async aiWaitFor(assertion: string, options: AiWaitForOptions = {}): Promise<void> {
-    const text = promptText(assertion, "aiWaitFor assertion");
+    // Typed as a string, but a JavaScript caller may pass a prompt object (spec 2.5).
+    if ((assertion as unknown as PromptWithImages | null)?.images?.length) {
+      throw new TypeError(
+        "aiWaitFor: the assertion is text (spec 4.4) and cannot carry images; " +
+          "check a prompt with images with aiAssert",
+      );
+    }
+    const { text } = await resolvePrompt(assertion, "aiWaitFor assertion");
     const timeoutMs = options.timeoutMs ?? 15000;
     const intervalMs = options.checkIntervalMs ?? 3000;
     checkNonNegative("timeoutMs", timeoutMs);
@@ -545,7 +736,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
 
   /**
    * Adds a record to the report (spec 4.5, 2.8): one step per screenshot with `options.content`
-   * as its description. Without `screenshots`, the current screen is captured. Needs no model.
+   * as its description. Without `screenshots`, the current screen is captured (the frozen one
+   * while the page context is frozen). Needs no model.
    *
    * @throws {TypeError} when both `screenshots` and `screenshotBase64` are given, or a screenshot
    * is not a PNG/JPEG data URI or raw base64 body (as a rejection).
@@ -559,7 +751,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     const given = options.screenshots ??
       (options.screenshotBase64 === undefined ? undefined : [{ base64: options.screenshotBase64 }]);
     await this.#run("recordToReport", title, [], async (s) => {
-      const shots = given ?? [{ base64: await s.device.screenshotBase64() }];
+      const shots = given ??
+        [{ base64: s.frozen?.screenshot ?? await s.device.screenshotBase64() }];
       for (const shot of shots) {
         const id = s.report.addScreenshot(shot.base64);
         const step = s.recorder.begin("Log", shot.description ?? title, {
@@ -569,6 +762,46 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
         s.recorder.end(step);
       }
     });
+  }
+
+  /**
+   * Freezes the page context (spec 3.2, 4.5): takes one snapshot now (the raw screenshot, the
+   * logical size and, when the device has `getElementsDescription`, both element descriptions)
+   * and makes every later extraction, assertion, `aiLocate`, `aiWaitFor` and `recordToReport`
+   * read it instead of the live page, until {@link unfreezePageContext}. Each call still prepares
+   * the image for its model's family and `screenshotShrinkFactor`; `domIncluded` sends the frozen
+   * description. Executions recorded while frozen have `frozenContext: true`, shown as a marker in
+   * the report. Interaction methods (`aiAct`, `ai`, `aiTap`, `aiInput` and the other instant
+   * actions) reject while frozen. Freezing again replaces the snapshot.
+   *
+   * A call already running keeps the context it started in.
+   *
+   * @throws {Error} when the agent was destroyed, or the device fails to give the snapshot (the
+   * agent then stays as it was).
+   */
+  async freezePageContext(): Promise<void> {
+    if (this.#destroyed) {
+      throw new Error("freezePageContext: this agent was destroyed; create a new agent");
+    }
+    this.#frozen = await freezeContext(this.interface);
+  }
+
+  /**
+   * Unfreezes the page context (spec 3.2): later calls read the live page again. Does nothing when
+   * the context is not frozen.
+   */
+  unfreezePageContext(): Promise<void> {
+    this.#frozen = undefined;
+    return Promise.resolve();
+  }
+
+  // Interaction methods must not run on a frozen context: the model could not see what they do.
+  #checkLive(api: string): void {
+    if (this.#frozen) {
+      throw new Error(
+        `${api} cannot run while the page context is frozen (freezePageContext()): the model would not see the page change. Call unfreezePageContext() first.`,
+      );
+    }
   }
 
   /**

@@ -77,7 +77,13 @@ export interface LocateOptions {
   deepThink?: boolean;
   /** Per-call context; outranks agent contexts. */
   context?: string;
-  /** XPath tried before the model (web). */
+  /**
+   * XPath of the target, tried before the model (spec 4.2; devices with `locateByXpath`, i.e.
+   * web pages, main frame only): the first visible element it selects is used, scrolled into view
+   * when off-screen, with no model call. When nothing visible matches (or the device cannot
+   * locate by xpath), the description is located by the model. An invalid expression rejects the
+   * call with a `TypeError` naming it. Default undefined.
+   */
   xpath?: string;
   /** Whether the result may be cached. Default `true`. */
   cacheable?: boolean;
@@ -93,9 +99,19 @@ export interface AiActOptions {
   deepLocate?: boolean;
   /** Per-call context. */
   context?: string;
-  /** Files to give a file chooser (web). */
+  /**
+   * Files for every file chooser a tap of this call opens (spec 4.2 rule 4; web pages): paths of
+   * existing files, relative ones from the working directory; not limited by
+   * `fileChooserAllowedDir`. Several files need an input with `multiple` (else the call rejects).
+   * Files the model plans for a tap win over these. Default: choosers are ignored.
+   */
   fileChooserAccept?: string | string[];
-  /** Directory prompt-planned uploads may read from (web). */
+  /**
+   * The directory model-planned uploads may read from (spec 4.2 rule 5; web pages). Without it a
+   * planned upload rejects the call. Relative planned paths resolve against it, absolute ones
+   * must lie in it; symlinks must stay inside it (real paths are checked). Relative to the
+   * working directory. Default undefined.
+   */
   fileChooserAllowedDir?: string;
   /** Stops the planning loop. */
   abortSignal?: AbortSignal;
@@ -103,7 +119,11 @@ export interface AiActOptions {
 
 /** Options of `aiTap`. */
 export interface AiTapOptions extends LocateOptions {
-  /** Files to give a file chooser opened by the tap (web). */
+  /**
+   * Files for a file chooser the tap opens (spec 4.2; web pages): paths of existing files,
+   * relative ones from the working directory. Several files need an input with `multiple`.
+   * Default: a chooser that opens is ignored.
+   */
   fileChooserAccept?: string | string[];
 }
 
@@ -143,9 +163,36 @@ export interface ScrollParam {
 /** Options of `aiScroll` (locate-first signature). */
 export type AiScrollOptions = ScrollParam & LocateOptions;
 
+/** Options of `aiLongPress` (spec 4.2). */
+export interface AiLongPressOptions extends LocateOptions {
+  /**
+   * How long to hold, in ms (finite, > 0). Default: the device's (web 500 ms, spec 8).
+   */
+  duration?: number;
+}
+
+/** Options of `aiPinch` (spec 4.2, rules for `aiPinch`). */
+export interface AiPinchOptions extends LocateOptions {
+  /** `'in'` brings the two fingers together (zoom out); `'out'` spreads them (zoom in). */
+  direction: "in" | "out";
+  /**
+   * How much the distance between the two fingers changes, in logical (CSS) pixels (finite,
+   * > 0). Default: a quarter of the shorter side of the screen.
+   */
+  distance?: number;
+  /** How long the fingers move, in ms (finite, > 0). Default 500 (spec 8). */
+  duration?: number;
+}
+
 /** Options of extraction calls (spec 4.3). */
 export interface ExtractOptions {
-  /** Send simplified DOM data (web). Not implemented yet: throws. */
+  /**
+   * Send the device's simplified element tree with the request, in a `<page-dom>` block (spec
+   * 4.3): `true` lists hidden and off-screen elements too (e.g. the targets of image links),
+   * `'visible-only'` only elements that are rendered and on screen. Default `false`. Works with
+   * `screenshotIncluded: false`. A device without `getElementsDescription` (web pages have it)
+   * rejects the call with a `TypeError` naming the option; any other value is a `RangeError`.
+   */
   domIncluded?: boolean | "visible-only";
   /** Send the screenshot. Default `true`. */
   screenshotIncluded?: boolean;

@@ -5,10 +5,11 @@
  * @module
  */
 
-import type { DeviceAction, LocatedElement } from "../device/types.ts";
+import type { ActionContext, DeviceAction, LocatedElement } from "../device/types.ts";
 import type { ReportStep } from "../report/types.ts";
 import { sleep } from "../runtime/runtime.ts";
 import type { CallSession } from "./session.ts";
+import { type AllowedUploadDir, resolvePlannedFiles } from "./upload_paths.ts";
 
 /**
  * Finds an action by name.
@@ -43,6 +44,8 @@ export function checkParams(action: DeviceAction, param: Record<string, unknown>
     }
     const ok = spec.type === "locate"
       ? typeof v === "object" && Array.isArray((v as LocatedElement).center)
+      : spec.type === "files"
+      ? typeof v === "string" || (Array.isArray(v) && v.every((f) => typeof f === "string"))
       : spec.type === "enum"
       ? (spec.values ?? []).includes(String(v))
       : spec.type === "number"
@@ -53,7 +56,11 @@ export function checkParams(action: DeviceAction, param: Record<string, unknown>
     if (!ok) {
       throw new TypeError(
         `Action ${action.name}: parameter "${spec.name}" must be ${
-          spec.type === "enum" ? `one of ${spec.values?.join(", ")}` : `a ${spec.type}`
+          spec.type === "enum"
+            ? `one of ${spec.values?.join(", ")}`
+            : spec.type === "files"
+            ? "a file path or an array of file paths"
+            : `a ${spec.type}`
         }, got ${JSON.stringify(v)}`,
       );
     }
@@ -75,20 +82,28 @@ function displayParam(param: Record<string, unknown>): Record<string, unknown> {
   );
 }
 
-/** Performs `name` with `param`; `mark` places the target on the step's screenshot. */
+/**
+ * Performs `name` with `param`; `mark` places the target on the step's screenshot; `context`
+ * adds call settings (e.g. `inputOptions`) to the action's {@link ActionContext}. `files`
+ * parameters (from a planner) are checked against `allowedDir` (the call's
+ * `fileChooserAllowedDir`) and replaced by real paths; without it they are rejected.
+ */
 export async function performAction(
   s: CallSession,
   name: string,
   param: Record<string, unknown>,
   mark: Partial<ReportStep> = {},
+  context: Omit<ActionContext, "signal"> = {},
+  allowedDir?: AllowedUploadDir,
 ): Promise<void> {
   const step = s.recorder.begin("Action", name, { ...mark, param: displayParam(param) });
   try {
     const action = findAction(s.device.actionSpace(), name);
     checkParams(action, param);
+    await resolvePlannedFiles(action, param, allowedDir);
     s.signal?.throwIfAborted();
     await s.device.beforeAction?.();
-    await action.call(param, { signal: s.signal });
+    await action.call(param, { ...context, signal: s.signal });
     await s.device.afterAction?.();
     if (s.waitAfterAction > 0) await sleep(s.waitAfterAction, s.signal);
     s.recorder.end(step);

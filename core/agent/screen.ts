@@ -36,6 +36,20 @@ export async function captureScreen(
   report: ReportScreenshotSink,
 ): Promise<Screen> {
   const [raw, logical] = await Promise.all([device.screenshotBase64(), device.size()]);
+  return await screenFromRaw(raw, logical, family, shrinkFactor, report);
+}
+
+/**
+ * A screen from a screenshot already taken (`raw`: data URI, physical pixels) and the logical
+ * size it was taken at: the frozen page context (spec 3.2) goes through here on every call.
+ */
+export async function screenFromRaw(
+  raw: string,
+  logical: Size,
+  family: ModelFamily,
+  shrinkFactor: number,
+  report: ReportScreenshotSink,
+): Promise<Screen> {
   const physical = imageSizeFromDataUri(raw);
   const image = await prepareImage(raw, { shrinkFactor, padToMultipleOf: family.padToMultipleOf });
   return {

@@ -6,12 +6,13 @@
  * @module
  */
 
-import type { AbstractInterface } from "../device/types.ts";
+import type { AbstractInterface, ElementsDescriptionOptions, Size } from "../device/types.ts";
 import type { ModelCaller } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ReportScreenshotSink } from "../report/types.ts";
 import type { ExecutionRecorder } from "./execution.ts";
-import { captureScreen } from "./screen.ts";
+import type { ResolvedPromptImage } from "./prompt_input.ts";
+import { captureScreen, screenFromRaw } from "./screen.ts";
 import type { Screen } from "./screen.ts";
 
 /** Everything a call needs. */
@@ -30,9 +31,76 @@ export interface CallSession {
   waitAfterAction: number;
   /** Cancels the call. */
   signal?: AbortSignal;
+  /** The frozen page context (spec 3.2) when the call runs frozen: the screen is read from it. */
+  frozen?: FrozenContext;
+  /**
+   * Images of the call's prompt object (spec 2.5), sent with every model request of the call;
+   * unset or empty when the prompt has none.
+   */
+  promptImages?: readonly ResolvedPromptImage[];
 }
 
-/** Captures the screen as the model of `intent` should see it. */
+/**
+ * A page snapshot taken by `freezePageContext()` (spec 3.2), all at the moment of freezing: while
+ * the agent is frozen every call reads the screen and the element tree from here.
+ */
+export interface FrozenContext {
+  /** The raw screenshot (data URI, physical pixels), before any shrinking or padding. */
+  screenshot: string;
+  /** Logical size and dpr when it was taken. */
+  logical: Size;
+  /**
+   * Both element descriptions (`domIncluded: true` and `'visible-only'`), when the device has
+   * `getElementsDescription`.
+   */
+  elements?: { all: string; visibleOnly: string };
+}
+
+/** Takes the snapshot of a frozen page context: screenshot, size and element descriptions. */
+export async function freezeContext(device: AbstractInterface): Promise<FrozenContext> {
+  const describe = device.getElementsDescription?.bind(device);
+  const [screenshot, logical, all, visibleOnly] = await Promise.all([
+    device.screenshotBase64(),
+    device.size(),
+    describe?.({ visibleOnly: false }),
+    describe?.({ visibleOnly: true }),
+  ]);
+  const elements = all !== undefined && visibleOnly !== undefined
+    ? { all, visibleOnly }
+    : undefined;
+  return { screenshot, logical, elements };
+}
+
+/**
+ * Captures the screen as the model of `intent` should see it: from the frozen snapshot when the
+ * call runs frozen (prepared anew for the family and shrink factor), else from the device.
+ */
 export function captureFor(s: CallSession, intent: ModelIntent): Promise<Screen> {
-  return captureScreen(s.device, s.caller.config(intent).family, s.shrinkFactor, s.report);
+  const family = s.caller.config(intent).family;
+  if (s.frozen) {
+    return screenFromRaw(s.frozen.screenshot, s.frozen.logical, family, s.shrinkFactor, s.report);
+  }
+  return captureScreen(s.device, family, s.shrinkFactor, s.report);
+}
+
+/**
+ * The device's element description for `domIncluded` (spec 4.3); the frozen one when the call
+ * runs frozen.
+ *
+ * @throws {TypeError} naming `domIncluded` when the device has no `getElementsDescription`.
+ */
+export async function elementsFor(
+  s: CallSession,
+  options: ElementsDescriptionOptions,
+): Promise<string> {
+  const frozen = s.frozen?.elements;
+  if (frozen) return options.visibleOnly ? frozen.visibleOnly : frozen.all;
+  if (!s.device.getElementsDescription) {
+    throw new TypeError(
+      `domIncluded needs a device that can describe its elements (getElementsDescription), and this ${
+        JSON.stringify(s.device.interfaceType)
+      } device cannot; leave domIncluded unset`,
+    );
+  }
+  return await s.device.getElementsDescription(options);
 }

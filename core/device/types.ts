@@ -49,12 +49,18 @@ export interface LocatedElement {
 /**
  * Describes one parameter of a device action, for the planning prompt and for validation.
  * `locate` parameters are filled by the SDK with a {@link LocatedElement}.
+ *
+ * `files` parameters are file paths the planner asks to upload (a string or an array of strings).
+ * The SDK checks them against the call's `fileChooserAllowedDir` (spec 4.2 `aiAct` rule 5) and
+ * hands the action an array of real absolute paths; without that option it rejects the action.
+ * An action that declares a `files` parameter also receives the user's `fileChooserAccept`
+ * through {@link ActionContext.fileChooserAccept}.
  */
 export interface ActionParamSpec {
   /** Parameter name as it appears in the action's `param` object. */
   name: string;
   /** Value kind. */
-  type: "string" | "number" | "boolean" | "locate" | "enum";
+  type: "string" | "number" | "boolean" | "locate" | "enum" | "files";
   /** Allowed values when `type` is `"enum"`. */
   values?: readonly string[];
   /** Whether the planner must give it. */
@@ -63,10 +69,37 @@ export interface ActionParamSpec {
   description: string;
 }
 
+/**
+ * How an `Input` action enters text (spec 4.2, rules for `aiInput` 3): `'legacy'` the platform's
+ * earlier typing, `'sequential'` one Unicode code point at a time, `'bulk'` the whole text in one
+ * input operation.
+ */
+export type InputStrategy = "legacy" | "sequential" | "bulk";
+
+/**
+ * Per-action text-entry settings (`aiInput` options). Each one given overrides the device's own
+ * default (spec 4.2, rules for `aiInput` 5); the device checks the combined result before it
+ * touches the target.
+ */
+export interface InputActionOptions {
+  /** Delay between keystrokes in ms (finite, >= 0); `0` overrides a positive device default. */
+  keyboardTypeDelay?: number;
+  /** Text-entry strategy; `'bulk'` needs the effective delay to be 0 or unset. */
+  inputStrategy?: InputStrategy;
+}
+
 /** Context handed to a device action call. */
 export interface ActionContext {
   /** Aborts the action when the caller's signal fires. */
   signal?: AbortSignal;
+  /**
+   * The user's `fileChooserAccept` of this call (spec 4.2): absolute paths of existing files to
+   * give a file chooser the action opens. Only actions with a `files` parameter use it; a `files`
+   * value the planner gave wins over it.
+   */
+  fileChooserAccept?: readonly string[];
+  /** Text-entry overrides of the call, for text-entry actions; other actions ignore it. */
+  inputOptions?: InputActionOptions;
 }
 
 /**
@@ -84,6 +117,15 @@ export interface DeviceAction<P = Record<string, unknown>> {
   params: readonly ActionParamSpec[];
   /** Performs the action. Coordinates in `param` are logical pixels. */
   call(param: P, context: ActionContext): Promise<void>;
+}
+
+/** Options of {@link AbstractInterface.getElementsDescription}. */
+export interface ElementsDescriptionOptions {
+  /**
+   * `true`: only elements that are rendered and intersect the screen (`domIncluded:
+   * 'visible-only'`). `false`: hidden and off-screen elements too (`domIncluded: true`).
+   */
+  visibleOnly: boolean;
 }
 
 /**
@@ -107,10 +149,28 @@ export interface AbstractInterface {
   afterAction?(): Promise<void>;
   /** Called by the agent before every action, e.g. to start tracking navigations. */
   beforeAction?(): Promise<void>;
+  /**
+   * Finds the first visible element an XPath expression selects (spec 4.2 `xpath`), scrolled into
+   * view when it was off-screen; `undefined` when none is visible. Rect and center in logical
+   * pixels. Without this capability the agent locates by the description with the model.
+   *
+   * @throws {TypeError} naming the expression when it is not a valid XPath selecting nodes.
+   */
+  locateByXpath?(xpath: string): Promise<LocatedElement | undefined>;
   /** Local time on the device (`useDeviceTime`). */
   getDeviceLocalTimeString?(): Promise<string>;
   /** Page or device URL or title shown in the report, when the device has one. */
   describe?(): Promise<string>;
+  /**
+   * A simplified element tree for extraction with `domIncluded` (spec 4.3), sent to the model in
+   * a `<page-dom>` block (docs/model-protocol.md). Plain text, one line per element, indented two
+   * spaces per nesting level: `tag#id name="value" ... text="..." box=(left,top,width,height)`,
+   * boxes in logical pixels relative to the screen, with the flag `hidden` (not rendered) or
+   * `off-screen` (outside the screen) on elements that are not visible. Keep it bounded (the web
+   * device cuts it at 60,000 characters). Devices without an element tree leave it out, and
+   * `domIncluded` then fails naming the option.
+   */
+  getElementsDescription?(options: ElementsDescriptionOptions): Promise<string>;
   /** Releases the device's own resources (not the page or the physical device). */
   destroy?(): Promise<void>;
 }

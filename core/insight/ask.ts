@@ -11,6 +11,8 @@
  */
 
 import type { CallSession } from "../agent/session.ts";
+import { promptImageParts } from "../agent/prompt_input.ts";
+import type { ResolvedPromptImage } from "../agent/prompt_input.ts";
 import type { Screen } from "../agent/screen.ts";
 import { ModelResponseError } from "../errors.ts";
 import type { ChatContentPart, ChatMessage } from "../model/caller.ts";
@@ -28,15 +30,19 @@ export interface ParsedAnswer {
   usage: AIUsageInfo;
 }
 
-/** The two messages of the SDK's JSON protocol: the system prompt, then image and text. */
+/**
+ * The two messages of the SDK's JSON protocol: the system prompt, then image and text, then the
+ * prompt's named images when it has any (docs/model-protocol.md, "Prompt images").
+ */
 export function protocolMessages(
   system: string,
   userText: string,
   screen: Screen | undefined,
+  promptImages?: readonly ResolvedPromptImage[],
 ): ChatMessage[] {
   const content: ChatContentPart[] = [];
   if (screen) content.push({ type: "image_url", image_url: { url: screen.image.dataUri } });
-  content.push({ type: "text", text: userText });
+  content.push({ type: "text", text: userText }, ...promptImageParts(promptImages));
   return [{ role: "system", content: system }, { role: "user", content }];
 }
 
@@ -50,7 +56,7 @@ export async function askModel(
 ): Promise<ParsedAnswer> {
   const { content: raw, usage } = await s.caller.call(
     intent,
-    protocolMessages(system, userText, screen),
+    protocolMessages(system, userText, screen, s.promptImages),
     { signal: s.signal },
   );
   return { json: await parseJsonAnswer(raw), raw, usage };
@@ -76,7 +82,10 @@ export interface ModelStepRequest {
   user: string;
   /** Screenshot sent with the text, when any; shown on the step. */
   screen?: Screen;
-  /** The whole conversation, for planning dialects; replaces `system` and `user`. */
+  /**
+   * The whole conversation, for planning dialects; replaces `system` and `user` (and the session's
+   * prompt images: the conversation must carry them itself).
+   */
   messages?: ChatMessage[];
   /**
    * `"json"` (default): the answer must hold a JSON object, parsed into `json`. `"text"`: the
@@ -147,7 +156,7 @@ export async function modelStep<T>(
       : {},
   );
   const messages = request.messages ??
-    protocolMessages(request.system, request.user, screen);
+    protocolMessages(request.system, request.user, screen, s.promptImages);
   const attempts: ReportModelAttempt[] = [];
   try {
     let conversation = messages;

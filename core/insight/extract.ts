@@ -6,7 +6,9 @@
  */
 
 import type { CallSession } from "../agent/session.ts";
-import { captureFor } from "../agent/session.ts";
+import { captureFor, elementsFor } from "../agent/session.ts";
+import type { Screen } from "../agent/screen.ts";
+import type { ElementsDescriptionOptions } from "../device/types.ts";
 import { ModelResponseError, SdkError } from "../errors.ts";
 import {
   assertSystemPrompt,
@@ -46,12 +48,30 @@ function coerce(data: unknown, returnType: ExtractReturnType, raw: string): unkn
   }
 }
 
-/** Options of an extraction. */
-export interface ExtractCallOptions {
-  /** Effective user context. */
-  context?: string;
+/** What an extraction or assertion shows the model besides its text. */
+export interface InsightInput {
   /** Send the screenshot (default true). */
   screenshotIncluded?: boolean;
+  /** Send the device's element description (`domIncluded`, spec 4.3); unset sends none. */
+  dom?: ElementsDescriptionOptions;
+}
+
+/** Options of an extraction. */
+export interface ExtractCallOptions extends InsightInput {
+  /** Effective user context. */
+  context?: string;
+}
+
+/** The screenshot and element description an insight call sends, per its input options. */
+async function insightInput(
+  s: CallSession,
+  input: InsightInput,
+): Promise<{ screen?: Screen; domText?: string }> {
+  const [screen, domText] = await Promise.all([
+    input.screenshotIncluded === false ? undefined : captureFor(s, "insight"),
+    input.dom ? elementsFor(s, input.dom) : undefined,
+  ]);
+  return { screen, domText };
 }
 
 /**
@@ -65,13 +85,13 @@ export async function extractData(
   returnType: ExtractReturnType,
   options: ExtractCallOptions,
 ): Promise<unknown> {
-  const screen = options.screenshotIncluded === false ? undefined : await captureFor(s, "insight");
+  const { screen, domText } = await insightInput(s, options);
   return await modelStep(s, {
     kind: "Extract",
     title: `Extract: ${demand}`,
     intent: "insight",
     system: extractSystemPrompt(),
-    user: extractUserText(demand, returnType, options.context, screen?.image),
+    user: extractUserText(demand, returnType, options.context, screen?.image, domText),
     screen,
   }, (answer, step) => {
     const error = stringField(answer.json, "error");
@@ -92,19 +112,23 @@ export interface AssertionCheck {
   thought: string;
 }
 
-/** Asks the model whether `assertion` holds on the current screen. */
+/**
+ * Asks the model whether `assertion` holds on the current screen; `input` says whether the
+ * screenshot (default) and the element description go with it.
+ */
 export async function checkAssertion(
   s: CallSession,
   assertion: string,
   context: string | undefined,
+  input: InsightInput = {},
 ): Promise<AssertionCheck> {
-  const screen = await captureFor(s, "insight");
+  const { screen, domText } = await insightInput(s, input);
   return await modelStep(s, {
     kind: "Assert",
     title: `Assert: ${assertion}`,
     intent: "insight",
     system: assertSystemPrompt(),
-    user: assertUserText(assertion, context, screen.image),
+    user: assertUserText(assertion, context, screen?.image, domText),
     screen,
   }, (answer, step) => {
     const thought = stringField(answer.json, "thought") ?? "(no reason given)";

@@ -23,6 +23,11 @@ const screenLine = (image: PromptImage) =>
 
 const JSON_ONLY = "Answer with one JSON object and nothing else.";
 
+// What a <page-dom> block (domIncluded, spec 4.3) holds; the format is the device seam's
+// getElementsDescription.
+const PAGE_DOM_HELP =
+  'A <page-dom> block, when given, lists the page\'s elements, one per line, indented by nesting: tag#id, attributes, text="own text", box=(left,top,width,height) in logical pixels of the screen (CSS pixels of the viewport on a web page); "hidden" marks an element that is not rendered, "off-screen" one outside the screen. It also shows what the screenshot cannot (link targets, hidden elements).';
+
 /** Describes an action space for the planner, one action per line with its parameters. */
 export function describeActionSpace(
   actions: readonly DeviceAction[],
@@ -102,6 +107,7 @@ export function extractSystemPrompt(): string {
   return [
     "You are a UI data extractor.",
     "Read the screenshot and return the data the demand describes, in the shape it describes. For return-type boolean, number or string, data must be a JSON value of that type.",
+    PAGE_DOM_HELP,
     JSON_ONLY,
     `Shape: {"thought": string, "data": any, "error"?: string}. When the data cannot be read, give "data": null and say why in "error".`,
   ].join("\n");
@@ -116,7 +122,7 @@ export function extractUserText(
   domText?: string,
 ): string {
   return block("demand", demand) + block("return-type", returnType) + block("context", context) +
-    block("dom", domText) + (image ? screenLine(image) : "");
+    block("page-dom", domText) + (image ? screenLine(image) : "");
 }
 
 /** System prompt of an assertion. */
@@ -124,6 +130,7 @@ export function assertSystemPrompt(): string {
   return [
     "You are a UI assertion checker.",
     "Decide whether the assertion is true of the screen shown on the screenshot.",
+    PAGE_DOM_HELP,
     JSON_ONLY,
     `Shape: {"thought": string, "pass": boolean}. "thought" gives the reason, shown to the user.`,
   ].join("\n");
@@ -134,7 +141,8 @@ export function assertUserText(
   assertion: string,
   context: string | undefined,
   image: PromptImage | undefined,
+  domText?: string,
 ): string {
   return block("assertion", assertion) + block("context", context) +
-    (image ? screenLine(image) : "");
+    block("page-dom", domText) + (image ? screenLine(image) : "");
 }

@@ -10,6 +10,7 @@ import { captureFor } from "../agent/session.ts";
 import { toLocatedElement } from "../agent/screen.ts";
 import type { Screen } from "../agent/screen.ts";
 import { findAction, performAction } from "../agent/perform.ts";
+import type { AllowedUploadDir } from "../agent/upload_paths.ts";
 import type { DeviceAction } from "../device/types.ts";
 import { ModelResponseError, PlanningError } from "../errors.ts";
 import { planSystemPrompt, planUserText } from "../model/prompts.ts";
@@ -32,6 +33,10 @@ export interface PlanRunOptions {
    * of using the planner's box (JSON protocol only; dialects give their own coordinates).
    */
   deepLocate?: boolean;
+  /** The user's `fileChooserAccept`, checked: every action that can choose files gets it. */
+  fileChooserAccept?: readonly string[];
+  /** The user's `fileChooserAllowedDir`, checked: where planned `files` may come from. */
+  fileChooserAllowedDir?: AllowedUploadDir;
 }
 
 interface PlannedAction {
@@ -52,7 +57,10 @@ function readPlannedAction(json: Record<string, unknown>, raw: string): PlannedA
   return { type: (a as PlannedAction).type, param: p && typeof p === "object" ? { ...p } : {} };
 }
 
-/** Resolves the locate parameters of a planned action into elements, with marks for the report. */
+/**
+ * Resolves every locate parameter of a planned action (e.g. DragAndDrop's `from` and `to`) into
+ * elements; the report marks the first one.
+ */
 async function resolveLocates(
   s: CallSession,
   action: DeviceAction,
@@ -70,7 +78,7 @@ async function resolveLocates(
     if (bbox !== undefined && bbox !== null && !options.deepThink && !options.deepLocate) {
       const rect = family.toPixelRect(bbox, screen.modelImage);
       param[spec.name] = toLocatedElement(screen, rect, prompt);
-      mark = { screenshot: screen.screenshotId, ...markTarget(rect) };
+      if (!mark.target) mark = { screenshot: screen.screenshotId, ...markTarget(rect) };
     } else {
       if (!prompt) {
         throw new PlanningError(
@@ -80,7 +88,9 @@ async function resolveLocates(
       const locate = options.deepLocate ? deepLocateElement : locateElement;
       const located = await locate(s, prompt, options.context);
       param[spec.name] = located.element;
-      mark = { screenshot: located.screen.screenshotId, ...markTarget(located.imageRect) };
+      if (!mark.target) {
+        mark = { screenshot: located.screen.screenshotId, ...markTarget(located.imageRect) };
+      }
     }
   }
   return mark;
@@ -137,7 +147,14 @@ export async function runPlan(
         );
       }
       const mark = await resolveLocates(s, action, planned.param, screen, options);
-      await performAction(s, action.name, planned.param, mark);
+      await performAction(
+        s,
+        action.name,
+        planned.param,
+        mark,
+        { fileChooserAccept: options.fileChooserAccept },
+        options.fileChooserAllowedDir,
+      );
       history.push(log ?? `${planned.type} ${JSON.stringify(planned.param)}`);
     }
     await s.recorder.flush();
@@ -188,6 +205,7 @@ async function runDialectPlan(
         actions,
         image: screen.image,
         history,
+        promptImages: s.promptImages,
       }),
     }, (answer, reportStep) => {
       const parsed = dialect.parse(answer.raw, { actions, image: screen.modelImage });
@@ -205,7 +223,14 @@ async function runDialectPlan(
             if (!mark.target) mark = { screenshot: screen.screenshotId, ...markTarget(value.rect) };
           } else param[name] = value;
         }
-        await performAction(s, planned.name, param, mark);
+        await performAction(
+          s,
+          planned.name,
+          param,
+          mark,
+          { fileChooserAccept: options.fileChooserAccept },
+          options.fileChooserAllowedDir,
+        );
       }
     } else if (step.type === "wait") {
       await sleep(step.ms, s.signal);

@@ -13,6 +13,8 @@
  * @module
  */
 
+import { promptImageParts } from "../agent/prompt_input.ts";
+import type { ResolvedPromptImage } from "../agent/prompt_input.ts";
 import type { DeviceAction, Rect } from "../device/types.ts";
 import { normalizeKeyCombo } from "../device/keys.ts";
 import { ModelResponseError, PlanningError } from "../errors.ts";
@@ -49,6 +51,8 @@ export interface DialectTurnInput {
   image: DialectImage;
   /** Earlier turns, oldest first. */
   history: readonly DialectTurn[];
+  /** Named images of the prompt (spec 2.5), sent after the current screenshot; may be empty. */
+  promptImages?: readonly ResolvedPromptImage[];
 }
 
 /**
@@ -129,7 +133,7 @@ function imagePart(image: DialectImage): ChatContentPart {
  * The conversation shape both dialects use: the system prompt; a user message with the
  * instruction (and context); then per earlier turn a user message with its screenshot (only the
  * last `keepImages` earlier turns keep theirs) and the assistant's answer; then the current
- * screenshot.
+ * screenshot, followed by the prompt's named images when it has any.
  */
 export function dialectConversation(
   system: string,
@@ -152,7 +156,11 @@ export function dialectConversation(
   });
   messages.push({
     role: "user",
-    content: [imagePart(input.image), { type: "text", text: screenSentence(input.image) }],
+    content: [
+      imagePart(input.image),
+      { type: "text", text: screenSentence(input.image) },
+      ...promptImageParts(input.promptImages),
+    ],
   });
   return messages;
 }

@@ -35,6 +35,7 @@ export type {
   AIUsageInfo,
   ReportExecution,
   ReportMeta,
+  ReportPromptImage,
   ReportScreenshotSink,
   ReportStatus,
   ReportStep,

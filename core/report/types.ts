@@ -82,6 +82,19 @@ export interface ReportModelAttempt {
   error?: string;
 }
 
+/**
+ * An image a prompt object carried (spec 2.5): its name, and either the image in the report's
+ * screenshot store or the http(s) link that was sent to the model as is.
+ */
+export interface ReportPromptImage {
+  /** The name the prompt text refers to it by. */
+  name: string;
+  /** Id of the image in the screenshot store (see {@link ReportScreenshotSink}). */
+  screenshot?: string;
+  /** The http(s) link sent to the model, when the image was not inlined. */
+  url?: string;
+}
+
 /** One public API call (`aiTap`, `aiAct`, ...) and its steps. */
 export interface ReportExecution {
   /** Unique id within the report. */
@@ -90,6 +103,8 @@ export interface ReportExecution {
   apiName: string;
   /** The user's prompt, as text. */
   prompt: string;
+  /** Images of the prompt object (spec 2.5), in order; unset when it had none. */
+  promptImages?: ReportPromptImage[];
   /** Outcome. */
   status: ReportStatus;
   /** Start, ms since epoch (or the device time when `useDeviceTime` is set and available). */

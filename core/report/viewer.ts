@@ -45,6 +45,7 @@ main{padding:20px 24px 48px;min-width:0}
 .exhead .api{font-size:16px}
 .exhead .prompt{margin:8px 0 10px;font-size:15px;white-space:pre-wrap;word-break:break-word}
 .facts{display:flex;flex-wrap:wrap;gap:6px 26px;margin:0}
+.pimgs{display:flex;flex-wrap:wrap;gap:12px;margin-bottom:10px}.pimgs img{display:block;max-width:160px;max-height:120px;border:1px solid var(--line);border-radius:6px}.pimgs a{font-family:var(--mono);font-size:12px;word-break:break-all}
 .facts div{display:flex;flex-direction:column}
 .facts dt{font-size:11px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted)}
 .facts dd{margin:0;font-weight:600}
@@ -69,6 +70,7 @@ ol.steps{list-style:none;margin:0;padding:0}
 .usage span{font-size:12px;padding:1px 8px;border-radius:6px;background:#f1f3f5;color:#3d444d}
 .usage b{font-weight:650}.usage span.soft{background:none;color:var(--muted);padding:1px 2px}
 details{margin-top:10px}
+.tries{margin:0;padding-left:22px}.tries li{margin-bottom:6px}.tries .err{margin:0 0 4px}
 summary{cursor:pointer;font-size:11px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);font-weight:600;margin-bottom:4px}
 figure{margin:0;min-width:0}
 .shot{position:relative;display:inline-block;max-width:100%;vertical-align:top;cursor:zoom-in;border:1px solid var(--line);border-radius:6px;overflow:hidden;line-height:0}
@@ -165,6 +167,19 @@ function text(v) { return typeof v === "string" ? v : v == null ? "" : JSON.stri
 function pill(s) { return h("span", { class: "pill " + status(s), text: s == null ? "" : String(s) }); }
 function frozen(ex) {
   return ex.frozenContext ? h("span", { class: "frozen", title: "Ran on a frozen page context (freezePageContext): the model saw one snapshot", text: "\u2744 frozen context" }) : null;
+}
+
+function promptImages(ex) {
+  if (!Array.isArray(ex.promptImages) || !ex.promptImages.length) return null;
+  return [h("div", { class: "label", text: "Prompt images" }), h("div", { class: "pimgs" }, ex.promptImages.map(function (im) {
+    im = im || {};
+    var src = shotSrc(im.screenshot), link = typeof im.url === "string" && /^https?:\/\//i.test(im.url) ? im.url : null;
+    return h("figure", { class: "pimg" },
+      src ? h("img", { src: src, alt: "prompt image " + text(im.name) })
+        : link ? h("a", { href: link, target: "_blank", rel: "noopener noreferrer", text: link })
+        : h("div", { class: "muted", text: "Image not in this report." }),
+      h("figcaption", { text: text(im.name) }));
+  }))];
 }
 
 var data, selected = null, filter = "";
@@ -269,6 +284,18 @@ function usage(u) {
     typeof u.timeCostMs === "number" ? h("span", { class: "soft", text: ms(u.timeCostMs) }) : null);
 }
 
+// The model calls of a step whose unusable answer was retried; open when the step failed.
+function attempts(s) {
+  if (!Array.isArray(s.attempts) || s.attempts.length < 2) return null;
+  return h("details", { class: "attempts", open: s.status === "failed" },
+    h("summary", { text: "Model calls (" + s.attempts.length + ")" }),
+    h("ol", { class: "tries" }, s.attempts.map(function (a) {
+      a = a || {};
+      return h("li", null, a.error ? h("div", { class: "err", text: text(a.error) }) : h("div", { class: "muted", text: "Answer used" }),
+        h("pre", { text: text(a.rawResponse) }));
+    })));
+}
+
 function step(s, i) {
   s = s || {};
   var shot = screenshot(s, false);
@@ -277,7 +304,8 @@ function step(s, i) {
     s.param !== undefined ? [h("div", { class: "label", text: "Params" }), h("pre", { text: text(s.param) })] : null,
     s.usage ? [h("div", { class: "label", text: "Tokens" }), usage(s.usage)] : null,
     s.error ? h("div", { class: "err", text: text(s.error) }) : null,
-    s.rawResponse ? h("details", null, h("summary", { text: "Raw response" }), h("pre", { text: text(s.rawResponse) })) : null);
+    s.rawResponse ? h("details", null, h("summary", { text: "Raw response" }), h("pre", { text: text(s.rawResponse) })) : null,
+    attempts(s));
   if (!info.firstChild && !shot) info = null;
   return h("li", { class: "card step " + status(s.status) },
     h("div", { class: "step-head" }, h("span", { class: "idx", text: i + 1 }), h("span", { class: "kind k-" + String(s.kind).replace(/[^A-Za-z]/g, ""), text: s.kind }),
@@ -294,6 +322,7 @@ function detail() {
   add(main, h("section", { class: "card exhead" },
     h("div", { class: "row" }, h("span", { class: "api", text: ex.apiName }), pill(ex.status), frozen(ex)),
     h("p", { class: "prompt", text: text(ex.prompt) }),
+    promptImages(ex),
     h("dl", { class: "facts" }, fact("Started", when(ex.startedAt)), fact("Duration", duration(ex) || "\u2013"),
       fact("Tokens", num(tokens(ex))), fact("Steps", String(ex.steps.length))),
     ex.error ? h("div", { class: "err", text: text(ex.error) }) : null,

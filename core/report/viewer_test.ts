@@ -217,3 +217,46 @@ test("viewer skips a truncated trailing tag and shows the rest", async () => {
     });
   });
 });
+
+test("viewer lists each model call of a retried step with its raw answer and error, literally", async () => {
+  await withBrowser(async (browser) => {
+    await withRunDir(async () => {
+      const writer = await ReportWriter.create({
+        meta: { sdkVersion: "0.1.0", interfaceType: "web-page" },
+      });
+      const first = `I think <b id="x">this</b> is it`;
+      const problem = `no JSON object in the answer <i>`;
+      const second = `{"bbox": null, "error": "still <b>lost</b>"}`;
+      await writer.writeExecution(execution({
+        id: "retried",
+        status: "failed",
+        steps: [
+          step({ kind: "Locate", title: "Locate once", rawResponse: '{"bbox":[1,2,3,4]}' }),
+          step({
+            kind: "Locate",
+            title: "Locate twice",
+            status: "failed",
+            rawResponse: second,
+            attempts: [
+              { rawResponse: first, error: problem },
+              { rawResponse: second, error: "the box is null" },
+            ],
+          }),
+        ],
+      }));
+      const file = (await writer.finalize())!;
+      const { page, errors } = await openReport(browser, file);
+      const steps = page.locator("#detail li.step");
+      assert.equal(await steps.nth(0).locator(".attempts").count(), 0, "one call: no list");
+      const list = steps.nth(1).locator("details.attempts");
+      assert.equal(await list.getAttribute("open"), "true", "open on a failed step");
+      assert.equal(await list.locator("summary").textContent(), "Model calls (2)");
+      const items = list.locator("ol.tries > li");
+      assert.equal(await items.count(), 2);
+      assert.deepEqual(await items.locator(".err").allTextContents(), [problem, "the box is null"]);
+      assert.deepEqual(await items.locator("pre").allTextContents(), [first, second]);
+      assert.equal(await page.locator("#detail b#x, #detail i, #detail .tries b").count(), 0);
+      assert.deepEqual(errors, []);
+    });
+  });
+});

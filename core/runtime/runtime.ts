@@ -92,6 +92,26 @@ export function nodePath(): Promise<PathModule> {
   return pathPromise ??= import("node:path");
 }
 
+/**
+ * Reads a whole local file (prompt images, spec 2.5). A relative path resolves from the working
+ * directory; a `file:` URL is read as is.
+ *
+ * @returns the absolute path (or the URL) read, and the file's bytes.
+ * @throws {Error} in a browser runtime (no file system); otherwise the file system's error, with
+ * `code` `ENOENT` for a missing file and `EISDIR` for a directory.
+ */
+export async function readLocalFile(
+  file: string | URL,
+): Promise<{ path: string; bytes: Uint8Array }> {
+  const fs = await nodeFs();
+  const full = typeof file === "string" ? (await nodePath()).resolve(cwd(), file) : file;
+  const bytes = await fs.readFile(full);
+  return {
+    path: typeof full === "string" ? full : full.href,
+    bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  };
+}
+
 /** Directory of run output: `SDK_RUN_DIR` or `sdk_run`, resolved from the working directory. */
 export async function runDir(): Promise<string> {
   const path = await nodePath();
@@ -109,6 +129,30 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   const tmp = `${file}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
   await fs.writeFile(tmp, data);
   await fs.rename(tmp, file);
+}
+
+/** What a path leads to once symlinks are followed. */
+export type PathKind = "file" | "directory" | "other";
+
+/**
+ * The real absolute path of `path` (relative paths from the working directory; every symlink
+ * resolved) and what is there; `undefined` when nothing exists there (a dangling symlink too).
+ *
+ * @throws {Error} in a browser runtime, or when the path cannot be read (e.g. permissions).
+ */
+export async function realPathInfo(
+  path: string,
+): Promise<{ real: string; kind: PathKind } | undefined> {
+  const fs = await nodeFs();
+  try {
+    const real = await fs.realpath(path);
+    const stat = await fs.stat(real);
+    return { real, kind: stat.isFile() ? "file" : stat.isDirectory() ? "directory" : "other" };
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw e;
+  }
 }
 
 /** Resolves after `ms` milliseconds, or rejects with the signal's reason when it aborts first. */

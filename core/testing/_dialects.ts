@@ -9,7 +9,7 @@
  */
 
 import { type ImageSize, readDataUriImage } from "./_image.ts";
-import { type ParsedRequest, ProtocolError, readBlock } from "./_request.ts";
+import { type ParsedRequest, ProtocolError, readBlock, splitContent } from "./_request.ts";
 import type { PlanCall } from "./_request.ts";
 import type { TargetBox } from "./_bbox.ts";
 
@@ -115,8 +115,9 @@ const PLANNER_LINE = "You are a UI automation planner.";
 /**
  * Reads a planning conversation the way a dialect model does: the task from the first user
  * message's `<instruction>` (and `<context>`), the earlier turns from the assistant messages, the
- * current screenshot from the last user message that holds an image, and, when messages follow
- * that one, the SDK's feedback from the last user message. `undefined` when the request is not a
+ * current screenshot from the last user message that holds an image (with the prompt's named
+ * images after it), and, when messages follow that one, the SDK's feedback from the last user
+ * message. `undefined` when the request is not a
  * planning call (locate and the other kinds use the JSON protocol).
  *
  * @throws {ProtocolError} when the conversation breaks the dialect protocol.
@@ -138,7 +139,11 @@ export function readDialectPlanRequest(body: Record<string, unknown>): ParsedReq
     if (m?.role === "user" && imageOf(m.content)) current = i;
   });
   if (current < 0) throw new ProtocolError("the planning conversation carries no screenshot");
-  const url = imageOf(messages[current].content)!;
+  const currentContent = splitContent(messages[current].content);
+  const url = currentContent.unnamed[0];
+  if (url === undefined) {
+    throw new ProtocolError("the current message carries named images but no screenshot");
+  }
   let image: ImageSize;
   try {
     const found = readDataUriImage(url);
@@ -160,6 +165,7 @@ export function readDialectPlanRequest(body: Record<string, unknown>): ParsedReq
     systemPrompt,
     userText: firstText,
     image,
+    promptImages: currentContent.promptImages,
     instruction,
     history,
   };

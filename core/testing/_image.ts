@@ -1,6 +1,7 @@
 /**
- * Reads an image's pixel size from a `data:` URI by looking at the PNG or JPEG header, the way a
- * model server learns what it was sent. Private to `@sdk/core/testing`.
+ * Reads an image's pixel size from a `data:` URI by looking at the PNG or JPEG header (prompt
+ * images may also be GIF or WebP), the way a model server learns what it was sent. Private to
+ * `@sdk/core/testing`.
  *
  * @module
  */
@@ -39,6 +40,30 @@ export function readDataUriImage(uri: string): DataUriImage {
   if (!size) {
     throw new TypeError(
       `image data (${match[1]}) is neither PNG nor JPEG: first bytes ${
+        Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join(" ")
+      }`,
+    );
+  }
+  return { ...size, mime: match[1], base64Length: payload.length };
+}
+
+/**
+ * Decodes the header of a base64 `data:` URI of a PNG, JPEG, GIF or WebP image: the formats a
+ * prompt image (spec 2.5) may have.
+ *
+ * @throws {TypeError} when the URI is not a base64 data URI or the bytes are none of these.
+ */
+export function readAnyDataUriImage(uri: string): DataUriImage {
+  const match = /^data:([^;,]+)(;[^,]*)?,/.exec(uri);
+  if (!match || !(match[2] ?? "").includes(";base64")) {
+    throw new TypeError(`image_url is not a base64 data URI: it starts with "${uri.slice(0, 40)}"`);
+  }
+  const payload = uri.slice(match[0].length);
+  const bytes = decodeBase64(payload);
+  const size = pngSize(bytes) ?? jpegSize(bytes) ?? gifSize(bytes) ?? webpSize(bytes);
+  if (!size) {
+    throw new TypeError(
+      `image data (${match[1]}) is not a PNG, JPEG, GIF or WebP image: first bytes ${
         Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join(" ")
       }`,
     );
@@ -94,6 +119,38 @@ function jpegSize(bytes: Uint8Array): ImageSize | undefined {
       return { width, height };
     }
     offset += 2 + length;
+  }
+  return undefined;
+}
+
+const ascii = (bytes: Uint8Array, from: number, text: string): boolean =>
+  [...text].every((c, i) => bytes[from + i] === c.charCodeAt(0));
+
+function gifSize(bytes: Uint8Array): ImageSize | undefined {
+  if (bytes.length < 10 || !(ascii(bytes, 0, "GIF87a") || ascii(bytes, 0, "GIF89a"))) {
+    return undefined;
+  }
+  // The logical screen descriptor: width and height as little-endian u16.
+  return { width: bytes[6] | (bytes[7] << 8), height: bytes[8] | (bytes[9] << 8) };
+}
+
+function webpSize(bytes: Uint8Array): ImageSize | undefined {
+  if (bytes.length < 30 || !ascii(bytes, 0, "RIFF") || !ascii(bytes, 8, "WEBP")) return undefined;
+  const le = (at: number, n: number) => {
+    let v = 0;
+    for (let i = n - 1; i >= 0; i--) v = v * 256 + bytes[at + i];
+    return v;
+  };
+  if (ascii(bytes, 12, "VP8X")) return { width: le(24, 3) + 1, height: le(27, 3) + 1 };
+  if (ascii(bytes, 12, "VP8L") && bytes[20] === 0x2f) {
+    // 14 bits of width - 1, then 14 bits of height - 1, little-endian from byte 21.
+    const bits = le(21, 4);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+  }
+  if (ascii(bytes, 12, "VP8 ")) {
+    // Lossy: after the 3-byte frame tag and the start code 9d 01 2a, two 14-bit sizes.
+    if (bytes[23] !== 0x9d || bytes[24] !== 0x01 || bytes[25] !== 0x2a) return undefined;
+    return { width: le(26, 2) & 0x3fff, height: le(28, 2) & 0x3fff };
   }
   return undefined;
 }

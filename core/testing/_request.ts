@@ -6,10 +6,28 @@
  * @module
  */
 
-import { type ImageSize, readDataUriImage } from "./_image.ts";
+import { type ImageSize, readAnyDataUriImage, readDataUriImage } from "./_image.ts";
 
 /** The four kinds of model call the SDK makes. */
 export type CallKind = "plan" | "locate" | "extract" | "assert";
+
+/**
+ * A named image of the prompt (spec 2.5) as the request carried it: a text part
+ * `Image "<name>":` followed by its image part (docs/model-protocol.md, "Prompt images").
+ */
+export interface ReceivedPromptImage {
+  /** The name, from the text part before the image. */
+  name: string;
+  /**
+   * Pixel size read from the image's PNG, JPEG, GIF or WebP header; `null` when the image was
+   * sent as an http(s) link.
+   */
+  size: ImageSize | null;
+  /** Media type of the data URI, e.g. `"image/gif"`; unset for a link. */
+  mime?: string;
+  /** The http(s) link, when the image was sent as a link instead of inlined data. */
+  url?: string;
+}
 
 /** Fields every call kind carries. */
 export interface CallBase {
@@ -17,15 +35,28 @@ export interface CallBase {
   model: string;
   /** The whole system prompt. */
   systemPrompt: string;
-  /** The whole text of the first user message. */
+  /**
+   * The whole text of the first user message (for dialect planning, of the message with the
+   * instruction), without the `Image "<name>":` parts of prompt images.
+   */
   userText: string;
   /** The `<context>` block, when the request has one. */
   context?: string;
+  /**
+   * The `<page-dom>` block of an extract or assert call sent with `domIncluded`: the device's
+   * element description, one element per line (docs/model-protocol.md). Unset without it.
+   */
+  dom?: string;
   /**
    * Size of the image the model was sent, read from its PNG or JPEG header; `null` when the
    * request carried no image.
    */
   image: ImageSize | null;
+  /**
+   * The prompt's named images, in order (the message that holds the current screenshot carries
+   * them after it); empty when the prompt has none.
+   */
+  promptImages: ReceivedPromptImage[];
   /**
    * Text of the last user message when the conversation has more than one user turn: the SDK's
    * feedback on an unusable earlier answer.
@@ -118,6 +149,72 @@ function imageUrlsOf(content: unknown): string[] {
     if (typeof url === "string") urls.push(url);
   }
   return urls;
+}
+
+const IMAGE_NAME = /^Image ("(?:[^"\\]|\\.)*"):$/;
+
+/** A user message's content split into its text, its unnamed images and its named images. */
+export interface SplitContent {
+  /** The text parts joined by `\n`, without the naming parts of prompt images. */
+  text: string;
+  /** URLs of the images no naming part precedes (the screenshot), in order. */
+  unnamed: string[];
+  /** The named prompt images, in order. */
+  promptImages: ReceivedPromptImage[];
+}
+
+/**
+ * Splits a message's content: a text part `Image "<name>":` names the image part right after it.
+ *
+ * @throws {ProtocolError} when a naming part is not followed by an image, a name is used twice,
+ * or a named image is neither a readable data URI image nor an http(s) link.
+ */
+export function splitContent(content: unknown): SplitContent {
+  const out: SplitContent = { text: "", unnamed: [], promptImages: [] };
+  if (typeof content === "string") return { ...out, text: content };
+  if (!Array.isArray(content)) return out;
+  const texts: string[] = [];
+  const parts = content as ContentPart[];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (part?.type === "text" && typeof part.text === "string") {
+      const named = IMAGE_NAME.exec(part.text);
+      if (!named) {
+        texts.push(part.text);
+        continue;
+      }
+      const name = JSON.parse(named[1]) as string;
+      const url = imageUrlsOf([parts[i + 1]])[0];
+      if (url === undefined) {
+        throw new ProtocolError(
+          `the text part ${part.text} names an image, but no image follows it`,
+        );
+      }
+      if (out.promptImages.some((p) => p.name === name)) {
+        throw new ProtocolError(`two prompt images are named ${named[1]}`);
+      }
+      out.promptImages.push(readPromptImage(name, url));
+      i++;
+    } else {
+      out.unnamed.push(...imageUrlsOf([part]));
+    }
+  }
+  out.text = texts.join("\n");
+  return out;
+}
+
+function readPromptImage(name: string, url: string): ReceivedPromptImage {
+  if (/^https?:\/\//i.test(url)) return { name, size: null, url };
+  try {
+    const found = readAnyDataUriImage(url);
+    return { name, size: { width: found.width, height: found.height }, mime: found.mime };
+  } catch (error) {
+    throw new ProtocolError(
+      `prompt image ${JSON.stringify(name)} is neither an http(s) link nor a readable image: ${
+        (error as Error).message
+      }`,
+    );
+  }
 }
 
 /**
@@ -215,11 +312,14 @@ export function parseRequest(body: Record<string, unknown>): ParsedRequest {
   }
   const kind = entry[1];
 
-  const first = users[0];
-  const userText = textOf(first.content);
-  const urls = imageUrlsOf(first.content);
+  const first = splitContent(users[0].content);
+  const userText = first.text;
+  const urls = first.unnamed;
   if (urls.length > 1) {
-    throw new ProtocolError(`the user message holds ${urls.length} images; the protocol sends one`);
+    throw new ProtocolError(
+      `the user message holds ${urls.length} images that no 'Image "<name>":' text part names; ` +
+        `the protocol sends one screenshot`,
+    );
   }
   let image: ImageSize | null = null;
   if (urls.length === 1) {
@@ -251,9 +351,12 @@ export function parseRequest(body: Record<string, unknown>): ParsedRequest {
     systemPrompt,
     userText,
     image,
+    promptImages: first.promptImages,
   };
   const context = readBlock(userText, "context");
   if (context !== undefined) base.context = context;
+  const dom = readBlock(userText, "page-dom");
+  if (dom !== undefined) base.dom = dom;
   if (users.length > 1) base.feedback = textOf(users[users.length - 1].content);
 
   let call: TestModelCall;

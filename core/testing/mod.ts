@@ -83,6 +83,7 @@ export type {
   LocateCall,
   PlanCall,
   PlanReply,
+  ReceivedPromptImage,
   RecordedCall,
   ScriptedLocate,
   TargetBox,

@@ -37,6 +37,7 @@ export type {
   ExtractCall,
   LocateCall,
   PlanCall,
+  ReceivedPromptImage,
   TestModelCall,
 } from "./_request.ts";
 
@@ -287,7 +288,12 @@ function tokens(text: string): number {
  * OpenAI chat completions, and `GET /v1/models`. For each call it:
  * 1. tells the call kind from the system prompt's first line and reads the user text's blocks
  *    (`<instruction>`, `<history>`, `<target>`, `<demand>`, `<return-type>`, `<assertion>`,
- *    `<context>`) and the image size from the PNG or JPEG header;
+ *    `<context>`, and `<page-dom>` as `call.dom`) and the image size from the PNG or JPEG
+ *    header; the prompt's named images
+ *    (spec 2.5: a text part `Image "<name>":`, then the image) become `call.promptImages`, each
+ *    with its `name`, its `size` read from the PNG/JPEG/GIF/WebP header (`null` for an http(s)
+ *    link, whose `url` is given instead) and the data URI's `mime`, so a script can answer from
+ *    them and a test can check what was sent;
  * 2. hands the typed call to the script's handler;
  * 3. turns CSS boxes in the reply into the family's `bbox` (image pixels are
  *    `css * (imagePixelsPerCssPixel ?? image.width / viewport.width)`; `default`/`qwen3-vl`:
@@ -296,7 +302,8 @@ function tokens(text: string): number {
  *    point) and sends the answer JSON, wrapped as `options.wrap` says.
  *
  * Errors: a request that breaks the protocol (unknown system prompt, missing block, a stated image
- * size that differs from the image) gets HTTP 400; a wrong API key 401; a missing handler, a
+ * size that differs from the image, a named image that is missing, named twice or unreadable)
+ * gets HTTP 400; a wrong API key 401; a missing handler, a
  * handler that throws or returns `undefined` 500. Error responses carry `x-should-retry: false`
  * so the `openai` client does not retry them.
  *

@@ -98,7 +98,9 @@ test("UI-TARS plans aiAct in its own dialect: signs in and adds a todo, history 
   assert.equal(last.history.length, 8);
   assert.match(last.history[0], /^Thought: .*\nAction: click\(start_box='\(\d+,\d+\)'\)$/);
   assert.match(last.systemPrompt, /left_double\(start_box/);
-  assert.doesNotMatch(last.systemPrompt, /press_back|drag\(/);
+  // Only actions the page has: it has DragAndDrop (drag), not Back (press_back).
+  assert.match(last.systemPrompt, /drag\(start_box/);
+  assert.doesNotMatch(last.systemPrompt, /press_back/);
   // Two earlier screenshots kept, plus the current one.
   assert.equal(imagesIn(plans.at(-1)!.request), 3);
   assert.equal(imagesIn(plans[0].request), 1);
@@ -180,22 +182,17 @@ test("AutoGLM's Back and Launch on a web page: a PlanningError naming the action
   }
 });
 
-test("UI-TARS drag on a web page without DragAndDrop: a PlanningError naming drag", async () => {
+test("UI-TARS press_back on a web page without Back: a PlanningError naming press_back", async () => {
   const page = await env.open("actions.html");
   const { agent } = await env.agent(page, {
-    plan: async () => ({
-      log: "drag",
-      action: {
-        type: "DragAndDrop",
-        param: { from: await target(page, "click"), to: await target(page, "double") },
-      },
-    }),
+    plan: () => ({ log: "go back", action: { type: "press_back" } }),
   }, { model: { family: "vlm-ui-tars" } });
   await assert.rejects(
-    agent.aiAct("drag it"),
-    (e: unknown) => e instanceof PlanningError && /drag\(start_box=/.test(e.message),
+    agent.aiAct("go back"),
+    (e: unknown) =>
+      e instanceof PlanningError && /press_back/.test(e.message) && /GoBack/.test(e.message),
   );
-  assert.equal(await appState(page, "clicks"), 0);
+  assert.equal(page.url().endsWith("actions.html"), true);
 });
 
 // ---- one retry on an unusable answer ------------------------------------------------------------

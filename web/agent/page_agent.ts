@@ -41,6 +41,8 @@ export class WebPageAgent extends Agent<WebPageDevice> {
    * Creates the agent over a page driver.
    *
    * @throws {RangeError} for negative or non-finite timeouts or `keyboardTypeDelay`.
+   * @throws {TypeError} for a malformed custom action or one reusing an action's name, or
+   * `enableTouchEventsInActionSpace` with a driver that has no touch input.
    */
   constructor(driver: PageDriver, options: WebPageAgentOptions = {}) {
     checkWebOptions(options);
@@ -49,7 +51,11 @@ export class WebPageAgent extends Agent<WebPageDevice> {
         waitForNavigationTimeout: options.waitForNavigationTimeout,
         waitForNetworkIdleTimeout: options.waitForNetworkIdleTimeout,
         keyboardTypeDelay: options.keyboardTypeDelay,
+        inputStrategy: options.inputStrategy,
+        enableTouchEventsInActionSpace: options.enableTouchEventsInActionSpace,
         forceSameTabNavigation: options.forceSameTabNavigation,
+        forceChromeSelectRendering: options.forceChromeSelectRendering,
+        customActions: options.customActions,
       }),
       options,
     );

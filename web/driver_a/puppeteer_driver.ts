@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { HTTPRequest, KeyInput, Page } from "puppeteer-core";
+import type { FileChooser, HTTPRequest, KeyInput, Page } from "puppeteer-core";
 import type {
   ButtonOptions,
   ClickOptions,
@@ -15,10 +15,13 @@ import type {
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
+  PageDriverTouch,
+  PageFileChooser,
   TypeOptions,
   Unsubscribe,
   ViewportInfo,
 } from "../page/page_driver.ts";
+import { type ProtocolSession, protocolTouch } from "../page/_touch.ts";
 
 const MODIFIER_KEYS: ReadonlySet<string> = new Set(["Control", "Shift", "Alt", "Meta"]);
 
@@ -45,6 +48,8 @@ export class DriverAPageDriver implements PageDriver {
   readonly mouse: PageDriverMouse;
   /** Keyboard input into the focused element. */
   readonly keyboard: PageDriverKeyboard;
+  /** Touch input over a DevTools-protocol session (Chromium only); see {@link PageDriverTouch}. */
+  readonly touch?: PageDriverTouch;
 
   // The same HTTPRequest object is passed to 'request' and to 'requestfinished'/'requestfailed',
   // so a weak map keeps one DriverRequest (one id) per request without holding finished ones.
@@ -77,6 +82,11 @@ export class DriverAPageDriver implements PageDriver {
       press: (combo: string) => this.#press(combo),
       insertText: (text: string) => page.keyboard.sendCharacter(text),
     };
+    // Opened on first use: a browser without the protocol (Firefox over WebDriver BiDi) fails
+    // there, with an error saying touch needs Chromium.
+    this.touch = protocolTouch(async () =>
+      (await page.createCDPSession()) as unknown as ProtocolSession
+    );
   }
 
   /** PNG of the viewport in physical pixels (CSS size x device pixel ratio). */
@@ -179,6 +189,41 @@ export class DriverAPageDriver implements PageDriver {
     return once(() => this.page.off("load", handler));
   }
 
+  /**
+   * Runs `action` while catching file choosers (DriverA's `waitForFileChooser`, armed before the
+   * action); see {@link PageDriver.catchFileChooser}. Once armed, the page keeps handing choosers
+   * to DriverA, which drops those nobody waits for: later choosers are ignored, not shown.
+   */
+  async catchFileChooser(
+    action: () => Promise<void>,
+    waitMs: number,
+  ): Promise<PageFileChooser | undefined> {
+    const stop = new AbortController();
+    const caught = this.page.waitForFileChooser({ timeout: 0, signal: stop.signal })
+      .catch((): FileChooser | undefined => undefined);
+    try {
+      await this.#roundTrip();
+      await action();
+      await this.#roundTrip();
+      const chooser = await within(caught, waitMs);
+      return chooser && {
+        multiple: chooser.isMultiple(),
+        setFiles: (paths: readonly string[]) => chooser.accept([...paths]),
+      };
+    } finally {
+      stop.abort();
+    }
+  }
+
+  // Chromium applies file chooser interception in the page's renderer, where input events can
+  // overtake the command: a script answered after it proves it applied. After the action, one
+  // proves the page handled the input, so the chooser wait does not start while it is busy.
+  async #roundTrip(): Promise<void> {
+    await this.page.evaluate("0").catch(() => {
+      // The page is navigating: the action will tell.
+    });
+  }
+
   // DriverA has no combination syntax: modifiers go down in order, the key is pressed, and the
   // modifiers come up in reverse order (also when the key is unknown).
   async #press(combo: string): Promise<void> {
@@ -235,6 +280,19 @@ function splitCombo(combo: string): string[] {
   if (combo === "+") return ["+"];
   if (combo.endsWith("++")) return [...combo.slice(0, -2).split("+"), "+"];
   return combo.split("+");
+}
+
+// `promise`'s value when it settles within `ms` ms, else undefined.
+async function within<T>(promise: Promise<T | undefined>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) =>
+    timer = setTimeout(() => resolve(undefined), ms)
+  );
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function once(fn: () => void): Unsubscribe {

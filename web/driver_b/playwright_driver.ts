@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Page, Request } from "playwright-core";
+import type { FileChooser, Page, Request } from "playwright-core";
 import type {
   ButtonOptions,
   ClickOptions,
@@ -15,10 +15,13 @@ import type {
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
+  PageDriverTouch,
+  PageFileChooser,
   TypeOptions,
   Unsubscribe,
   ViewportInfo,
 } from "../page/page_driver.ts";
+import { type ProtocolSession, protocolTouch } from "../page/_touch.ts";
 
 /**
  * A {@link PageDriver} over a DriverB `Page`. It never closes the page.
@@ -43,6 +46,8 @@ export class DriverBPageDriver implements PageDriver {
   readonly mouse: PageDriverMouse;
   /** Keyboard input into the focused element. */
   readonly keyboard: PageDriverKeyboard;
+  /** Touch input over a DevTools-protocol session (Chromium only); see {@link PageDriverTouch}. */
+  readonly touch?: PageDriverTouch;
 
   // The same Request object is passed to 'request' and to 'requestfinished'/'requestfailed', so a
   // weak map keeps one DriverRequest (one id) per request without holding finished ones alive.
@@ -74,6 +79,14 @@ export class DriverBPageDriver implements PageDriver {
       press: (combo: string) => page.keyboard.press(combo),
       insertText: (text: string) => page.keyboard.insertText(text),
     };
+    // Only Chromium speaks the DevTools protocol. A persistent context has no browser() to ask:
+    // opening the session on first use tells then.
+    const browserName = page.context().browser()?.browserType().name();
+    this.touch = browserName === undefined || browserName === "chromium"
+      ? protocolTouch(async () =>
+        (await page.context().newCDPSession(page)) as unknown as ProtocolSession
+      )
+      : undefined;
   }
 
   /** PNG of the viewport in physical pixels (CSS size x device pixel ratio). */
@@ -172,6 +185,41 @@ export class DriverBPageDriver implements PageDriver {
     return once(() => this.page.off("load", handler));
   }
 
+  /**
+   * Runs `action` while catching file choosers (DriverB's `filechooser` event, which makes the
+   * page hand choosers to the listener instead of showing them); see
+   * {@link PageDriver.catchFileChooser}.
+   */
+  async catchFileChooser(
+    action: () => Promise<void>,
+    waitMs: number,
+  ): Promise<PageFileChooser | undefined> {
+    let opened!: (chooser: FileChooser) => void;
+    const caught = new Promise<FileChooser>((resolve) => opened = resolve);
+    this.page.on("filechooser", opened);
+    try {
+      await this.#roundTrip();
+      await action();
+      await this.#roundTrip();
+      const chooser = await within(caught, waitMs);
+      return chooser && {
+        multiple: chooser.isMultiple(),
+        setFiles: (paths: readonly string[]) => chooser.setFiles([...paths]),
+      };
+    } finally {
+      this.page.off("filechooser", opened);
+    }
+  }
+
+  // Chromium applies file chooser interception in the page's renderer, where input events can
+  // overtake the command: a script answered after it proves it applied. After the action, one
+  // proves the page handled the input, so the chooser wait does not start while it is busy.
+  async #roundTrip(): Promise<void> {
+    await this.page.evaluate("0").catch(() => {
+      // The page is navigating: the action will tell.
+    });
+  }
+
   #toDriverRequest(request: Request): DriverRequest {
     let known = this.#requests.get(request);
     if (!known) {
@@ -206,6 +254,19 @@ function isMainFrameNavigation(request: Request): boolean {
   } catch {
     // Service-worker requests have no frame.
     return false;
+  }
+}
+
+// `promise`'s value when it settles within `ms` ms, else undefined.
+async function within<T>(promise: Promise<T | undefined>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) =>
+    timer = setTimeout(() => resolve(undefined), ms)
+  );
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -208,3 +208,80 @@ export function keepNavigationInTab(): void {
     return open.call(page, url, "_top");
   };
 }
+
+interface SelectStyleDocument {
+  readonly documentElement: { append(node: unknown): void } | null;
+  readonly head: { append(node: unknown): void } | null;
+  getElementById(id: string): unknown;
+  createElement(tag: "style"): { id: string; textContent: string };
+}
+
+interface SelectStyleWindow {
+  readonly document: SelectStyleDocument;
+  readonly frames: { readonly length: number; readonly [index: number]: SelectStyleWindow };
+  MutationObserver: new (callback: () => void) => {
+    observe(target: unknown, options: object): void;
+    disconnect(): void;
+  };
+}
+
+/**
+ * Renders `select` elements in the page (`forceChromeSelectRendering`): adds a style element
+ * giving `select` and its `::picker(select)` the `appearance: base-select` of Chromium's
+ * customizable select, so an open picker is part of the page (in screenshots, with real option
+ * boxes) instead of a native popup. `!important` because many pages set `appearance: none` on
+ * selects, which would keep the native popup.
+ *
+ * Run in each document (the driver's init script, before the document has an element: the style
+ * is added as soon as it has one) and once in the current one, where it also covers same-origin
+ * frames. Idempotent: a document that has the style keeps its one copy.
+ */
+export function renderSelectsInPage(): void {
+  const id = "__sdk-select-rendering";
+  const css = "select, ::picker(select) { appearance: base-select !important; }";
+  const addTo = (doc: SelectStyleDocument): boolean => {
+    if (doc.getElementById(id)) return true;
+    const parent = doc.head ?? doc.documentElement;
+    if (!parent) return false;
+    const style = doc.createElement("style");
+    style.id = id;
+    style.textContent = css;
+    parent.append(style);
+    return true;
+  };
+  const page = globalThis as unknown as SelectStyleWindow;
+  if (!addTo(page.document)) {
+    // An init script runs before the parser has made <html>: add the style once it exists.
+    const observer = new page.MutationObserver(() => {
+      if (addTo(page.document)) observer.disconnect();
+    });
+    observer.observe(page.document, { childList: true });
+  }
+  const visit = (win: SelectStyleWindow) => {
+    for (let i = 0; i < win.frames.length; i++) {
+      try {
+        addTo(win.frames[i].document);
+        visit(win.frames[i]);
+      } catch {
+        // A cross-origin frame: its own init script styles it when it loads.
+      }
+    }
+  };
+  visit(page);
+}
+
+/**
+ * The page's local time as ISO 8601 with the page's UTC offset, e.g.
+ * `"2020-05-17T15:50:30.000+05:30"`: what `Date.parse` reads back to the same instant
+ * (`useDeviceTime`). Uses the page's own `Date`, so a page (or test) that changes its clock or
+ * time zone is what the agent sees.
+ */
+export function pageLocalTime(): string {
+  const now = new Date();
+  const offsetMin = -now.getTimezoneOffset();
+  const pad = (n: number) => String(Math.floor(Math.abs(n))).padStart(2, "0");
+  // The instant shifted by the offset, printed as UTC, is the local wall-clock time.
+  const wall = new Date(now.getTime() + offsetMin * 60_000).toISOString().slice(0, 23);
+  const sign = offsetMin < 0 ? "-" : "+";
+  return `${wall}${sign}${pad(offsetMin / 60)}:${pad(offsetMin % 60)}`;
+}

@@ -27,27 +27,30 @@ function isFiniteNumber(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value);
 }
 
-/** `locate`, checked; `undefined` when optional and absent. */
+/** A locate parameter (`name`, default `locate`), checked; `undefined` when optional and absent. */
 export function readLocate(
   action: string,
   param: Params,
   required: true,
+  name?: string,
 ): LocatedElement;
 export function readLocate(
   action: string,
   param: Params,
   required: false,
+  name?: string,
 ): LocatedElement | undefined;
 export function readLocate(
   action: string,
   param: Params,
   required: boolean,
+  name = "locate",
 ): LocatedElement | undefined {
-  const value = param.locate;
+  const value = param[name];
   if (value === undefined || value === null) {
     if (!required) return undefined;
     throw new TypeError(
-      `Cannot run ${action}: 'locate' is required: current value is ${show(value)}`,
+      `Cannot run ${action}: '${name}' is required: current value is ${show(value)}`,
     );
   }
   const center = (value as { center?: unknown }).center;
@@ -56,7 +59,7 @@ export function readLocate(
     !isFiniteNumber(center[0]) || !isFiniteNumber(center[1])
   ) {
     throw new TypeError(
-      `Cannot run ${action}: 'locate' must be a located element with a center [x, y] in CSS pixels: current value is ${
+      `Cannot run ${action}: '${name}' must be a located element with a center [x, y] in CSS pixels: current value is ${
         show(value)
       }`,
     );

@@ -105,6 +105,57 @@ export interface PageDriverKeyboard {
   insertText(text: string): Promise<void>;
 }
 
+/** One finger on the screen, in CSS pixels of the viewport. */
+export interface TouchPoint {
+  /** Distance from the viewport's left edge. */
+  x: number;
+  /** Distance from the viewport's top edge. */
+  y: number;
+  /** Identifies the finger from its `touchStart` to the `touchEnd`. */
+  id: number;
+}
+
+/** Kind of a touch event sent by {@link PageDriverTouch.dispatch}. */
+export type TouchEventType = "touchStart" | "touchMove" | "touchEnd";
+
+/**
+ * Touch input (an optional capability: Chromium-based browsers, over the DevTools protocol).
+ * Events reach the page as real `touchstart`/`touchmove`/`touchend` and `pointerType: "touch"`
+ * pointer events.
+ */
+export interface PageDriverTouch {
+  /**
+   * Makes the page see a touch screen: `navigator.maxTouchPoints` and the `(pointer: coarse)`
+   * media query at once, `ontouchstart` in documents loaded afterwards. Mouse input keeps
+   * working. Idempotent; lasts as long as the driver.
+   *
+   * @throws {Error} saying touch needs a Chromium-based browser when the browser has no
+   * DevTools protocol.
+   */
+  enable(): Promise<void>;
+  /**
+   * Sends one touch event. `touchStart` and `touchMove`: `points` are all fingers on the screen
+   * after the event (a new `id` puts a finger down; a known one moves). `touchEnd`: every finger
+   * is lifted and `points` must be empty.
+   *
+   * @throws {Error} as {@link PageDriverTouch.enable} does.
+   */
+  dispatch(type: TouchEventType, points: readonly TouchPoint[]): Promise<void>;
+}
+
+/** A file chooser the page opened (a file input's picker), caught instead of shown. */
+export interface PageFileChooser {
+  /** Whether the input accepts several files (its `multiple` attribute). */
+  readonly multiple: boolean;
+  /**
+   * Sets the input's files, as if the user had picked them; the page gets `input` and `change`
+   * events. Paths are absolute.
+   *
+   * @throws {Error} when a file cannot be read, or the input is gone.
+   */
+  setFiles(paths: readonly string[]): Promise<void>;
+}
+
 /**
  * What the web page device needs from a browser driver.
  *
@@ -115,6 +166,11 @@ export interface PageDriver {
   readonly mouse: PageDriverMouse;
   /** Keyboard input. */
   readonly keyboard: PageDriverKeyboard;
+  /**
+   * Touch input, when the driver can send it (Chromium-based browsers); undefined otherwise.
+   * The device uses it only with `enableTouchEventsInActionSpace`.
+   */
+  readonly touch?: PageDriverTouch;
   /**
    * PNG screenshot of the viewport only (not the full page), in physical pixels: its size is
    * {@link ViewportInfo} width and height x `dpr`.
@@ -163,4 +219,16 @@ export interface PageDriver {
   onRequestEnd(listener: (request: DriverRequest, failed: boolean) => void): Unsubscribe;
   /** Calls `listener` when the top-level document fires its `load` event. */
   onMainFrameLoad(listener: () => void): Unsubscribe;
+  /**
+   * Runs `action` (e.g. a click) while catching file choosers: resolves with the first chooser
+   * the page opened during the action or within `waitMs` ms after it, or with `undefined` when
+   * none opened in time. A caught chooser shows no dialog; it waits for
+   * {@link PageFileChooser.setFiles}. Optional: a driver without it cannot choose files.
+   *
+   * @throws whatever `action` throws.
+   */
+  catchFileChooser?(
+    action: () => Promise<void>,
+    waitMs: number,
+  ): Promise<PageFileChooser | undefined>;
 }

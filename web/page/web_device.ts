@@ -13,20 +13,29 @@ import type {
   ActionContext,
   ActionParamSpec,
   DeviceAction,
+  ElementsDescriptionOptions,
+  InputActionOptions,
+  InputStrategy,
   LocatedElement,
   Point,
   Size,
 } from "../_core.ts";
-import { normalizeKeyCombo } from "../_core.ts";
-import type { DriverRequest, PageDriver, Unsubscribe } from "./page_driver.ts";
+import { checkInputOptions, sleep } from "../_core.ts";
+import { normalizeKeyCombo, withCustomActions } from "../_core.ts";
+import type { DriverRequest, PageDriver, PageDriverTouch, Unsubscribe } from "./page_driver.ts";
+import { gestureActions } from "./_gestures.ts";
 
 import {
   editFocusedField,
   type FieldEdit,
   keepNavigationInTab,
+  pageLocalTime,
+  renderSelectsInPage,
   waitForScrollToSettle,
 } from "./_page_scripts.ts";
 import { type Params, readEnum, readLocate, readPositiveNumber, readString } from "./_params.ts";
+import { describePageElements } from "./_dom_scripts.ts";
+import { findByXpath } from "./_xpath_script.ts";
 
 /** Options of {@link WebPageDevice}. */
 export interface WebPageDeviceOptions {
@@ -41,9 +50,25 @@ export interface WebPageDeviceOptions {
    */
   waitForNetworkIdleTimeout?: number;
   /**
-   * Delay between typed characters in ms, for `Input`. Default: the driver's own (no delay).
+   * Delay between typed characters in ms (finite, >= 0), for `Input`; an action's own value wins.
+   * Default: the driver's own (no delay). With `'legacy'` the driver's typing applies it.
    */
   keyboardTypeDelay?: number;
+  /**
+   * How `Input` enters text unless the action says otherwise (spec 4.2, rules for `aiInput`):
+   * `'legacy'` (default) the driver's typing; `'sequential'` one Unicode code point at a time with
+   * `keyboardTypeDelay` between them; `'bulk'` one `insertText` (a single insertion input event;
+   * `replace` selects the old value first), which needs `keyboardTypeDelay` 0 or unset.
+   */
+  inputStrategy?: InputStrategy;
+  /**
+   * Adds the touch gestures `Swipe` and `Pinch` to the action space, and makes `LongPress` a
+   * touch long press (spec 4.7). The page is made to see a touch screen (`navigator.maxTouchPoints`
+   * and `(pointer: coarse)` from the first action or screenshot, `ontouchstart` in documents loaded
+   * after that); mouse actions keep working. Needs a driver with touch input (Chromium-based
+   * browsers). Default `false`.
+   */
+  enableTouchEventsInActionSpace?: boolean;
   /**
    * Keep navigation in the current tab: links and forms targeting `_blank`, and `window.open`
    * with a URL, open in the page itself instead of a new tab or window. Default `true`; `false`
@@ -51,6 +76,21 @@ export interface WebPageDeviceOptions {
    * document and every later one).
    */
   forceSameTabNavigation?: boolean;
+  /**
+   * Render `select` elements in the page (spec 4.7): a style element gives them Chromium's
+   * `appearance: base-select`, so an open picker and its options appear in screenshots (and have
+   * boxes) instead of opening as a native popup. Default `true`; `false` leaves pages alone.
+   * Set up like `forceSameTabNavigation`, and also before the first screenshot of each page.
+   */
+  forceChromeSelectRendering?: boolean;
+  /**
+   * Extra actions (spec 4.7), appended to the built-in action space: the planner is offered them
+   * with their parameters and `aiAct` can call them. `locate` parameters arrive as a
+   * `LocatedElement` in CSS pixels. Names must differ from the built-in actions and from each
+   * other. `any`, as in the spec: each action types its own `param`.
+   */
+  // deno-lint-ignore no-explicit-any
+  customActions?: DeviceAction<any>[];
 }
 
 /** Default of {@link WebPageDeviceOptions.waitForNavigationTimeout}, in ms. */
@@ -66,6 +106,11 @@ const SCROLL_SETTLE_MAX_MS = 1000;
 // Bound on the round trip that flushes driver events in afterAction (a page blocked by a dialog
 // does not answer).
 const EVENT_FLUSH_MAX_MS = 500;
+// Bound on the element description sent with domIncluded: about 15k tokens.
+const ELEMENTS_DESCRIPTION_MAX_CHARS = 60_000;
+
+// How long a Tap with files waits, once the page has handled its click, for a file chooser.
+const FILE_CHOOSER_WAIT_MS = 1000;
 
 const INPUT_MODES = ["replace", "typeOnly", "clear"] as const;
 const SCROLL_DIRECTIONS = ["down", "up", "left", "right"] as const;
@@ -104,14 +149,17 @@ export class WebPageDevice implements AbstractInterface {
   /** Always `"web-page"`. */
   readonly interfaceType: "web-page" = "web-page";
   #driver: PageDriver;
-  readonly #sameTab: boolean;
-  // Drivers whose page already keeps navigation in the tab, and how to undo their init scripts.
-  readonly #sameTabReady = new WeakSet<PageDriver>();
+  // What every document of each page gets (same-tab navigation, select rendering), the drivers
+  // whose page has it, and how to undo the init scripts.
+  readonly #pageScripts: (() => void)[] = [];
+  readonly #preparedDrivers = new WeakSet<PageDriver>();
   readonly #removeInitScripts: (() => Promise<void>)[] = [];
 
   readonly #navigationTimeout: number;
   readonly #networkIdleTimeout: number;
   readonly #typeDelay: number | undefined;
+  readonly #inputStrategy: InputStrategy;
+  readonly #touchEnabled: boolean;
   readonly #actions: readonly DeviceAction[];
 
   // Where this device last put the pointer: a Scroll without `locate` scrolls there.
@@ -131,21 +179,31 @@ export class WebPageDevice implements AbstractInterface {
    *
    * @param driver the page, through its driver's {@link PageDriver}.
    * @param options timeouts and typing delay; see {@link WebPageDeviceOptions}.
-   * @throws {RangeError} when a timeout or `keyboardTypeDelay` is negative or not finite.
+   * @throws {RangeError} when a timeout or `keyboardTypeDelay` is negative or not finite, for an
+   * unknown `inputStrategy`, or `'bulk'` with a positive `keyboardTypeDelay`.
+   * @throws {TypeError} when `forceSameTabNavigation`, `forceChromeSelectRendering` or
+   * `enableTouchEventsInActionSpace` is not a boolean, touch is enabled on a driver without touch
+   * input, or a custom action is malformed or reuses an action's name.
    */
   constructor(driver: PageDriver, options: WebPageDeviceOptions = {}) {
     this.#driver = driver;
-    if (
-      options.forceSameTabNavigation !== undefined &&
-      typeof options.forceSameTabNavigation !== "boolean"
+    for (
+      const key of [
+        "forceSameTabNavigation",
+        "forceChromeSelectRendering",
+        "enableTouchEventsInActionSpace",
+      ] as const
     ) {
-      throw new TypeError(
-        `Cannot create WebPageDevice as 'forceSameTabNavigation' must be a boolean: current value is ${
-          JSON.stringify(options.forceSameTabNavigation)
-        }`,
-      );
+      if (options[key] !== undefined && typeof options[key] !== "boolean") {
+        throw new TypeError(
+          `Cannot create WebPageDevice as '${key}' must be a boolean: current value is ${
+            JSON.stringify(options[key])
+          }`,
+        );
+      }
     }
-    this.#sameTab = options.forceSameTabNavigation ?? true;
+    if (options.forceSameTabNavigation ?? true) this.#pageScripts.push(keepNavigationInTab);
+    if (options.forceChromeSelectRendering ?? true) this.#pageScripts.push(renderSelectsInPage);
     this.#navigationTimeout = checkMs(
       "waitForNavigationTimeout",
       options.waitForNavigationTimeout,
@@ -159,7 +217,16 @@ export class WebPageDevice implements AbstractInterface {
     this.#typeDelay = options.keyboardTypeDelay === undefined
       ? undefined
       : checkMs("keyboardTypeDelay", options.keyboardTypeDelay, 0);
-    this.#actions = this.#buildActions();
+    checkInputOptions(options);
+    this.#inputStrategy = options.inputStrategy ?? "legacy";
+    this.#touchEnabled = options.enableTouchEventsInActionSpace ?? false;
+    if (this.#touchEnabled && !driver.touch) {
+      throw new TypeError(
+        "Cannot create WebPageDevice as 'enableTouchEventsInActionSpace' needs touch input, which " +
+          "this page's driver cannot send (Chromium-based browsers only): leave the option unset",
+      );
+    }
+    this.#actions = withCustomActions("WebPageDevice", this.#buildActions(), options.customActions);
   }
 
   /** The driver this device acts through: the current page's. */
@@ -185,8 +252,13 @@ export class WebPageDevice implements AbstractInterface {
     this.#notify();
   }
 
-  /** Viewport screenshot as a `data:image/png;base64,...` URI, in physical pixels. */
+  /**
+   * Viewport screenshot as a `data:image/png;base64,...` URI, in physical pixels. The first one
+   * of each page sets the page up first, so the model sees selects as they will render.
+   */
   async screenshotBase64(): Promise<string> {
+    await this.#preparePage();
+    await this.#enableTouch();
     return `data:image/png;base64,${toBase64(await this.driver.screenshot())}`;
   }
 
@@ -198,7 +270,8 @@ export class WebPageDevice implements AbstractInterface {
 
   /**
    * The web actions: `Tap`, `DoubleClick`, `RightClick`, `Hover`, `Input`, `ClearInput`,
-   * `KeyboardPress`, `Scroll`, `Navigate`, `Reload`, `GoBack` (docs/model-protocol.md, "Action
+   * `KeyboardPress`, `Scroll`, `Navigate`, `Reload`, `GoBack`, `DragAndDrop`, `LongPress`, and
+   * with `enableTouchEventsInActionSpace` `Swipe` and `Pinch` (docs/model-protocol.md, "Action
    * spaces"). Each `call` throws a `TypeError` naming the action and the parameter when a
    * parameter is missing or malformed (a `RangeError` for a `distance` that is not positive).
    */
@@ -208,11 +281,12 @@ export class WebPageDevice implements AbstractInterface {
 
   /**
    * Starts tracking the navigations and requests the next action starts. The first time on each
-   * page with `forceSameTabNavigation`, first makes the page keep navigation in its tab.
+   * page, first sets the page up (`forceSameTabNavigation`, `forceChromeSelectRendering`).
    */
   async beforeAction(): Promise<void> {
     if (this.#destroyed) return;
-    await this.#keepNavigationInTab();
+    await this.#preparePage();
+    await this.#enableTouch();
     this.#subscribe();
     this.#inFlight.clear();
     this.#navigations.clear();
@@ -248,9 +322,61 @@ export class WebPageDevice implements AbstractInterface {
   }
 
   /**
-   * Removes the device's listeners from the driver and its same-tab init scripts from later
-   * documents. Never closes the page. Idempotent; after it, `beforeAction`/`afterAction` do
-   * nothing (actions still reach the page).
+   * Finds the first rendered element `xpath` selects in the main frame (spec 4.2 `xpath`); one
+   * outside the viewport is scrolled into its middle first. `rect` is its bounding box and
+   * `center` the middle of its part inside the viewport, CSS pixels. A selected text or attribute
+   * node stands for its element.
+   *
+   * @returns the element (its `description` names the xpath), or `undefined` when no rendered
+   * element matches.
+   * @throws {TypeError} naming the expression when it is invalid or does not select nodes.
+   */
+  async locateByXpath(xpath: string): Promise<LocatedElement | undefined> {
+    const hit = await this.driver.evaluate(findByXpath, xpath);
+    if (hit && "error" in hit) {
+      throw new TypeError(`Invalid xpath ${JSON.stringify(xpath)}: ${hit.error}`);
+    }
+    if (!hit) return undefined;
+    return {
+      description: `xpath ${xpath}`,
+      rect: hit.rect,
+      center: [Math.round(hit.center[0]), Math.round(hit.center[1])],
+    };
+  }
+
+  /**
+   * The page's local time for `useDeviceTime` (spec 2.1): ISO 8601 with the page's UTC offset,
+   * e.g. `"2020-05-17T15:50:30.000+05:30"`, which `Date.parse` reads. From the page's own clock
+   * and time zone (an emulated time zone or a patched `Date` shows).
+   *
+   * @throws {Error} when the page navigates while the script runs.
+   */
+  getDeviceLocalTimeString(): Promise<string> {
+    return this.driver.evaluate(pageLocalTime);
+  }
+
+  /**
+   * The page's elements as text for `domIncluded` (spec 4.3): one line per meaningful element
+   * with its tag, id, key attributes (`href`, `src`, `alt`, `aria-label`, input values but never a
+   * password's, ...), own text and box in CSS pixels of the viewport; same-origin frames and open
+   * shadow roots included. `visibleOnly: false` also lists elements that are not rendered (flag
+   * `hidden`) or outside the viewport (`off-screen`). At most 60,000 characters, ending with
+   * `... (truncated)` when cut. Format: `describePageElements` in `_dom_scripts.ts`.
+   *
+   * @throws {Error} when the page navigates while the script runs.
+   */
+  getElementsDescription(options: ElementsDescriptionOptions): Promise<string> {
+    return this.driver.evaluate(describePageElements, {
+      visibleOnly: options.visibleOnly === true,
+      maxChars: ELEMENTS_DESCRIPTION_MAX_CHARS,
+    });
+  }
+
+  /**
+   * Removes the device's listeners from the driver and its init scripts (same-tab navigation,
+   * select rendering) from later documents; the current document keeps them. Never closes the
+   * page. Idempotent; after it, `beforeAction`/`afterAction` do nothing (actions still reach the
+   * page).
    */
   async destroy(): Promise<void> {
     this.#destroyed = true;
@@ -263,21 +389,27 @@ export class WebPageDevice implements AbstractInterface {
     await withinMs(Promise.all(removals), EVENT_FLUSH_MAX_MS);
   }
 
-  // ---- same-tab navigation --------------------------------------------------------------
+  // ---- page setup: same-tab navigation, select rendering --------------------------------
 
-  async #keepNavigationInTab(): Promise<void> {
+  // Once per page: an init script for later documents, and a run in the current one. Each
+  // script is idempotent, so a retry after a half-done setup is harmless.
+  async #preparePage(): Promise<void> {
     const driver = this.#driver;
-    if (!this.#sameTab || this.#sameTabReady.has(driver)) return;
+    if (this.#destroyed || this.#preparedDrivers.has(driver)) return;
     try {
-      this.#removeInitScripts.push(await driver.addInitScript(keepNavigationInTab));
+      for (const script of this.#pageScripts) {
+        this.#removeInitScripts.push(await driver.addInitScript(script));
+      }
     } catch {
       // The page is closing: the action will tell. Try again before the next one.
       return;
     }
-    this.#sameTabReady.add(driver);
-    await driver.evaluate(keepNavigationInTab).catch(() => {
-      // The page is navigating: the init script covers the new document.
-    });
+    this.#preparedDrivers.add(driver);
+    for (const script of this.#pageScripts) {
+      await driver.evaluate(script).catch(() => {
+        // The page is navigating: the init script covers the new document.
+      });
+    }
   }
 
   // ---- settling -------------------------------------------------------------------------
@@ -354,24 +486,40 @@ export class WebPageDevice implements AbstractInterface {
       name: string,
       description: string,
       params: ActionParamSpec[],
-      run: (param: Params, signal: AbortSignal | undefined) => Promise<void>,
+      run: (
+        param: Params,
+        signal: AbortSignal | undefined,
+        context: ActionContext | undefined,
+      ) => Promise<void>,
     ): DeviceAction => ({
       name,
       description,
       params,
       call: async (param: Params, context: ActionContext) => {
         context?.signal?.throwIfAborted();
-        await run(param ?? {}, context?.signal);
+        await run(param ?? {}, context?.signal, context);
       },
     });
 
     return [
-      action("Tap", "Click an element once with the left mouse button.", [
-        locate(true, "the element to click"),
-      ], async (param, signal) => {
-        const target = readLocate("Tap", param, true);
-        await this.#click(target, signal);
-      }),
+      {
+        name: "Tap",
+        description: "Click an element once with the left mouse button.",
+        params: [
+          locate(true, "the element to click"),
+          {
+            name: "files",
+            type: "files",
+            required: false,
+            description:
+              "only when the click opens a file chooser (an upload button or file input): the files to choose, as an array of paths; relative paths are relative to the upload directory the user allowed; several files only for an input that accepts multiple files",
+          },
+        ],
+        call: async (param: Params, context: ActionContext) => {
+          context?.signal?.throwIfAborted();
+          await this.#tap(param ?? {}, context ?? {});
+        },
+      },
       action("DoubleClick", "Double-click an element.", [
         locate(true, "the element to double-click"),
       ], async (param, signal) => {
@@ -409,7 +557,7 @@ export class WebPageDevice implements AbstractInterface {
               "replace (default): replace the field's content; typeOnly: type after the existing content; clear: empty the field, value ignored",
           },
         ],
-        (param, signal) => this.#input(param, signal),
+        (param, signal, context) => this.#input(param, signal, context?.inputOptions),
       ),
       action("ClearInput", "Empty a text field.", [
         locate(true, "the field to empty"),
@@ -496,7 +644,53 @@ export class WebPageDevice implements AbstractInterface {
       action("GoBack", "Go back to the previous page in the tab's history.", [], async () => {
         await this.driver.goBack();
       }),
+      ...gestureActions({
+        driver: () => this.driver,
+        touch: () => this.#touchInput(),
+        pointerMoved: (point) => this.#pointer = point,
+      }, this.#touchEnabled),
     ];
+  }
+
+  // The current driver's touch input (a browser-wide agent may have switched pages).
+  #touchInput(): PageDriverTouch {
+    const touch = this.driver.touch;
+    if (!touch) {
+      throw new TypeError(
+        "Cannot send touch input: this page's driver has none (Chromium-based browsers only)",
+      );
+    }
+    return touch;
+  }
+
+  // With touch enabled, makes each page see a touch screen before it is looked at or acted on.
+  async #enableTouch(): Promise<void> {
+    if (this.#touchEnabled && !this.#destroyed) await this.#touchInput().enable();
+  }
+
+  // A Tap with files (the planner's, else the call's fileChooserAccept) catches the file chooser
+  // the click opens and gives it the files; when none opens, the click is all there is.
+  async #tap(param: Params, context: ActionContext): Promise<void> {
+    const target = readLocate("Tap", param, true);
+    const files = readFiles("Tap", param) ?? context.fileChooserAccept;
+    if (!files?.length) return await this.#click(target, context.signal);
+    const driver = this.driver;
+    if (!driver.catchFileChooser) {
+      throw new TypeError(
+        "Cannot run Tap with files: this page's driver cannot catch file choosers",
+      );
+    }
+    const chooser = await driver.catchFileChooser(
+      () => this.#click(target, context.signal),
+      FILE_CHOOSER_WAIT_MS,
+    );
+    if (!chooser) return;
+    if (files.length > 1 && !chooser.multiple) {
+      throw new Error(
+        `Cannot choose ${files.length} files: the file input the tap opened accepts one file (it has no "multiple" attribute). Add "multiple" to the input, or pass one file.`,
+      );
+    }
+    await chooser.setFiles(files);
   }
 
   async #click(
@@ -510,7 +704,12 @@ export class WebPageDevice implements AbstractInterface {
     this.#pointer = [x, y];
   }
 
-  async #input(param: Params, signal: AbortSignal | undefined): Promise<void> {
+  async #input(
+    param: Params,
+    signal: AbortSignal | undefined,
+    overrides: InputActionOptions | undefined,
+  ): Promise<void> {
+    const typing = this.#typeSettings(overrides);
     const target = readLocate("Input", param, false);
     // 'append' is the deprecated name of 'typeOnly' (spec 4.7); it is accepted, not advertised.
     const mode = readEnum("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
@@ -521,7 +720,7 @@ export class WebPageDevice implements AbstractInterface {
     signal?.throwIfAborted();
     if (mode === "typeOnly" || mode === "append") {
       if (!(await this.#editField("caretToEnd"))) await this.driver.keyboard.press("End");
-      await this.#type(value ?? "", signal);
+      await this.#type(value ?? "", typing, signal);
       return;
     }
     await this.#selectAllInField(signal);
@@ -529,17 +728,48 @@ export class WebPageDevice implements AbstractInterface {
       await this.driver.keyboard.press("Backspace");
     } else {
       // Typing over a selection replaces it, with the key and input events a user makes.
-      await this.#type(value ?? "", signal);
+      await this.#type(value ?? "", typing, signal);
     }
   }
 
-  async #type(text: string, signal: AbortSignal | undefined): Promise<void> {
+  // The action's settings over the device's (spec 4.2, aiInput rule 5), checked before the page
+  // is touched.
+  #typeSettings(overrides: InputActionOptions | undefined): TypeSettings {
+    checkInputOptions(overrides);
+    const delay = overrides?.keyboardTypeDelay ?? this.#typeDelay ?? 0;
+    const strategy = overrides?.inputStrategy ?? this.#inputStrategy;
+    if (strategy === "bulk" && delay > 0) {
+      // One of the two is the device's default (each alone was checked).
+      const fix = overrides?.keyboardTypeDelay === undefined
+        ? "the delay is the device's default: give keyboardTypeDelay: 0 with the action"
+        : "'bulk' is the device's default: give the action another inputStrategy";
+      throw new RangeError(
+        `Cannot run Input with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: ` +
+          `current value is ${delay} (${fix})`,
+      );
+    }
+    return { delay, strategy };
+  }
+
+  async #type(
+    text: string,
+    { delay, strategy }: TypeSettings,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     if (text === "") return;
     signal?.throwIfAborted();
-    await this.driver.keyboard.type(
-      text,
-      this.#typeDelay ? { delayMs: this.#typeDelay } : undefined,
-    );
+    const keyboard = this.driver.keyboard;
+    if (strategy === "bulk") return await keyboard.insertText(text);
+    if (strategy === "legacy") {
+      return await keyboard.type(text, delay > 0 ? { delayMs: delay } : undefined);
+    }
+    // 'sequential': one code point per call, so a surrogate pair (an emoji) stays whole.
+    let first = true;
+    for (const codePoint of text) {
+      if (!first && delay > 0) await sleep(delay, signal);
+      first = false;
+      await keyboard.type(codePoint);
+    }
   }
 
   async #selectAllInField(signal: AbortSignal | undefined): Promise<void> {
@@ -604,6 +834,27 @@ export class WebPageDevice implements AbstractInterface {
       // The page navigated meanwhile: there is no scroll left to wait for.
     });
   }
+}
+
+// The `files` of a Tap: a path or a list of paths; undefined when absent.
+function readFiles(action: string, param: Params): readonly string[] | undefined {
+  const value = param.files;
+  if (value === undefined || value === null) return undefined;
+  const list = typeof value === "string" ? [value] : value;
+  if (!Array.isArray(list) || !list.every((f) => typeof f === "string" && f !== "")) {
+    throw new TypeError(
+      `Cannot run ${action}: 'files' must be a file path or an array of file paths: current value is ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return list;
+}
+
+// How one Input action types: the effective delay (ms) and strategy.
+interface TypeSettings {
+  delay: number;
+  strategy: InputStrategy;
 }
 
 // Waits for `work` at most `ms`; never rejects (`work` must not reject).

@@ -192,7 +192,8 @@ test("WebPageDevice.setDriver() moves its listeners to the new driver and stops 
   const second = new ScriptedDriver();
   const device = new WebPageDevice(first, LONG);
   await device.beforeAction();
-  assert.equal(first.initScripts, 1); // forceSameTabNavigation defaults to true
+  // forceSameTabNavigation and forceChromeSelectRendering default to true: one script each.
+  assert.equal(first.initScripts, 2);
   first.start("old");
   const after = await startAfterAction(device);
   assert.equal(after.isResolved(), false);
@@ -201,7 +202,7 @@ test("WebPageDevice.setDriver() moves its listeners to the new driver and stops 
   assert.equal(device.driver, second);
   assert.deepEqual([first.starts.size, second.starts.size], [0, 1]);
   await device.beforeAction();
-  assert.equal(second.initScripts, 1);
+  assert.equal(second.initScripts, 2);
   second.start("new");
   const next = await startAfterAction(device);
   assert.equal(next.isResolved(), false);
@@ -211,9 +212,13 @@ test("WebPageDevice.setDriver() moves its listeners to the new driver and stops 
   assert.deepEqual([first.initScripts, second.initScripts, second.starts.size], [0, 0, 0]);
 });
 
-test("WebPageDevice with forceSameTabNavigation false adds no init script", async () => {
+test("WebPageDevice with forceSameTabNavigation and forceChromeSelectRendering false adds no init script", async () => {
   const driver = new ScriptedDriver();
-  const device = new WebPageDevice(driver, { ...LONG, forceSameTabNavigation: false });
+  const device = new WebPageDevice(driver, {
+    ...LONG,
+    forceSameTabNavigation: false,
+    forceChromeSelectRendering: false,
+  });
   await device.beforeAction();
   await device.afterAction();
   assert.equal(driver.initScripts, 0);

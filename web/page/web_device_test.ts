@@ -395,10 +395,20 @@ function suite(kind: DriverUnderTest): void {
         "Navigate",
         "Reload",
         "GoBack",
+        "DragAndDrop",
+        "LongPress",
       ]);
       const params = (name: string) =>
         space.find((a) => a.name === name)!.params.map((p) => [p.name, p.type, p.required]);
-      assert.deepEqual(params("Tap"), [["locate", "locate", true]]);
+      assert.deepEqual(params("Tap"), [["locate", "locate", true], ["files", "files", false]]);
+      assert.deepEqual(params("DragAndDrop"), [
+        ["from", "locate", true],
+        ["to", "locate", true],
+      ]);
+      assert.deepEqual(params("LongPress"), [
+        ["locate", "locate", true],
+        ["duration", "number", false],
+      ]);
       assert.deepEqual(params("Input"), [
         ["locate", "locate", false],
         ["value", "string", true],
