@@ -358,8 +358,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
    * Plans and performs a multi-step task (spec 4.2 `aiAct`), replanning from each new screen.
    *
    * @returns the model's output text when it gave one.
-   * @throws {PlanningError} when the model reports the task impossible, an action fails, or
-   * `replanningCycleLimit` is reached; the signal's reason when `abortSignal` aborts.
+   * @throws {PlanningError} when the model reports the task impossible or `replanningCycleLimit`
+   * is reached; a failing action's own error; the signal's reason when `abortSignal` aborts.
    * @throws {TypeError} for a `fileChooserAccept` or `fileChooserAllowedDir` of the wrong shape,
    * or `fileChooserAccept` on a device that cannot choose files; {Error} naming a missing file or
    * directory (before any model call); {Error} when the model plans an upload without

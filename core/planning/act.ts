@@ -99,7 +99,7 @@ async function resolveLocates(
 /**
  * Runs the planning loop for `instruction`; returns the model's output text.
  *
- * @throws {PlanningError} when the model reports an error, an action fails or the limit is hit.
+ * @throws {PlanningError} when the model reports an error or the limit is hit; a failing action's own error otherwise.
  * @throws the signal's reason when `s.signal` aborts.
  */
 export async function runPlan(
