@@ -39,6 +39,7 @@ export type {
 } from "./agent/options.ts";
 export { PromptImageError } from "./agent/prompt_input.ts";
 export type { AIContextApiName, AIContexts } from "./agent/context.ts";
+export type { CacheConfig, CacheStrategy } from "./agent/cache/options.ts";
 export type { AgentMetrics, UsageBucket } from "./agent/metrics.ts";
 export type {
   AbstractInterface,

@@ -23,6 +23,10 @@ import { ReportWriter } from "../report/writer.ts";
 import type { AIUsageInfo, ReportExecution } from "../report/types.ts";
 import { getEnv, sleep } from "../runtime/runtime.ts";
 import { SDK_VERSION } from "../version.ts";
+import { locateWithCache } from "./cache/locate_cache.ts";
+import { resolveCacheSettings } from "./cache/options.ts";
+import type { CacheSettings } from "./cache/options.ts";
+import { TaskCache } from "./cache/store.ts";
 import { ContextStore } from "./context.ts";
 import type { AIContextApiName } from "./context.ts";
 import { errorMessage, ExecutionRecorder } from "./execution.ts";
@@ -143,12 +147,17 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   #destroyed = false;
   // The snapshot of freezePageContext() (spec 3.2); undefined while live.
   #frozen: FrozenContext | undefined;
+  // The cache settings (spec 2.2), and the cache file's records once a call needed them.
+  #cacheSettings: CacheSettings | undefined;
+  #cache?: Promise<TaskCache>;
 
   /**
    * Creates an agent over a device.
    *
-   * @throws {RangeError} for a `screenshotShrinkFactor` below 1, a negative `waitAfterAction`, or a
-   * `replanningCycleLimit` that is not a positive integer.
+   * @throws {RangeError} for a `screenshotShrinkFactor` below 1, a negative `waitAfterAction`, a
+   * `replanningCycleLimit` that is not a positive integer, or an unknown `cache.strategy`.
+   * @throws {TypeError} for a `cache` that is neither `false` nor an object with a non-empty
+   * string `id`, an empty `cacheId`, or a `cache.cacheDir` that is not a non-empty string.
    */
   constructor(device: I, options: AgentOptions = {}) {
     const shrink = options.screenshotShrinkFactor;
@@ -167,6 +176,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     if (options.persistExecutionDump && options.generateReport === false) {
       throw new TypeError("persistExecutionDump requires generateReport to be true");
     }
+    this.#cacheSettings = resolveCacheSettings(options);
     this.interface = device;
     this.#options = options;
     this.#contexts = new ContextStore(options);
@@ -209,7 +219,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
 
   /**
    * Runs one public call: checks, records, reports. A resolved prompt's images go to every model
-   * request of the call and to the report.
+   * request of the call and to the report. A cache the body used is written after it.
    */
   async #run<T>(
     apiName: string,
@@ -262,6 +272,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       throw e;
     } finally {
       recorder.record.endedAt = Date.now() + clockOffset;
+      await s.cache?.store.flush();
       try {
         await recorder.flush();
         const firstFile = this.#reportFile === undefined && writer.file;
@@ -301,13 +312,26 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     return Date.now();
   }
 
+  /**
+   * Lets a call use the agent's cache (spec 2.2), opened on first use, unless `cacheable` is
+   * `false`, the prompt has images (its text alone does not name the target) or the call runs on
+   * a frozen context (the cached xpaths are tried on the live page).
+   */
+  async #useCache(s: CallSession, cacheable: boolean | undefined): Promise<void> {
+    const settings = this.#cacheSettings;
+    if (!settings || cacheable === false || s.promptImages?.length || s.frozen) return;
+    const store = await (this.#cache ??= TaskCache.open(settings));
+    s.cache = { store, read: store.canRead, write: store.canWrite };
+  }
+
   #context(api: AIContextApiName, callContext?: string): string | undefined {
     return this.#contexts.resolve(api, callContext) || undefined;
   }
 
   /**
    * Locates the target of a locating call: by `opt.xpath` first when given (spec 4.2), else or
-   * when it matches nothing by the model with `text`. `undefined` without xpath and text.
+   * when it matches nothing from the cache, then by the model with `text` (recorded in the cache).
+   * `undefined` without xpath and text.
    *
    * @throws {LocateError} when the xpath matches nothing and there is no description.
    */
@@ -328,7 +352,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     }
     if (text === undefined) return undefined;
     const locate = opt?.deepLocate || opt?.deepThink ? deepLocateElement : locateElement;
-    return await locate(s, text, this.#context(api, opt?.context));
+    return await locateWithCache(s, text, () => locate(s, text, this.#context(api, opt?.context)));
   }
 
   /** Locates then performs one named action (the instant actions). */
@@ -345,6 +369,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     const prompt = locate === undefined ? undefined : await resolvePrompt(locate, `${api} locate`);
     return await this.#run(api, prompt ?? actionName, ["default"], async (s) => {
       let mark = {};
+      await this.#useCache(s, opt?.cacheable);
       const found = await this.#locate(s, api, prompt?.text, opt);
       if (found) {
         param = { ...param, locate: found.element };
@@ -371,13 +396,14 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     const uploads = await resolveUploadOptions("aiAct", this.interface.actionSpace(), options);
     const resolved = await resolvePrompt(prompt, "aiAct prompt", options.abortSignal);
     const deepThink = options.deepThink === true;
-    return await this.#run("aiAct", resolved, ["planning", "default"], (s) => {
+    return await this.#run("aiAct", resolved, ["planning", "default"], async (s) => {
+      await this.#useCache(s, options.cacheable);
       const envLimit = Number(getEnv("SDK_REPLANNING_CYCLE_LIMIT"));
       const cycleLimit = this.#options.replanningCycleLimit ??
         (Number.isInteger(envLimit) && envLimit > 0
           ? envLimit
           : s.caller.config("planning").family.replanningCycleLimit);
-      return runPlan(s, resolved.text, {
+      return await runPlan(s, resolved.text, {
         context: this.#context("aiAct", options.context),
         deepThink,
         deepLocate: options.deepLocate === true,
@@ -612,6 +638,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     checkLocateOptions("aiLocate", options);
     const prompt = await resolvePrompt(locate, "aiLocate locate");
     return await this.#run("aiLocate", prompt, ["default"], async (s) => {
+      await this.#useCache(s, options?.cacheable);
       const found = (await this.#locate(s, "aiLocate", prompt.text, options))!;
       const rect = toPhysicalRect(found.screen, found.imageRect);
       return {

@@ -6,6 +6,7 @@
 
 import type { CreateModelClient } from "../model/caller.ts";
 import type { AIUsageInfo } from "../report/types.ts";
+import type { CacheConfig } from "./cache/options.ts";
 import type { AIContexts } from "./context.ts";
 
 /** A prompt with images (spec 2.5). */
@@ -31,13 +32,14 @@ export interface AgentOptions {
   reportFileName?: string;
   /** Print where the report is. Default `true`. */
   autoPrintReportMsg?: boolean;
-  /** Cache settings (spec 2.2); accepted, caching itself is not implemented yet. */
-  cache?: false | {
-    id: string;
-    strategy?: "read-only" | "read-write" | "write-only";
-    cacheDir?: string;
-  };
-  /** Deprecated cache id. */
+  /**
+   * The cache (spec 2.2): `{ id, strategy?, cacheDir? }` keeps model locations (as xpaths) and
+   * `aiAct` plans in `<cacheDir>/<id>.cache.yaml`, so repeated runs skip model calls; `false`
+   * turns it off. Default: off (unless `cacheId` is given). Checked at construction (see the
+   * agent's constructor). Off in a browser runtime, with a warning.
+   */
+  cache?: false | CacheConfig;
+  /** @deprecated Same as `cache: { id: cacheId }` when `cache` is unset; use `cache.id`. */
   cacheId?: string;
   /** Agent-level AI guidance (spec 2.4). */
   aiContexts?: AIContexts;
@@ -85,13 +87,19 @@ export interface LocateOptions {
    * call with a `TypeError` naming it. Default undefined.
    */
   xpath?: string;
-  /** Whether the result may be cached. Default `true`. */
+  /**
+   * Whether this call may use the agent's cache (spec 2.2): `false` neither reads nor writes it.
+   * Default `true`.
+   */
   cacheable?: boolean;
 }
 
 /** Options of `aiAct` (spec 4.2). */
 export interface AiActOptions {
-  /** Whether the result may be cached. */
+  /**
+   * Whether this call may replay a cached plan and record its plan and locations (spec 2.2):
+   * `false` neither reads nor writes the cache. Default `true`.
+   */
   cacheable?: boolean;
   /** `true` separates planning from locating; `'unset'` behaves as `false`. */
   deepThink?: "unset" | boolean;

@@ -10,6 +10,7 @@ import type { AbstractInterface, ElementsDescriptionOptions, Size } from "../dev
 import type { ModelCaller } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ReportScreenshotSink } from "../report/types.ts";
+import type { CallCache } from "./cache/store.ts";
 import type { ExecutionRecorder } from "./execution.ts";
 import type { ResolvedPromptImage } from "./prompt_input.ts";
 import { captureScreen, screenFromRaw } from "./screen.ts";
@@ -38,6 +39,11 @@ export interface CallSession {
    * unset or empty when the prompt has none.
    */
   promptImages?: readonly ResolvedPromptImage[];
+  /**
+   * The agent's cache as this call may use it (spec 2.2); unset when caching is off, the call is
+   * not `cacheable`, its prompt has images, or the context is frozen.
+   */
+  cache?: CallCache;
 }
 
 /**

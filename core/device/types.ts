@@ -157,6 +157,13 @@ export interface AbstractInterface {
    * @throws {TypeError} naming the expression when it is not a valid XPath selecting nodes.
    */
   locateByXpath?(xpath: string): Promise<LocatedElement | undefined>;
+  /**
+   * XPaths that select the element at `point` (logical pixels), best first, for the locate cache
+   * (spec 2.2): after the model locates an element, the agent stores them and later tries them
+   * with {@link locateByXpath} before asking the model. `[]` when the element cannot be
+   * identified by an xpath. A device needs both capabilities for its locations to be cached.
+   */
+  xpathsAt?(point: Point): Promise<string[]>;
   /** Local time on the device (`useDeviceTime`). */
   getDeviceLocalTimeString?(): Promise<string>;
   /** Page or device URL or title shown in the report, when the device has one. */

@@ -9,7 +9,8 @@
 
 import type { CallSession } from "../agent/session.ts";
 import { captureFor } from "../agent/session.ts";
-import type { Rect } from "../device/types.ts";
+import type { LocatedElement, Rect } from "../device/types.ts";
+import type { ReportStep } from "../report/types.ts";
 import { type LocateResult, markTarget } from "./locate.ts";
 
 /**
@@ -36,28 +37,40 @@ export async function locateByXpath(
       s.recorder.end(step);
       return undefined;
     }
-    // The screen after the device scrolled the element into view: the step's screenshot.
-    const screen = await captureFor(s, "default");
-    const sx = screen.image.contentWidth / screen.logical.width;
-    const sy = screen.image.contentHeight / screen.logical.height;
-    const r = element.rect;
-    const imageRect: Rect = {
-      left: r.left * sx,
-      top: r.top * sy,
-      width: r.width * sx,
-      height: r.height * sy,
-    };
-    Object.assign(step, {
-      screenshot: screen.screenshotId,
-      ...markTarget(imageRect),
-      // The click point: the middle of the element's visible part.
-      point: [Math.round(element.center[0] * sx), Math.round(element.center[1] * sy)],
-      thought: "Located by xpath, without a model call.",
-    });
+    const found = await elementOnScreen(s, { ...element, description: description ?? xpath }, step);
+    step.thought = "Located by xpath, without a model call.";
     s.recorder.end(step);
-    return { element: { ...element, description: description ?? xpath }, imageRect, screen };
+    return found;
   } catch (e) {
     s.recorder.end(step, e);
     throw e;
   }
+}
+
+/**
+ * Turns an element the device found itself (by xpath, without a model) into a locate result on
+ * the screen captured now, after the device scrolled it into view; marks it on `step`.
+ */
+export async function elementOnScreen(
+  s: CallSession,
+  element: LocatedElement,
+  step: ReportStep,
+): Promise<LocateResult> {
+  const screen = await captureFor(s, "default");
+  const sx = screen.image.contentWidth / screen.logical.width;
+  const sy = screen.image.contentHeight / screen.logical.height;
+  const r = element.rect;
+  const imageRect: Rect = {
+    left: r.left * sx,
+    top: r.top * sy,
+    width: r.width * sx,
+    height: r.height * sy,
+  };
+  Object.assign(step, {
+    screenshot: screen.screenshotId,
+    ...markTarget(imageRect),
+    // The click point: the middle of the element's visible part.
+    point: [Math.round(element.center[0] * sx), Math.round(element.center[1] * sy)],
+  });
+  return { element, imageRect, screen };
 }

@@ -10,8 +10,11 @@ import { captureFor } from "../agent/session.ts";
 import { toLocatedElement } from "../agent/screen.ts";
 import type { Screen } from "../agent/screen.ts";
 import { findAction, performAction } from "../agent/perform.ts";
+import { locateWithCache, rememberLocate } from "../agent/cache/locate_cache.ts";
+import { replayPlan, toCacheAction } from "../agent/cache/plan_cache.ts";
+import type { PlanCacheAction } from "../agent/cache/yaml_io.ts";
 import type { AllowedUploadDir } from "../agent/upload_paths.ts";
-import type { DeviceAction } from "../device/types.ts";
+import type { DeviceAction, LocatedElement } from "../device/types.ts";
 import { ModelResponseError, PlanningError } from "../errors.ts";
 import { planSystemPrompt, planUserText } from "../model/prompts.ts";
 import type { ReportStep } from "../report/types.ts";
@@ -79,6 +82,7 @@ async function resolveLocates(
       const rect = family.toPixelRect(bbox, screen.modelImage);
       param[spec.name] = toLocatedElement(screen, rect, prompt);
       if (!mark.target) mark = { screenshot: screen.screenshotId, ...markTarget(rect) };
+      if (prompt) await rememberLocate(s, prompt, param[spec.name] as LocatedElement);
     } else {
       if (!prompt) {
         throw new PlanningError(
@@ -86,7 +90,7 @@ async function resolveLocates(
         );
       }
       const locate = options.deepLocate ? deepLocateElement : locateElement;
-      const located = await locate(s, prompt, options.context);
+      const located = await locateWithCache(s, prompt, () => locate(s, prompt, options.context));
       param[spec.name] = located.element;
       if (!mark.target) {
         mark = { screenshot: located.screen.screenshotId, ...markTarget(located.imageRect) };
@@ -109,8 +113,14 @@ export async function runPlan(
 ): Promise<string | undefined> {
   const planning = s.caller.config("planning");
   const dialect = planning.family.planner;
+  // Dialect plans carry coordinates without element descriptions, so only this loop is cached.
   if (dialect) return await runDialectPlan(s, dialect, instruction, options);
-  const history: string[] = [];
+  const replay = await replayPlan(s, instruction, options);
+  if (replay?.finished) return replay.output;
+  // The actions done so far, for the plan cache (a failed replay's first ones included);
+  // undefined once one cannot be cached.
+  let done: PlanCacheAction[] | undefined = [...replay?.performed ?? []];
+  const history = done.map((a) => `${a.type} ${JSON.stringify(a.param)}`);
   for (let cycle = 1; cycle <= options.cycleLimit; cycle++) {
     s.signal?.throwIfAborted();
     const actions = s.device.actionSpace();
@@ -146,6 +156,8 @@ export async function runPlan(
           `The planner chose an action this device does not have: ${(e as Error).message}`,
         );
       }
+      const cached = toCacheAction(action, planned.param);
+      done = cached && done ? [...done, cached] : undefined;
       const mark = await resolveLocates(s, action, planned.param, screen, options);
       await performAction(
         s,
@@ -158,7 +170,17 @@ export async function runPlan(
       history.push(log ?? `${planned.type} ${JSON.stringify(planned.param)}`);
     }
     await s.recorder.flush();
-    if (plan.finished) return plan.output;
+    if (plan.finished) {
+      if (done && s.cache?.write) {
+        s.cache.store.putPlan({
+          type: "plan",
+          prompt: instruction,
+          actions: done,
+          output: plan.output,
+        });
+      }
+      return plan.output;
+    }
   }
   throw limitReached(options.cycleLimit);
 }

@@ -36,6 +36,7 @@ import {
 import { type Params, readEnum, readLocate, readPositiveNumber, readString } from "./_params.ts";
 import { describePageElements } from "./_dom_scripts.ts";
 import { findByXpath } from "./_xpath_script.ts";
+import { xpathsAtPoint } from "./_xpath_at_script.ts";
 
 /** Options of {@link WebPageDevice}. */
 export interface WebPageDeviceOptions {
@@ -342,6 +343,15 @@ export class WebPageDevice implements AbstractInterface {
       rect: hit.rect,
       center: [Math.round(hit.center[0]), Math.round(hit.center[1])],
     };
+  }
+
+  /**
+   * XPaths of the element at `point` (CSS pixels) in the main frame, for the locate cache (spec
+   * 2.2): `//*[@id="..."]` when its id is unique on the page, else its positional absolute path.
+   * `[]` for a frame or shadow host (their inside is not reachable by a page xpath).
+   */
+  async xpathsAt(point: Point): Promise<string[]> {
+    return await this.driver.evaluate(xpathsAtPoint, point);
   }
 
   /**
