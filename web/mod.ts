@@ -26,6 +26,7 @@ export type {
   ButtonOptions,
   ClickOptions,
   DriverRequest,
+  FileChooserWatch,
   MouseButton,
   PageDriver,
   PageDriverKeyboard,

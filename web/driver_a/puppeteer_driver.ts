@@ -12,6 +12,7 @@ import type {
   ButtonOptions,
   ClickOptions,
   DriverRequest,
+  FileChooserWatch,
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
@@ -190,38 +191,20 @@ export class DriverAPageDriver implements PageDriver {
   }
 
   /**
-   * Runs `action` while catching file choosers (DriverA's `waitForFileChooser`, armed before the
-   * action); see {@link PageDriver.catchFileChooser}. Once armed, the page keeps handing choosers
-   * to DriverA, which drops those nobody waits for: later choosers are ignored, not shown.
+   * Catches file choosers through DriverA's `waitForFileChooser`; see
+   * {@link PageDriver.watchFileChooser}. Once armed, the page keeps handing choosers to DriverA,
+   * which drops those nobody waits for: later choosers are ignored, not shown.
    */
-  async catchFileChooser(
-    action: () => Promise<void>,
-    waitMs: number,
-  ): Promise<PageFileChooser | undefined> {
+  watchFileChooser(): FileChooserWatch {
     const stop = new AbortController();
-    const caught = this.page.waitForFileChooser({ timeout: 0, signal: stop.signal })
-      .catch((): FileChooser | undefined => undefined);
-    try {
-      await this.#roundTrip();
-      await action();
-      await this.#roundTrip();
-      const chooser = await within(caught, waitMs);
-      return chooser && {
+    const opened = this.page.waitForFileChooser({ timeout: 0, signal: stop.signal }).then(
+      (chooser: FileChooser): PageFileChooser => ({
         multiple: chooser.isMultiple(),
         setFiles: (paths: readonly string[]) => chooser.accept([...paths]),
-      };
-    } finally {
-      stop.abort();
-    }
-  }
-
-  // Chromium applies file chooser interception in the page's renderer, where input events can
-  // overtake the command: a script answered after it proves it applied. After the action, one
-  // proves the page handled the input, so the chooser wait does not start while it is busy.
-  async #roundTrip(): Promise<void> {
-    await this.page.evaluate("0").catch(() => {
-      // The page is navigating: the action will tell.
-    });
+      }),
+      () => undefined,
+    );
+    return { opened, stop: () => stop.abort() };
   }
 
   // DriverA has no combination syntax: modifiers go down in order, the key is pressed, and the
@@ -280,19 +263,6 @@ function splitCombo(combo: string): string[] {
   if (combo === "+") return ["+"];
   if (combo.endsWith("++")) return [...combo.slice(0, -2).split("+"), "+"];
   return combo.split("+");
-}
-
-// `promise`'s value when it settles within `ms` ms, else undefined.
-async function within<T>(promise: Promise<T | undefined>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) =>
-    timer = setTimeout(() => resolve(undefined), ms)
-  );
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function once(fn: () => void): Unsubscribe {

@@ -12,6 +12,7 @@ import type {
   ButtonOptions,
   ClickOptions,
   DriverRequest,
+  FileChooserWatch,
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
@@ -186,38 +187,25 @@ export class DriverBPageDriver implements PageDriver {
   }
 
   /**
-   * Runs `action` while catching file choosers (DriverB's `filechooser` event, which makes the
-   * page hand choosers to the listener instead of showing them); see
-   * {@link PageDriver.catchFileChooser}.
+   * Catches file choosers through DriverB's `filechooser` event, which makes the page hand
+   * choosers to the listener instead of showing them; see {@link PageDriver.watchFileChooser}.
    */
-  async catchFileChooser(
-    action: () => Promise<void>,
-    waitMs: number,
-  ): Promise<PageFileChooser | undefined> {
-    let opened!: (chooser: FileChooser) => void;
-    const caught = new Promise<FileChooser>((resolve) => opened = resolve);
-    this.page.on("filechooser", opened);
-    try {
-      await this.#roundTrip();
-      await action();
-      await this.#roundTrip();
-      const chooser = await within(caught, waitMs);
-      return chooser && {
+  watchFileChooser(): FileChooserWatch {
+    let settle!: (chooser: PageFileChooser | undefined) => void;
+    const opened = new Promise<PageFileChooser | undefined>((resolve) => settle = resolve);
+    const listener = (chooser: FileChooser) =>
+      settle({
         multiple: chooser.isMultiple(),
         setFiles: (paths: readonly string[]) => chooser.setFiles([...paths]),
-      };
-    } finally {
-      this.page.off("filechooser", opened);
-    }
-  }
-
-  // Chromium applies file chooser interception in the page's renderer, where input events can
-  // overtake the command: a script answered after it proves it applied. After the action, one
-  // proves the page handled the input, so the chooser wait does not start while it is busy.
-  async #roundTrip(): Promise<void> {
-    await this.page.evaluate("0").catch(() => {
-      // The page is navigating: the action will tell.
-    });
+      });
+    this.page.on("filechooser", listener);
+    return {
+      opened,
+      stop: () => {
+        this.page.off("filechooser", listener);
+        settle(undefined);
+      },
+    };
   }
 
   #toDriverRequest(request: Request): DriverRequest {
@@ -254,19 +242,6 @@ function isMainFrameNavigation(request: Request): boolean {
   } catch {
     // Service-worker requests have no frame.
     return false;
-  }
-}
-
-// `promise`'s value when it settles within `ms` ms, else undefined.
-async function within<T>(promise: Promise<T | undefined>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) =>
-    timer = setTimeout(() => resolve(undefined), ms)
-  );
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -156,6 +156,17 @@ export interface PageFileChooser {
   setFiles(paths: readonly string[]): Promise<void>;
 }
 
+/** A watch for file choosers, from {@link PageDriver.watchFileChooser}. */
+export interface FileChooserWatch {
+  /**
+   * Resolves with the first chooser the page opens while the watch is on, or with `undefined`
+   * once the watch is stopped first. Never rejects.
+   */
+  readonly opened: Promise<PageFileChooser | undefined>;
+  /** Stops watching; later choosers are no longer caught by this watch. Idempotent. */
+  stop(): void;
+}
+
 /**
  * What the web page device needs from a browser driver.
  *
@@ -220,15 +231,10 @@ export interface PageDriver {
   /** Calls `listener` when the top-level document fires its `load` event. */
   onMainFrameLoad(listener: () => void): Unsubscribe;
   /**
-   * Runs `action` (e.g. a click) while catching file choosers: resolves with the first chooser
-   * the page opened during the action or within `waitMs` ms after it, or with `undefined` when
-   * none opened in time. A caught chooser shows no dialog; it waits for
-   * {@link PageFileChooser.setFiles}. Optional: a driver without it cannot choose files.
-   *
-   * @throws whatever `action` throws.
+   * Starts catching the file choosers the page opens: a caught chooser shows no dialog; it waits
+   * for {@link PageFileChooser.setFiles}. The interception may reach the page only after a later
+   * round trip (an {@link evaluate}); the device makes one before it acts. Optional: a driver
+   * without it cannot choose files.
    */
-  catchFileChooser?(
-    action: () => Promise<void>,
-    waitMs: number,
-  ): Promise<PageFileChooser | undefined>;
+  watchFileChooser?(): FileChooserWatch;
 }

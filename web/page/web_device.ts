@@ -22,7 +22,13 @@ import type {
 } from "../_core.ts";
 import { checkInputOptions, sleep } from "../_core.ts";
 import { normalizeKeyCombo, withCustomActions } from "../_core.ts";
-import type { DriverRequest, PageDriver, PageDriverTouch, Unsubscribe } from "./page_driver.ts";
+import type {
+  DriverRequest,
+  PageDriver,
+  PageDriverTouch,
+  PageFileChooser,
+  Unsubscribe,
+} from "./page_driver.ts";
 import { gestureActions } from "./_gestures.ts";
 
 import {
@@ -684,16 +690,24 @@ export class WebPageDevice implements AbstractInterface {
     const target = readLocate("Tap", param, true);
     const files = readFiles("Tap", param) ?? context.fileChooserAccept;
     if (!files?.length) return await this.#click(target, context.signal);
-    const driver = this.driver;
-    if (!driver.catchFileChooser) {
+    if (!this.driver.watchFileChooser) {
       throw new TypeError(
         "Cannot run Tap with files: this page's driver cannot catch file choosers",
       );
     }
-    const chooser = await driver.catchFileChooser(
-      () => this.#click(target, context.signal),
-      FILE_CHOOSER_WAIT_MS,
-    );
+    const watch = this.driver.watchFileChooser();
+    let chooser: PageFileChooser | undefined;
+    try {
+      // Chromium applies the interception in the page's renderer, where input events can overtake
+      // the command: a round trip proves it applied. The one after the click proves the page
+      // handled it, so the wait below does not start while the page is busy.
+      await this.#flushDriverEvents();
+      await this.#click(target, context.signal);
+      await this.#flushDriverEvents();
+      chooser = await withinMs(watch.opened, FILE_CHOOSER_WAIT_MS);
+    } finally {
+      watch.stop();
+    }
     if (!chooser) return;
     if (files.length > 1 && !chooser.multiple) {
       throw new Error(
@@ -867,11 +881,17 @@ interface TypeSettings {
   strategy: InputStrategy;
 }
 
-// Waits for `work` at most `ms`; never rejects (`work` must not reject).
-async function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
+// `work`'s value when it settles within `ms`, else undefined; never rejects (`work` must not).
+async function withinMs<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([work, new Promise<void>((resolve) => timer = setTimeout(resolve, ms))]);
-  clearTimeout(timer);
+  const late = new Promise<undefined>((resolve) =>
+    timer = setTimeout(() => resolve(undefined), ms)
+  );
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function checkMs(name: string, value: number | undefined, fallback: number): number {
