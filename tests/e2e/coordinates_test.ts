@@ -21,6 +21,7 @@ import type { Page } from "playwright-core";
 import { ModelResponseError } from "@sdk/core";
 import type {
   AnswerWrap,
+  PlanReply,
   TargetBox,
   TestModelCall,
   TestModelFamily,
@@ -378,6 +379,27 @@ for (const family of FULL_MATRIX_FAMILIES) {
   );
 }
 
+/** A plan handler that double-clicks the fixture's button once, then finishes. */
+function planDoubleClickOnce(page: Page): () => Promise<PlanReply> {
+  let planned = false;
+  return async () => {
+    if (planned) return { log: "done", finished: true, output: "double-clicked" };
+    planned = true;
+    return {
+      log: "Double-click the button",
+      action: {
+        type: "DoubleClick",
+        param: {
+          locate: {
+            prompt: "the Double-click me button",
+            box: await boxOf(page, "#dblclick-button"),
+          },
+        },
+      },
+    };
+  };
+}
+
 // ---- tolerant parsing: fenced and prose-wrapped answers ---------------------------------------------
 
 for (const [family, wrap] of WRAPS) {
@@ -389,25 +411,9 @@ for (const [family, wrap] of WRAPS) {
       const dpr = 2, shrink = 1;
       const page = await openActions(dpr);
       try {
-        let planned = false;
         const { agent, model } = await env.agent(page, {
           locate: locateIn(page),
-          plan: async () => {
-            if (planned) return { log: "done", finished: true, output: "double-clicked" };
-            planned = true;
-            return {
-              log: "Double-click the button",
-              action: {
-                type: "DoubleClick",
-                param: {
-                  locate: {
-                    prompt: "the Double-click me button",
-                    box: await boxOf(page, "#dblclick-button"),
-                  },
-                },
-              },
-            };
-          },
+          plan: planDoubleClickOnce(page),
           extract: () => true,
         }, {
           waitAfterAction: 0,
@@ -579,25 +585,9 @@ for (const family of FAMILIES) {
       const page = await openActions(dpr);
       try {
         let shape = "";
-        let planned = false;
         const { agent, model } = await env.agent(page, {
           locate: locateIn(page),
-          plan: async () => {
-            if (planned) return { log: "done", finished: true, output: "double-clicked" };
-            planned = true;
-            return {
-              log: "Double-click the button",
-              action: {
-                type: "DoubleClick",
-                param: {
-                  locate: {
-                    prompt: "the Double-click me button",
-                    box: await boxOf(page, "#dblclick-button"),
-                  },
-                },
-              },
-            };
-          },
+          plan: planDoubleClickOnce(page),
         }, {
           waitAfterAction: 0,
           generateReport: false,
