@@ -22,9 +22,8 @@ import type {
   Unsubscribe,
   ViewportInfo,
 } from "../page/page_driver.ts";
+import { pressCombo } from "../page/_press_combo.ts";
 import { type ProtocolSession, protocolTouch } from "../page/_touch.ts";
-
-const MODIFIER_KEYS: ReadonlySet<string> = new Set(["Control", "Shift", "Alt", "Meta"]);
 
 /**
  * A {@link PageDriver} over a DriverA `Page`. It never closes the page.
@@ -80,7 +79,13 @@ export class DriverAPageDriver implements PageDriver {
     this.keyboard = {
       type: (text: string, options?: TypeOptions) =>
         page.keyboard.type(text, options?.delayMs ? { delay: options.delayMs } : undefined),
-      press: (combo: string) => this.#press(combo),
+      // DriverA has no combination syntax.
+      press: (combo: string) =>
+        pressCombo({
+          down: (key) => page.keyboard.down(key as KeyInput),
+          up: (key) => page.keyboard.up(key as KeyInput),
+          press: (key) => page.keyboard.press(key as KeyInput),
+        }, combo),
       insertText: (text: string) => page.keyboard.sendCharacter(text),
     };
     // Opened on first use: a browser without the protocol (Firefox over WebDriver BiDi) fails
@@ -207,29 +212,6 @@ export class DriverAPageDriver implements PageDriver {
     return { opened, stop: () => stop.abort() };
   }
 
-  // DriverA has no combination syntax: modifiers go down in order, the key is pressed, and the
-  // modifiers come up in reverse order (also when the key is unknown).
-  async #press(combo: string): Promise<void> {
-    const parts = splitCombo(combo);
-    const key = parts.pop()!;
-    for (const modifier of parts) {
-      if (!MODIFIER_KEYS.has(modifier)) {
-        throw new Error(`Cannot press '${combo}': '${modifier}' is not a modifier`);
-      }
-    }
-    const keyboard = this.page.keyboard;
-    const down: string[] = [];
-    try {
-      for (const modifier of parts) {
-        await keyboard.down(modifier as KeyInput);
-        down.push(modifier);
-      }
-      await keyboard.press(key as KeyInput);
-    } finally {
-      for (const modifier of down.reverse()) await keyboard.up(modifier as KeyInput);
-    }
-  }
-
   #toDriverRequest(request: HTTPRequest): DriverRequest {
     let known = this.#requests.get(request);
     if (!known) {
@@ -256,13 +238,6 @@ export class DriverAPageDriver implements PageDriver {
       }
     }
   }
-}
-
-/** `"Control+A"` -> `["Control", "A"]`; `"Control++"` -> `["Control", "+"]`; `"+"` -> `["+"]`. */
-function splitCombo(combo: string): string[] {
-  if (combo === "+") return ["+"];
-  if (combo.endsWith("++")) return [...combo.slice(0, -2).split("+"), "+"];
-  return combo.split("+");
 }
 
 function once(fn: () => void): Unsubscribe {

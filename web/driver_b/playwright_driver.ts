@@ -22,6 +22,7 @@ import type {
   Unsubscribe,
   ViewportInfo,
 } from "../page/page_driver.ts";
+import { pressCombo } from "../page/_press_combo.ts";
 import { type ProtocolSession, protocolTouch } from "../page/_touch.ts";
 
 /**
@@ -76,8 +77,9 @@ export class DriverBPageDriver implements PageDriver {
     this.keyboard = {
       type: (text: string, options?: TypeOptions) =>
         page.keyboard.type(text, options?.delayMs ? { delay: options.delayMs } : undefined),
-      // DriverB parses "Control+A" (and "Control++") itself.
-      press: (combo: string) => page.keyboard.press(combo),
+      // Not DriverB's own combination parsing: it leaves the modifiers down when the key is
+      // unknown.
+      press: (combo: string) => pressCombo(page.keyboard, combo),
       insertText: (text: string) => page.keyboard.insertText(text),
     };
     // Only Chromium speaks the DevTools protocol. A persistent context has no browser() to ask:

@@ -1,128 +1,23 @@
-import { after, before, test } from "node:test";
-import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import type { DriverRequest } from "../page/page_driver.ts";
+import { launchChromium } from "../_test_support.ts";
+import { testPageDriverContract } from "../page/_page_driver_contract.ts";
 import { DriverBPageDriver } from "./playwright_driver.ts";
-import { launchChromium, pngSize, startServer, type TestServer } from "../_test_support.ts";
 
-let browser: Browser;
-let server: TestServer;
+let browser: Browser | undefined;
 
-before(async () => {
-  browser = await launchChromium();
-  server = await startServer((request, response) => {
-    response.setHeader("content-type", request.url === "/style.css" ? "text/css" : "text/html");
-    if (request.url === "/") {
-      response.end(`<link rel="stylesheet" href="/style.css"><iframe src="/frame"></iframe>`);
-    } else if (request.url === "/missing") {
-      response.statusCode = 404;
-      response.end("no");
-    } else {
-      response.end("");
-    }
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-test("DriverBPageDriver.screenshot() is a PNG of the viewport in physical pixels", async () => {
-  const context = await browser.newContext({
-    viewport: { width: 640, height: 480 },
-    deviceScaleFactor: 2,
-  });
-  try {
+testPageDriverContract("DriverBPageDriver", {
+  async launch() {
+    browser = await launchChromium();
+  },
+  async open({ width, height, dpr }) {
+    const context = await browser!.newContext({
+      viewport: { width, height },
+      deviceScaleFactor: dpr,
+    });
     const page = await context.newPage();
-    await page.setContent(`<div style="height: 5000px">tall page</div>`);
-    const driver = new DriverBPageDriver(page);
-    assert.deepEqual(pngSize(await driver.screenshot()), { width: 1280, height: 960 });
-    assert.deepEqual(await driver.viewport(), { width: 640, height: 480, dpr: 2 });
-  } finally {
-    await context.close();
-  }
-});
-
-test("DriverBPageDriver request events pair start and end by id and flag the main-frame navigation", async () => {
-  const page = await browser.newPage();
-  try {
-    const driver = new DriverBPageDriver(page);
-    const started: DriverRequest[] = [];
-    const ended: Array<[DriverRequest, boolean]> = [];
-    let loads = 0;
-    const unsubscribe = [
-      driver.onRequestStart((r) => started.push(r)),
-      driver.onRequestEnd((r, failed) => ended.push([r, failed])),
-      driver.onMainFrameLoad(() => loads++),
-    ];
-    await page.goto(`${server.origin}/`);
-    const byPath = (path: string) => started.find((r) => new URL(r.url).pathname === path);
-    assert.equal(byPath("/")?.isMainFrameNavigation, true);
-    assert.equal(byPath("/style.css")?.isMainFrameNavigation, false);
-    // A frame's document is a navigation, but not of the main frame.
-    assert.equal(byPath("/frame")?.isMainFrameNavigation, false);
-    assert.equal(new Set(started.map((r) => r.id)).size, started.length);
-    for (const request of started) {
-      const end = ended.find(([r]) => r.id === request.id);
-      assert.ok(end, `end event for ${request.url}`);
-      assert.equal(end[0], request);
-    }
-    assert.equal(loads, 1);
-
-    await page.evaluate(() => fetch("/missing").then(() => 0));
-    assert.equal(ended.at(-1)?.[1], false, "an HTTP error status is still a finished request");
-
-    for (const u of unsubscribe) u();
-    const counts = [started.length, ended.length, loads];
-    await page.reload();
-    assert.deepEqual([started.length, ended.length, loads], counts);
-  } finally {
-    await page.close();
-  }
-});
-
-test("DriverBPageDriver goto/reload/goBack move through history; goBack without history is a no-op", async () => {
-  const page = await browser.newPage();
-  try {
-    const driver = new DriverBPageDriver(page);
-    await driver.goBack();
-    await driver.goto(`${server.origin}/`);
-    assert.equal(await driver.url(), `${server.origin}/`);
-    await driver.goto(`${server.origin}/other`);
-    await driver.goBack();
-    assert.equal(await driver.url(), `${server.origin}/`);
-    await driver.reload();
-    assert.equal(await driver.url(), `${server.origin}/`);
-    await assert.rejects(driver.goto("http://127.0.0.1:1/"));
-  } finally {
-    await page.close();
-  }
-});
-
-test("DriverBPageDriver keyboard and evaluate reach the page", async () => {
-  const page = await browser.newPage();
-  try {
-    const driver = new DriverBPageDriver(page);
-    await page.setContent(`<input id="f">`);
-    await page.focus("#f");
-    await driver.keyboard.type("ab", { delayMs: 1 });
-    await driver.keyboard.insertText("ç");
-    await driver.keyboard.press("Shift+ArrowLeft");
-    await driver.keyboard.press("Backspace");
-    assert.equal(await driver.evaluate(() => 40 + 2), 42);
-    assert.equal(
-      await driver.evaluate(
-        (id: string) =>
-          (globalThis as unknown as {
-            document: { getElementById(id: string): { value: string } };
-          }).document.getElementById(id).value,
-        "f",
-      ),
-      "ab",
-    );
-    assert.equal(await driver.evaluate<number>("1 + 1"), 2);
-  } finally {
-    await page.close();
-  }
+    return { driver: new DriverBPageDriver(page), close: () => context.close() };
+  },
+  async close() {
+    await browser?.close();
+  },
 });

@@ -1,0 +1,212 @@
+/**
+ * The {@link PageDriver} contract as tests: every driver's test file runs
+ * {@link testPageDriverContract} with a way to open pages, so both drivers are held to the same
+ * behaviour through the port alone. Private to the package's tests.
+ *
+ * @module
+ */
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { DriverRequest, PageDriver } from "./page_driver.ts";
+import { pngSize, startServer, type TestServer } from "../_test_support.ts";
+
+/** A page opened for one test, through its driver. */
+export interface ContractPage {
+  /** The page's driver. */
+  driver: PageDriver;
+  /** Closes the page (and its context, when the harness made one). */
+  close(): Promise<void>;
+}
+
+/** How a driver's tests open pages in a real browser. */
+export interface PageDriverHarness {
+  /** Launches the browser; called once before the tests. */
+  launch(): Promise<void>;
+  /** Opens a blank page at a CSS viewport size and device pixel ratio. */
+  open(viewport: { width: number; height: number; dpr: number }): Promise<ContractPage>;
+  /** Closes the browser; called once after the tests. */
+  close(): Promise<void>;
+}
+
+// Resolves once `done()` holds, polling; gives up after `ms` and lets the assertions tell.
+async function until(done: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+}
+
+// Replaces the current document's body, through the port only.
+function setBody(driver: PageDriver, html: string): Promise<void> {
+  return driver.evaluate((markup: string) => {
+    const doc = (globalThis as unknown as { document: { body: { innerHTML: string } } }).document;
+    doc.body.innerHTML = markup;
+  }, html);
+}
+
+/** Registers the contract tests, named `"{name} ..."`. */
+export function testPageDriverContract(name: string, harness: PageDriverHarness): void {
+  let server: TestServer;
+
+  before(async () => {
+    await harness.launch();
+    server = await startServer((request, response) => {
+      response.setHeader("content-type", request.url === "/style.css" ? "text/css" : "text/html");
+      if (request.url === "/") {
+        response.end(`<link rel="stylesheet" href="/style.css"><iframe src="/frame"></iframe>`);
+      } else if (request.url === "/missing") {
+        response.statusCode = 404;
+        response.end("no");
+      } else if (request.url === "/redirect") {
+        response.statusCode = 302;
+        response.setHeader("location", "/");
+        response.end();
+      } else {
+        response.end("");
+      }
+    });
+  });
+
+  after(async () => {
+    await harness.close();
+    await server?.close();
+  });
+
+  const withPage = async (
+    body: (driver: PageDriver) => Promise<void>,
+    viewport = { width: 800, height: 600, dpr: 1 },
+  ) => {
+    const page = await harness.open(viewport);
+    try {
+      await body(page.driver);
+    } finally {
+      await page.close();
+    }
+  };
+
+  test(`${name}.screenshot() is a PNG of the viewport in physical pixels`, () =>
+    withPage(async (driver) => {
+      await setBody(driver, `<div style="height: 5000px">tall page</div>`);
+      assert.deepEqual(pngSize(await driver.screenshot()), { width: 1280, height: 960 });
+      assert.deepEqual(await driver.viewport(), { width: 640, height: 480, dpr: 2 });
+    }, { width: 640, height: 480, dpr: 2 }));
+
+  test(`${name} request events pair start and end by id and flag the main-frame navigation`, () =>
+    withPage(async (driver) => {
+      const started: DriverRequest[] = [];
+      const ended: Array<[DriverRequest, boolean]> = [];
+      let loads = 0;
+      const unsubscribe = [
+        driver.onRequestStart((r) => started.push(r)),
+        driver.onRequestEnd((r, failed) => ended.push([r, failed])),
+        driver.onMainFrameLoad(() => loads++),
+      ];
+      await driver.goto(`${server.origin}/`);
+      // goto resolves once the document is parsed; the load and the frame's requests follow.
+      await until(() => loads === 1 && started.every((r) => ended.some(([e]) => e === r)));
+      const byPath = (path: string) => started.find((r) => new URL(r.url).pathname === path);
+      assert.equal(byPath("/")?.isMainFrameNavigation, true);
+      assert.equal(byPath("/style.css")?.isMainFrameNavigation, false);
+      // A frame's document is a navigation, but not of the main frame.
+      assert.equal(byPath("/frame")?.isMainFrameNavigation, false);
+      assert.equal(new Set(started.map((r) => r.id)).size, started.length);
+      for (const request of started) {
+        const end = ended.find(([r]) => r.id === request.id);
+        assert.ok(end, `end event for ${request.url}`);
+        assert.equal(end[0], request);
+      }
+      assert.equal(loads, 1);
+
+      await driver.evaluate(() => fetch("/missing").then(() => 0));
+      assert.equal(ended.at(-1)?.[1], false, "an HTTP error status is still a finished request");
+
+      // Each redirect hop is its own main-frame navigation request, ended by its response.
+      started.length = 0;
+      await driver.goto(`${server.origin}/redirect`);
+      const hops = started.filter((r) => r.isMainFrameNavigation);
+      assert.deepEqual(hops.map((r) => new URL(r.url).pathname), ["/redirect", "/"]);
+      for (const hop of hops) assert.ok(ended.some(([r, failed]) => r === hop && !failed));
+
+      for (const u of unsubscribe) u();
+      const counts = [started.length, ended.length, loads];
+      await driver.reload();
+      assert.deepEqual([started.length, ended.length, loads], counts);
+    }));
+
+  test(`${name} goto/reload/goBack move through history; goBack without history is a no-op`, () =>
+    withPage(async (driver) => {
+      await driver.goBack();
+      await driver.goto(`${server.origin}/`);
+      assert.equal(await driver.url(), `${server.origin}/`);
+      await driver.goto(`${server.origin}/other`);
+      await driver.goBack();
+      assert.equal(await driver.url(), `${server.origin}/`);
+      await driver.reload();
+      assert.equal(await driver.url(), `${server.origin}/`);
+      await assert.rejects(driver.goto("http://127.0.0.1:1/"));
+    }));
+
+  test(`${name} keyboard and evaluate reach the page`, () =>
+    withPage(async (driver) => {
+      await setBody(driver, `<input id="f">`);
+      const value = () =>
+        driver.evaluate(
+          (id: string) =>
+            (globalThis as unknown as {
+              document: { getElementById(id: string): { value: string; focus(): void } };
+            }).document.getElementById(id).value,
+          "f",
+        );
+      await driver.evaluate(() =>
+        (globalThis as unknown as {
+          document: { getElementById(id: string): { focus(): void } };
+        }).document.getElementById("f").focus()
+      );
+      await driver.keyboard.type("ab", { delayMs: 1 });
+      await driver.keyboard.insertText("ç");
+      await driver.keyboard.press("Shift+ArrowLeft");
+      await driver.keyboard.press("Backspace");
+      assert.equal(await driver.evaluate(() => 40 + 2), 42);
+      assert.equal(await value(), "ab");
+      assert.equal(await driver.evaluate<number>("1 + 1"), 2);
+      // Combinations: modifiers down in order, up in reverse; "Shift++" presses "+".
+      await driver.keyboard.press("Control+A");
+      await driver.keyboard.press("Backspace");
+      assert.equal(await value(), "");
+      await driver.keyboard.press("Shift++");
+      assert.equal(await value(), "+");
+      await assert.rejects(driver.keyboard.press("Control+NoSuchKey"), Error);
+      // A failed press leaves no modifier down: "a" is typed as "a", not as Control+A.
+      await driver.keyboard.press("a");
+      assert.equal(await value(), "+a");
+    }));
+
+  test(`${name} mouse: a double click fires two clicks and one dblclick`, () =>
+    withPage(async (driver) => {
+      await setBody(driver, `<div id="t" style="width: 200px; height: 100px"></div>`);
+      await driver.evaluate(() => {
+        const g = globalThis as unknown as {
+          events: string[];
+          document: {
+            body: { style: { margin: string } };
+            getElementById(id: string): {
+              addEventListener(type: string, fn: (e: { preventDefault(): void }) => void): void;
+            };
+          };
+        };
+        g.document.body.style.margin = "0";
+        g.events = [];
+        for (const type of ["click", "dblclick", "contextmenu"]) {
+          g.document.getElementById("t").addEventListener(type, (e) => {
+            e.preventDefault();
+            g.events.push(type);
+          });
+        }
+      });
+      await driver.mouse.click(50, 50, { clickCount: 2 });
+      await driver.mouse.click(50, 50, { button: "right" });
+      assert.deepEqual(
+        await driver.evaluate(() => (globalThis as unknown as { events: string[] }).events),
+        ["click", "click", "dblclick", "contextmenu"],
+      );
+    }));
+}
