@@ -54,6 +54,8 @@ export type {
   Rect,
   Size,
 } from "./device/types.ts";
+export type { ScreenshotEncoding, ScreenshotFormat } from "./image/encoding.ts";
+export { DEFAULT_SCREENSHOT_QUALITY } from "./image/encoding.ts";
 export {
   AssertionError,
   LocateError,

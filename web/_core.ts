@@ -18,6 +18,7 @@ export type {
   LocatedElement,
   Point,
   Rect,
+  ScreenshotEncoding,
   Size,
 } from "@sdk/core";
 export { normalizeKeyCombo, withCustomActions } from "@sdk/core";

@@ -19,6 +19,7 @@ import { ModelCaller } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
 import { runPlan } from "../planning/act.ts";
+import { resolveScreenshotEncoding } from "../image/encoding.ts";
 import { ReportWriter } from "../report/writer.ts";
 import type { AIUsageInfo, ReportExecution } from "../report/types.ts";
 import { getEnv, sleep } from "../runtime/runtime.ts";
@@ -54,7 +55,8 @@ import type {
 import { findAction, performAction } from "./perform.ts";
 import { resolvePrompt } from "./prompt_input.ts";
 import type { ResolvedPrompt } from "./prompt_input.ts";
-import { toPhysicalRect } from "./screen.ts";
+import { reportScreenshot, toPhysicalRect } from "./screen.ts";
+import type { ScreenSettings } from "./screen.ts";
 import { freezeContext } from "./session.ts";
 import type { CallSession, FrozenContext } from "./session.ts";
 import { resolveUploadOptions } from "./upload_paths.ts";
@@ -150,14 +152,18 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   // The cache settings (spec 2.2), and the cache file's records once a call needed them.
   #cacheSettings: CacheSettings | undefined;
   #cache?: Promise<TaskCache>;
+  // How screenshots are encoded and shrunk (screenshotFormat, screenshotQuality, shrink factor).
+  readonly #screen: ScreenSettings;
 
   /**
    * Creates an agent over a device.
    *
    * @throws {RangeError} for a `screenshotShrinkFactor` below 1, a negative `waitAfterAction`, a
-   * `replanningCycleLimit` that is not a positive integer, or an unknown `cache.strategy`.
+   * `replanningCycleLimit` that is not a positive integer, a `screenshotQuality` that is not an
+   * integer from 1 to 100, or an unknown `cache.strategy`.
    * @throws {TypeError} for a `cache` that is neither `false` nor an object with a non-empty
-   * string `id`, an empty `cacheId`, or a `cache.cacheDir` that is not a non-empty string.
+   * string `id`, an empty `cacheId`, a `cache.cacheDir` that is not a non-empty string, or a
+   * `screenshotFormat` other than `"jpeg"` and `"png"`.
    */
   constructor(device: I, options: AgentOptions = {}) {
     const shrink = options.screenshotShrinkFactor;
@@ -176,6 +182,10 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     if (options.persistExecutionDump && options.generateReport === false) {
       throw new TypeError("persistExecutionDump requires generateReport to be true");
     }
+    this.#screen = {
+      encoding: resolveScreenshotEncoding(options.screenshotFormat, options.screenshotQuality),
+      shrinkFactor: shrink ?? 1,
+    };
     this.#cacheSettings = resolveCacheSettings(options);
     this.interface = device;
     this.#options = options;
@@ -255,7 +265,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       caller: this.#caller,
       recorder,
       report: writer,
-      shrinkFactor: this.#options.screenshotShrinkFactor ?? 1,
+      screen: this.#screen,
       waitAfterAction: this.#options.waitAfterAction ?? 300,
       signal,
       promptImages: images,
@@ -779,7 +789,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       (options.screenshotBase64 === undefined ? undefined : [{ base64: options.screenshotBase64 }]);
     await this.#run("recordToReport", title, [], async (s) => {
       const shots = given ??
-        [{ base64: s.frozen?.screenshot ?? await s.device.screenshotBase64() }];
+        [{ base64: await reportScreenshot(s.device, s.screen.encoding, s.frozen?.screenshot) }];
       for (const shot of shots) {
         const id = s.report.addScreenshot(shot.base64);
         const step = s.recorder.begin("Log", shot.description ?? title, {
@@ -810,7 +820,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     if (this.#destroyed) {
       throw new Error("freezePageContext: this agent was destroyed; create a new agent");
     }
-    this.#frozen = await freezeContext(this.interface);
+    this.#frozen = await freezeContext(this.interface, this.#screen);
   }
 
   /**

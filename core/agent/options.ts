@@ -69,6 +69,23 @@ export interface AgentOptions {
   outputFormat?: "single-html" | "html-and-external-assets";
   /** Divides screenshot width and height before sending to the model. Default 1. */
   screenshotShrinkFactor?: number;
+  /**
+   * The format of every screenshot sent to the model and stored in the report (the same bytes go
+   * to both): `'jpeg'` (default; compact) or `'png'` (lossless, for pixel-exact reports; about 3 to
+   * 5 times larger on image-rich pages). Devices that can encode at the source do so (web pages:
+   * Chromium's own encoder); others return PNG and the SDK encodes once. Prompt images are sent
+   * as given. Not part of the spec's option list: an extension of this SDK.
+   *
+   * @throws {TypeError} from the agent's constructor for any other value.
+   */
+  screenshotFormat?: "jpeg" | "png";
+  /**
+   * JPEG quality of screenshots, an integer from 1 to 100. Default 60 (chosen by measurement,
+   * see docs/model-protocol.md "The image"). Ignored with `screenshotFormat: 'png'`.
+   *
+   * @throws {RangeError} from the agent's constructor for any other value.
+   */
+  screenshotQuality?: number;
 }
 
 /** Options of every locating action (spec 4.2). */

@@ -10,7 +10,7 @@
 
 import type { AbstractInterface, LocatedElement, Rect, Size } from "../device/types.ts";
 import { imageSizeFromDataUri, prepareImage } from "../image/mod.ts";
-import type { PreparedImage } from "../image/mod.ts";
+import type { PreparedImage, ScreenshotEncoding } from "../image/mod.ts";
 import type { ModelFamily, ModelImageSize } from "../model/families/mod.ts";
 import type { ReportScreenshotSink } from "../report/types.ts";
 
@@ -28,15 +28,53 @@ export interface Screen {
   modelImage: ModelImageSize;
 }
 
+/** How a call's screenshots are made: the agent's encoding and shrink factor. */
+export interface ScreenSettings {
+  /** The format sent to the model and stored in the report (`screenshotFormat`/`Quality`). */
+  encoding: ScreenshotEncoding;
+  /** `screenshotShrinkFactor`. */
+  shrinkFactor: number;
+}
+
+/**
+ * What to ask the device for: the final encoding when the image is sent as captured, else PNG,
+ * so that shrinking or padding works on lossless pixels and the one lossy encode comes last.
+ * `padToMultipleOf` undefined means no family is known yet (a frozen snapshot): only the shrink
+ * factor decides, and a padding family re-encodes that snapshot later.
+ */
+export function sourceEncoding(
+  settings: ScreenSettings,
+  padToMultipleOf?: number,
+): ScreenshotEncoding {
+  const transforms = settings.shrinkFactor !== 1 || (padToMultipleOf ?? 1) > 1;
+  return transforms ? { format: "png", quality: settings.encoding.quality } : settings.encoding;
+}
+
 /** Captures the device's screen for a call whose model uses `family`. */
 export async function captureScreen(
   device: AbstractInterface,
   family: ModelFamily,
-  shrinkFactor: number,
+  settings: ScreenSettings,
   report: ReportScreenshotSink,
 ): Promise<Screen> {
-  const [raw, logical] = await Promise.all([device.screenshotBase64(), device.size()]);
-  return await screenFromRaw(raw, logical, family, shrinkFactor, report);
+  const [raw, logical] = await Promise.all([
+    device.screenshotBase64(sourceEncoding(settings, family.padToMultipleOf)),
+    device.size(),
+  ]);
+  return await screenFromRaw(raw, logical, family, settings, report);
+}
+
+/**
+ * The current screen as one image in the agent's encoding, unshrunk, for the report
+ * (`recordToReport`): `raw` when given (a frozen snapshot), else a new capture.
+ */
+export async function reportScreenshot(
+  device: AbstractInterface,
+  encoding: ScreenshotEncoding,
+  raw?: string,
+): Promise<string> {
+  const shot = raw ?? await device.screenshotBase64(encoding);
+  return (await prepareImage(shot, { encoding })).dataUri;
 }
 
 /**
@@ -47,11 +85,15 @@ export async function screenFromRaw(
   raw: string,
   logical: Size,
   family: ModelFamily,
-  shrinkFactor: number,
+  settings: ScreenSettings,
   report: ReportScreenshotSink,
 ): Promise<Screen> {
   const physical = imageSizeFromDataUri(raw);
-  const image = await prepareImage(raw, { shrinkFactor, padToMultipleOf: family.padToMultipleOf });
+  const image = await prepareImage(raw, {
+    shrinkFactor: settings.shrinkFactor,
+    padToMultipleOf: family.padToMultipleOf,
+    encoding: settings.encoding,
+  });
   return {
     image,
     screenshotId: report.addScreenshot(image.dataUri),

@@ -13,8 +13,8 @@ import type { ReportScreenshotSink } from "../report/types.ts";
 import type { CallCache } from "./cache/store.ts";
 import type { ExecutionRecorder } from "./execution.ts";
 import type { ResolvedPromptImage } from "./prompt_input.ts";
-import { captureScreen, screenFromRaw } from "./screen.ts";
-import type { Screen } from "./screen.ts";
+import { captureScreen, screenFromRaw, sourceEncoding } from "./screen.ts";
+import type { Screen, ScreenSettings } from "./screen.ts";
 
 /** Everything a call needs. */
 export interface CallSession {
@@ -26,8 +26,8 @@ export interface CallSession {
   recorder: ExecutionRecorder;
   /** Screenshot store of the report. */
   report: ReportScreenshotSink;
-  /** `screenshotShrinkFactor`. */
-  shrinkFactor: number;
+  /** How screenshots are encoded and shrunk. */
+  screen: ScreenSettings;
   /** `waitAfterAction`, ms. */
   waitAfterAction: number;
   /** Cancels the call. */
@@ -51,7 +51,10 @@ export interface CallSession {
  * the agent is frozen every call reads the screen and the element tree from here.
  */
 export interface FrozenContext {
-  /** The raw screenshot (data URI, physical pixels), before any shrinking or padding. */
+  /**
+   * The raw screenshot (data URI, physical pixels), before any shrinking or padding: in the
+   * agent's encoding, or PNG when the agent shrinks screenshots.
+   */
   screenshot: string;
   /** Logical size and dpr when it was taken. */
   logical: Size;
@@ -63,10 +66,13 @@ export interface FrozenContext {
 }
 
 /** Takes the snapshot of a frozen page context: screenshot, size and element descriptions. */
-export async function freezeContext(device: AbstractInterface): Promise<FrozenContext> {
+export async function freezeContext(
+  device: AbstractInterface,
+  settings: ScreenSettings,
+): Promise<FrozenContext> {
   const describe = device.getElementsDescription?.bind(device);
   const [screenshot, logical, all, visibleOnly] = await Promise.all([
-    device.screenshotBase64(),
+    device.screenshotBase64(sourceEncoding(settings)),
     device.size(),
     describe?.({ visibleOnly: false }),
     describe?.({ visibleOnly: true }),
@@ -84,9 +90,9 @@ export async function freezeContext(device: AbstractInterface): Promise<FrozenCo
 export function captureFor(s: CallSession, intent: ModelIntent): Promise<Screen> {
   const family = s.caller.config(intent).family;
   if (s.frozen) {
-    return screenFromRaw(s.frozen.screenshot, s.frozen.logical, family, s.shrinkFactor, s.report);
+    return screenFromRaw(s.frozen.screenshot, s.frozen.logical, family, s.screen, s.report);
   }
-  return captureScreen(s.device, family, s.shrinkFactor, s.report);
+  return captureScreen(s.device, family, s.screen, s.report);
 }
 
 /**

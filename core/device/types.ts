@@ -11,6 +11,8 @@
  * @module
  */
 
+import type { ScreenshotEncoding } from "../image/encoding.ts";
+
 /** A point in logical pixels: `[x, y]`. */
 export type Point = [number, number];
 
@@ -136,8 +138,16 @@ export interface ElementsDescriptionOptions {
 export interface AbstractInterface {
   /** Short name of the interface kind, for reports (e.g. `"web-page"`). */
   readonly interfaceType: string;
-  /** Screenshot of the whole viewport as a `data:image/png;base64,...` or JPEG data URI, physical pixels. */
-  screenshotBase64(): Promise<string>;
+  /**
+   * Screenshot of the whole screen as a `data:image/png;base64,...` or
+   * `data:image/jpeg;base64,...` URI, in physical pixels.
+   *
+   * @param encoding the format the agent will send and store. A device that can encode at the
+   *   source (web pages: Chromium's own JPEG encoder) returns that format and saves a decode and
+   *   an encode; a device that cannot may return PNG, and the agent encodes it once. The agent
+   *   asks for PNG when it must shrink or pad the image first, so lossy encoding happens once.
+   */
+  screenshotBase64(encoding?: ScreenshotEncoding): Promise<string>;
   /** Logical size and device pixel ratio. */
   size(): Promise<Size>;
   /** The actions this device can perform. */

@@ -17,6 +17,17 @@ import { nativeAddonsAllowed, runtimeKind } from "../runtime/runtime.ts";
 import { padRightBottomWhite, resizeBox, type RgbaImage } from "./resample.ts";
 import type { ImageMime } from "./size.ts";
 
+/**
+ * The format an image is written in: PNG (lossless), or JPEG at `quality` (1-100). Internal to
+ * `core/image`; the public shape is `ScreenshotEncoding` in `encoding.ts`.
+ */
+export interface EncodeTarget {
+  /** Output media type. */
+  mime: ImageMime;
+  /** JPEG quality, 1-100; ignored for PNG. */
+  quality: number;
+}
+
 /** Name of an image backend. */
 export type ImageBackendName = "sharp" | "canvas" | "js";
 
@@ -40,11 +51,16 @@ export interface ImagePlan {
 export interface ImageBackend {
   /** Which backend this is. */
   name: ImageBackendName;
-  /** Re-encodes `bytes` (of format `mime`) following `plan`, in the same format. */
-  transform(bytes: Uint8Array, mime: ImageMime, plan: ImagePlan): Promise<Uint8Array>;
+  /** Decodes `bytes` (of format `mime`), applies `plan` and encodes the result as `out`. */
+  transform(
+    bytes: Uint8Array,
+    mime: ImageMime,
+    plan: ImagePlan,
+    out: EncodeTarget,
+  ): Promise<Uint8Array>;
 }
 
-/** JPEG quality used when re-encoding (0-100): keeps UI text crisp, still compact. */
+/** JPEG quality of zoomed crops (deepLocate) and of test images: keeps UI text crisp. */
 export const JPEG_QUALITY = 90;
 
 let mode: ImageBackendMode = "auto";
@@ -142,7 +158,7 @@ async function sharpBackend(): Promise<ImageBackend> {
   const sharp = await loadSharp();
   return {
     name: "sharp",
-    transform(bytes, mime, plan) {
+    transform(bytes, _mime, plan, out) {
       let p = sharp(bytes);
       if (plan.contentWidth !== plan.sourceWidth || plan.contentHeight !== plan.sourceHeight) {
         p = p.resize(plan.contentWidth, plan.contentHeight, { fit: "fill" });
@@ -155,7 +171,7 @@ async function sharpBackend(): Promise<ImageBackend> {
           background: { r: 255, g: 255, b: 255, alpha: 1 },
         });
       }
-      p = mime === "image/png" ? p.png() : p.jpeg({ quality: JPEG_QUALITY });
+      p = out.mime === "image/png" ? p.png() : p.jpeg({ quality: out.quality });
       return p.toBuffer();
     },
   };
@@ -205,7 +221,7 @@ function canvasBackend(): ImageBackend {
   const { OffscreenCanvas, createImageBitmap } = canvasGlobals as Required<CanvasGlobals>;
   return {
     name: "canvas",
-    async transform(bytes, mime, plan) {
+    async transform(bytes, mime, plan, out) {
       const bitmap = await createImageBitmap(
         new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }),
       );
@@ -220,7 +236,7 @@ function canvasBackend(): ImageBackend {
         ctx.imageSmoothingEnabled = true;
         ctx.imageSmoothingQuality = "high";
         ctx.drawImage(bitmap, 0, 0, plan.contentWidth, plan.contentHeight);
-        const blob = await canvas.convertToBlob({ type: mime, quality: JPEG_QUALITY / 100 });
+        const blob = await canvas.convertToBlob({ type: out.mime, quality: out.quality / 100 });
         return new Uint8Array(await blob.arrayBuffer());
       } finally {
         bitmap.close();
@@ -271,8 +287,11 @@ interface BufferModule {
 export interface JsCodecs {
   /** Decodes a PNG or JPEG to RGBA; `alpha` says whether a PNG had an alpha channel. */
   decode(bytes: Uint8Array, mime: ImageMime): RgbaImage & { alpha: boolean };
-  /** Encodes RGBA to PNG (RGB when `alpha` is false) or JPEG at {@link JPEG_QUALITY}. */
-  encode(image: RgbaImage, mime: ImageMime, alpha: boolean): Uint8Array;
+  /**
+   * Encodes RGBA to PNG (RGB when `alpha` is false) or JPEG at `quality` (1-100, default
+   * {@link JPEG_QUALITY}).
+   */
+  encode(image: RgbaImage, mime: ImageMime, alpha: boolean, quality?: number): Uint8Array;
 }
 
 let codecsLoad: Promise<JsCodecs> | undefined;
@@ -309,8 +328,8 @@ export function loadJsCodecs(): Promise<JsCodecs> {
         const png = pngjs.PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
         return { width: png.width, height: png.height, data: png.data, alpha: png.alpha === true };
       },
-      encode(image, mime, alpha) {
-        if (mime === "image/jpeg") return jpeg.encode(image, JPEG_QUALITY).data;
+      encode(image, mime, alpha, quality = JPEG_QUALITY) {
+        if (mime === "image/jpeg") return jpeg.encode(image, quality).data;
         return pngjs.PNG.sync.write(image, {
           colorType: alpha ? 6 : 2,
           inputHasAlpha: true,
@@ -333,14 +352,14 @@ async function jsBackend(): Promise<ImageBackend> {
   const codecs = await loadJsCodecs();
   return {
     name: "js",
-    transform(bytes, mime, plan) {
+    transform(bytes, mime, plan, out) {
       const decoded = codecs.decode(bytes, mime);
       let image: RgbaImage = decoded;
       if (decoded.width !== plan.contentWidth || decoded.height !== plan.contentHeight) {
         image = resizeBox(decoded, plan.contentWidth, plan.contentHeight);
       }
       image = padRightBottomWhite(image, plan.width, plan.height);
-      return Promise.resolve(codecs.encode(image, mime, decoded.alpha));
+      return Promise.resolve(codecs.encode(image, out.mime, decoded.alpha, out.quality));
     },
   };
 }

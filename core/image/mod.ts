@@ -7,6 +7,13 @@
 
 export { type ImageMime, type ImageSize, imageSizeFromDataUri } from "./size.ts";
 export { type PreparedImage, prepareImage, type PrepareImageOptions } from "./prepare.ts";
+export {
+  DEFAULT_SCREENSHOT_ENCODING,
+  DEFAULT_SCREENSHOT_QUALITY,
+  resolveScreenshotEncoding,
+  type ScreenshotEncoding,
+  type ScreenshotFormat,
+} from "./encoding.ts";
 export { cropImage, type CroppedImage, type CropRegion } from "./crop.ts";
 export {
   imageBackendInUse,

@@ -7,7 +7,8 @@
  */
 
 import { decodeBase64, encodeBase64 } from "./base64.ts";
-import { type ImagePlan, loadImageBackend } from "./backend.ts";
+import { type EncodeTarget, type ImagePlan, JPEG_QUALITY, loadImageBackend } from "./backend.ts";
+import { mimeOf, type ScreenshotEncoding } from "./encoding.ts";
 import { readImageInput } from "./size.ts";
 
 /** Options of {@link prepareImage}. */
@@ -22,11 +23,17 @@ export interface PrepareImageOptions {
    * (28 for the qwen2.5-vl family). Positive integer; default (or 1): no padding.
    */
   padToMultipleOf?: number;
+  /**
+   * The format of the result. An input already in that format whose size does not change is
+   * returned as is (a JPEG is not re-encoded to another quality); anything else is encoded once.
+   * Default: the input's format (a JPEG re-encoded at quality 90).
+   */
+  encoding?: ScreenshotEncoding;
 }
 
 /** An image ready to send to the model. */
 export interface PreparedImage {
-  /** `data:image/png;base64,...` or `data:image/jpeg;base64,...`, same format as the input. */
+  /** `data:image/png;base64,...` or `data:image/jpeg;base64,...`, in the format asked for. */
   dataUri: string;
   /** Width in pixels of the image sent (after shrinking and padding). */
   width: number;
@@ -39,9 +46,10 @@ export interface PreparedImage {
 }
 
 /**
- * Shrinks and pads a PNG or JPEG screenshot, keeping its format (JPEG re-encoded at quality
- * 90). When nothing changes (factor 1, or a factor too small to change the rounded size, and no
- * padding needed) the input is returned as is, without decoding: this runs on every agent step.
+ * Shrinks and pads a PNG or JPEG screenshot and encodes it as `options.encoding` asks. When
+ * nothing changes (factor 1, or a factor too small to change the rounded size, no padding needed,
+ * and the input already in the asked format) the input is returned as is, without decoding: this
+ * runs on every agent step.
  *
  * Uses sharp when it loads (Node; Deno with `--allow-ffi`), else OffscreenCanvas in a browser
  * page, else a pure-JS codec (slower, same geometry).
@@ -85,7 +93,11 @@ export async function prepareImage(
     height: Math.ceil(contentHeight / block) * block,
   };
 
-  const unchanged = plan.width === input.width && plan.height === input.height;
+  const out: EncodeTarget = options.encoding
+    ? { mime: mimeOf(options.encoding.format), quality: options.encoding.quality }
+    : { mime: input.mime, quality: JPEG_QUALITY };
+  const unchanged = plan.width === input.width && plan.height === input.height &&
+    out.mime === input.mime;
   if (unchanged) {
     return {
       dataUri: input.isDataUri ? dataUri : `data:${input.mime};base64,${dataUri}`,
@@ -97,9 +109,9 @@ export async function prepareImage(
   }
 
   const backend = await loadImageBackend();
-  const out = await backend.transform(decodeBase64(input.base64), input.mime, plan);
+  const bytes = await backend.transform(decodeBase64(input.base64), input.mime, plan, out);
   return {
-    dataUri: `data:${input.mime};base64,${encodeBase64(out)}`,
+    dataUri: `data:${out.mime};base64,${encodeBase64(bytes)}`,
     width: plan.width,
     height: plan.height,
     contentWidth,

@@ -287,3 +287,85 @@ test("auto mode uses sharp when it loads, the JS fallback otherwise", async () =
   });
   assert.equal(out.width, 100);
 });
+
+// --- Output encoding (screenshotFormat / screenshotQuality)
+
+/** A seeded noisy image: JPEG size depends on quality there, unlike on flat colors. */
+function noise(width: number, height: number): RgbaImage {
+  const data = new Uint8Array(width * height * 4);
+  let seed = 7;
+  for (let i = 0; i < data.length; i += 4) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    data.set([seed & 255, (seed >> 8) & 255, (seed >> 16) & 255, 255], i);
+  }
+  return { width, height, data };
+}
+
+function byteLength(dataUri: string): number {
+  return atob(dataUri.slice(dataUri.indexOf(",") + 1)).length;
+}
+
+test("a JPEG asked for as JPEG at its size is returned as is, whatever the quality asked", async () => {
+  const uri = await toDataUri(pattern(W, H, square), "image/jpeg");
+  const out = await prepareImage(uri, { encoding: { format: "jpeg", quality: 20 } });
+  assert.equal(out.dataUri, uri);
+});
+
+for (const backend of backends) {
+  const skip = backend === "sharp" && !hasSharp ? "sharp needs --allow-ffi" : false;
+
+  test(`${backend}: encoding jpeg turns a PNG into a JPEG of the same picture`, {
+    skip,
+  }, async () => {
+    const uri = await toDataUri(pattern(W, H, square), "image/png");
+    const out = await withBackend(
+      backend,
+      () => prepareImage(uri, { encoding: { format: "jpeg", quality: 80 } }),
+    );
+    assert.ok(out.dataUri.startsWith("data:image/jpeg;base64,/9j/"), out.dataUri.slice(0, 30));
+    assert.deepEqual(imageSizeFromDataUri(out.dataUri), {
+      width: W,
+      height: H,
+      mime: "image/jpeg",
+    });
+    const image = await fromDataUri(out.dataUri);
+    assertColor(image, square.x + 20, square.y + 20, RED, 48);
+    assertColor(image, 150, 90, BLUE, 48);
+  });
+
+  test(`${backend}: encoding jpeg with shrink 2 encodes the shrunk PNG once as JPEG`, {
+    skip,
+  }, async () => {
+    const uri = await toDataUri(pattern(W, H, square), "image/png");
+    const out = await withBackend(
+      backend,
+      () => prepareImage(uri, { shrinkFactor: 2, encoding: { format: "jpeg", quality: 80 } }),
+    );
+    assert.ok(out.dataUri.startsWith("data:image/jpeg;base64,"));
+    assert.deepEqual([out.width, out.height], [W / 2, H / 2]);
+    assertColor(await fromDataUri(out.dataUri), 30, 20, RED, 48);
+  });
+
+  test(`${backend}: encoding png turns a JPEG into a PNG`, { skip }, async () => {
+    const uri = await toDataUri(pattern(W, H, square), "image/jpeg");
+    const out = await withBackend(
+      backend,
+      () => prepareImage(uri, { encoding: { format: "png", quality: 80 } }),
+    );
+    assert.ok(out.dataUri.startsWith("data:image/png;base64,iVBORw0KGgo"));
+    assertColor(await fromDataUri(out.dataUri), square.x + 20, square.y + 20, RED, 48);
+  });
+
+  test(`${backend}: a lower JPEG quality gives fewer bytes`, { skip }, async () => {
+    const uri = await toDataUri(noise(160, 120), "image/png");
+    const sizes = [];
+    for (const quality of [90, 60, 30]) {
+      const out = await withBackend(
+        backend,
+        () => prepareImage(uri, { encoding: { format: "jpeg", quality } }),
+      );
+      sizes.push(byteLength(out.dataUri));
+    }
+    assert.ok(sizes[0] > sizes[1] && sizes[1] > sizes[2], `sizes at 90/60/30: ${sizes}`);
+  });
+}

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { type ImageSize, readDataUriImage } from "./_image.ts";
+import { type ImageSize, type ReceivedScreenshot, receivedScreenshot } from "./_image.ts";
 import { type ParsedRequest, ProtocolError, readBlock, splitContent } from "./_request.ts";
 import type { PlanCall } from "./_request.ts";
 import type { TargetBox } from "./_bbox.ts";
@@ -144,10 +144,9 @@ export function readDialectPlanRequest(body: Record<string, unknown>): ParsedReq
   if (url === undefined) {
     throw new ProtocolError("the current message carries named images but no screenshot");
   }
-  let image: ImageSize;
+  let image: ReceivedScreenshot;
   try {
-    const found = readDataUriImage(url);
-    image = { width: found.width, height: found.height };
+    image = receivedScreenshot(url);
   } catch (error) {
     throw new ProtocolError((error as Error).message);
   }

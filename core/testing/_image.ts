@@ -14,6 +14,14 @@ export interface ImageSize {
   height: number;
 }
 
+/** A screenshot as a model server received it: its size, real format and byte count. */
+export interface ReceivedScreenshot extends ImageSize {
+  /** The format read from the image bytes (not from the URI's media type, which must agree). */
+  format: "png" | "jpeg";
+  /** Size of the decoded image file in bytes. */
+  bytes: number;
+}
+
 /** What {@link readDataUriImage} found. */
 export interface DataUriImage extends ImageSize {
   /** Media type from the URI, e.g. `"image/png"`. */
@@ -25,9 +33,10 @@ export interface DataUriImage extends ImageSize {
 /**
  * Decodes the image header of a base64 `data:` URI.
  *
- * @throws {TypeError} when the URI is not a base64 data URI or the bytes are neither PNG nor JPEG.
+ * @throws {TypeError} when the URI is not a base64 data URI, the bytes are neither PNG nor JPEG,
+ *   or the URI's media type names the other format.
  */
-export function readDataUriImage(uri: string): DataUriImage {
+export function readDataUriImage(uri: string): DataUriImage & ReceivedScreenshot {
   const match = /^data:([^;,]+)(;[^,]*)?,/.exec(uri);
   if (!match || !(match[2] ?? "").includes(";base64")) {
     throw new TypeError(
@@ -36,7 +45,8 @@ export function readDataUriImage(uri: string): DataUriImage {
   }
   const payload = uri.slice(match[0].length);
   const bytes = decodeBase64(payload);
-  const size = pngSize(bytes) ?? jpegSize(bytes);
+  const png = pngSize(bytes);
+  const size = png ?? jpegSize(bytes);
   if (!size) {
     throw new TypeError(
       `image data (${match[1]}) is neither PNG nor JPEG: first bytes ${
@@ -44,7 +54,27 @@ export function readDataUriImage(uri: string): DataUriImage {
       }`,
     );
   }
-  return { ...size, mime: match[1], base64Length: payload.length };
+  const format = png ? "png" : "jpeg";
+  if (match[1].toLowerCase() !== `image/${format}`) {
+    throw new TypeError(`image_url says ${match[1]} but its bytes are a ${format.toUpperCase()}`);
+  }
+  return {
+    ...size,
+    format,
+    bytes: bytes.length,
+    mime: match[1],
+    base64Length: payload.length,
+  };
+}
+
+/**
+ * The screenshot facts a call records (size, format, bytes), from its data URI.
+ *
+ * @throws {TypeError} as {@link readDataUriImage}.
+ */
+export function receivedScreenshot(uri: string): ReceivedScreenshot {
+  const { width, height, format, bytes } = readDataUriImage(uri);
+  return { width, height, format, bytes };
 }
 
 /**

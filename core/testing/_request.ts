@@ -6,7 +6,12 @@
  * @module
  */
 
-import { type ImageSize, readAnyDataUriImage, readDataUriImage } from "./_image.ts";
+import {
+  type ImageSize,
+  readAnyDataUriImage,
+  type ReceivedScreenshot,
+  receivedScreenshot,
+} from "./_image.ts";
 
 /** The four kinds of model call the SDK makes. */
 export type CallKind = "plan" | "locate" | "extract" | "assert";
@@ -48,10 +53,10 @@ export interface CallBase {
    */
   dom?: string;
   /**
-   * Size of the image the model was sent, read from its PNG or JPEG header; `null` when the
-   * request carried no image.
+   * The screenshot the model was sent: its size read from its PNG or JPEG header, its format
+   * and its byte count; `null` when the request carried no image.
    */
-  image: ImageSize | null;
+  image: ReceivedScreenshot | null;
   /**
    * The prompt's named images, in order (the message that holds the current screenshot carries
    * them after it); empty when the prompt has none.
@@ -321,11 +326,10 @@ export function parseRequest(body: Record<string, unknown>): ParsedRequest {
         `the protocol sends one screenshot`,
     );
   }
-  let image: ImageSize | null = null;
+  let image: ReceivedScreenshot | null = null;
   if (urls.length === 1) {
     try {
-      const found = readDataUriImage(urls[0]);
-      image = { width: found.width, height: found.height };
+      image = receivedScreenshot(urls[0]);
     } catch (error) {
       throw new ProtocolError((error as Error).message);
     }

@@ -84,6 +84,7 @@ export type {
   PlanCall,
   PlanReply,
   ReceivedPromptImage,
+  ReceivedScreenshot,
   RecordedCall,
   ScriptedLocate,
   TargetBox,

@@ -29,7 +29,7 @@ import type {
 } from "./_request.ts";
 
 export type { TargetBox, TestModelFamily } from "./_bbox.ts";
-export type { ImageSize } from "./_image.ts";
+export type { ImageSize, ReceivedScreenshot } from "./_image.ts";
 export type {
   AssertCall,
   CallBase,

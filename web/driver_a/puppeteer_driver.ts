@@ -22,6 +22,7 @@ import type {
   Unsubscribe,
   ViewportInfo,
 } from "../page/page_driver.ts";
+import type { ScreenshotEncoding } from "../_core.ts";
 import { pressCombo } from "../page/_press_combo.ts";
 import { type ProtocolSession, protocolTouch } from "../page/_touch.ts";
 
@@ -95,10 +96,15 @@ export class DriverAPageDriver implements PageDriver {
     );
   }
 
-  /** PNG of the viewport in physical pixels (CSS size x device pixel ratio). */
-  async screenshot(): Promise<Uint8Array> {
+  /** PNG or JPEG of the viewport in physical pixels (CSS size x device pixel ratio). */
+  async screenshot(encoding?: ScreenshotEncoding): Promise<Uint8Array> {
+    const type = encoding?.format ?? "png";
     return await this.#retryAcrossNavigation(() =>
-      this.page.screenshot({ type: "png", captureBeyondViewport: false })
+      this.page.screenshot({
+        type,
+        quality: type === "jpeg" ? encoding?.quality : undefined,
+        captureBeyondViewport: false,
+      })
     );
   }
 

@@ -22,6 +22,7 @@ import type {
   Unsubscribe,
   ViewportInfo,
 } from "../page/page_driver.ts";
+import type { ScreenshotEncoding } from "../_core.ts";
 import { pressCombo } from "../page/_press_combo.ts";
 import { type ProtocolSession, protocolTouch } from "../page/_touch.ts";
 
@@ -92,11 +93,18 @@ export class DriverBPageDriver implements PageDriver {
       : undefined;
   }
 
-  /** PNG of the viewport in physical pixels (CSS size x device pixel ratio). */
-  screenshot(): Promise<Uint8Array> {
+  /** PNG or JPEG of the viewport in physical pixels (CSS size x device pixel ratio). */
+  screenshot(encoding?: ScreenshotEncoding): Promise<Uint8Array> {
+    const type = encoding?.format ?? "png";
     return this.#retryAcrossNavigation(() =>
       // caret "initial": hiding the caret costs ~16 ms a shot, and the model may see where focus is.
-      this.page.screenshot({ type: "png", fullPage: false, scale: "device", caret: "initial" })
+      this.page.screenshot({
+        type,
+        quality: type === "jpeg" ? encoding?.quality : undefined,
+        fullPage: false,
+        scale: "device",
+        caret: "initial",
+      })
     );
   }
 

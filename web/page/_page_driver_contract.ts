@@ -10,6 +10,8 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { DriverRequest, PageDriver } from "./page_driver.ts";
 import { pngSize, startServer, type TestServer } from "../_test_support.ts";
+import { imageSizeFromDataUri } from "../../core/image/size.ts";
+import { encodeBase64 } from "../../core/image/base64.ts";
 
 /** A page opened for one test, through its driver. */
 export interface ContractPage {
@@ -88,6 +90,28 @@ export function testPageDriverContract(name: string, harness: PageDriverHarness)
       await setBody(driver, `<div style="height: 5000px">tall page</div>`);
       assert.deepEqual(pngSize(await driver.screenshot()), { width: 1280, height: 960 });
       assert.deepEqual(await driver.viewport(), { width: 640, height: 480, dpr: 2 });
+    }, { width: 640, height: 480, dpr: 2 }));
+
+  test(`${name}.screenshot() encodes JPEG in the browser at the quality asked, at physical size`, () =>
+    withPage(async (driver) => {
+      // Text on a gradient: a page where JPEG quality shows in the byte count.
+      await setBody(
+        driver,
+        `<div style="height:100vh;background:linear-gradient(45deg,#f06,#0af,#fd0)">` +
+          `${"Dense text on a gradient. ".repeat(400)}</div>`,
+      );
+      const sizes: number[] = [];
+      for (const quality of [90, 30]) {
+        const jpeg = await driver.screenshot({ format: "jpeg", quality });
+        assert.deepEqual([...jpeg.subarray(0, 3)], [0xff, 0xd8, 0xff], "JPEG magic bytes");
+        const uri = `data:image/jpeg;base64,${encodeBase64(jpeg)}`;
+        const { width, height } = imageSizeFromDataUri(uri);
+        assert.deepEqual({ width, height }, { width: 1280, height: 960 });
+        sizes.push(jpeg.length);
+      }
+      assert.ok(sizes[1] < sizes[0], `quality 30 must be smaller than 90: ${sizes}`);
+      const png = await driver.screenshot({ format: "png", quality: 30 });
+      assert.deepEqual(pngSize(png), { width: 1280, height: 960 });
     }, { width: 640, height: 480, dpr: 2 }));
 
   test(`${name} request events pair start and end by id and flag the main-frame navigation`, () =>

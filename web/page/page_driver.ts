@@ -12,6 +12,8 @@
  * @module
  */
 
+import type { ScreenshotEncoding } from "../_core.ts";
+
 /** A mouse button. */
 export type MouseButton = "left" | "right" | "middle";
 
@@ -183,10 +185,11 @@ export interface PageDriver {
    */
   readonly touch?: PageDriverTouch;
   /**
-   * PNG screenshot of the viewport only (not the full page), in physical pixels: its size is
-   * {@link ViewportInfo} width and height x `dpr`.
+   * Screenshot of the viewport only (not the full page), in physical pixels: its size is
+   * {@link ViewportInfo} width and height x `dpr`. Encoded by the browser as `encoding` asks:
+   * PNG, or JPEG at `encoding.quality`. Default: PNG.
    */
-  screenshot(): Promise<Uint8Array>;
+  screenshot(encoding?: ScreenshotEncoding): Promise<Uint8Array>;
   /** The viewport's CSS size and device pixel ratio. */
   viewport(): Promise<ViewportInfo>;
   /**

@@ -18,6 +18,7 @@ import type {
   InputStrategy,
   LocatedElement,
   Point,
+  ScreenshotEncoding,
   Size,
 } from "../_core.ts";
 import { checkInputOptions, sleep } from "../_core.ts";
@@ -260,13 +261,15 @@ export class WebPageDevice implements AbstractInterface {
   }
 
   /**
-   * Viewport screenshot as a `data:image/png;base64,...` URI, in physical pixels. The first one
+   * Viewport screenshot in physical pixels, encoded by the browser as `encoding` asks: a
+   * `data:image/jpeg;base64,...` or (the default) `data:image/png;base64,...` URI. The first one
    * of each page sets the page up first, so the model sees selects as they will render.
    */
-  async screenshotBase64(): Promise<string> {
+  async screenshotBase64(encoding?: ScreenshotEncoding): Promise<string> {
     await this.#preparePage();
     await this.#enableTouch();
-    return `data:image/png;base64,${toBase64(await this.driver.screenshot())}`;
+    const mime = encoding?.format === "jpeg" ? "image/jpeg" : "image/png";
+    return `data:${mime};base64,${toBase64(await this.driver.screenshot(encoding))}`;
   }
 
   /** CSS viewport size and device pixel ratio. */

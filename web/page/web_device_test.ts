@@ -7,6 +7,7 @@ import { DriverAPageDriver } from "../driver_a/puppeteer_driver.ts";
 import { DriverBPageDriver } from "../driver_b/playwright_driver.ts";
 import type { PageDriver } from "./page_driver.ts";
 import { WebPageDevice, type WebPageDeviceOptions } from "./web_device.ts";
+import { imageSizeFromDataUri } from "../../core/image/size.ts";
 import {
   launchChromium,
   launchChromiumDriverA,
@@ -696,6 +697,16 @@ function suite(kind: DriverUnderTest): void {
         assert.deepEqual(await device.size(), { width: 800, height: 600, dpr: deviceScaleFactor });
       }, { viewport: { width: 800, height: 600, dpr: deviceScaleFactor } });
     }
+  });
+
+  test(`${kind.name}: WebPageDevice screenshotBase64({ format: "jpeg" }) is a JPEG data URI of the same size`, async () => {
+    await withDevice(async (page, device) => {
+      await page.setContent(html(`<p>jpeg</p>`));
+      const shot = await device.screenshotBase64({ format: "jpeg", quality: 70 });
+      assert.ok(shot.startsWith("data:image/jpeg;base64,/9j/"), shot.slice(0, 40));
+      const { width, height } = imageSizeFromDataUri(shot);
+      assert.deepEqual({ width, height }, { width: 1600, height: 1200 });
+    }, { viewport: { width: 800, height: 600, dpr: 2 } });
   });
 
   test(`${kind.name}: WebPageDevice Tap at a CSS point on a dpr-2 page hits the element there`, async () => {
