@@ -10,11 +10,13 @@
  * `@sdk/core` package built just before, and in the output becomes a dependency. The
  * `package.json` of each package is derived from the member's `deno.json` (name, version,
  * exports) and from the bare imports the emitted files actually contain, with versions from the
- * root import map.
+ * root import map. Its `engines.node` is the strictest of what the output needs and what its
+ * dependencies declare (see `node_engines.ts`), so npm never warns EBADENGINE on a declared Node.
  *
  * Run it with `deno task build:npm`. It fails (exit code 1) on any type error, on an import that
- * leaves its package by a relative path, on a bare import missing from the import map, and when
- * the npm `exports` keys differ from the `deno.json` ones.
+ * leaves its package by a relative path, on a bare import missing from the import map, on a
+ * dependency `engines.node` range other than `>=X.Y.Z`, and when the npm `exports` keys differ from
+ * the `deno.json` ones.
  *
  * @module
  */
@@ -26,11 +28,17 @@ import { builtinModules, createRequire } from "node:module";
 import * as path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { type DeclaredNodeEngine, NodeEngineError, strictestNodeEngine } from "./node_engines.ts";
 
 /** Version of TypeScript that compiles the packages (5.9 line; not TypeScript 7). */
 export const TYPESCRIPT_VERSION = "5.9.3";
 /** Major version of `@types/node`, for the `node:` imports of core's file-system code. */
 const TYPES_NODE_RANGE = "20";
+/**
+ * The Node versions the emitted code itself needs (ES2022 and `Symbol.asyncDispose`). A package
+ * declares the strictest of this and its dependencies' `engines.node`.
+ */
+const OWN_NODE_ENGINE = ">=20";
 
 /**
  * Packages that stay optional for users: native code that may fail to install on some platforms,
@@ -80,7 +88,11 @@ export interface NpmPackageJson {
   types: string;
   /** One entry per `deno.json` export, same keys. */
   exports: Record<string, NpmExportConditions>;
-  /** Node versions the ES2022 output and `Symbol.asyncDispose` need. */
+  /**
+   * The strictest of the Node versions the output itself needs and the `engines.node` of the
+   * dependencies and optional dependencies (the versions of `deno.lock`). Optional peers are
+   * left out: the user picks one, and npm checks its engines on its own.
+   */
   engines: { node: string };
   /** Packages imported by the emitted files. */
   dependencies?: Record<string, string>;
@@ -444,6 +456,49 @@ function classifyDependencies(
   return result;
 }
 
+/**
+ * The `engines.node` of a member: the strictest of {@link OWN_NODE_ENGINE} and the engines of its
+ * dependencies and optional dependencies. A sibling's come from its built package.json; an npm
+ * package's from its package.json in the root `node_modules`, the version `deno.lock` pins and the
+ * build type-checks against.
+ */
+async function nodeEngineOf(
+  root: string,
+  member: Member,
+  deps: Dependencies,
+  imports: Record<string, string>,
+  built: ReadonlyMap<string, BuiltPackage>,
+): Promise<string> {
+  const declared: DeclaredNodeEngine[] = [];
+  for (const name of Object.keys({ ...deps.dependencies, ...deps.optionalDependencies })) {
+    const sibling = built.get(name);
+    if (sibling) {
+      declared.push({ name: sibling.name, range: sibling.packageJson.engines.node });
+      continue;
+    }
+    const mapped = imports[name] ?? imports[`${name}/`];
+    const npmName = (mapped && parseNpmSpecifier(mapped)?.name) ?? name;
+    const pkg = await readJson<{ version?: string; engines?: { node?: string } }>(
+      path.join(root, "node_modules", npmName, "package.json"),
+    );
+    declared.push({ name: `${npmName}@${pkg.version}`, range: pkg.engines?.node });
+  }
+  try {
+    return strictestNodeEngine(OWN_NODE_ENGINE, declared);
+  } catch (error) {
+    if (error instanceof NodeEngineError) {
+      throw new BuildError(`Cannot build ${member.name}: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/** `">=22.0.0"` -> `"22"`, `">=22.12.0"` -> `"22.12.0"`: the floor as a reader would say it. */
+function nodeVersionText(engine: string): string {
+  const version = engine.replace(/^>=/, "");
+  return version.replace(/\.0\.0$/, "");
+}
+
 /** `"\`@sdk/web\`: drive a page. More."` -> `"Drive a page."`: the first sentence, no name. */
 function descriptionOf(name: string, summary: string): string {
   const sentence = summary.split(/(?<=\.)\s/)[0].replace(`\`${name}\`: `, "");
@@ -486,6 +541,7 @@ function readmeFor(member: Member, summary: string, pkg: NpmPackageJson): string
       peers.map((p) => `\`${p}\``).join(" or ")
     }); it is an optional peer dependency.\n`
     : "";
+  const nodeVersion = nodeVersionText(pkg.engines.node);
   return `# ${member.name}
 
 ${summary}
@@ -496,7 +552,7 @@ ${summary}
 ${install}
 \`\`\`
 ${peerNote}
-ES modules (ES2022) with TypeScript declarations, for Node.js 20 or newer.
+ES modules (ES2022) with TypeScript declarations, for Node.js ${nodeVersion} or newer.
 
 ## Entry points
 
@@ -651,7 +707,7 @@ async function buildMember(
     main: main?.import ?? Object.values(exportsField)[0].import,
     types: main?.types ?? Object.values(exportsField)[0].types,
     exports: exportsField,
-    engines: { node: ">=20" },
+    engines: { node: await nodeEngineOf(root, member, deps, imports, built) },
     dependencies: nonEmpty(deps.dependencies),
     optionalDependencies: nonEmpty(deps.optionalDependencies),
     peerDependencies: peers,
@@ -679,6 +735,7 @@ async function buildMember(
       `  type check: ${sources.length} files, 0 errors` +
       (untyped.size > 0 ? ` (untyped, read as any as Deno does: ${[...untyped].join(", ")})` : "") +
       `\n  exports: ${Object.keys(exportsField).join(", ")}\n` +
+      `  engines: node ${packageJson.engines.node}\n` +
       `  dependencies: ${depList(packageJson.dependencies)}\n` +
       `  optionalDependencies: ${depList(packageJson.optionalDependencies)}\n` +
       `  peerDependencies (optional): ${depList(packageJson.peerDependencies)}`,

@@ -75,6 +75,7 @@ try {
   await agent.destroy();
   const reportFile = agent.reportFile;
   const result = {
+    node: process.version,
     counter,
     aiNumber,
     reportFile,

@@ -1,8 +1,11 @@
 /**
- * The npm build works for a Node user: `scripts/build_npm.ts` emits the packages, `npm pack`
- * packs them, and a scratch Node project installs the tarballs (real copies, not symlinks, so
- * package resolution is the one users get) plus `playwright-core`, then runs `consumer.mjs`,
- * which drives real Chromium through `DriverBPageAgent` and the scripted test model.
+ * The npm build works for a Node user on every Node major the packages declare:
+ * `scripts/build_npm.ts` emits the packages, `npm pack` packs them, and a scratch Node project
+ * installs the tarballs once (real copies, not symlinks, so package resolution is the one users
+ * get) plus `playwright-core`, with npm running on the lowest declared Node, where it must not
+ * warn EBADENGINE. Then `consumer.mjs`, which drives real Chromium through `DriverBPageAgent` and
+ * the scripted test model, runs under each Node major of {@link nodeMajorsToTest}, Node binaries
+ * from the npm registry, never the machine's own Node.
  *
  * @module
  */
@@ -12,15 +15,18 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { findChromium } from "../helpers/browser.ts";
+import { installNode, newestNodeMajor, nodeMajorsToTest } from "./node_versions.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const TOOLS = join(ROOT, "npm", ".tools");
 
 /** What consumer.mjs prints as its last line. */
 interface ConsumerResult {
+  node: string;
   counter: number;
   aiNumber: number;
   reportFile: string | null | undefined;
@@ -28,8 +34,10 @@ interface ConsumerResult {
   calls: string[];
 }
 
+type Env = Record<string, string | undefined>;
+
 /**
- * Runs a command and returns its stdout.
+ * Runs a command and returns its output.
  *
  * @throws {Error} naming the command, its exit code and the tail of its output when it fails.
  */
@@ -37,8 +45,8 @@ function run(
   command: string,
   args: string[],
   cwd: string,
-  options: { env?: Record<string, string | undefined>; timeoutMs?: number } = {},
-): Promise<string> {
+  options: { env?: Env; timeoutMs?: number } = {},
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(command, args, {
       cwd,
@@ -46,7 +54,7 @@ function run(
       timeout: options.timeoutMs ?? 120_000,
       maxBuffer: 32 * 1024 * 1024,
     }, (error, stdout, stderr) => {
-      if (!error) return resolve(stdout);
+      if (!error) return resolve({ stdout, stderr });
       const tail = (text: string) => text.split("\n").slice(-40).join("\n");
       reject(
         new Error(
@@ -59,6 +67,11 @@ function run(
   });
 }
 
+/** The environment with `node` (and so npm, through its `#!/usr/bin/env node`) being `nodeBinary`. */
+function envWithNode(nodeBinary: string, base: Env = process.env): Env {
+  return { ...base, PATH: [dirname(nodeBinary), base.PATH].join(delimiter) };
+}
+
 /** `playwright-core@^1.65.1`, from the root import map, so the consumer gets the tested range. */
 async function playwrightSpec(): Promise<string> {
   const config = JSON.parse(await readFile(join(ROOT, "deno.json"), "utf8")) as {
@@ -67,12 +80,35 @@ async function playwrightSpec(): Promise<string> {
   return config.imports["playwright-core"].replace(/^npm:/, "");
 }
 
-test("npm packages: a Node consumer installed from the tarballs taps twice and reads the counter", async () => {
+/** The `engines.node` of each built package, e.g. `{ "@sdk/core": ">=22.0.0", ... }`. */
+async function builtEngines(): Promise<Record<string, string>> {
+  const engines: Record<string, string> = {};
+  for (const dir of ["core", "web"]) {
+    const pkg = JSON.parse(await readFile(join(ROOT, "npm", dir, "package.json"), "utf8")) as {
+      name: string;
+      engines: { node: string };
+    };
+    engines[pkg.name] = pkg.engines.node;
+  }
+  return engines;
+}
+
+test("npm packages: a Node consumer installed from the tarballs taps twice and reads the counter, on each declared Node major", async (t) => {
   const chromiumPath = await findChromium();
   const work = await mkdtemp(join(tmpdir(), "sdk-npm-consumer-"));
   try {
     // process.execPath is the deno binary running this test.
-    await run(process.execPath, ["run", "--allow-all", "scripts/build_npm.ts"], ROOT);
+    const [, newest] = await Promise.all([
+      run(process.execPath, ["run", "--allow-all", "scripts/build_npm.ts"], ROOT),
+      newestNodeMajor(ROOT),
+    ]);
+    const engines = await builtEngines();
+    const majors = [
+      ...new Set(Object.values(engines).flatMap((engine) => nodeMajorsToTest(engine, newest))),
+    ].sort((a, b) => a - b);
+    const nodes = await Promise.all(majors.map((major) => installNode(TOOLS, major)));
+    // npm runs on the lowest declared Node: a dependency needing more makes it warn EBADENGINE.
+    const npmEnv = envWithNode(nodes[0]);
 
     const tarballs: string[] = [];
     for (const dir of ["core", "web"]) {
@@ -80,8 +116,9 @@ test("npm packages: a Node consumer installed from the tarballs taps twice and r
         "npm",
         ["pack", "--json", "--pack-destination", work],
         join(ROOT, "npm", dir),
+        { env: npmEnv },
       );
-      const [{ filename }] = JSON.parse(packed) as { filename: string }[];
+      const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
       tarballs.push(join(work, filename));
     }
 
@@ -92,31 +129,53 @@ test("npm packages: a Node consumer installed from the tarballs taps twice and r
       join(app, "package.json"),
       JSON.stringify({ name: "sdk-npm-consumer", private: true, type: "module" }, null, 2),
     );
-    await run("npm", [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--prefer-offline",
-      ...tarballs,
-      await playwrightSpec(),
-    ], app);
+    const install = await run(
+      "npm",
+      [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        ...tarballs,
+        await playwrightSpec(),
+      ],
+      app,
+      { env: npmEnv },
+    );
+    assert.doesNotMatch(
+      install.stderr,
+      /EBADENGINE/,
+      `npm install on Node ${majors[0]} warns about engines (declared: ${
+        JSON.stringify(engines)
+      }):\n${install.stderr}`,
+    );
     await copyFile(new URL("./consumer.mjs", import.meta.url), join(app, "consumer.mjs"));
 
     // The consumer must not pick up a real model from the developer's environment.
-    const env: Record<string, string | undefined> = Object.fromEntries(
+    const baseEnv: Env = Object.fromEntries(
       Object.entries(process.env).filter(([key]) => !key.startsWith("SDK_")),
     );
-    env.SDK_CHROMIUM_PATH = chromiumPath;
-    const stdout = await run("node", ["consumer.mjs"], app, { env, timeoutMs: 90_000 });
-    const line = stdout.trim().split("\n").findLast((l) => l.startsWith("{"));
-    assert.ok(line, `consumer.mjs printed no JSON line:\n${stdout}`);
-    const result = JSON.parse(line) as ConsumerResult;
+    baseEnv.SDK_CHROMIUM_PATH = chromiumPath;
+    // Side by side: each run has its own Chromium and mostly waits, so all cost about what one did.
+    await Promise.all(majors.map((major, index) =>
+      t.test(`Node ${major}`, async () => {
+        const node = nodes[index];
+        const { stdout } = await run(node, ["consumer.mjs"], app, {
+          env: envWithNode(node, baseEnv),
+          timeoutMs: 90_000,
+        });
+        const line = stdout.trim().split("\n").findLast((l) => l.startsWith("{"));
+        assert.ok(line, `consumer.mjs printed no JSON line:\n${stdout}`);
+        const result = JSON.parse(line) as ConsumerResult;
 
-    assert.equal(result.counter, 2);
-    assert.equal(result.aiNumber, 2);
-    assert.ok(result.reportFile?.startsWith(app), `report file ${result.reportFile} in ${app}`);
-    assert.equal(result.reportExists, true);
-    assert.deepEqual(result.calls, ["locate:200", "locate:200", "extract:200"]);
+        assert.match(result.node, new RegExp(`^v${major}\\.`));
+        assert.equal(result.counter, 2);
+        assert.equal(result.aiNumber, 2);
+        assert.ok(result.reportFile?.startsWith(app), `report file ${result.reportFile} in ${app}`);
+        assert.equal(result.reportExists, true);
+        assert.deepEqual(result.calls, ["locate:200", "locate:200", "extract:200"]);
+      })
+    ));
   } finally {
     await rm(work, { recursive: true, force: true });
   }
