@@ -23,6 +23,7 @@ import { SdkError } from "../errors.ts";
 import type { ChatContentPart } from "../model/caller.ts";
 import { hasFileSystem, readLocalFile } from "../runtime/runtime.ts";
 import type { TUserPrompt } from "./options.ts";
+import { fitPromptImage } from "./prompt_image_size.ts";
 
 /** One image of a prompt, ready to be sent to the model. */
 export interface ResolvedPromptImage {
@@ -245,7 +246,9 @@ async function resolveImage(
  * @throws {TypeError} when the text is missing or empty, `images` is not an array of
  *   `{ name, url }` strings, a name is empty or used twice, or `convertHttpImage2Base64` is not a
  *   boolean.
- * @throws {PromptImageError} when an image cannot be used (see the class).
+ * @throws {PromptImageError} when an image cannot be used (see the class), or is a GIF or WebP
+ *   over the 10 MiB limit (PNG and JPEG images over it are re-encoded to fit, see
+ *   `fitPromptImage`).
  */
 export async function resolvePrompt(
   prompt: TUserPrompt,
@@ -299,7 +302,11 @@ export async function resolvePrompt(
   return {
     text,
     images: await Promise.all(
-      checked.map((image) => resolveImage(image.name, image.url, convert === true, signal)),
+      checked.map(async (image) => {
+        const resolved = await resolveImage(image.name, image.url, convert === true, signal);
+        if (!resolved.url.startsWith("data:")) return resolved;
+        return { name: resolved.name, url: await fitPromptImage(resolved.name, resolved.url) };
+      }),
     ),
   };
 }
