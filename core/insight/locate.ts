@@ -10,7 +10,7 @@ import { captureFor } from "../agent/session.ts";
 import { toLocatedElement } from "../agent/screen.ts";
 import type { Screen } from "../agent/screen.ts";
 import type { LocatedElement, Rect } from "../device/types.ts";
-import { LocateError } from "../errors.ts";
+import { LocateError, ModelResponseError } from "../errors.ts";
 import { locateSystemPrompt, locateUserText } from "../model/prompts.ts";
 import { modelStep, stringField } from "./ask.ts";
 import { cropImage, prepareImage } from "../image/mod.ts";
@@ -36,8 +36,10 @@ export function markTarget(rect: Rect): { target: Rect; point: [number, number] 
 /**
  * Locates the element `description` names.
  *
- * @throws {LocateError} when the model says it is not on the screen.
- * @throws {ModelResponseError} when the answer cannot be used.
+ * @throws {LocateError} when the model says it is not on the screen (`"bbox": null` or an
+ * `error`).
+ * @throws {ModelResponseError} when the answer cannot be used (a malformed `bbox`, or neither
+ * `bbox` nor `error`), also after the one retry.
  */
 export async function locateElement(
   s: CallSession,
@@ -57,10 +59,19 @@ export async function locateElement(
     screen,
   }, (answer, step) => {
     const bbox = answer.json.bbox;
+    const error = stringField(answer.json, "error");
+    // Only `"bbox": null` or an `error` says "not found"; an answer with neither says nothing
+    // usable, so it gets the one retry of unusable answers instead.
+    if (bbox === undefined && error === undefined) {
+      throw new ModelResponseError(
+        `The answer locating "${description}" has neither "bbox" nor "error"`,
+        answer.raw,
+      );
+    }
     if (bbox === null || bbox === undefined) {
       throw new LocateError(
         `Element not found: "${description}". The model said: ${
-          stringField(answer.json, "error") ?? stringField(answer.json, "thought") ?? "(no reason)"
+          error ?? stringField(answer.json, "thought") ?? "(no reason)"
         }`,
       );
     }
