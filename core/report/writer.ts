@@ -13,6 +13,7 @@ import {
   metaTag,
   normalizeScreenshot,
 } from "./_format.ts";
+import { noteReportFileCreated } from "./_report_paths.ts";
 import type { ReportExecution, ReportMeta, ReportScreenshotSink } from "./types.ts";
 import { viewerPage, viewerScriptHash } from "./viewer.ts";
 
@@ -31,6 +32,8 @@ export interface ReportWriterOptions {
    * `<run dir>/report/<name>.html`, and a name already ending in `.html` is kept as is; with
    * `html-and-external-assets` it names the directory. Default: generated from the interface
    * type, the local time and 4 random hex digits, e.g. `web-page-2026-11-22_14-30-05-ab12`.
+   * A second writer of this process creating the same file replaces the earlier report, and the
+   * console gets a warning, once per file, naming it.
    */
   name?: string;
   /** Header of the report; `name` and `createdAt` are filled in here. */
@@ -328,6 +331,7 @@ export class ReportWriter implements ReportScreenshotSink {
       });
       const bytes = encoder.encode(page + metaTag(this.meta) + chunk);
       await writeFileAtomic(target.file, bytes);
+      noteReportFileCreated(target.file);
       this.#size = bytes.length;
       this.#file = target.file;
       return;

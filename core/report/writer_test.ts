@@ -240,3 +240,54 @@ test("ReportWriter with persistExecutionDump writes a JSON file per finished exe
     assert.equal(dump.execution.error, "boom");
   });
 });
+
+/** Runs `fn` with `console.warn` captured; returns the warnings, one string each. */
+async function warningsOf(fn: () => Promise<void>): Promise<string[]> {
+  const warnings: string[] = [];
+  const original = console.warn;
+  console.warn = (...args: unknown[]) => warnings.push(args.map(String).join(" "));
+  try {
+    await fn();
+  } finally {
+    console.warn = original;
+  }
+  return warnings;
+}
+
+test("ReportWriter: a second writer of the same report file warns once, naming the file, that it replaces an earlier report", async () => {
+  await withRunDir(async (dir) => {
+    const file = join(dir, "report", "same.html");
+    const warnings = await warningsOf(async () => {
+      const first = await ReportWriter.create({ name: "same", meta });
+      await first.writeExecution(execution({ id: "1", prompt: "first" }));
+      await first.finalize();
+      const second = await ReportWriter.create({ name: "same.html", meta });
+      await second.writeExecution(execution({ id: "1", prompt: "second" }));
+      await second.writeExecution(execution({ id: "2", prompt: "second again" }));
+      // A third writer of the same file: the warning was given already.
+      const third = await ReportWriter.create({ name: "same", meta });
+      await third.writeExecution(execution({ id: "1", prompt: "third" }));
+      assert.equal(third.file, file, "the path of spec 2.8 is kept");
+    });
+    assert.equal(warnings.length, 1, warnings.join("\n"));
+    assert.ok(warnings[0].includes(file), `the warning names ${file}: ${warnings[0]}`);
+    assert.match(warnings[0], /earlier report of this process/);
+    assert.match(warnings[0], /replaced/);
+    assert.match(warnings[0], /reportFileName/);
+  });
+});
+
+test("ReportWriter: one writer updating its own report many times, and writers of other files, do not warn", async () => {
+  await withRunDir(async () => {
+    const warnings = await warningsOf(async () => {
+      const writer = await ReportWriter.create({ name: "own", meta });
+      for (let i = 0; i < 20; i++) {
+        await writer.writeExecution(execution({ id: String(i % 3), prompt: `update ${i}` }));
+      }
+      await writer.finalize();
+      const other = await ReportWriter.create({ name: "other", meta });
+      await other.writeExecution(execution());
+    });
+    assert.deepEqual(warnings, []);
+  });
+});
