@@ -1,0 +1,108 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { CliUsageError, helpText, parseCliArgs, type RunCommand } from "./args.ts";
+import { AGENT_OPTION_KINDS, kebabCase } from "./agent_flags.ts";
+
+function run(...argv: string[]): RunCommand {
+  const parsed = parseCliArgs(["run", ...argv]);
+  assert.equal(parsed.command, "run");
+  return parsed as RunCommand;
+}
+
+function usageError(argv: string[], pattern: RegExp): void {
+  assert.throws(
+    () => parseCliArgs(argv),
+    (e: unknown) => e instanceof CliUsageError && pattern.test(e.message),
+  );
+}
+
+test("sdk run takes paths and the run flags, with defaults", () => {
+  assert.deepEqual(run("a.yaml", "flows/"), {
+    command: "run",
+    paths: ["a.yaml", "flows/"],
+    concurrent: 1,
+    continueOnError: false,
+    headed: false,
+    keepWindow: false,
+    agentOptions: {},
+  });
+  const r = run(
+    "--concurrent",
+    "2",
+    "x.feature",
+    "--continue-on-error",
+    "--headed",
+    "--keep-window",
+    "--dotenv=.env.ci",
+    "--summary",
+    "out/summary.json",
+  );
+  assert.deepEqual(
+    [r.paths, r.concurrent, r.continueOnError, r.headed, r.keepWindow, r.dotenv, r.summary],
+    [["x.feature"], 2, true, true, true, ".env.ci", "out/summary.json"],
+  );
+});
+
+test("every agent option is a kebab-case flag converted to its type", () => {
+  const r = run(
+    "a.yaml",
+    "--wait-after-action",
+    "500",
+    "--generate-report=false",
+    "--screenshot-format",
+    "png",
+    "--cache",
+    '{"id":"login"}',
+    "--no-force-same-tab-navigation",
+    "--use-device-time",
+    "--report-file-name=nightly",
+  );
+  assert.deepEqual(r.agentOptions, {
+    waitAfterAction: 500,
+    generateReport: false,
+    screenshotFormat: "png",
+    cache: { id: "login" },
+    forceSameTabNavigation: false,
+    useDeviceTime: true,
+    reportFileName: "nightly",
+  });
+  assert.equal(kebabCase("enableTouchEventsInActionSpace"), "enable-touch-events-in-action-space");
+  for (const option of Object.keys(AGENT_OPTION_KINDS)) {
+    assert.ok(helpText().includes(`--${kebabCase(option)}`), `help lists --${kebabCase(option)}`);
+  }
+});
+
+test("paths after -- are taken as they are", () => {
+  assert.deepEqual(run("--", "--odd-name.yaml").paths, ["--odd-name.yaml"]);
+});
+
+test("usage errors name the flag, the value and a fix", () => {
+  usageError(
+    ["run", "a.yaml", "--wait-after-acton", "5"],
+    /unknown flag --wait-after-acton \(did you mean --wait-after-action\?\)/,
+  );
+  usageError(
+    ["run", "a.yaml", "--wait-after-action", "soon"],
+    /--wait-after-action takes a number: got "soon"/,
+  );
+  usageError(
+    ["run", "a.yaml", "--screenshot-format", "gif"],
+    /--screenshot-format takes one of jpeg, png: got "gif"/,
+  );
+  usageError(["run", "a.yaml", "--headed=maybe"], /--headed takes true or false/);
+  usageError(["run", "a.yaml", "--cache", "{id:"], /--cache takes JSON/);
+  usageError(["run", "a.yaml", "--summary"], /--summary needs a value/);
+  usageError(
+    ["run", "a.yaml", "--concurrent", "0"],
+    /--concurrent takes a whole number >= 1: got 0/,
+  );
+  usageError(["run", "a.yaml", "--no-summary"], /--no-summary is only for true\/false flags/);
+  usageError(["run"], /needs at least one \.yaml, \.yml or \.feature file/);
+  usageError(["launch"], /unknown command "launch"/);
+});
+
+test("help and version", () => {
+  assert.deepEqual(parseCliArgs([]), { command: "help" });
+  assert.deepEqual(parseCliArgs(["--help"]), { command: "help" });
+  assert.deepEqual(parseCliArgs(["--version"]), { command: "version" });
+});
