@@ -103,7 +103,12 @@ for (const [family, size, expected] of SMALL_CASES) {
       assert.equal(typeof answer.thought, "string");
       assert.equal(model.calls[0].kind, "locate");
       assert.equal(model.calls[0].call?.kind === "locate" && model.calls[0].call.target, "the box");
-      assert.deepEqual(model.calls[0].call?.image, { width: size[0], height: size[1] });
+      const image = model.calls[0].call?.image;
+      assert.deepEqual(
+        image && { width: image.width, height: image.height, format: image.format },
+        { width: size[0], height: size[1], format: "png" },
+      );
+      assert.ok(image!.bytes > 0);
     });
   });
 }

@@ -353,12 +353,13 @@ test("deepLocate at dpr 2: a sloppy first box, then a zoomed crop, lands on a 12
   assert.equal(await page.evaluate("window.tinyClicks"), 1);
   assert.equal(model.calls.length, 2);
   const [full, zoomed] = model.calls.map((c) => c.call!.image!);
-  assert.deepEqual(full, { width: 2560, height: 1600 });
-  // The crop: smaller than the screen, larger than the region it shows (upscaled).
-  assert.deepEqual(zoomed, {
-    width: Math.round(region.w * region.scale),
-    height: Math.round(region.h * region.scale),
-  });
+  assert.deepEqual([full.format, full.width, full.height], ["jpeg", 2560, 1600]);
+  // The crop: smaller than the screen, larger than the region it shows (upscaled), same format.
+  assert.deepEqual([zoomed.format, zoomed.width, zoomed.height], [
+    "jpeg",
+    Math.round(region.w * region.scale),
+    Math.round(region.h * region.scale),
+  ]);
   assert.ok(zoomed.width < 2560 && zoomed.width > region.w);
 
   // aiLocate with the old name deepThink: the rect comes back in physical pixels.
