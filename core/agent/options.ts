@@ -28,7 +28,11 @@ export interface AgentOptions {
   generateReport?: boolean;
   /** Also write a JSON dump per execution (requires `generateReport`). Default `false`. */
   persistExecutionDump?: boolean;
-  /** Report file name (`single-html`) without or with `.html`. Default: generated. */
+  /**
+   * Report file name (`single-html`) without or with `.html`; with `html-and-external-assets`,
+   * the report's folder name. Default: generated. Two agents of one process given the same name
+   * write the same file: the later one replaces the earlier report, with a console warning once.
+   */
   reportFileName?: string;
   /** Print where the report is. Default `true`. */
   autoPrintReportMsg?: boolean;
