@@ -10,6 +10,7 @@
  * <script type="sdk-screenshot" data-id="ID">data:image/png;base64,...</script>
  * <script type="sdk-screenshot" data-id="ID" data-src="screenshots/ID.png"></script>
  * <script type="sdk-execution" data-id="EXEC-ID">{...execution JSON...}</script>
+ * <script type="sdk-source" data-id="SOURCE-ID">{...source JSON...}</script>
  * ```
  *
  * Execution tags fold in file order, per id: a tag without `stepsFrom` replaces the execution; a
@@ -17,6 +18,12 @@
  * after them (a delta, so a long `aiAct` does not rewrite all its steps on every update). A
  * trailing tag cut short by a crash is skipped. Nothing in a tag contains `<`: JSON escapes it as
  * `\u003c` and screenshot bodies are base64.
+ *
+ * A merged report (`ReportMergingTool`, spec 4.6) has the same layout: one meta tag for the merged
+ * report, the screenshots of all sources (each id once), each source's executions folded into one
+ * tag each with ids prefixed by the source id (`s1:`, `s2:`, ...) so two sources never collide,
+ * and one `sdk-source` tag per source ({@link SourceTagPayload}: the test's attributes and its
+ * execution ids). Plain agent reports have no `sdk-source` tag.
  *
  * @module
  */
@@ -82,6 +89,37 @@ export function executionTag(id: string, json: string): string {
   }</script>\n`;
 }
 
+/** A source tag's payload: one report merged into a merged report (spec 2.8, 4.6). */
+export interface SourceTagPayload {
+  /** Id of the source within the merged report (`s1`, `s2`, ...); prefixes its execution ids. */
+  id: string;
+  /** `reportAttributes.testId`. */
+  testId: string;
+  /** `reportAttributes.testTitle`. */
+  testTitle: string;
+  /** `reportAttributes.testDescription`. */
+  testDescription: string;
+  /** `reportAttributes.testDuration`, in ms. */
+  testDuration: number;
+  /** `reportAttributes.testStatus`. */
+  testStatus: string;
+  /** Name of the source report (its meta `name`); unset for a skipped test without a report. */
+  reportName?: string;
+  /** Interface type of the source report's agent, when it had a report. */
+  interfaceType?: string;
+  /** Creation time of the source report, ms since epoch, when it had a report. */
+  createdAt?: number;
+  /** Ids (already prefixed) of the source's executions in the merged report, in order. */
+  executionIds: string[];
+}
+
+/** A source tag (merged reports only); `payload.id` is its `data-id`. */
+export function sourceTag(payload: SourceTagPayload): string {
+  return `<script type="sdk-source" data-id="${escapeHtml(payload.id)}">${
+    jsonForScript(payload)
+  }</script>\n`;
+}
+
 /**
  * Content hash of a string: FNV-1a 64 over its UTF-16 code units (for the ASCII of a data URI,
  * the same as over its bytes), computed in four 16-bit limbs (no BigInt), followed by the length
@@ -141,9 +179,23 @@ export interface ParsedReport {
   executions: ReportExecution[];
   /** Screenshots by id: the data URI, or the relative file path of an external asset. */
   screenshots: Map<string, string>;
+  /** Source tags of a merged report, in file order; empty for an agent's report. */
+  sources: SourceTagPayload[];
 }
 
-const TAG = /<script type="sdk-(meta|screenshot|execution)"([^>]*)>([^<]*)<\/script>/g;
+/** One data tag of a report as found in its text. */
+export interface ReportTag {
+  /** The tag kind: `type="sdk-<kind>"`. */
+  kind: "meta" | "screenshot" | "execution" | "source";
+  /** The `data-id` attribute, unescaped (empty when missing). */
+  id: string;
+  /** The `data-src` attribute, unescaped, when present (external screenshots). */
+  src: string | undefined;
+  /** The text between the tags, as written (JSON, a data URI, or empty). */
+  body: string;
+}
+
+const TAG = /<script type="sdk-(meta|screenshot|execution|source)"([^>]*)>([^<]*)<\/script>/g;
 const ATTR = /data-(id|src)="([^"]*)"/g;
 
 function unescapeHtml(text: string): string {
@@ -161,6 +213,18 @@ export function foldExecution(
 }
 
 /**
+ * The complete data tags of a report's text, in file order. A tag cut short (a truncated tail)
+ * does not match and is not yielded; bodies are not parsed here.
+ */
+export function* reportTags(html: string): Generator<ReportTag> {
+  for (const [, kind, attrText, body] of html.matchAll(TAG)) {
+    const attrs: Record<string, string> = {};
+    for (const [, k, v] of attrText.matchAll(ATTR)) attrs[k] = unescapeHtml(v);
+    yield { kind: kind as ReportTag["kind"], id: attrs.id ?? "", src: attrs.src, body };
+  }
+}
+
+/**
  * Reads a report file's text back into data, the way the viewer does. Tags that do not parse
  * (a truncated tail) are skipped.
  */
@@ -168,12 +232,12 @@ export function parseReportHtml(html: string): ParsedReport {
   let meta: ParsedReport["meta"];
   const executions = new Map<string, ReportExecution>();
   const screenshots = new Map<string, string>();
-  for (const [, kind, attrText, body] of html.matchAll(TAG)) {
-    const attrs: Record<string, string> = {};
-    for (const [, k, v] of attrText.matchAll(ATTR)) attrs[k] = unescapeHtml(v);
+  const sources: SourceTagPayload[] = [];
+  for (const { kind, id, src, body } of reportTags(html)) {
     try {
       if (kind === "meta") meta = JSON.parse(body);
-      else if (kind === "screenshot") screenshots.set(attrs.id, attrs.src ?? body);
+      else if (kind === "screenshot") screenshots.set(id, src ?? body);
+      else if (kind === "source") sources.push(JSON.parse(body));
       else {
         const payload = JSON.parse(body) as ExecutionTagPayload;
         executions.set(payload.id, foldExecution(executions.get(payload.id), payload));
@@ -182,5 +246,5 @@ export function parseReportHtml(html: string): ParsedReport {
       // A tag cut short by a crash: skip it, as the viewer does.
     }
   }
-  return { meta, executions: [...executions.values()], screenshots };
+  return { meta, executions: [...executions.values()], screenshots, sources };
 }
