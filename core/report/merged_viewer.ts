@@ -23,6 +23,8 @@ export const MERGED_STYLE: string = String.raw`
 .src-all{font-weight:600;border-left-color:var(--accent)}
 .src-top{display:flex;align-items:center;gap:8px}
 .src-title{font-weight:650;word-break:break-word}
+.src .src-title{display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
+.one-source .ex-src{display:none}
 .src-top .spill{margin-left:auto;flex:none}
 .src-desc{margin:2px 0 4px;color:#363c44;font-size:12.5px;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden;word-break:break-word}
 .spill{display:inline-block;padding:0 8px;border-radius:999px;font-size:11.5px;font-weight:600;line-height:19px;text-transform:uppercase;letter-spacing:.03em;background:#eceef1;color:var(--muted)}
@@ -62,7 +64,10 @@ function h(tag, cls, text) {
   var el = document.createElement(tag);
   if (cls) el.className = cls;
   if (text != null) el.textContent = String(text);
-  for (var i = 3; i < arguments.length; i++) if (arguments[i]) el.appendChild(arguments[i]);
+  for (var i = 3; i < arguments.length; i++) {
+    var kid = arguments[i];
+    if (kid != null && kid !== false) el.appendChild(typeof kid === "object" ? kid : document.createTextNode(String(kid)));
+  }
   return el;
 }
 function str(v) { return typeof v === "string" ? v : v == null ? "" : String(v); }
@@ -111,6 +116,8 @@ function apply() {
     b.classList.toggle("src-off", current !== null && s !== current);
     if (s && !b.querySelector(".ex-src")) b.appendChild(h("div", "ex-src", str(s.testTitle) || str(s.testId)));
   });
+  var nav = document.getElementById("list");
+  if (nav) nav.classList.toggle("one-source", current !== null);
   buttons.forEach(function (b, s) { b.classList.toggle("sel", s === current); });
   if (allButton) allButton.classList.toggle("sel", current === null);
 }
