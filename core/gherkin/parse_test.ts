@@ -180,3 +180,16 @@ test("only parse.ts loads @cucumber/gherkin, and lazily with import()", async ()
     if (name !== "parse.ts") assert.doesNotMatch(source, /import\("@cucumber/, name);
   }
 });
+
+test("CRLF line endings keep their line numbers", async () => {
+  const [s] = (await parseGherkin("Given a\r\nWhen b\r\n  | x |\r\nThen c\r\n")).scenarios;
+  assert.deepEqual(summary(s), ["1:Given a", "2:When b", "4:Then c"]);
+  assert.deepEqual(s.steps[1].dataTable, [["x"]]);
+});
+
+test("a Rule's Background follows the feature's Background", async () => {
+  const [s] = (await parseGherkin(
+    "Feature: f\n  Background:\n    Given bg\n  Rule: r\n    Background:\n      Given rbg\n    Scenario: s\n      Then x\n",
+  )).scenarios;
+  assert.deepEqual(summary(s), ["3:Given bg", "6:Given rbg", "8:Then x"]);
+});
