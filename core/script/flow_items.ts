@@ -1,0 +1,401 @@
+/**
+ * The flow items of a YAML script: one row per flow key, saying what the item's own value is,
+ * which option keys may stand beside it, which agent method it needs and how it is called. The
+ * schema (./script_schema.ts) checks items with it, and the runner (./run_yaml.ts) dispatches
+ * through it.
+ *
+ * An item is a mapping with exactly one flow key; its other keys are that item's options:
+ *
+ * ```yaml
+ * - aiTap: the Sign in button
+ *   deepLocate: true
+ * ```
+ *
+ * Items whose value is a prompt accept text or a prompt mapping (`prompt`, `images`,
+ * `convertHttpImage2Base64`; spec 2.5). Forms, per item:
+ *
+ * - `ai` / `aiAct` / `aiAction`: the instruction; `cacheable`, `deepThink` (`true`, `false`,
+ *   `'unset'`), `deepLocate`, `context`, `fileChooserAccept` (a path or a list),
+ *   `fileChooserAllowedDir`. All three call `aiAct`.
+ * - `aiTap`, `aiHover`, `aiDoubleClick`, `aiRightClick`: the element; the locate options
+ *   `deepLocate`, `deepThink` (deprecated name of `deepLocate`), `context`, `xpath`, `cacheable`;
+ *   `aiTap` also `fileChooserAccept`. `aiClearInput`, `aiLongPress` (+ `duration`) and `aiLocate`
+ *   take `deepLocate`, `context`, `xpath`, `cacheable`.
+ * - `aiInput`, locate-first (recommended, as the API): `- aiInput: the search box` with
+ *   `value: cats`; `mode` (`replace`, `typeOnly`, `clear`, deprecated `append`),
+ *   `keyboardTypeDelay`, `inputStrategy`, `autoDismissKeyboard` and the locate options. The older
+ *   form, `- aiInput: cats` with `locate: the search box`, is accepted too: `locate` present
+ *   means the item's value is the text. Giving both `value` and `locate` is an error, as is no
+ *   `value` in the locate-first form unless `mode: clear`.
+ * - `aiKeyboardPress`: the key name (`Enter`, `Control+A`), with an optional `locate` (no locate:
+ *   the focused element gets the key). Or, like the API, the element as the value (may be
+ *   empty) and `keyName`. Both `keyName` and `locate` is an error.
+ * - `aiScroll`: the element, or empty to scroll at the pointer; `direction` (`down` by default),
+ *   `scrollType`, `distance` (px, or empty for the SDK's choice). The element may also be given
+ *   as `locate` when the value is empty.
+ * - `aiPinch`: the element, or empty for the screen center (or `locate`); `direction` (`in` or
+ *   `out`, required), `distance`, `duration`.
+ * - `aiQuery`, `aiBoolean`, `aiNumber`, `aiString`, `aiAsk`: the demand; `name`, `domIncluded`
+ *   (`true`, `false`, `visible-only`), `screenshotIncluded`, `context`.
+ * - `aiAssert`: the assertion; `errorMessage` (given to `aiAssert` as its `errorMsg`),
+ *   `domIncluded`, `screenshotIncluded`, `context`.
+ * - `aiWaitFor`: the condition (text); `timeout` and `checkInterval` in ms (the API's
+ *   `timeoutMs`, `checkIntervalMs`), `context`.
+ * - `aiLocate`: the element; `name`; its locate result is stored like a query's.
+ * - `sleep`: milliseconds (>= 0).
+ * - `javascript`: a script run by the agent's `evaluateJavaScript` (web agents); `name`; its
+ *   value is stored like a query's.
+ * - `recordToReport`: the title (empty: `untitled`); `content`, the description.
+ *
+ * @module
+ */
+
+import type { TUserPrompt } from "../agent/options.ts";
+import { sleep } from "../runtime/runtime.ts";
+import {
+  bool,
+  either,
+  failAt,
+  list,
+  nullValue,
+  num,
+  oneOf,
+  optional,
+  prompt,
+  type ReadContext,
+  type Reader,
+  text,
+} from "./value_readers.ts";
+import type { YamlAgent } from "./yaml_agent.ts";
+import type { SourcePosition, YamlNode } from "./yaml_parse.ts";
+
+/** A checked flow item, ready to run. */
+export interface ScriptFlowItem {
+  /** The flow key as written (`ai`, `aiAct`, `aiTap`, ...). */
+  key: string;
+  /**
+   * The item's own value, read: the prompt or element (`undefined` when there is none), the key
+   * name is moved to `options.keyName` and `aiInput`'s text to `options.value` in the older
+   * forms, so every item reads `method(value, options)`; `sleep`'s milliseconds; the script.
+   */
+  value: unknown;
+  /** The options for the agent's method, as it names them (only those given). */
+  options: Record<string, unknown>;
+  /** The `name` under which a result item's value is stored. */
+  name?: string;
+  /** 1-based line of the flow key. */
+  line: number;
+  /** 1-based column of the flow key. */
+  column: number;
+}
+
+/** Where {@link FlowItemSpec.normalize} reads: for its errors. */
+export interface NormalizeContext {
+  /** The context of the item's own value. */
+  valueAt: ReadContext;
+  /** The context of an option key of the item. */
+  optionAt(key: string): ReadContext;
+  /** Position of the item's flow key. */
+  pos: SourcePosition;
+}
+
+/** One row of the flow item table. */
+export interface FlowItemSpec {
+  /** Reads the item's own value (the value of its flow key). */
+  readonly value: Reader<unknown>;
+  /** The option keys that may stand beside the flow key, with their readers. */
+  readonly options: Readonly<Record<string, Reader<unknown>>>;
+  /** Option keys that must be given. */
+  readonly required?: readonly string[];
+  /** The agent method the item calls; `undefined` for items that need none (`sleep`). */
+  readonly method?: keyof YamlAgent;
+  /** Whether the item's value is a result (stored under `name`, else by position). */
+  readonly result?: boolean;
+  /**
+   * Reads value and options together where one depends on the other (the older forms);
+   * default: the value read by {@link value}, the options as read.
+   */
+  readonly normalize?: (
+    value: YamlNode,
+    options: Record<string, unknown>,
+    where: NormalizeContext,
+  ) => { value: unknown; options: Record<string, unknown> };
+  /** Calls the agent; resolves with the item's value (a result item's result). */
+  readonly run: (agent: YamlAgent, item: ScriptFlowItem, signal?: AbortSignal) => Promise<unknown>;
+}
+
+const locateOptions = {
+  deepLocate: bool,
+  deepThink: bool,
+  context: text,
+  xpath: text,
+  cacheable: bool,
+};
+const { deepThink: _deprecated, ...gestureLocateOptions } = locateOptions;
+
+const extractOptions = {
+  domIncluded: either(bool, oneOf("visible-only")),
+  screenshotIncluded: bool,
+  context: text,
+};
+
+const files = either(text, list(text));
+const ms = num({ min: 0, unit: "ms" });
+const positive = (unit?: string) => num({ above: 0, unit });
+
+type Opt<T> = T & Record<string, unknown>;
+const opt = <T>(item: ScriptFlowItem) => item.options as Opt<T>;
+const p = (item: ScriptFlowItem) => item.value as TUserPrompt;
+
+/** Errors when the item's value and `locate` both name the element; else the one given. */
+function oneLocate(
+  value: YamlNode,
+  options: Record<string, unknown>,
+  { valueAt, optionAt, pos }: NormalizeContext,
+): { value: unknown; options: Record<string, unknown> } {
+  const { locate, ...rest } = options;
+  const own = optional(prompt).read(value, valueAt);
+  if (own !== undefined && locate !== undefined) {
+    failAt(
+      optionAt("locate"),
+      pos,
+      `'${valueAt.key}' names the element twice: give it as the item's value or as 'locate', not both`,
+    );
+  }
+  return { value: own ?? locate, options: rest };
+}
+
+const act: FlowItemSpec = {
+  value: prompt,
+  method: "aiAct",
+  options: {
+    cacheable: bool,
+    deepThink: either(bool, oneOf("unset")),
+    deepLocate: bool,
+    context: text,
+    fileChooserAccept: files,
+    fileChooserAllowedDir: text,
+  },
+  run: (agent, item, signal) =>
+    agent.aiAct(p(item), { ...item.options, ...(signal && { abortSignal: signal }) }),
+};
+
+const extract = (method: "aiQuery" | "aiBoolean" | "aiNumber" | "aiString" | "aiAsk") => ({
+  value: prompt,
+  method,
+  result: true,
+  options: extractOptions,
+  run: (agent: YamlAgent, item: ScriptFlowItem) => agent[method](p(item), item.options),
+});
+
+/**
+ * The flow items of every agent, by flow key. Platform packages' items (later issues) are added
+ * here with their agent method optional in {@link YamlAgent}.
+ */
+export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
+  ai: act,
+  aiAct: act,
+  aiAction: act,
+  aiTap: {
+    value: prompt,
+    method: "aiTap",
+    options: { ...locateOptions, fileChooserAccept: files },
+    run: (agent, item) => agent.aiTap(p(item), item.options),
+  },
+  aiHover: {
+    value: prompt,
+    method: "aiHover",
+    options: locateOptions,
+    run: (agent, item) => agent.aiHover(p(item), item.options),
+  },
+  aiDoubleClick: {
+    value: prompt,
+    method: "aiDoubleClick",
+    options: locateOptions,
+    run: (agent, item) => agent.aiDoubleClick(p(item), item.options),
+  },
+  aiRightClick: {
+    value: prompt,
+    method: "aiRightClick",
+    options: locateOptions,
+    run: (agent, item) => agent.aiRightClick(p(item), item.options),
+  },
+  aiClearInput: {
+    value: prompt,
+    method: "aiClearInput",
+    options: gestureLocateOptions,
+    run: (agent, item) => agent.aiClearInput(p(item), item.options),
+  },
+  aiInput: {
+    value: prompt,
+    method: "aiInput",
+    options: {
+      ...locateOptions,
+      value: text,
+      locate: prompt,
+      mode: oneOf("replace", "typeOnly", "clear", "append"),
+      autoDismissKeyboard: bool,
+      keyboardTypeDelay: ms,
+      inputStrategy: oneOf("legacy", "sequential", "bulk"),
+    },
+    normalize(value, options, { valueAt, optionAt, pos }) {
+      const { locate, ...rest } = options;
+      if (locate !== undefined) {
+        // The older form: the item's value is the text, `locate` the field.
+        if (rest.value !== undefined) {
+          failAt(
+            optionAt("value"),
+            pos,
+            "aiInput takes 'value' (the field as the item's value: `- aiInput: the search box` " +
+              "with `value: cats`) or 'locate' (the older form: `- aiInput: cats` with " +
+              "`locate: the search box`), not both",
+          );
+        }
+        const typed = optional(text).read(value, valueAt);
+        if (typed === undefined && rest.mode !== "clear") {
+          failAt(valueAt, pos, "aiInput with 'locate' needs the text to type as the item's value");
+        }
+        return {
+          value: locate,
+          options: { ...rest, ...(typed !== undefined && { value: typed }) },
+        };
+      }
+      const field = prompt.read(value, valueAt);
+      if (rest.value === undefined && rest.mode !== "clear") {
+        failAt(
+          optionAt("value"),
+          pos,
+          "aiInput needs 'value', the text to type (`value: cats`), unless `mode: clear`",
+        );
+      }
+      return { value: field, options: rest };
+    },
+    run: (agent, item) => agent.aiInput(p(item), opt(item)),
+  },
+  aiKeyboardPress: {
+    value: text,
+    method: "aiKeyboardPress",
+    options: { ...locateOptions, keyName: text, locate: prompt },
+    normalize(value, options, { valueAt, optionAt, pos }) {
+      const { locate, ...rest } = options;
+      if (rest.keyName !== undefined) {
+        // The API's form: the element as the value (may be empty) and `keyName`.
+        if (locate !== undefined) {
+          failAt(
+            optionAt("locate"),
+            pos,
+            "aiKeyboardPress with 'keyName' takes the element as its value; 'locate' is for " +
+              "the form with the key as the value (`- aiKeyboardPress: Enter`)",
+          );
+        }
+        return { value: optional(prompt).read(value, valueAt), options: rest };
+      }
+      return { value: locate, options: { ...rest, keyName: text.read(value, valueAt) } };
+    },
+    run: (agent, item) => agent.aiKeyboardPress(item.value as TUserPrompt | undefined, opt(item)),
+  },
+  aiScroll: {
+    value: optional(prompt),
+    method: "aiScroll",
+    options: {
+      ...locateOptions,
+      direction: oneOf("down", "up", "left", "right"),
+      scrollType: oneOf(
+        "singleAction",
+        "scrollToBottom",
+        "scrollToTop",
+        "scrollToRight",
+        "scrollToLeft",
+      ),
+      distance: either(num({ min: 0, unit: "px" }), nullValue),
+      locate: prompt,
+    },
+    normalize: oneLocate,
+    run: (agent, item) => agent.aiScroll(item.value as TUserPrompt | undefined, item.options),
+  },
+  aiLongPress: {
+    value: prompt,
+    method: "aiLongPress",
+    options: { ...gestureLocateOptions, duration: positive("ms") },
+    run: (agent, item) => agent.aiLongPress(p(item), item.options),
+  },
+  aiPinch: {
+    value: optional(prompt),
+    method: "aiPinch",
+    options: {
+      ...gestureLocateOptions,
+      direction: oneOf("in", "out"),
+      distance: positive("px"),
+      duration: positive("ms"),
+      locate: prompt,
+    },
+    required: ["direction"],
+    normalize: oneLocate,
+    run: (agent, item) => agent.aiPinch(item.value as TUserPrompt | undefined, opt(item)),
+  },
+  aiLocate: {
+    value: prompt,
+    method: "aiLocate",
+    result: true,
+    options: gestureLocateOptions,
+    run: (agent, item) => agent.aiLocate(p(item), item.options),
+  },
+  aiQuery: extract("aiQuery"),
+  aiBoolean: extract("aiBoolean"),
+  aiNumber: extract("aiNumber"),
+  aiString: extract("aiString"),
+  aiAsk: extract("aiAsk"),
+  aiAssert: {
+    value: prompt,
+    method: "aiAssert",
+    options: { errorMessage: text, ...extractOptions },
+    run: (agent, item) => {
+      const { errorMessage, ...options } = item.options;
+      return agent.aiAssert(p(item), errorMessage as string | undefined, options);
+    },
+  },
+  aiWaitFor: {
+    value: text,
+    method: "aiWaitFor",
+    options: { timeout: ms, checkInterval: ms, context: text },
+    run: (agent, item) => {
+      const { timeout, checkInterval, context } = item.options as Record<string, undefined>;
+      return agent.aiWaitFor(item.value as string, {
+        ...(timeout !== undefined && { timeoutMs: timeout }),
+        ...(checkInterval !== undefined && { checkIntervalMs: checkInterval }),
+        ...(context !== undefined && { context }),
+      });
+    },
+  },
+  sleep: {
+    value: ms,
+    options: {},
+    run: (_agent, item, signal) => sleep(item.value as number, signal),
+  },
+  javascript: {
+    value: text,
+    method: "evaluateJavaScript",
+    result: true,
+    options: {},
+    run: (agent, item) => agent.evaluateJavaScript!(item.value as string),
+  },
+  recordToReport: {
+    value: optional(text),
+    method: "recordToReport",
+    options: { content: text },
+    run: (agent, item) => agent.recordToReport(item.value as string | undefined, item.options),
+  },
+};
+
+/** The `name` option of result items. */
+export const NAME_OPTION: Reader<string> = text;
+
+/**
+ * The option keys of each flow item, for tools (the command line's help and checks): every key
+ * that may stand beside the flow key, `name` included for result items.
+ */
+export const FLOW_ITEM_KEYS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(FLOW_ITEMS).map((
+    [key, spec],
+  ) => [key, [...Object.keys(spec.options), ...(spec.result ? ["name"] : [])]]),
+);

@@ -1,0 +1,57 @@
+/**
+ * YAML scripts (spec 4.5 `runYaml`): a `tasks` section of named tasks, each a `flow` of items
+ * such as `- aiTap: the Sign in button`, run on an agent; plus, for tools such as the command
+ * line, the checked `web` and `agent` sections of a script file.
+ *
+ * - {@link runYamlScript}: reads and checks the tasks, then runs them on an agent.
+ * - {@link parseScriptFile}: reads and checks a whole script file (tasks, `agent`, `web`);
+ *   {@link runScriptTasks} then runs its tasks.
+ * - {@link FLOW_ITEM_KEYS} and {@link SCRIPT_SECTION_KEYS}: the keys each part accepts.
+ *
+ * Every problem is a {@link YamlScriptError} naming the file, line, column and key; a failing
+ * flow item is a {@link YamlTaskError} with the original error as `cause`. The flow keys and
+ * their forms are described in ./flow_items.ts; `${NAME}` in ./env_vars.ts.
+ *
+ * @example
+ * ```ts ignore
+ * import { runYamlScript } from "./mod.ts";
+ *
+ * const { result } = await runYamlScript(agent, `
+ * tasks:
+ *   - name: sign in
+ *     flow:
+ *       - aiInput: the username field
+ *         value: \${LOGIN_USER}
+ *       - aiTap: the Sign in button
+ *       - aiQuery: the todo items, as an array of strings
+ *         name: items
+ * `, { fileName: "login.yaml" });
+ * ```
+ *
+ * @module
+ */
+
+export { runScriptTasks, runYamlScript } from "./run_yaml.ts";
+export type { RunYamlOptions, RunYamlResult, YamlTaskOutcome } from "./run_yaml.ts";
+export {
+  LATER_TARGET_SECTIONS,
+  parseScriptFile,
+  parseScriptTasks,
+  SCRIPT_SECTION_KEYS,
+  TARGET_SECTIONS,
+} from "./script_schema.ts";
+export type {
+  ScriptAgentOptions,
+  ScriptFile,
+  ScriptReadOptions,
+  ScriptTask,
+  ScriptTasks,
+  ScriptWebTarget,
+} from "./script_schema.ts";
+export { FLOW_ITEM_KEYS } from "./flow_items.ts";
+export type { ScriptFlowItem } from "./flow_items.ts";
+export { YamlScriptError, YamlTaskError } from "./script_errors.ts";
+export type { YamlScriptErrorLocation, YamlTaskErrorDetails } from "./script_errors.ts";
+export { interpolateEnvVars } from "./env_vars.ts";
+export type { EnvInterpolation, EnvLookup } from "./env_vars.ts";
+export type { YamlAgent } from "./yaml_agent.ts";

@@ -1,0 +1,101 @@
+/**
+ * Errors of YAML scripts: every one names the file, the line and column, and the key at fault,
+ * in the form `file:line:column: message`, like a compiler.
+ *
+ * @module
+ */
+
+import { SdkError } from "../errors.ts";
+
+/** Where a {@link YamlScriptError} points. */
+export interface YamlScriptErrorLocation {
+  /** The script's file name as given (`runYamlScript`'s `fileName`, default `"script.yaml"`). */
+  fileName: string;
+  /** 1-based line. */
+  line: number;
+  /** 1-based column. */
+  column: number;
+  /** The key at fault (`"timeout"`, `"aiTap"`, `"tasks"`), when there is one. */
+  key?: string;
+  /** Path of the node at fault from the top of the file, e.g. `tasks[0].flow[2].timeout`. */
+  path?: string;
+}
+
+/**
+ * A script that cannot run: invalid YAML, an unknown key, a value of the wrong type, a missing
+ * required key or environment variable, or an item the agent cannot perform. The message starts
+ * with `file:line:column: `.
+ *
+ * @example
+ * ```ts ignore
+ * try {
+ *   await runYamlScript(agent, text, { fileName: "flow.yaml" });
+ * } catch (e) {
+ *   if (e instanceof YamlScriptError) console.error(`fix ${e.fileName} line ${e.line}: ${e.key}`);
+ * }
+ * ```
+ */
+export class YamlScriptError extends SdkError {
+  /** The script's file name. */
+  readonly fileName: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly column: number;
+  /** The key at fault, when there is one. */
+  readonly key: string | undefined;
+  /** Path of the node at fault, e.g. `tasks[0].flow[2].timeout`, when known. */
+  readonly path: string | undefined;
+
+  /** Creates the error; `message` is prefixed with `fileName:line:column: `. */
+  constructor(message: string, location: YamlScriptErrorLocation, options?: { cause?: unknown }) {
+    super(`${location.fileName}:${location.line}:${location.column}: ${message}`, options);
+    this.fileName = location.fileName;
+    this.line = location.line;
+    this.column = location.column;
+    this.key = location.key;
+    this.path = location.path;
+  }
+}
+
+/** Which flow item failed: the details of a {@link YamlTaskError}. */
+export interface YamlTaskErrorDetails extends YamlScriptErrorLocation {
+  /** The task's `name`. */
+  taskName: string;
+  /** 0-based index of the task in `tasks`. */
+  taskIndex: number;
+  /** 0-based index of the item in the task's `flow`. */
+  itemIndex: number;
+  /** The item's flow key (`aiTap`, `sleep`, ...). */
+  flowKey: string;
+  /** The results gathered before the failure (see `runYamlScript`). */
+  result: Record<string, unknown>;
+}
+
+/**
+ * A flow item failed while the script ran. The message names the flow key, the task and the
+ * item's number (1-based, "item 2 of 4"), after `file:line:column: ` of the item's flow key; the
+ * original error is `cause`, and its message ends this one.
+ */
+export class YamlTaskError extends YamlScriptError {
+  /** The task's `name`. */
+  readonly taskName: string;
+  /** 0-based index of the task. */
+  readonly taskIndex: number;
+  /** 0-based index of the item in the task's `flow`. */
+  readonly itemIndex: number;
+  /** The item's flow key. */
+  readonly flowKey: string;
+  /** Results gathered before the failure, keyed as in `runYamlScript`'s result. */
+  readonly result: Record<string, unknown>;
+
+  /** Creates the error from the failing item and the original error (kept as `cause`). */
+  constructor(message: string, details: YamlTaskErrorDetails, options: { cause: unknown }) {
+    super(message, details, options);
+    this.taskName = details.taskName;
+    this.taskIndex = details.taskIndex;
+    this.itemIndex = details.itemIndex;
+    this.flowKey = details.flowKey;
+    this.result = details.result;
+  }
+}
