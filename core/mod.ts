@@ -38,6 +38,8 @@ export type {
   TUserPrompt,
 } from "./agent/options.ts";
 export { PromptImageError } from "./agent/prompt_input.ts";
+export { GherkinParseError, GherkinStepError } from "./gherkin/errors.ts";
+export type { GherkinScenarioOptions } from "./gherkin/run_scenario.ts";
 export type { AIContextApiName, AIContexts } from "./agent/context.ts";
 export type { CacheConfig, CacheStrategy } from "./agent/cache/options.ts";
 export type { AgentMetrics, UsageBucket } from "./agent/metrics.ts";

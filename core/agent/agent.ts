@@ -19,6 +19,8 @@ import { ModelCaller } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
 import { runPlan } from "../planning/act.ts";
+import { runGherkinScenario as runScenario } from "../gherkin/run_scenario.ts";
+import type { GherkinScenarioOptions } from "../gherkin/run_scenario.ts";
 import { resolveScreenshotEncoding } from "../image/encoding.ts";
 import { ReportWriter } from "../report/writer.ts";
 import type { AIUsageInfo, ReportExecution } from "../report/types.ts";
@@ -769,6 +771,35 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
         await sleep(Math.max(0, next - Date.now()));
       }
     });
+  }
+
+  /**
+   * Runs one Gherkin scenario (spec 4.5; beta): `Given` and `When` steps go to {@link aiAct}
+   * (with `deepThink`, `deepLocate` and `abortSignal`), `Then` steps to {@link aiAssert}, and
+   * `And`, `But` and `*` take the call of the step before; `context` is every call's per-call
+   * context (spec 2.4 rule 6). Steps without a `Scenario:` header work, in any Gherkin language.
+   * Loads `@cucumber/gherkin` on first use.
+   *
+   * @example
+   * ```ts ignore
+   * await agent.runGherkinScenario(`
+   *   Given I sign in as alice with password secret
+   *   When I add the todo "Water the plants"
+   *   Then the list shows "Water the plants"`);
+   * ```
+   *
+   * @throws {GherkinStepError} when a step fails: its message has the Gherkin line, the original
+   *   step and the call made (`aiAct "..."`), and `cause` the step's own error.
+   * @throws {GherkinParseError} for text that is not Gherkin (line and column named).
+   * @throws {RangeError} when the text holds no scenario or more than one (use the `sdk` command
+   *   line or `runGherkinFeature` of `@sdk/core/gherkin` for feature files).
+   * @throws the signal's reason when `abortSignal` is aborted.
+   */
+  async runGherkinScenario(
+    scenarioText: string,
+    options?: GherkinScenarioOptions,
+  ): Promise<void> {
+    await runScenario(this, scenarioText, options);
   }
 
   /**

@@ -12,7 +12,8 @@ import assert from "node:assert/strict";
 import type { Page as PageB } from "playwright-core";
 import { AssertionError } from "@sdk/core";
 import type { PlanCall, PlanReply, TestModelScript } from "@sdk/core/testing";
-import { GherkinStepError, runGherkinFeature, runGherkinScenario } from "../../core/gherkin/mod.ts";
+import { GherkinStepError } from "@sdk/core";
+import { runGherkinFeature } from "@sdk/core/gherkin";
 import { appModelScript, locateTarget, todoItems } from "../helpers/app_model.ts";
 import { driverTest, type E2ePage } from "./_drivers.ts";
 
@@ -73,12 +74,11 @@ function stepScript(page: E2ePage): TestModelScript {
 }
 
 driverTest(
-  "runGherkinScenario signs in, adds a todo and asserts it; the page holds the item",
+  "agent.runGherkinScenario signs in, adds a todo and asserts it; the page holds the item",
   async (env) => {
     const page = await env.open("login.html");
     const { agent, model } = await env.agent(page, stepScript(page), { generateReport: false });
-    await runGherkinScenario(
-      agent,
+    await agent.runGherkinScenario(
       `Feature: Todo list
          Scenario: Add a todo after signing in
            Given I sign in as alice with password secret
@@ -123,7 +123,7 @@ driverTest(
       "Then the list shows 'Feed the cat'", // 3
       "When I add the todo 'Never added'", // 4
     ].join("\n");
-    const error = await runGherkinScenario(agent, text).then(() => undefined, (e: unknown) => e);
+    const error = await agent.runGherkinScenario(text).then(() => undefined, (e: unknown) => e);
     assert.ok(error instanceof GherkinStepError, `expected a GherkinStepError, got ${error}`);
     assert.equal(error.gherkinLine, 3);
     assert.equal(error.step, "Then the list shows 'Feed the cat'");
