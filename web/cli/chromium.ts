@@ -1,0 +1,143 @@
+/**
+ * The system Chromium for the `sdk` command line, the demo and the tests: find it (or install
+ * Debian's package when running as root with apt-get), and launch it through playwright-core.
+ * Never downloads a browser build.
+ *
+ * @module
+ */
+
+import { access, constants } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import process from "node:process";
+import { type Browser, chromium } from "playwright-core";
+
+/** Where Chromium is looked for, in order, after `SDK_CHROMIUM_PATH`. */
+export const CHROMIUM_CANDIDATES: readonly string[] = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/usr/bin/google-chrome-stable",
+  "/opt/google/chrome/chrome",
+];
+
+/** Flags every browser launched here gets: no sandbox (root), no background network traffic. */
+export const CHROMIUM_ARGS: readonly string[] = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function firstExecutable(): Promise<string | undefined> {
+  for (const candidate of CHROMIUM_CANDIDATES) {
+    if (await isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+async function findOnPath(name: string): Promise<string | undefined> {
+  for (const dir of (process.env.PATH ?? "").split(":")) {
+    if (dir && await isExecutable(`${dir}/${name}`)) return `${dir}/${name}`;
+  }
+  return undefined;
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
+    child.on("error", reject);
+    child.on(
+      "exit",
+      (code) =>
+        code === 0
+          ? resolve()
+          : reject(new Error(`'${command} ${args.join(" ")}' exited with code ${code}`)),
+    );
+  });
+}
+
+/**
+ * Finds a Chromium executable.
+ *
+ * Order: `SDK_CHROMIUM_PATH` (when set it must exist), then {@link CHROMIUM_CANDIDATES}. When none
+ * exists, `apt-get` is available and the process runs as root, it installs Debian's `chromium`
+ * package (`apt-get update`, `apt-get install -y chromium`) and looks again.
+ *
+ * @returns the executable's path.
+ * @throws {Error} when `SDK_CHROMIUM_PATH` names no executable, or no Chromium is found and it
+ * cannot be installed; the message says what to install or which variable to set.
+ */
+export async function findChromium(): Promise<string> {
+  const explicit = process.env.SDK_CHROMIUM_PATH;
+  if (explicit) {
+    if (await isExecutable(explicit)) return explicit;
+    throw new Error(
+      `SDK_CHROMIUM_PATH is set to '${explicit}', which is not an executable file. ` +
+        "Point it at a Chromium or Chrome binary, or unset it to search the usual places.",
+    );
+  }
+  const found = await firstExecutable();
+  if (found) return found;
+
+  const aptGet = await findOnPath("apt-get");
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  if (aptGet && isRoot) {
+    console.error(
+      "No Chromium found; installing Debian's chromium package with apt-get (apt-get update && apt-get install -y chromium) ...",
+    );
+    await run(aptGet, ["update"]);
+    await run(aptGet, ["install", "-y", "chromium"]);
+    const installed = await firstExecutable();
+    if (installed) return installed;
+  }
+  throw new Error(
+    `No Chromium found (looked at ${CHROMIUM_CANDIDATES.join(", ")}). ` +
+      "Install it, e.g. 'apt-get install chromium' on Debian or 'apt-get install chromium-browser' on Ubuntu, " +
+      "or set SDK_CHROMIUM_PATH to the path of a Chromium or Chrome executable.",
+  );
+}
+
+/** Options of {@link launchChromium}. */
+export interface LaunchChromiumOptions {
+  /** Run without a window. Default `true`. */
+  headless?: boolean;
+}
+
+/**
+ * Launches the system Chromium through playwright-core with {@link CHROMIUM_ARGS}.
+ *
+ * @param options headless or not.
+ * @returns the Playwright browser; close it with `browser.close()`.
+ * @throws {Error} from {@link findChromium} when no Chromium can be found.
+ *
+ * @example
+ * ```ts ignore
+ * const browser = await launchChromium();
+ * const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+ * await page.goto(`${app.url}login.html`);
+ * await browser.close();
+ * ```
+ */
+export async function launchChromium(options: LaunchChromiumOptions = {}): Promise<Browser> {
+  const executablePath = await findChromium();
+  return await chromium.launch({
+    executablePath,
+    headless: options.headless ?? true,
+    args: [...CHROMIUM_ARGS],
+  });
+}
