@@ -16,6 +16,7 @@ import {
   inlineScreenshotTag,
   metaTag,
   REPORT_FORMAT_VERSION,
+  type ReportTag,
   reportTags,
   sourceTag,
   type SourceTagPayload,
@@ -78,7 +79,9 @@ const GENERATOR = `<meta name="generator" content="@sdk/core report">`;
 const ASSET_SRC = /^screenshots\/(?!\.+$)[A-Za-z0-9._-]+$/;
 const DATA_URI = /^data:image\/(png|jpe?g|webp|gif);base64,[A-Za-z0-9+/=\r\n]*$/i;
 /** Output is written to the temporary file in chunks of about this many characters. */
-const CHUNK = 4 << 20;
+const CHUNK = 1 << 20;
+/** Sources are read in chunks of this many bytes. */
+const READ_CHUNK = 1 << 20;
 
 /** An appended entry, copied and with its path made absolute. */
 interface Entry {
@@ -349,8 +352,6 @@ class SourceWriter {
       this.#out.write(sourceTag(payload));
       return;
     }
-    const fs = await nodeFs();
-    const html = await fs.readFile(source.file, "utf8");
     const notReport = (why: string) =>
       new Error(
         `Cannot merge reports as ${source.file} (test '${attrs.testId}') is not a report of ` +
@@ -359,7 +360,7 @@ class SourceWriter {
     let meta: (Partial<ReportMeta> & { format?: unknown }) | undefined;
     const executions = new Map<string, ReportExecution>();
     const missing: string[] = [];
-    for (const tag of reportTags(html)) {
+    for await (const tag of streamTags(source.file)) {
       if (meta === undefined) {
         // The writer puts the header in the same write as the page: it is always the first tag.
         try {
@@ -496,6 +497,37 @@ class ChunkedFile {
     this.#parts = [];
     this.#size = 0;
     await fs.appendFile(this.file, data);
+  }
+}
+
+/**
+ * The complete data tags of a report file, read a chunk at a time, so memory holds one chunk and
+ * the tag being read rather than the whole file. Text is cut after the last `</script>` of what
+ * was read: every data tag ends with one, so the tags before the cut are whole and the rest is
+ * kept for the next chunk. A tag cut short at the end of the file is not yielded.
+ */
+async function* streamTags(file: string): AsyncGenerator<ReportTag> {
+  const fs = await nodeFs();
+  const handle = await fs.open(file, "r");
+  try {
+    const decoder = new TextDecoder();
+    const buf = new Uint8Array(READ_CHUNK);
+    let carry = "";
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      const text = carry + decoder.decode(buf.subarray(0, bytesRead), { stream: bytesRead > 0 });
+      const end = text.lastIndexOf("</script>");
+      if (end < 0) {
+        carry = text;
+      } else {
+        const cut = end + "</script>".length;
+        carry = text.slice(cut);
+        yield* reportTags(text.slice(0, cut));
+      }
+      if (bytesRead === 0) return;
+    }
+  } finally {
+    await handle.close();
   }
 }
 
