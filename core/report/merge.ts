@@ -218,8 +218,9 @@ export class ReportMergingTool {
    *
    * The write is atomic: the report is built in a temporary file (or directory) in `outputDir`
    * and renamed into place, so a failed merge leaves nothing half-written and no earlier report
-   * lost. Sources are read one at a time, so memory stays near the size of the largest source.
-   * The list is kept: call {@link clear} to reuse the tool.
+   * lost. Sources are read one at a time, each a chunk at a time, so memory holds about a chunk
+   * (1 MB) and the largest data tag (a screenshot or an execution), whatever the number and size of
+   * the sources. The list is kept: call {@link clear} to reuse the tool.
    *
    * @param reportFileName `'AUTO'` (default) for a generated name
    * (`merged-report-YYYY-MM-DD_HH-mm-ss-<4 hex>`, local time), or a name without path separators;
@@ -236,7 +237,6 @@ export class ReportMergingTool {
     opts: MergeReportsOptions = {},
   ): Promise<string | null> {
     const entries = [...this.#entries];
-    if (entries.length === 0) return null;
     if (
       typeof reportFileName !== "string" || !reportFileName.trim() || /[/\\\0]/.test(reportFileName)
     ) {
@@ -265,6 +265,7 @@ export class ReportMergingTool {
           show(opts.outputDir),
       );
     }
+    if (entries.length === 0) return null;
     if (!hasFileSystem) {
       throw new Error("Cannot merge reports as there is no file system in a browser runtime");
     }

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 import process from "node:process";
 import { parseReportHtml, type SourceTagPayload } from "./_format.ts";
-import { execution, step, withRunDir } from "./_test_helpers.ts";
+import { execution, fakePng, step, withRunDir } from "./_test_helpers.ts";
 import { pattern, toDataUri } from "../image/test_util.ts";
 import {
   type ReportAttributes,
@@ -129,6 +129,7 @@ test("mergeReports() returns null when nothing was appended, also after clear()"
     const tool = new ReportMergingTool();
     assert.equal(await tool.mergeReports(), null);
     assert.equal(await tool.mergeReports("named", { overwrite: true }), null);
+    await assert.rejects(tool.mergeReports("a/b"), TypeError, "arguments are checked first");
     tool.append({ reportAttributes: attrs("s", "skipped") });
     tool.clear();
     assert.equal(await tool.mergeReports(), null);
@@ -388,5 +389,37 @@ test("titles and descriptions are escaped in the merged file", async () => {
     assert.equal(source.testTitle, evil);
     assert.equal(source.testDescription, evil);
     assert.equal(source.testId, `id" ${evil}`);
+  });
+});
+
+test("a source larger than the read chunk merges whole: tags across chunk boundaries, delta tags folded", async () => {
+  await withRunDir(async () => {
+    const writer = await ReportWriter.create({
+      name: "big",
+      meta: { sdkVersion: "0.1.0", interfaceType: "web-page" },
+    });
+    // 14 screenshots of 350 KB: about 5 MB, so tags straddle several 1 MB chunks.
+    const act = execution({ id: "act", apiName: "aiAct", status: "running", steps: [] });
+    for (let i = 0; i < 14; i++) {
+      act.steps.push(
+        step({ title: `Step ${i}`, screenshot: writer.addScreenshot(fakePng(i, 350_000)) }),
+      );
+      await writer.writeExecution(act); // a delta tag per step, as an agent writes
+    }
+    act.status = "passed";
+    await writer.writeExecution(act);
+    const file = (await writer.finalize())!;
+    assert.ok((await stat(file)).size > 4_900_000);
+    const tool = new ReportMergingTool();
+    tool.append({ reportFilePath: file, reportAttributes: attrs("big") });
+    tool.append({ reportFilePath: file, reportAttributes: attrs("again") });
+    const merged = await parse((await tool.mergeReports("big-merged"))!);
+    const original = await parse(file);
+    assert.deepEqual(merged.executions, [
+      { ...original.executions[0], id: "s1:act" },
+      { ...original.executions[0], id: "s2:act" },
+    ]);
+    assert.equal(merged.executions[0].steps.length, 14);
+    assert.deepEqual(merged.screenshots, original.screenshots, "each screenshot once, intact");
   });
 });
