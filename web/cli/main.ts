@@ -1,0 +1,176 @@
+/**
+ * The `sdk` command line: `sdk run <file|dir|glob>...` runs YAML scripts and Gherkin features in
+ * the system Chromium (headless unless `--headed`), `--concurrent N` at a time, each file in its
+ * own browser context with its own agent and report, then writes one merged report of the run,
+ * prints a summary table and exits 0 when every file passed, 1 when any failed, 2 for a usage
+ * error. docs/yaml-and-cli.md describes it.
+ *
+ * @example Run it with Deno, or through the npm package's `sdk` bin
+ * ```sh
+ * deno run -A jsr:@sdk/web/cli run flows/ --concurrent 2 --summary out/summary.json
+ * ```
+ *
+ * @module
+ */
+
+import process from "node:process";
+import { resolve } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { SDK_VERSION } from "@sdk/core";
+import { ReportMergingTool } from "@sdk/core/report";
+import { CliUsageError, helpText, parseCliArgs, type RunCommand } from "./args.ts";
+import { launchChromium } from "./chromium.ts";
+import { discoverScripts } from "./discover.ts";
+import { loadDotenv } from "./dotenv.ts";
+import { runPool } from "./pool.ts";
+import { createProgress } from "./progress.ts";
+import { runScriptFile } from "./run_file.ts";
+import { type FileResult, formatSummaryTable, type RunSummary } from "./summary.ts";
+
+/** Where the command line reads and writes; the process's own by default. */
+export interface CliIo {
+  /** Standard output. */
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  /** Standard error. */
+  stderr: { write(text: string): unknown };
+  /** The working directory. */
+  cwd: string;
+}
+
+const processIo = (): CliIo => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+});
+
+/**
+ * Runs the command line with `argv` (the arguments after the program name).
+ *
+ * @returns the exit code: 0 all passed (or help/version), 1 a file failed, 2 a usage error.
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  try {
+    const command = parseCliArgs(argv);
+    if (command.command === "help") {
+      io.stdout.write(`${helpText()}\n`);
+      return 0;
+    }
+    if (command.command === "version") {
+      io.stdout.write(`sdk ${SDK_VERSION}\n`);
+      return 0;
+    }
+    return await runCommand(command, io);
+  } catch (e) {
+    if (e instanceof CliUsageError) {
+      io.stderr.write(`sdk: ${e.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`sdk: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
+  const env = {
+    get: (name: string) => process.env[name],
+    set: (name: string, value: string) => void (process.env[name] = value),
+  };
+  await loadDotenv(resolve(io.cwd, run.dotenv ?? ".env"), run.dotenv !== undefined, env);
+  const files = await discoverScripts(run.paths, io.cwd);
+  const startedAt = new Date();
+  const started = performance.now();
+  const browser = await launchChromium({ headless: !run.headed });
+  const abort = new AbortController();
+  const onInterrupt = () => abort.abort(new Error("interrupted (Ctrl+C)"));
+  process.once("SIGINT", onInterrupt);
+  const progress = createProgress({
+    isTTY: io.stdout.isTTY === true,
+    write: (t) => io.stdout.write(t),
+  });
+  let anyFailed = false;
+  let results: (FileResult | undefined)[];
+  try {
+    // The report name flag names the merged report: each file keeps its own generated name.
+    const { reportFileName, ...flags } = run.agentOptions;
+    results = await runPool(files, run.concurrent, async (file) => {
+      const result = await runScriptFile(file, {
+        browser,
+        cwd: io.cwd,
+        flags,
+        progress,
+        continueOnError: run.continueOnError,
+        signal: abort.signal,
+      });
+      if (result.status === "failed") anyFailed = true;
+      return result;
+    }, () => !abort.signal.aborted && (run.continueOnError || !anyFailed));
+    progress.close();
+    const summary = summarize(files, results, io.cwd, startedAt, performance.now() - started, run);
+    summary.mergedReport = await mergeReports(summary.files, reportFileName);
+    summary.durationMs = performance.now() - started;
+    if (run.summary) {
+      const path = resolve(io.cwd, run.summary);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, JSON.stringify(summary, null, 2) + "\n");
+    }
+    io.stdout.write(`\n${formatSummaryTable(summary)}\n`);
+    if (run.headed && run.keepWindow) {
+      io.stdout.write("The browser stays open: press Ctrl+C to quit.\n");
+      if (!abort.signal.aborted) {
+        await new Promise((done) => abort.signal.addEventListener("abort", done, { once: true }));
+      }
+    }
+    return summary.failed > 0 ? 1 : 0;
+  } finally {
+    progress.close();
+    process.off("SIGINT", onInterrupt);
+    await browser.close();
+  }
+}
+
+function summarize(
+  files: string[],
+  results: (FileResult | undefined)[],
+  cwd: string,
+  startedAt: Date,
+  durationMs: number,
+  run: RunCommand,
+): RunSummary {
+  const all = files.map((file, i) =>
+    results[i] ??
+      { file: file.slice(cwd.length + 1) || file, status: "skipped", durationMs: 0, items: [] }
+  ) as FileResult[];
+  const count = (s: string) => all.filter((f) => f.status === s).length;
+  return {
+    startedAt: startedAt.toISOString(),
+    durationMs,
+    concurrent: run.concurrent,
+    passed: count("passed"),
+    failed: count("failed"),
+    skipped: count("skipped"),
+    mergedReport: null,
+    files: all,
+  };
+}
+
+/** One report for the run: every file's report, with its status, duration and title. */
+async function mergeReports(files: FileResult[], name?: string): Promise<string | null> {
+  const tool = new ReportMergingTool();
+  for (const f of files) {
+    if (!f.report && f.status !== "skipped") continue;
+    tool.append({
+      reportFilePath: f.report,
+      reportAttributes: {
+        testId: f.file,
+        testTitle: f.file,
+        testDescription: f.error ?? `${f.items.length} ${f.items.length === 1 ? "item" : "items"}`,
+        testDuration: Math.round(f.durationMs),
+        testStatus: f.status,
+      },
+    });
+  }
+  return await tool.mergeReports(name ?? "AUTO");
+}
+
+if (import.meta.main) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,160 @@
+/**
+ * Runs one script file of a `sdk run` in its own browser context with its own page agent
+ * (DriverB) and report: a YAML script's tasks on its `web` page, or a Gherkin feature's scenarios
+ * on the page of their `@url:` tag.
+ *
+ * @module
+ */
+
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { basename, dirname, extname, relative, resolve } from "node:path";
+import type { Browser } from "playwright-core";
+import { runGherkinFeature } from "@sdk/core/gherkin";
+import { parseScriptFile, runScriptTasks, type ScriptAgentOptions } from "@sdk/core/script";
+import type { ScriptWebTarget } from "@sdk/core/script";
+import { DriverBPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
+import type { Progress } from "./progress.ts";
+import type { FileResult, ItemResult } from "./summary.ts";
+import { type OpenedTarget, openTarget, readFeatureTags } from "./web_target.ts";
+
+/** What every file of a run shares. */
+export interface RunFileContext {
+  /** The browser; each file gets its own context. */
+  browser: Browser;
+  /** The working directory: files are shown relative to it. */
+  cwd: string;
+  /** Agent options from the command line's flags; they win over the file's. */
+  flags: Partial<WebPageAgentOptions>;
+  /** Live progress. */
+  progress: Progress;
+  /** Whether a file goes on after a failing task or scenario (`--continue-on-error`). */
+  continueOnError: boolean;
+  /** Stops the run (Ctrl+C). */
+  signal?: AbortSignal;
+}
+
+/** The page options of a `web` section, which are agent options (spec 4.7). */
+const PAGE_OPTION_KEYS = [
+  "forceSameTabNavigation",
+  "waitForNavigationTimeout",
+  "waitForNetworkIdleTimeout",
+  "enableTouchEventsInActionSpace",
+  "forceChromeSelectRendering",
+  "keyboardTypeDelay",
+  "inputStrategy",
+] as const;
+
+/**
+ * The agent options of a file: its `web` page options, then its `agent` section (a `cache`
+ * without an id takes the file's name), then the command line's flags.
+ */
+export function agentOptionsOf(
+  file: string,
+  web: Partial<ScriptWebTarget>,
+  agent: ScriptAgentOptions,
+  flags: Partial<WebPageAgentOptions>,
+): WebPageAgentOptions {
+  const id = basename(file, extname(file));
+  const { cache, ...rest } = agent;
+  const options: WebPageAgentOptions = { ...rest };
+  for (const key of PAGE_OPTION_KEYS) {
+    if (web[key] !== undefined) (options as Record<string, unknown>)[key] = web[key];
+  }
+  if (cache === true) options.cache = { id };
+  else if (cache) options.cache = { ...cache, id: cache.id ?? id };
+  else if (cache === false) options.cache = false;
+  return { ...options, ...flags };
+}
+
+/**
+ * Runs one file and says how it ended; never throws for the file's own failures (a bad script,
+ * a failing task, a page that does not open): they become a `failed` result.
+ */
+export async function runScriptFile(file: string, ctx: RunFileContext): Promise<FileResult> {
+  const shown = relative(ctx.cwd, file) || file;
+  const started = performance.now();
+  const result: FileResult = { file: shown, status: "passed", durationMs: 0, items: [] };
+  ctx.progress.start(shown);
+  let target: OpenedTarget | undefined;
+  let agent: DriverBPageAgent | undefined;
+  const makeAgent = (web: Partial<ScriptWebTarget>, section: ScriptAgentOptions) => {
+    agent = new DriverBPageAgent(target!.page, {
+      ...agentOptionsOf(file, web, section, ctx.flags),
+      autoPrintReportMsg: false,
+      onTaskStartTip: (tip) => ctx.progress.step(shown, tip),
+    });
+    return agent;
+  };
+  try {
+    const text = await readFile(file, "utf8");
+    if (extname(file).toLowerCase() === ".feature") {
+      target = await openTarget(ctx.browser, {}, file);
+      result.items = await runFeature(makeAgent({}, {}), text, shown, target, ctx);
+    } else {
+      const script = await parseScriptFile(text, shown);
+      target = await openTarget(ctx.browser, script.web, file);
+      const yamlAgent = makeAgent(script.web, script.agent);
+      await target.open(script.web);
+      const run = await runScriptTasks(yamlAgent, script, { signal: ctx.signal });
+      result.items = run.tasks.map((t) => ({
+        name: t.name,
+        status: t.status,
+        ...(t.error ? { error: t.error.message } : {}),
+      }));
+      if (script.web.output) {
+        result.output = resolve(dirname(file), script.web.output);
+        await mkdir(dirname(result.output), { recursive: true });
+        await writeFile(result.output, JSON.stringify(run.result, null, 2) + "\n");
+      }
+    }
+    const failed = result.items.find((i) => i.status === "failed");
+    if (failed) {
+      result.status = "failed";
+      result.error = `${failed.name}: ${failed.error ?? "failed"}`;
+    }
+  } catch (e) {
+    result.status = "failed";
+    result.error = e instanceof Error ? e.message : String(e);
+  } finally {
+    if (agent) {
+      await agent.destroy().catch(() => {});
+      result.report = agent.reportFile ?? undefined;
+    }
+    await target?.close().catch(() => {});
+    result.durationMs = performance.now() - started;
+    ctx.progress.end(result);
+  }
+  return result;
+}
+
+/** Runs every scenario of a feature file, each from the page of its `@url:` tag. */
+async function runFeature(
+  agent: DriverBPageAgent,
+  text: string,
+  shown: string,
+  target: OpenedTarget,
+  ctx: RunFileContext,
+): Promise<ItemResult[]> {
+  const results = await runGherkinFeature(agent, text, {
+    fileName: shown,
+    failFast: !ctx.continueOnError,
+    abortSignal: ctx.signal,
+    beforeScenario: async (info) => {
+      const tags = readFeatureTags(info.tags);
+      if (!tags.url) {
+        throw new Error(
+          `${shown}:${info.line}: tag the Feature or Scenario with @url:<address> (and ` +
+            `@serve:<folder> for a local folder) so that sdk run knows which page to open`,
+        );
+      }
+      if (tags.viewport) await target.page.setViewportSize(tags.viewport);
+      ctx.progress.step(shown, `Scenario: ${info.name}`);
+      await target.open({ url: tags.url, serve: tags.serve });
+    },
+  });
+  return results.map((r) => ({
+    name: r.name,
+    status: r.status === "passed" ? "passed" : "failed",
+    ...(r.error ? { error: r.error.message } : r.status === "skipped" ? { error: "skipped" } : {}),
+  }));
+}
