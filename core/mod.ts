@@ -39,6 +39,8 @@ export type {
 } from "./agent/options.ts";
 export { PromptImageError } from "./agent/prompt_input.ts";
 export { GherkinParseError, GherkinStepError } from "./gherkin/errors.ts";
+export { YamlScriptError, YamlTaskError } from "./script/script_errors.ts";
+export type { RunYamlOptions, RunYamlResult, YamlTaskOutcome } from "./script/run_yaml.ts";
 export type { GherkinScenarioOptions } from "./gherkin/run_scenario.ts";
 export type { AIContextApiName, AIContexts } from "./agent/context.ts";
 export type { CacheConfig, CacheStrategy } from "./agent/cache/options.ts";

@@ -20,6 +20,8 @@ import type { ModelIntent } from "../model/config.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
 import { runPlan } from "../planning/act.ts";
 import { runGherkinScenario as runScenario } from "../gherkin/run_scenario.ts";
+import { runYamlScript } from "../script/run_yaml.ts";
+import type { RunYamlOptions, RunYamlResult } from "../script/run_yaml.ts";
 import type { GherkinScenarioOptions } from "../gherkin/run_scenario.ts";
 import { resolveScreenshotEncoding } from "../image/encoding.ts";
 import { ReportWriter } from "../report/writer.ts";
@@ -771,6 +773,41 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
         await sleep(Math.max(0, next - Date.now()));
       }
     });
+  }
+
+  /**
+   * Runs the `tasks` of a YAML script (spec 4.5; docs/yaml-and-cli.md): each task's `flow` items
+   * in order (`ai`/`aiAct`, the instant actions, `aiQuery`/`aiBoolean`/`aiNumber`/`aiString`/
+   * `aiAsk` with `name`, `aiAssert`, `aiWaitFor`, `aiLocate`, `sleep`, `javascript` on web
+   * agents, `recordToReport`), with `${NAME}` read from the environment. Target sections
+   * (`web:`) are for the `sdk` command line and are not acted on here.
+   *
+   * @example
+   * ```ts ignore
+   * const { result } = await agent.runYaml(`
+   * tasks:
+   *   - name: search
+   *     flow:
+   *       - aiInput: the search box
+   *         value: cats
+   *       - aiKeyboardPress: Enter
+   *       - aiQuery: the result titles, as an array of strings
+   *         name: titles
+   * `);
+   * console.log(result.titles);
+   * ```
+   *
+   * @param options `fileName` names the script in errors (default `"script.yaml"`); `signal`
+   *   stops it between items and inside `aiAct`.
+   * @returns `result`: every query's value under its `name`, else under its position (`"0"`,
+   *   `"1"`, ... over the unnamed ones); `tasks`: how each task ended.
+   * @throws {YamlScriptError} before anything runs, naming the file, line, column and key: invalid
+   *   YAML, an unknown key, a wrong type, a missing environment variable.
+   * @throws {YamlTaskError} when an item of a task without `continueOnError` fails: it names the
+   *   task, the item and its line, with the item's own error as `cause`.
+   */
+  async runYaml(yamlScriptContent: string, options?: RunYamlOptions): Promise<RunYamlResult> {
+    return await runYamlScript(this, yamlScriptContent, options);
   }
 
   /**
