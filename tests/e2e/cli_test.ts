@@ -1,0 +1,193 @@
+/// <reference lib="dom" />
+
+/**
+ * The `sdk` command line end to end, as a subprocess: `sdk run` on tests/fixtures/cli (two YAML
+ * scripts and a feature file) with the test model over HTTP, in the system Chromium. The model
+ * cannot see the command line's pages, so the boxes it answers are measured here on the same
+ * fixture page at the same viewport; what the pages really did is read back through the scripts'
+ * `javascript` item and their output file.
+ */
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser } from "playwright-core";
+import { startTestModel, type TargetBox, type TestModel } from "@sdk/core/testing";
+import { parseReportHtml } from "../../core/report/_format.ts";
+import { launchChromium, measure } from "../helpers/browser.ts";
+import { FIXTURE_APP_DIR, serveStatic } from "../helpers/static_server.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const MAIN = join(ROOT, "web/cli/main.ts");
+const FIXTURES = join(ROOT, "tests/fixtures/cli");
+
+let browser: Browser;
+let model: TestModel;
+let button: TargetBox;
+let work: string;
+
+before(async () => {
+  browser = await launchChromium();
+  const app = await serveStatic(FIXTURE_APP_DIR);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${app.url}actions.html`);
+  button = await measure(page, "#click-button");
+  await page.close();
+  await app.close();
+  model = await startTestModel({
+    viewport: { width: 1280, height: 800 },
+    script: {
+      locate: (call) => /click me/i.test(call.target) ? button : null,
+      plan: (call) =>
+        call.history.length === 0
+          ? {
+            log: "Tap the Click me button",
+            action: {
+              type: "Tap",
+              param: { locate: { prompt: "the Click me button", box: button } },
+            },
+          }
+          : { log: "Done", finished: true },
+      assert: (call) => ({ pass: !/NOT THERE/.test(call.assertion) }),
+    },
+  });
+  work = await mkdtemp(join(tmpdir(), "sdk-cli-"));
+});
+
+after(async () => {
+  await model.close();
+  await browser.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `sdk <args>` in `work` with the test model's variables. */
+async function sdk(...args: string[]): Promise<CliRun> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", MAIN, ...args],
+    cwd: work,
+    env: {
+      ...model.modelConfig(),
+      SDK_RUN_DIR: join(work, "sdk_run"),
+      SDK_CLI_TEST_OUT: join(work, "out"),
+    },
+    stdin: "null",
+  }).output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+test("sdk run --concurrent 2 runs a folder of three files, exits 1 for the failing one, and writes the summary, the outputs and one merged report", async () => {
+  const summaryFile = join(work, "out/summary.json");
+  const run = await sdk(
+    "run",
+    FIXTURES,
+    "--concurrent",
+    "2",
+    "--continue-on-error",
+    "--summary",
+    summaryFile,
+  );
+  assert.equal(run.code, 1, `exit code 1 for a failed file\n${run.stdout}\n${run.stderr}`);
+
+  const summary = JSON.parse(await readFile(summaryFile, "utf8"));
+  const byFile = Object.fromEntries(
+    summary.files.map((f: { file: string }) => [f.file.split("/").pop(), f]),
+  );
+  assert.deepEqual(
+    [summary.passed, summary.failed, summary.skipped, summary.concurrent],
+    [2, 1, 0, 2],
+  );
+  assert.equal(byFile["counter.yaml"].status, "passed");
+  assert.deepEqual(byFile["counter.yaml"].items.map((i: { name: string }) => i.name), [
+    "tap twice",
+    "check",
+  ]);
+  assert.equal(byFile["todo.feature"].status, "passed");
+  assert.equal(byFile["broken.yaml"].status, "failed");
+  assert.match(byFile["broken.yaml"].error, /NOT THERE/);
+
+  // The page's own count, read by the script's javascript item.
+  assert.deepEqual(JSON.parse(await readFile(join(work, "out/counter.json"), "utf8")), {
+    clicks: 2,
+  });
+
+  // Plain progress lines (stdout is not a terminal) and the table.
+  assert.match(run.stdout, /\[start\] .*counter\.yaml/);
+  assert.match(run.stdout, /\[step\] {2}.*counter\.yaml: aiTap/);
+  assert.match(run.stdout, /FAILED +.*broken\.yaml/);
+  assert.match(run.stdout, /2 passed, 1 failed, 0 skipped/);
+
+  // One merged report holding each file's executions, opened in Chromium.
+  const merged = summary.mergedReport as string;
+  assert.ok(merged && merged.endsWith(".html"), `merged report: ${merged}`);
+  assert.match(run.stdout, new RegExp(`report: ${merged.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  const parsed = parseReportHtml(await readFile(merged, "utf8"));
+  assert.ok(parsed.executions.some((e) => e.apiName === "aiTap"));
+  assert.ok(parsed.executions.some((e) => e.apiName === "aiAct"));
+  assert.ok(parsed.executions.some((e) => e.apiName === "aiAssert" && e.status === "failed"));
+  const page = await browser.newPage();
+  try {
+    await page.goto(`file://${merged}`);
+    await page.waitForFunction(() => document.querySelector("#hdr")?.childElementCount);
+    const text = await page.evaluate(() => document.body.innerText);
+    for (const name of ["counter.yaml", "todo.feature", "broken.yaml"]) {
+      assert.ok(text.includes(name), `the merged report lists ${name}`);
+    }
+  } finally {
+    await page.close();
+  }
+});
+
+test("without --continue-on-error, files after the first failure are skipped", async () => {
+  const summaryFile = join(work, "out/stop.json");
+  const run = await sdk(
+    "run",
+    join(FIXTURES, "broken.yaml"),
+    join(FIXTURES, "counter.yaml"),
+    "--summary",
+    summaryFile,
+  );
+  assert.equal(run.code, 1);
+  const summary = JSON.parse(await readFile(summaryFile, "utf8"));
+  assert.deepEqual(summary.files.map((f: { status: string }) => f.status), ["failed", "skipped"]);
+});
+
+test("usage errors exit 2 naming the problem; a bad script fails naming its file, line and key", async () => {
+  const unknown = await sdk("run", FIXTURES, "--wait-after-acton", "5");
+  assert.equal(unknown.code, 2);
+  assert.match(
+    unknown.stderr,
+    /unknown flag --wait-after-acton \(did you mean --wait-after-action\?\)/,
+  );
+  const missing = await sdk("run", "nothing-here.yaml");
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /no such file or folder: nothing-here\.yaml/);
+
+  const bad = join(work, "bad.yaml");
+  await Deno.writeTextFile(
+    bad,
+    "web:\n  url: http://127.0.0.1:9/\ntasks:\n  - name: t\n    flow:\n      - aiTapp: the button\n",
+  );
+  const run = await sdk("run", bad, "--summary", join(work, "out/bad.json"));
+  assert.equal(run.code, 1);
+  const file = JSON.parse(await readFile(join(work, "out/bad.json"), "utf8")).files[0];
+  assert.match(file.error, /^bad\.yaml:6:\d+: .*aiTapp/);
+});
+
+test("sdk --help lists the flags and sdk --version prints the version", async () => {
+  const help = await sdk("--help");
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--concurrent N/);
+  assert.match(help.stdout, /--wait-after-action/);
+  const version = await sdk("--version");
+  assert.match(version.stdout, /^sdk \d+\.\d+\.\d+/);
+});
