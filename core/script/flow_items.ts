@@ -17,10 +17,10 @@
  * - `ai` / `aiAct` / `aiAction`: the instruction; `cacheable`, `deepThink` (`true`, `false`,
  *   `'unset'`), `deepLocate`, `context`, `fileChooserAccept` (a path or a list),
  *   `fileChooserAllowedDir`. All three call `aiAct`.
- * - `aiTap`, `aiHover`, `aiDoubleClick`, `aiRightClick`: the element; the locate options
- *   `deepLocate`, `deepThink` (deprecated name of `deepLocate`), `context`, `xpath`, `cacheable`;
- *   `aiTap` also `fileChooserAccept`. `aiClearInput`, `aiLongPress` (+ `duration`) and `aiLocate`
- *   take `deepLocate`, `context`, `xpath`, `cacheable`.
+ * - `aiTap`, `aiHover`, `aiDoubleClick`, `aiRightClick`, `aiClearInput`, `aiLongPress` (+
+ *   `duration`): the element; the locate options `deepLocate`, `deepThink` (deprecated name of
+ *   `deepLocate`), `context`, `xpath`, `cacheable`; `aiTap` also `fileChooserAccept`. Every
+ *   item that locates takes these.
  * - `aiInput`, locate-first (recommended, as the API): `- aiInput: the search box` with
  *   `value: cats`; `mode` (`replace`, `typeOnly`, `clear`, deprecated `append`),
  *   `keyboardTypeDelay`, `inputStrategy`, `autoDismissKeyboard` and the locate options. The older
@@ -41,7 +41,8 @@
  *   `domIncluded`, `screenshotIncluded`, `context`.
  * - `aiWaitFor`: the condition (text); `timeout` and `checkInterval` in ms (the API's
  *   `timeoutMs`, `checkIntervalMs`), `context`.
- * - `aiLocate`: the element; `name`; its locate result is stored like a query's.
+ * - `aiLocate`: the element; the locate options and `name`; its result (`rect`, `center`, `dpr`)
+ *   is stored like a query's.
  * - `sleep`: milliseconds (>= 0).
  * - `javascript`: a script run by the agent's `evaluateJavaScript` (web agents); `name`; its
  *   value is stored like a query's.
@@ -131,7 +132,6 @@ const locateOptions = {
   xpath: text,
   cacheable: bool,
 };
-const { deepThink: _deprecated, ...gestureLocateOptions } = locateOptions;
 
 const extractOptions = {
   domIncluded: either(bool, oneOf("visible-only")),
@@ -223,7 +223,7 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
   aiClearInput: {
     value: prompt,
     method: "aiClearInput",
-    options: gestureLocateOptions,
+    options: locateOptions,
     run: (agent, item) => agent.aiClearInput(p(item), item.options),
   },
   aiInput: {
@@ -316,14 +316,14 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
   aiLongPress: {
     value: prompt,
     method: "aiLongPress",
-    options: { ...gestureLocateOptions, duration: positive("ms") },
+    options: { ...locateOptions, duration: positive("ms") },
     run: (agent, item) => agent.aiLongPress(p(item), item.options),
   },
   aiPinch: {
     value: optional(prompt),
     method: "aiPinch",
     options: {
-      ...gestureLocateOptions,
+      ...locateOptions,
       direction: oneOf("in", "out"),
       distance: positive("px"),
       duration: positive("ms"),
@@ -337,7 +337,7 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
     value: prompt,
     method: "aiLocate",
     result: true,
-    options: gestureLocateOptions,
+    options: locateOptions,
     run: (agent, item) => agent.aiLocate(p(item), item.options),
   },
   aiQuery: extract("aiQuery"),

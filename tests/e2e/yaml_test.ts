@@ -334,11 +334,12 @@ driverTest(
   async (env) => {
     const page = await env.open("actions.html");
     const { agent, model } = await appAgent(env, page);
-    await runYamlScript(
-      agent,
+    // Agent.runYaml is the same engine with the agent itself.
+    const ok = await agent.runYaml(
       "tasks:\n  - name: first\n    flow:\n      - aiTap: the Click me button\n",
       { fileName: "ok.yaml" },
     );
+    assert.deepEqual(ok, { result: {}, tasks: [{ name: "first", status: "passed" }] });
     const bad: [string, RegExp, number, number, string | undefined][] = [
       [
         "tasks:\n  - name: t\n    flow:\n      - aiTap: the Click me button\n     - aiTap: again\n",
