@@ -32,8 +32,11 @@ import { type DeclaredNodeEngine, NodeEngineError, strictestNodeEngine } from ".
 
 /** Version of TypeScript that compiles the packages (5.9 line; not TypeScript 7). */
 export const TYPESCRIPT_VERSION = "5.9.3";
-/** Major version of `@types/node`, for the `node:` imports of core's file-system code. */
-const TYPES_NODE_RANGE = "20";
+/**
+ * Major version of `@types/node`, for the `node:` imports: the lowest Node the packages declare
+ * (22: `fs.promises.glob` of the command line is typed from it on).
+ */
+const TYPES_NODE_RANGE = "22";
 /**
  * The Node versions the emitted code itself needs (ES2022 and `Symbol.asyncDispose`). A package
  * declares the strictest of this and its dependencies' `engines.node`.
@@ -50,6 +53,14 @@ const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
   "playwright-core",
   "puppeteer-core",
 ]);
+
+/**
+ * Executables of a package: member name -> bin name -> source file relative to the member. Each
+ * is compiled as an extra entry, gets a `#!/usr/bin/env node` line and a `bin` entry.
+ */
+const BINS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "@sdk/web": { sdk: "cli/bin.ts" },
+};
 
 /** Raised for every condition that must stop the build; the message says what to fix. */
 export class BuildError extends Error {
@@ -102,6 +113,8 @@ export interface NpmPackageJson {
   peerDependencies?: Record<string, string>;
   /** Marks every peer as optional. */
   peerDependenciesMeta?: Record<string, { optional: boolean }>;
+  /** Executables ({@link BINS}): bin name -> emitted JavaScript file. */
+  bin?: Record<string, string>;
 }
 
 /** What one member's build produced. */
@@ -257,12 +270,11 @@ function run(command: string, args: string[], cwd: string): void {
 async function loadTypeScript(root: string, log: (line: string) => void): Promise<TsApi> {
   const tools = path.join(root, "npm", ".tools");
   const tsPackage = path.join(tools, "node_modules", "typescript", "package.json");
-  const installed = existsSync(tsPackage)
-    ? (await readJson<{ version: string }>(tsPackage)).version
-    : undefined;
-  if (
-    installed !== TYPESCRIPT_VERSION || !existsSync(path.join(tools, "node_modules/@types/node"))
-  ) {
+  const versionOf = async (file: string) =>
+    existsSync(file) ? (await readJson<{ version: string }>(file)).version : undefined;
+  const installed = await versionOf(tsPackage);
+  const typesNode = await versionOf(path.join(tools, "node_modules/@types/node/package.json"));
+  if (installed !== TYPESCRIPT_VERSION || !typesNode?.startsWith(`${TYPES_NODE_RANGE}.`)) {
     log(`installing typescript@${TYPESCRIPT_VERSION} into ${rel(root, tools)}`);
     await fs.mkdir(tools, { recursive: true });
     await fs.writeFile(
@@ -581,7 +593,9 @@ async function buildMember(
   log: (line: string) => void,
 ): Promise<BuiltPackage> {
   const outDir = outDirOf(root, member);
-  const entries = Object.values(member.exports).map((target) => path.join(member.dir, target));
+  const bins = BINS[member.name] ?? {};
+  const entries = [...Object.values(member.exports), ...Object.values(bins)]
+    .map((target) => path.join(member.dir, target));
   for (const entry of entries) {
     if (!existsSync(entry)) {
       throw new BuildError(
@@ -657,6 +671,11 @@ async function buildMember(
     );
   }
 
+  const binFiles = new Set(
+    Object.values(bins).map((target) =>
+      path.resolve(outDir, target.replace(/^\.\//, "").replace(/\.ts$/, ".js"))
+    ),
+  );
   const bare = new Map<string, string>(); // specifier -> first file that imports it
   let jsFiles = 0;
   let dtsFiles = 0;
@@ -685,6 +704,7 @@ async function buildMember(
     }
     if (isDts) dtsFiles++;
     else if (fileName.endsWith(".js")) jsFiles++;
+    if (binFiles.has(path.resolve(fileName))) text = `#!/usr/bin/env node\n${text}`;
     await fs.mkdir(path.dirname(fileName), { recursive: true });
     await fs.writeFile(fileName, text);
   }
@@ -713,6 +733,11 @@ async function buildMember(
     peerDependencies: peers,
     peerDependenciesMeta: peers
       ? Object.fromEntries(Object.keys(peers).map((name) => [name, { optional: true }]))
+      : undefined,
+    bin: Object.keys(bins).length
+      ? Object.fromEntries(
+        Object.entries(bins).map(([name, target]) => [name, `./${target.replace(/\.ts$/, ".js")}`]),
+      )
       : undefined,
   };
   await fs.writeFile(

@@ -2,7 +2,9 @@
 // node_consumer_test.ts after `npm install`ing the packed tarballs. It uses only the packages'
 // public entry points, as a user would, and prints one JSON line with what it saw.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { promisify } from "node:util";
 import { createServer } from "node:http";
 import process from "node:process";
 import { DriverBPageAgent } from "@sdk/web";
@@ -74,6 +76,28 @@ try {
   const aiNumber = await agent.aiNumber("the counter value");
   await agent.destroy();
   const reportFile = agent.reportFile;
+
+  // The package's `sdk` executable on a YAML script over the same page (its own browser; the
+  // button sits at the same place at the same viewport, so the model's box fits there too).
+  writeFileSync(
+    "flow.yaml",
+    `web:\n  url: ${url}\n  viewportWidth: 1024\n  viewportHeight: 640\n  output: cli-output.json\n` +
+      `tasks:\n  - name: increment\n    flow:\n      - aiTap: the increment button\n` +
+      `      - javascript: document.getElementById("count").textContent\n        name: count\n`,
+  );
+  const cli = await promisify(execFile)(process.execPath, [
+    "node_modules/.bin/sdk",
+    "run",
+    "flow.yaml",
+  ], {
+    env: { ...process.env, ...model.modelConfig() },
+  }).then(
+    (r) => ({ code: 0, stdout: r.stdout }),
+    (e) => ({ code: e.code, stdout: `${e.stdout}${e.stderr}` }),
+  );
+  const cliOutput = existsSync("cli-output.json")
+    ? JSON.parse(readFileSync("cli-output.json", "utf8"))
+    : null;
   const result = {
     node: process.version,
     counter,
@@ -81,11 +105,14 @@ try {
     reportFile,
     reportExists: typeof reportFile === "string" && existsSync(reportFile),
     calls: model.calls.map((call) => `${call.kind}:${call.status}`),
+    cli: { code: cli.code, count: cliOutput?.count ?? null },
   };
   console.log(JSON.stringify(result));
   assert.equal(counter, 2, "the page counter after two aiTap calls");
   assert.equal(aiNumber, 2, "aiNumber('the counter value')");
   assert.ok(result.reportExists, `report file ${reportFile} exists`);
+  assert.equal(cli.code, 0, `sdk run exits 0:\n${cli.stdout}`);
+  assert.equal(cliOutput?.count, "1", "the page's count after the sdk run's aiTap");
 } finally {
   await model?.close();
   await browser.close();

@@ -32,6 +32,8 @@ interface ConsumerResult {
   reportFile: string | null | undefined;
   reportExists: boolean;
   calls: string[];
+  /** The `sdk run` of the package's bin: its exit code and the count its script read. */
+  cli: { code: number; count: string | null };
 }
 
 type Env = Record<string, string | undefined>;
@@ -173,7 +175,8 @@ test("npm packages: a Node consumer installed from the tarballs taps twice and r
         assert.equal(result.aiNumber, 2);
         assert.ok(result.reportFile?.startsWith(app), `report file ${result.reportFile} in ${app}`);
         assert.equal(result.reportExists, true);
-        assert.deepEqual(result.calls, ["locate:200", "locate:200", "extract:200"]);
+        assert.deepEqual(result.calls, ["locate:200", "locate:200", "extract:200", "locate:200"]);
+        assert.deepEqual(result.cli, { code: 0, count: "1" });
       })
     ));
   } finally {

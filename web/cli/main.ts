@@ -7,7 +7,8 @@
  *
  * @example Run it with Deno, or through the npm package's `sdk` bin
  * ```sh
- * deno run -A jsr:@sdk/web/cli run flows/ --concurrent 2 --summary out/summary.json
+ * deno task sdk run flows/ --concurrent 2 --summary out/summary.json   # in this workspace
+ * npx sdk run flows/ --concurrent 2                                      # the npm package
  * ```
  *
  * @module
@@ -172,5 +173,3 @@ async function mergeReports(files: FileResult[], name?: string): Promise<string 
   }
   return await tool.mergeReports(name ?? "AUTO");
 }
-
-if (import.meta.main) process.exitCode = await main(process.argv.slice(2));
