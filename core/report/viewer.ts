@@ -3,6 +3,10 @@
  * reads the data tags appended after it (see `_format.ts`) and renders them. It opens from
  * `file://`. Data only ever reaches the DOM through `textContent` and attributes, never as HTML.
  *
+ * It stays fast and small in memory on long runs: a step's body and screenshot exist only while
+ * the step is near the viewport (at most a few dozen at a time), and the execution list is laid
+ * out only where it is seen (`bench/report_viewer.ts` measures a 500-step report).
+ *
  * @module
  */
 
@@ -27,7 +31,7 @@ header h1{margin:0;font-size:17px;font-weight:600;word-break:break-all}
 aside{align-self:stretch;border-right:1px solid var(--line);background:#fafbfc}
 nav{position:sticky;top:64px;max-height:calc(100vh - 64px);overflow:auto;padding:12px}
 nav input{width:100%;padding:7px 10px;border:1px solid var(--line);border-radius:8px;font:inherit;margin-bottom:10px;background:#fff}
-.ex{display:block;width:100%;text-align:left;font:inherit;color:inherit;background:var(--card);border:1px solid var(--line);border-left:4px solid var(--muted);border-radius:8px;padding:9px 11px;margin-bottom:8px;cursor:pointer}
+.ex{display:block;width:100%;text-align:left;font:inherit;color:inherit;background:var(--card);border:1px solid var(--line);border-left:4px solid var(--muted);border-radius:8px;padding:9px 11px;margin-bottom:8px;cursor:pointer;content-visibility:auto;contain-intrinsic-size:auto 86px}
 .ex:hover{border-color:#c5cbd3}.ex.sel{box-shadow:0 0 0 2px var(--accent);border-color:var(--accent)}
 .ex.passed{border-left-color:var(--ok)}.ex.failed{border-left-color:var(--bad)}.ex.running{border-left-color:#e0a400}
 .ex-top{display:flex;align-items:center;gap:8px}
@@ -215,22 +219,33 @@ function header() {
   if (m.name) document.title = m.name;
 }
 
+// The execution list: built once (and again when the filter changes); selecting only moves the
+// mark. Off-screen entries cost no layout (content-visibility), so a list of thousands stays cheap.
+var buttons = new Map();
 function list() {
   var nav = document.getElementById("list");
   var box = nav.querySelector(".items");
   box.textContent = "";
+  buttons = new Map();
   var f = filter.toLowerCase();
   data.executions.forEach(function (ex) {
     if (f && (String(ex.apiName) + " " + String(ex.prompt)).toLowerCase().indexOf(f) < 0) return;
     var n = ex.steps.length;
-    add(box, h("button", { class: "ex " + status(ex.status) + (ex === selected ? " sel" : ""), type: "button",
+    var b = h("button", { class: "ex " + status(ex.status) + (ex === selected ? " sel" : ""), type: "button",
       "data-id": ex.id, onclick: function () { select(ex, true); } },
       h("div", { class: "ex-top" }, h("span", { class: "api", text: ex.apiName }), frozen(ex), pill(ex.status)),
       h("div", { class: "prompt", text: text(ex.prompt), title: text(ex.prompt) }),
       h("div", { class: "meta" }, h("span", { text: duration(ex) }), h("span", { text: num(tokens(ex)) + " tokens" }),
-        h("span", { text: n + (n === 1 ? " step" : " steps") }))));
+        h("span", { text: n + (n === 1 ? " step" : " steps") })));
+    buttons.set(ex, b);
+    add(box, b);
   });
   if (!box.firstChild) add(box, h("div", { class: "empty", text: data.executions.length ? "No match." : "No executions recorded yet." }));
+}
+function mark(user) {
+  buttons.forEach(function (b, ex) { b.classList.toggle("sel", ex === selected); });
+  var b = buttons.get(selected);
+  if (user && b) b.scrollIntoView({ block: "nearest" });
 }
 
 function overlay(wrap, img, step, size) {
@@ -296,8 +311,7 @@ function attempts(s) {
     })));
 }
 
-function step(s, i) {
-  s = s || {};
+function stepBody(s) {
   var shot = screenshot(s, false);
   var info = h("div", { class: "info" },
     s.thought ? [h("div", { class: "label", text: "Thought" }), h("p", { class: "thought", text: text(s.thought) })] : null,
@@ -307,14 +321,82 @@ function step(s, i) {
     s.rawResponse ? h("details", null, h("summary", { text: "Raw response" }), h("pre", { text: text(s.rawResponse) })) : null,
     attempts(s));
   if (!info.firstChild && !shot) info = null;
-  return h("li", { class: "card step " + status(s.status) },
+  return info || shot ? h("div", { class: "step-body" + (shot ? " has-shot" : "") }, info || h("div"), shot) : null;
+}
+
+// A long execution stays light: every step gets its head, but its body (text and screenshot) is
+// built only near the viewport. Once more than KEEP bodies exist, those far away are dropped
+// again, images with them, keeping their height so nothing moves. The first EAGER are built at
+// once, so a short execution is complete from the start.
+var EAGER = 16, KEEP = 24, NEAR = "150% 0px";
+var view = null;
+
+function stepCard(s, i, est) {
+  s = s || {};
+  var li = h("li", { class: "card step " + status(s.status) },
     h("div", { class: "step-head" }, h("span", { class: "idx", text: i + 1 }), h("span", { class: "kind k-" + String(s.kind).replace(/[^A-Za-z]/g, ""), text: s.kind }),
-      h("span", { class: "title", text: text(s.title) }), pill(s.status), h("span", { class: "dur", text: duration(s) })),
-    info || shot ? h("div", { class: "step-body" + (shot ? " has-shot" : "") }, info || h("div"), shot) : null);
+      h("span", { class: "title", text: text(s.title) }), pill(s.status), h("span", { class: "dur", text: duration(s) })));
+  li.sdkStep = s;
+  if (s.screenshot || s.thought || s.param !== undefined || s.usage || s.error || s.rawResponse) {
+    var z = s.screenshotSize, r = z && z.width > 0 && z.height > 0 ? z.height / z.width : 0.625;
+    li.style.minHeight = Math.round(s.screenshot ? Math.min(560, est * r) + 90 : 140) + "px";
+  }
+  return li;
+}
+
+function fill(li) {
+  if (li.sdkBody !== undefined) return;
+  var body = li.sdkBody = stepBody(li.sdkStep);
+  if (body) {
+    var open = li.sdkOpen || [];
+    body.querySelectorAll("details").forEach(function (d, k) { if (k in open) d.open = open[k]; });
+    li.appendChild(body);
+  }
+  li.style.minHeight = "";
+  view.filled++;
+  view.far.delete(li);
+  while (view.filled > KEEP && view.far.size) release(view.far.values().next().value);
+}
+
+function release(li) {
+  var body = li.sdkBody;
+  view.far.delete(li);
+  if (body === undefined) return;
+  if (body) {
+    li.style.minHeight = li.getBoundingClientRect().height + "px";
+    li.sdkOpen = Array.prototype.map.call(body.querySelectorAll("details"), function (d) { return d.open; });
+    body.querySelectorAll("img").forEach(function (img) { img.removeAttribute("src"); });
+    body.remove();
+  }
+  li.sdkBody = undefined;
+  view.filled--;
+}
+
+function steps(main, ex) {
+  var ol = h("ol", { class: "steps" });
+  add(main, ol);
+  var est = Math.max(200, (main.clientWidth - 48) * 0.57);
+  var cards = ex.steps.map(function (s, i) { return stepCard(s, i, est); });
+  add(ol, cards);
+  view = { filled: 0, far: new Set(), io: null };
+  cards.slice(0, EAGER).forEach(fill);
+  if (typeof IntersectionObserver !== "function") { cards.forEach(fill); return; }
+  var v = view;
+  v.io = new IntersectionObserver(function (entries) {
+    if (view !== v) return;
+    entries.forEach(function (e) {
+      if (e.isIntersecting) fill(e.target);
+      else if (e.target.sdkBody !== undefined) v.far.add(e.target);
+    });
+    while (v.filled > KEEP && v.far.size) release(v.far.values().next().value);
+  }, { rootMargin: NEAR });
+  cards.forEach(function (li) { v.io.observe(li); });
 }
 
 function detail() {
   var main = document.getElementById("detail");
+  if (view && view.io) view.io.disconnect();
+  view = null;
   main.textContent = "";
   var ex = selected;
   if (!ex) { add(main, h("div", { class: "empty", text: "No executions recorded yet." })); return; }
@@ -327,14 +409,14 @@ function detail() {
       fact("Tokens", num(tokens(ex))), fact("Steps", String(ex.steps.length))),
     ex.error ? h("div", { class: "err", text: text(ex.error) }) : null,
     ex.output !== undefined ? [h("div", { class: "label", text: "Output" }), h("pre", { text: text(ex.output) })] : null));
-  add(main, h("ol", { class: "steps" }, ex.steps.map(step)));
+  steps(main, ex);
 }
 
 function select(ex, user) {
   selected = ex;
   if (user) { try { history.replaceState(null, "", "#" + encodeURIComponent(ex.id)); } catch (e) { /* file: may refuse */ } }
-  list();
   detail();
+  mark(user);
   if (user) window.scrollTo(0, 0);
 }
 
@@ -348,6 +430,7 @@ function start() {
     oninput: function (e) { filter = e.target.value; list(); } }), h("div", { class: "items" })]);
   list();
   detail();
+  if (want) mark(true);
   document.addEventListener("keydown", function (e) {
     if (e.key === "Escape") { var lb = document.querySelector(".lightbox"); if (lb) lb.remove(); return; }
     if (e.target && e.target.tagName === "INPUT") return;

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { appendFile, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { parseReportHtml } from "./_format.ts";
 import { execution, step, withRunDir } from "./_test_helpers.ts";
@@ -256,6 +257,170 @@ test("viewer lists each model call of a retried step with its raw answer and err
       assert.deepEqual(await items.locator(".err").allTextContents(), [problem, "the box is null"]);
       assert.deepEqual(await items.locator("pre").allTextContents(), [first, second]);
       assert.equal(await page.locator("#detail b#x, #detail i, #detail .tries b").count(), 0);
+      assert.deepEqual(errors, []);
+    });
+  });
+});
+
+test("viewer builds a long execution lazily: bounded step bodies and images, built near the viewport and dropped far from it", async () => {
+  await withBrowser(async (browser) => {
+    const shots = await makeScreenshots(browser);
+    await withRunDir(async () => {
+      const writer = await ReportWriter.create({
+        meta: { sdkVersion: "0.1.0", interfaceType: "web-page" },
+      });
+      const ids = shots.map((s) => writer.addScreenshot(s.uri));
+      const n = 300;
+      const steps = Array.from({ length: n }, (_, i) =>
+        step({
+          kind: i % 2 ? "Action" : "Locate",
+          title: `Step ${i + 1}`,
+          screenshot: ids[i % 3],
+          screenshotSize: { width: 1280, height: 800 },
+          target: shots[i % 3].rect,
+          thought: `thought ${i + 1}`,
+          rawResponse: `{"step":${i + 1}}`,
+        }));
+      await writer.writeExecution(execution({ id: "long", apiName: "aiAct", steps }));
+      const file = (await writer.finalize())!;
+      const { page, errors } = await openReport(browser, file);
+
+      const counts = () =>
+        page.evaluate(() => ({
+          heads: document.querySelectorAll("#detail li.step .step-head").length,
+          bodies: document.querySelectorAll("#detail li.step .step-body").length,
+          imgs: document.querySelectorAll("#detail img").length,
+        }));
+      const shown = (i: number) =>
+        page.waitForFunction((i) => {
+          const img = document.querySelectorAll("#detail li.step")[i]?.querySelector("img");
+          return !!img && img.complete && img.naturalWidth === 1280;
+        }, i);
+      const bounded = (c: { bodies: number; imgs: number }, when: string) => {
+        assert.ok(c.bodies <= 40, `${when}: ${c.bodies} step bodies`);
+        assert.ok(c.imgs <= 40, `${when}: ${c.imgs} images`);
+      };
+
+      // Every step has its head (title, status) at once; bodies and images only for a few.
+      await shown(0);
+      const first = await counts();
+      assert.equal(first.heads, n);
+      assert.deepEqual(
+        await page.locator("#detail li.step .title").evaluateAll((els) =>
+          els.slice(0, 3).map((e) => e.textContent)
+        ),
+        ["Step 1", "Step 2", "Step 3"],
+      );
+      bounded(first, "at first");
+      assert.ok(first.imgs >= 2, "the screenshots on screen are shown");
+      const firstHeight = await page.locator("#detail li.step").first().evaluate((el) =>
+        el.getBoundingClientRect().height
+      );
+
+      // Scrolling down builds the steps it reaches and drops those far behind.
+      for (const at of [0.33, 0.66, 1]) {
+        await page.evaluate((at) => scrollTo(0, document.body.scrollHeight * at), at);
+        await page.waitForTimeout(100);
+        bounded(await counts(), `scrolled to ${at}`);
+      }
+      await shown(n - 1);
+      const last = page.locator("#detail li.step").last();
+      assert.equal(await last.locator(".title").textContent(), `Step ${n}`);
+      assert.equal(await last.locator(".thought").textContent(), `thought ${n}`);
+      assert.equal(await last.locator(".shot .box").count(), 1, "target box on the last step");
+      const end = await counts();
+      bounded(end, "at the bottom");
+      const top = page.locator("#detail li.step").first();
+      assert.equal(await top.locator("img").count(), 0, "the first step's image was dropped");
+      const kept = await top.evaluate((el) => el.getBoundingClientRect().height);
+      assert.ok(Math.abs(kept - firstHeight) < 1, `height kept: ${kept} vs ${firstHeight}`);
+
+      // Back at the top, the first step is built again.
+      await page.evaluate(() => scrollTo(0, 0));
+      await shown(0);
+      assert.equal(await top.locator(".thought").textContent(), "thought 1");
+      bounded(await counts(), "back at the top");
+
+      // The data is all there for tools, whatever is on screen.
+      const data = await page.evaluate(() =>
+        (window as unknown as { __SDK_REPORT__: { executions: ReportExecution[] } }).__SDK_REPORT__
+      );
+      assert.equal(data.executions[0].steps.length, n);
+      assert.deepEqual(errors, []);
+    });
+  });
+});
+
+test("viewer with many executions: deep link, j/k and arrow keys, filter", async () => {
+  await withBrowser(async (browser) => {
+    await withRunDir(async () => {
+      const writer = await ReportWriter.create({
+        meta: { sdkVersion: "0.1.0", interfaceType: "web-page" },
+      });
+      for (let i = 1; i <= 80; i++) {
+        await writer.writeExecution(execution({
+          id: `tap-${i}`,
+          prompt: `button number ${i}`,
+          steps: [step({ kind: "Locate", title: `Locate ${i}` })],
+        }));
+      }
+      const file = (await writer.finalize())!;
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`${pathToFileURL(file).href}#tap-60`);
+      await page.waitForSelector(".ex");
+      const selected = () => page.locator("nav .ex.sel").getAttribute("data-id");
+      const shownTitle = () => page.locator("#detail .step-head .title").textContent();
+
+      assert.equal(await selected(), "tap-60", "the hash selects an execution");
+      assert.equal(await shownTitle(), "Locate 60");
+      assert.equal(await page.locator("nav .ex.sel").count(), 1);
+      const inNav = () =>
+        page.locator("nav .ex.sel").evaluate((b) => {
+          const nav = document.getElementById("list")!.getBoundingClientRect();
+          const r = b.getBoundingClientRect();
+          return r.top >= nav.top && r.bottom <= nav.bottom;
+        });
+      assert.ok(await inNav(), "the selected execution is scrolled into the list's view");
+
+      await page.keyboard.press("j");
+      assert.equal(await selected(), "tap-61");
+      assert.equal(await shownTitle(), "Locate 61");
+      assert.match(page.url(), /#tap-61$/);
+      await page.keyboard.press("ArrowUp");
+      await page.keyboard.press("k");
+      assert.equal(await selected(), "tap-59");
+      assert.equal(await page.locator("nav .ex.sel").count(), 1);
+      for (let i = 0; i < 25; i++) await page.keyboard.press("ArrowDown");
+      assert.equal(await selected(), "tap-80", "stops at the last");
+      assert.ok(await inNav());
+
+      await page.fill("nav input", "number 7");
+      assert.deepEqual(
+        await page.locator("nav .ex").evaluateAll((els) =>
+          els.map((e) => e.getAttribute("data-id"))
+        ),
+        [
+          "tap-7",
+          "tap-70",
+          "tap-71",
+          "tap-72",
+          "tap-73",
+          "tap-74",
+          "tap-75",
+          "tap-76",
+          "tap-77",
+          "tap-78",
+          "tap-79",
+        ],
+      );
+      await page.locator("nav .ex").nth(2).click();
+      assert.equal(await selected(), "tap-71");
+      assert.equal(await shownTitle(), "Locate 71");
+      await page.fill("nav input", "");
+      assert.equal(await page.locator("nav .ex").count(), 80);
+      assert.equal(await selected(), "tap-71", "the mark survives the filter");
       assert.deepEqual(errors, []);
     });
   });
