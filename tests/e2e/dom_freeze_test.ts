@@ -217,7 +217,12 @@ driverTest(
     assert.equal(shot(0), shot(2));
     assert.notEqual(shot(0), shot(3), "after unfreezing the changed page is captured");
     for (const { call } of model.calls) {
-      assert.deepEqual(call!.image, { width: 1280, height: 800 }, "shrunk from 2560 x 1600");
+      const { width, height, format } = call!.image!;
+      assert.deepEqual(
+        { width, height, format },
+        { width: 1280, height: 800, format: "jpeg" },
+        "shrunk from 2560 x 1600",
+      );
     }
 
     await agent.destroy();

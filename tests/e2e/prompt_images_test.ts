@@ -79,7 +79,11 @@ driverTest(
     assert.equal(await page.state("tapped"), "tall");
     assert.equal(model.calls.length, 1);
     const call = model.calls[0].call!;
-    assert.deepEqual(call.image, { width: 1280, height: 800 }, "the screenshot is still the image");
+    assert.deepEqual(
+      [call.image?.width, call.image?.height, call.image?.format],
+      [1280, 800, "jpeg"],
+      "the screenshot is still the image",
+    );
     assert.deepEqual(call.promptImages, [
       { name: "target", size: { width: 32, height: 64 }, mime: "image/png" },
     ]);
