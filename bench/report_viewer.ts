@@ -24,9 +24,11 @@
  *   the page with `performance.now()` from a MutationObserver installed by an init script;
  *   `first screenshot` is when the first step's `<img>` fired `load`;
  * - after load (1 s after first paint): JS heap used (CDP `HeapProfiler.collectGarbage`, then
- *   `Performance.getMetrics` `JSHeapUsedSize`), DOM nodes, the renderer processes' RSS (from
- *   `/proc`, `RssAnon`), the number of step cards, `<img>` elements and decoded images (`complete` and
- *   `naturalWidth > 0`, with a `src`) in the page;
+ *   `Performance.getMetrics` `JSHeapUsedSize`), DOM nodes, the renderer's memory as Chromium
+ *   accounts it (a `memory-infra` trace dump: malloc, PartitionAlloc, Oilpan, V8 and, separately,
+ *   the decoded images the compositor holds and the encoded image resources Blink holds), the
+ *   number of step cards, `<img>` elements and decoded images (`complete` and `naturalWidth > 0`,
+ *   with a `src`) in the page;
  * - after scrolling through: the same numbers once the whole list was scrolled: for `act` the
  *   page scrolled to the bottom one screen at a time (60 ms per screen) and the last step's
  *   screenshot waited for; for `taps` the execution list scrolled to its end and the last
@@ -35,20 +37,31 @@
  * Targets (issue 8): file <= 35 MB; first paint <= 2 s; memory bounded: the `<img>` elements and
  * decoded images stay a small number whatever the length of the run.
  *
+ * Reading the numbers: most of the first paint is Chromium reading and parsing the file (see
+ * `HTML received` and `DOMContentLoaded`), so it follows the file size. `decoded images MB` is
+ * Chromium's own cache of decoded bitmaps (discardable memory with a budget of about 500 MB); it
+ * fills up while scrolling through hundreds of screenshots whatever the page does with its
+ * `<img>` elements, so it is shown apart. `image resources MB` is what the page's images hold.
+ *
  * It prints a table and writes every number to `bench/output/report_viewer.json`. The exit code
  * is 0 even when a target is missed (a benchmark reports, tests assert); 1 when the run fails.
  *
  *     deno run --allow-all bench/report_viewer.ts [--steps=500] [--quality=70] [--shape=taps|act]
+ *     deno run --allow-all bench/report_viewer.ts --report=a.html [--report=b.html ...]
+ *
+ * `--report` measures existing report files as they are (one execution: the `act` measurements,
+ * else `taps`), e.g. the same data under two versions of the viewer.
  *
  * @module
  */
 
 /// <reference lib="dom" />
 
-import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { basename } from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { ReportWriter } from "../core/report/mod.ts";
 import type { AIUsageInfo, ReportExecution, ReportStep } from "../core/report/mod.ts";
 import { launchChromium } from "../tests/helpers/browser.ts";
@@ -71,12 +84,15 @@ interface Options {
   steps: number;
   quality: number;
   shapes: Shape[];
+  /** Reports to measure as they are, instead of capturing and writing new ones. */
+  reports: string[];
 }
 
 type Shape = "taps" | "act";
 
 function options(args: string[]): Options {
   const get = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+  const reports = args.filter((a) => a.startsWith("--report=")).map((a) => a.slice(9));
   const steps = Number(get("steps") ?? 500);
   const quality = Number(get("quality") ?? 70);
   const shape = get("shape");
@@ -87,7 +103,7 @@ function options(args: string[]): Options {
   if (shape !== undefined && shape !== "taps" && shape !== "act") {
     throw new Error(`--shape: taps or act, not ${shape}`);
   }
-  return { steps, quality, shapes: shape ? [shape] : ["taps", "act"] };
+  return { steps, quality, shapes: shape ? [shape] : ["taps", "act"], reports };
 }
 
 /** One screenshot of the fixture page and where "Click me" was on it. */
@@ -261,13 +277,18 @@ async function writeReport(shape: Shape, shots: Capture[]): Promise<string> {
 export interface PageState {
   /** `JSHeapUsedSize` after a forced GC, MB. */
   heapMB: number;
+  /**
+   * The renderer processes' memory as Chromium accounts it (a `memory-infra` dump, summed over
+   * renderers; only the report page is open), MB: `malloc` + `partition_alloc` allocated objects,
+   * `blink_gc`, `v8` and the decoded images below.
+   */
+  rendererMB: number;
+  /** Decoded screenshots held by the compositor (`cc/image_memory`, discardable), MB. */
+  decodedImagesMB: number;
+  /** Image resources (encoded data) held by Blink (`web_cache/Image_resources`), MB. */
+  imageResourcesMB: number;
   /** DOM nodes (CDP `Nodes`). */
   domNodes: number;
-  /**
-   * Private memory of Chromium's renderer processes (summed `RssAnon`, which leaves out shared
-   * libraries; only the report page is open), MB.
-   */
-  rendererRssMB: number;
   /** Step cards (`#detail li.step`) in the DOM. */
   stepCards: number;
   /** `<img>` elements in the page. */
@@ -278,6 +299,8 @@ export interface PageState {
 
 /** Everything measured for one report. */
 export interface ShapeResult {
+  /** The report's file name without `.html`. */
+  label: string;
   shape: Shape;
   steps: number;
   executions: number;
@@ -302,22 +325,58 @@ export interface ShapeResult {
 
 const MB = 1024 * 1024;
 
-async function rendererRss(browser: Browser): Promise<number> {
+/** Sizes (MB) of a few allocators in a `memory-infra` dump, summed over renderer processes. */
+async function memoryDump(browser: Browser): Promise<Record<string, number>> {
   const cdp = await browser.newBrowserCDPSession();
   try {
     const info = await cdp.send("SystemInfo.getProcessInfo") as {
       processInfo: { type: string; id: number }[];
     };
-    let kb = 0;
-    for (const p of info.processInfo.filter((p) => p.type === "renderer")) {
-      try {
-        const status = await readFile(`/proc/${p.id}/status`, "utf8");
-        kb += Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      } catch {
-        // Gone, or not Linux.
-      }
+    const renderers = new Set(
+      info.processInfo.filter((p) => p.type === "renderer").map((p) => p.id),
+    );
+    const complete = new Promise<{ stream?: string }>((resolve) =>
+      cdp.once("Tracing.tracingComplete", resolve)
+    );
+    await cdp.send("Tracing.start", {
+      transferMode: "ReturnAsStream",
+      traceConfig: {
+        includedCategories: ["disabled-by-default-memory-infra"],
+        excludedCategories: ["*"],
+        memoryDumpConfig: { triggers: [] },
+      },
+    } as never);
+    await cdp.send("Tracing.requestMemoryDump", { deterministic: true, levelOfDetail: "detailed" });
+    await cdp.send("Tracing.end");
+    const { stream } = await complete;
+    let text = "";
+    for (let eof = !stream; !eof;) {
+      const chunk = await cdp.send("IO.read", { handle: stream!, size: 1 << 20 });
+      text += chunk.base64Encoded ? atob(chunk.data) : chunk.data;
+      eof = chunk.eof;
     }
-    return kb / 1024;
+    if (stream) await cdp.send("IO.close", { handle: stream });
+    const parsed = JSON.parse(text);
+    const events = (Array.isArray(parsed) ? parsed : parsed.traceEvents) as {
+      ph: string;
+      pid: number;
+      args?: { dumps?: { allocators?: Record<string, { attrs?: { size?: { value: string } } }> } };
+    }[];
+    const names = [
+      "malloc/allocated_objects",
+      "partition_alloc/allocated_objects",
+      "blink_gc",
+      "v8",
+      "cc/image_memory",
+      "web_cache/Image_resources",
+    ];
+    const out: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+    for (const e of events) {
+      const allocators = e.ph === "v" && renderers.has(e.pid) && e.args?.dumps?.allocators;
+      if (!allocators) continue;
+      for (const n of names) out[n] += parseInt(allocators[n]?.attrs?.size?.value ?? "0", 16) / MB;
+    }
+    return out;
   } finally {
     await cdp.detach();
   }
@@ -339,12 +398,32 @@ async function pageState(browser: Browser, page: Page): Promise<PageState> {
         .length,
     };
   });
+  const m = await memoryDump(browser);
   return {
     heapMB: metric("JSHeapUsedSize") / MB,
     domNodes: metric("Nodes"),
-    rendererRssMB: await rendererRss(browser),
+    rendererMB: m["malloc/allocated_objects"] + m["partition_alloc/allocated_objects"] +
+      m["blink_gc"] + m["v8"] + m["cc/image_memory"],
+    decodedImagesMB: m["cc/image_memory"],
+    imageResourcesMB: m["web_cache/Image_resources"],
     ...dom,
   };
+}
+
+/** Whether an image (a locator) is in the page and decoded within 10 s. */
+async function decoded(img: Locator): Promise<boolean> {
+  try {
+    await img.waitFor({ state: "attached", timeout: 10_000 });
+    const handle = await img.elementHandle();
+    await img.page().waitForFunction(
+      (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0,
+      handle,
+      { timeout: 10_000 },
+    );
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Installed before the page's own script: timestamps of the first detail and screenshot. */
@@ -368,7 +447,7 @@ const PROBE = `(() => {
   }, true);
 })();`;
 
-async function measure(browser: Browser, shape: Shape, file: string, steps: number) {
+async function measure(browser: Browser, file: string): Promise<ShapeResult> {
   const context = await browser.newContext({ viewport: VIEWER_VIEWPORT });
   const page = await context.newPage();
   const pageErrors: string[] = [];
@@ -391,8 +470,12 @@ async function measure(browser: Browser, shape: Shape, file: string, steps: numb
         load: nav.loadEventEnd,
       };
     });
+    console.error(`  ${basename(file)}: first paint ${marks.paint.toFixed(0)} ms`);
     const afterLoad = await pageState(browser, page);
+    // One execution: the aiAct shape; else one aiTap per execution.
     const executions = await page.locator("nav .ex").count();
+    const shape: Shape = executions === 1 ? "act" : "taps";
+    const steps = shape === "act" ? await page.locator("#detail li.step").count() : executions;
 
     const t = performance.now();
     let lastScreenshotShown: boolean;
@@ -400,36 +483,37 @@ async function measure(browser: Browser, shape: Shape, file: string, steps: numb
       await page.evaluate(async () => {
         const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 60)));
         const root = document.scrollingElement!;
-        while (root.scrollTop + innerHeight < root.scrollHeight - 2) {
+        const end = performance.now() + 120_000;
+        while (root.scrollTop + innerHeight < root.scrollHeight - 2 && performance.now() < end) {
           root.scrollTop += innerHeight;
           await frame();
         }
       });
       const last = page.locator("#detail li.step").last().locator(".shot img");
-      lastScreenshotShown = await last.evaluate((img: HTMLImageElement) =>
-        img.decode().then(() => img.naturalWidth > 0, () => false)
-      ).catch(() => false);
+      lastScreenshotShown = await decoded(last);
     } else {
       await page.evaluate(async () => {
         const nav = document.getElementById("list")!;
         const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 30)));
-        while (nav.scrollTop + nav.clientHeight < nav.scrollHeight - 2) {
+        const end = performance.now() + 120_000;
+        while (nav.scrollTop + nav.clientHeight < nav.scrollHeight - 2 && performance.now() < end) {
           nav.scrollTop += nav.clientHeight;
           await frame();
         }
       });
       await page.locator("nav .ex").last().click();
       const img = page.locator("#detail li.step .shot img").first();
-      const decoded = await img.evaluate((img: HTMLImageElement) =>
-        img.decode().then(() => img.naturalWidth > 0, () => false)
-      ).catch(() => false);
+      const shown = await decoded(img);
       const selected = await page.locator("nav .ex.sel").getAttribute("data-id");
-      lastScreenshotShown = decoded && selected === `tap-${steps}`;
+      const last = await page.locator("nav .ex").last().getAttribute("data-id");
+      lastScreenshotShown = shown && selected === last;
     }
     const scrollMs = performance.now() - t;
+    console.error(`  ${basename(file)}: scrolled through in ${scrollMs.toFixed(0)} ms`);
     await page.waitForTimeout(500);
     const afterScroll = await pageState(browser, page);
     return {
+      label: basename(file, ".html"),
       shape,
       steps,
       executions,
@@ -448,7 +532,7 @@ async function measure(browser: Browser, shape: Shape, file: string, steps: numb
       scrollMs,
       lastScreenshotShown,
       pageErrors,
-    } satisfies ShapeResult;
+    };
   } finally {
     await context.close();
   }
@@ -461,17 +545,17 @@ function verdict(ok: boolean): string {
 function table(results: ShapeResult[], shotBytes: number[]): string {
   const f0 = (n: number) => n.toFixed(0);
   const f1 = (n: number) => n.toFixed(1);
-  const rows: string[][] = [["", ...results.map((r) => r.shape), "target"]];
+  const rows: string[][] = [["", ...results.map((r) => r.label), "target"]];
   const row = (label: string, cell: (r: ShapeResult) => string, target = "") =>
     rows.push([label, ...results.map(cell), target]);
-  const meanKB = shotBytes.reduce((a, b) => a + b, 0) / shotBytes.length / 1024;
+  const meanKB = shotBytes.reduce((a, b) => a + b, 0) / shotBytes.length / 1024 || NaN;
   row("steps / executions", (r) => `${r.steps} / ${r.executions}`);
   row(
     "file MB",
     (r) => `${f1(r.fileMB)} ${verdict(r.fileMB * MB <= FILE_TARGET_BYTES)}`,
     `<= ${FILE_TARGET_BYTES / MB}`,
   );
-  row("  mean screenshot KB", () => f1(meanKB));
+  if (shotBytes.length) row("  mean screenshot KB", () => f1(meanKB));
   row("HTML received (responseEnd) ms", (r) => f0(r.navigation.responseEnd));
   row("DOMContentLoaded ms", (r) => f0(r.navigation.domContentLoaded));
   row("first detail in DOM ms", (r) => f0(r.detailInDomMs));
@@ -485,7 +569,9 @@ function table(results: ShapeResult[], shotBytes: number[]): string {
     const [label, key] of [["after load", "afterLoad"], ["after scroll", "afterScroll"]] as const
   ) {
     row(`${label}: JS heap MB (after GC)`, (r) => f1(r[key].heapMB));
-    row(`${label}: renderer anon RSS MB`, (r) => f0(r[key].rendererRssMB));
+    row(`${label}: renderer memory MB`, (r) => f0(r[key].rendererMB));
+    row(`${label}:   decoded images MB`, (r) => f0(r[key].decodedImagesMB));
+    row(`${label}:   image resources MB`, (r) => f0(r[key].imageResourcesMB));
     row(`${label}: DOM nodes`, (r) => f0(r[key].domNodes));
     row(`${label}: step cards`, (r) => f0(r[key].stepCards));
     row(`${label}: <img> / decoded`, (r) => `${r[key].imgs} / ${r[key].decoded}`);
@@ -505,28 +591,35 @@ function table(results: ShapeResult[], shotBytes: number[]): string {
 async function main(): Promise<void> {
   const opts = options(process.argv.slice(2));
   await mkdir(OUTPUT_DIR, { recursive: true });
-  await rm(RUN_DIR, { recursive: true, force: true });
   process.env.SDK_RUN_DIR = RUN_DIR.pathname;
   const loadBefore = Deno.loadavg()[0];
   const browser = await launchChromium();
   try {
-    console.error(`capturing ${opts.steps} JPEG screenshots (quality ${opts.quality}) ...`);
-    const shots = await capture(browser, opts.steps, opts.quality);
     const results: ShapeResult[] = [];
-    for (const shape of opts.shapes) {
-      console.error(`writing and opening the '${shape}' report ...`);
-      const file = await writeReport(shape, shots);
-      results.push(await measure(browser, shape, file, opts.steps));
+    let shotBytes: number[] = [];
+    if (opts.reports.length) {
+      for (const file of opts.reports) results.push(await measure(browser, file));
+    } else {
+      await rm(RUN_DIR, { recursive: true, force: true });
+      console.error(`capturing ${opts.steps} JPEG screenshots (quality ${opts.quality}) ...`);
+      const shots = await capture(browser, opts.steps, opts.quality);
+      shotBytes = shots.map((s) => s.bytes);
+      for (const shape of opts.shapes) {
+        console.error(`writing and opening the '${shape}' report ...`);
+        results.push(await measure(browser, await writeReport(shape, shots)));
+      }
     }
     const loadAfter = Deno.loadavg()[0];
     const busy = Math.max(loadBefore, loadAfter) > navigator.hardwareConcurrency;
     console.log(
-      `\nReport viewer, ${opts.steps} steps, rich.html JPEG q${opts.quality}, ` +
+      "\nReport viewer" +
+        (opts.reports.length ? "" : `, ${opts.steps} steps, rich.html JPEG q${opts.quality}`) +
+        `, ` +
         `Chromium ${browser.version()}, load average ${loadBefore.toFixed(1)} -> ` +
         `${loadAfter.toFixed(1)} on ${navigator.hardwareConcurrency} cores` +
         (busy ? ": BUSY MACHINE, times are not representative" : "") + "\n",
     );
-    console.log(table(results, shots.map((s) => s.bytes)));
+    console.log(table(results, shotBytes));
     const json = {
       date: new Date().toISOString(),
       options: opts,
@@ -537,7 +630,7 @@ async function main(): Promise<void> {
         firstPaintMs: FIRST_PAINT_TARGET_MS,
         decoded: DECODED_TARGET,
       },
-      screenshotBytes: shots.map((s) => s.bytes),
+      screenshotBytes: shotBytes,
       results,
     };
     const out = new URL("report_viewer.json", OUTPUT_DIR);
