@@ -3,8 +3,8 @@
  * stay bounded?
  *
  * It captures realistic screenshots first: `tests/fixtures/app/rich.html` (the image-rich fixture
- * page) in headless Chromium at 1280 x 800, dpr 1, as Chromium's own JPEG (quality 70 unless
- * `--quality` says otherwise). Before each capture it scrolls the page a little and clicks
+ * page) in headless Chromium at 1280 x 800, dpr 1, as Chromium's own JPEG (at the SDK's default
+ * screenshot quality unless `--quality` says otherwise). Before each capture it scrolls the page a little and clicks
  * "Click me", so every image differs (the counter and the scroll offset change) and the report's
  * content hash stores each one. Then it writes two reports with the real `ReportWriter`
  * (`core/report/mod.ts`) into `bench/output/report_viewer/report/`:
@@ -46,7 +46,7 @@
  * It prints a table and writes every number to `bench/output/report_viewer.json`. The exit code
  * is 0 even when a target is missed (a benchmark reports, tests assert); 1 when the run fails.
  *
- *     deno run --allow-all bench/report_viewer.ts [--steps=500] [--quality=70] [--shape=taps|act]
+ *     deno run --allow-all bench/report_viewer.ts [--steps=500] [--quality=60] [--shape=taps|act]
  *     deno run --allow-all bench/report_viewer.ts --report=a.html [--report=b.html ...]
  *
  * `--report` measures existing report files as they are (one execution: the `act` measurements,
@@ -57,6 +57,7 @@
 
 /// <reference lib="dom" />
 
+import { DEFAULT_SCREENSHOT_QUALITY } from "../core/image/encoding.ts";
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import process from "node:process";
@@ -94,7 +95,7 @@ function options(args: string[]): Options {
   const get = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
   const reports = args.filter((a) => a.startsWith("--report=")).map((a) => a.slice(9));
   const steps = Number(get("steps") ?? 500);
-  const quality = Number(get("quality") ?? 70);
+  const quality = Number(get("quality") ?? DEFAULT_SCREENSHOT_QUALITY);
   const shape = get("shape");
   if (!Number.isInteger(steps) || steps < 1) throw new Error(`--steps: not a count: ${steps}`);
   if (!Number.isInteger(quality) || quality < 1 || quality > 100) {
