@@ -98,9 +98,16 @@ test("readDataUriImage() reads PNG and JPEG headers", async () => {
   assert.deepEqual(readDataUriImage(uri), {
     width: 1280,
     height: 800,
+    format: "jpeg",
+    bytes: jpeg.length,
     mime: "image/jpeg",
     base64Length: uri.length - "data:image/jpeg;base64,".length,
   });
+  // A media type that names the other format is an SDK bug a server would trip on.
+  assert.throws(
+    () => readDataUriImage(uri.replace("image/jpeg", "image/png")),
+    /image_url says image\/png but its bytes are a JPEG/,
+  );
   assert.throws(() => readDataUriImage("https://example.com/a.png"), TypeError);
   assert.throws(
     () => readDataUriImage(`data:image/gif;base64,${btoa("GIF89a....")}`),
