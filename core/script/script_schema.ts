@@ -28,6 +28,7 @@
  */
 
 import type { CacheStrategy } from "../agent/cache/options.ts";
+import type { AgentOptions } from "../agent/options.ts";
 import type { AIContextApiName } from "../agent/context.ts";
 import { getEnv } from "../runtime/runtime.ts";
 import type { EnvLookup } from "./env_vars.ts";
@@ -113,46 +114,34 @@ export interface ScriptWebTarget {
 }
 
 /**
- * The `agent` section: agent options (spec 2.1) that are plain data. `cache: true` asks the tool
- * to pick the cache id (the command line uses the script's file name); a `cache` mapping may
- * leave `id` out for the same reason.
+ * The `agent` section: the agent options (spec 2.1) that are plain data, as `AgentOptions` types
+ * them. `cache: true` asks the tool to pick the cache id (the command line uses the script's file
+ * name); a `cache` mapping may leave `id` out for the same reason.
  */
-export interface ScriptAgentOptions {
-  /** Spec 2.1. */
-  generateReport?: boolean;
-  /** Spec 2.1. */
-  persistExecutionDump?: boolean;
-  /** Spec 2.1. */
-  reportFileName?: string;
-  /** Spec 2.1. */
-  autoPrintReportMsg?: boolean;
-  /** Spec 2.1, 2.2; see above for `true` and a missing `id`. */
-  cache?: boolean | { id?: string; strategy?: CacheStrategy; cacheDir?: string };
-  /** Spec 2.1 (deprecated). */
-  cacheId?: string;
-  /** Spec 2.4: `default` and per-API texts. */
-  aiContexts?: { [K in "default" | AIContextApiName]?: string };
-  /** Spec 2.1 (deprecated alias of `aiContexts.aiAct`). */
-  aiActContext?: string;
-  /** Spec 2.1 (older deprecated alias). */
-  aiActionContext?: string;
-  /** Spec 2.3. */
-  modelConfig?: Record<string, string | number>;
-  /** Spec 2.1. */
-  replanningCycleLimit?: number;
-  /** Spec 2.1, ms. */
-  waitAfterAction?: number;
-  /** Spec 2.1. */
-  useDeviceTime?: boolean;
-  /** Spec 2.1. */
-  outputFormat?: "single-html" | "html-and-external-assets";
-  /** Spec 2.1. */
-  screenshotShrinkFactor?: number;
-  /** This SDK's screenshot format. */
-  screenshotFormat?: "jpeg" | "png";
-  /** This SDK's JPEG quality, 1-100. */
-  screenshotQuality?: number;
-}
+export type ScriptAgentOptions =
+  & Pick<
+    AgentOptions,
+    | "generateReport"
+    | "persistExecutionDump"
+    | "reportFileName"
+    | "autoPrintReportMsg"
+    | "cacheId"
+    | "aiContexts"
+    | "aiActContext"
+    | "aiActionContext"
+    | "modelConfig"
+    | "replanningCycleLimit"
+    | "waitAfterAction"
+    | "useDeviceTime"
+    | "outputFormat"
+    | "screenshotShrinkFactor"
+    | "screenshotFormat"
+    | "screenshotQuality"
+  >
+  & {
+    /** Spec 2.1, 2.2; see above for `true` and a missing `id`. */
+    cache?: boolean | { id?: string; strategy?: CacheStrategy; cacheDir?: string };
+  };
 
 /** A whole script file, checked: tasks, agent options and its target. */
 export interface ScriptFile extends ScriptTasks {
