@@ -15,9 +15,8 @@
  */
 
 import process from "node:process";
-import { resolve } from "node:path";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { SDK_VERSION } from "@sdk/core";
 import { ReportMergingTool } from "@sdk/core/report";
 import { CliUsageError, helpText, parseCliArgs, type RunCommand } from "./args.ts";
@@ -140,7 +139,7 @@ function summarize(
 ): RunSummary {
   const all = files.map((file, i) =>
     results[i] ??
-      { file: file.slice(cwd.length + 1) || file, status: "skipped", durationMs: 0, items: [] }
+      { file: relative(cwd, file) || file, status: "skipped", durationMs: 0, items: [] }
   ) as FileResult[];
   const count = (s: string) => all.filter((f) => f.status === s).length;
   return {
