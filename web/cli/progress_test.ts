@@ -40,7 +40,7 @@ test("on a terminal, running files are redrawn in place under the finished ones"
   assert.match(screen, /b\.feature\n$/, "the still-running file stays last");
 });
 
-test("the summary table lists each file with its status, time and items, then totals", () => {
+test("the summary table lists each file with its status, time and items, each failure in full, then totals", () => {
   const summary: RunSummary = {
     startedAt: "2026-11-24T10:00:00.000Z",
     durationMs: 65_000,
@@ -60,6 +60,7 @@ test("the summary table lists each file with its status, time and items, then to
         file: "b.feature",
         status: "failed",
         durationMs: 900,
+        error: "Step failed at line 4\nwith a second line",
         items: [{ name: "s", status: "failed" }],
       },
       { file: "c.yaml", status: "skipped", durationMs: 0, items: [] },
@@ -73,6 +74,10 @@ test("the summary table lists each file with its status, time and items, then to
       "PASSED   a.yaml     3.0 s   1/1",
       "FAILED   b.feature  900 ms  0/1",
       "SKIPPED  c.yaml     -       -",
+      "",
+      "Failures:",
+      "  b.feature",
+      "    Step failed at line 4\n    with a second line",
       "",
       "1 passed, 1 failed, 1 skipped in 1 min 5 s",
       "report: /r/merged.html",

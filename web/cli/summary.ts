@@ -63,7 +63,10 @@ export function formatDuration(ms: number): string {
   return `${m} min ${Math.round(s - m * 60)} s`;
 }
 
-/** The table printed at the end of a run: status, file, duration, items passed. */
+/**
+ * The table printed at the end of a run (status, file, duration, items passed), then each failed
+ * file's whole error (the live progress shows only its start), then the totals and the report.
+ */
 export function formatSummaryTable(summary: RunSummary): string {
   const rows = summary.files.map((f) => [
     f.status.toUpperCase(),
@@ -78,10 +81,18 @@ export function formatSummaryTable(summary: RunSummary): string {
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
   const total = `${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped ` +
     `in ${formatDuration(summary.durationMs)}`;
+  const failures = summary.files.filter((f) => f.status === "failed" && f.error);
   return [
     line(head),
     line(widths.map((w) => "-".repeat(w))),
     ...rows.map(line),
+    ...(failures.length
+      ? [
+        "",
+        "Failures:",
+        ...failures.map((f) => `  ${f.file}\n    ${f.error!.replace(/\n/g, "\n    ")}`),
+      ]
+      : []),
     "",
     total,
     summary.mergedReport ? `report: ${summary.mergedReport}` : "report: none written",
