@@ -51,12 +51,15 @@ export type {
   ActionParamSpec,
   DeviceAction,
   ElementsDescriptionOptions,
+  FrameStream,
+  FrameStreamOptions,
   InputActionOptions,
   InputStrategy,
   LocatedElement,
   Point,
   Rect,
   Size,
+  StreamFrame,
 } from "./device/types.ts";
 export type { ScreenshotEncoding, ScreenshotFormat } from "./image/encoding.ts";
 export { DEFAULT_SCREENSHOT_QUALITY } from "./image/encoding.ts";

@@ -13,6 +13,8 @@ export type {
   ActionParamSpec,
   DeviceAction,
   ElementsDescriptionOptions,
+  FrameStream,
+  FrameStreamOptions,
   InputActionOptions,
   InputStrategy,
   LocatedElement,
@@ -20,6 +22,7 @@ export type {
   Rect,
   ScreenshotEncoding,
   Size,
+  StreamFrame,
 } from "@sdk/core";
 export { normalizeKeyCombo, withCustomActions } from "@sdk/core";
 export { checkInputOptions, sleep } from "@sdk/core";

@@ -130,6 +130,33 @@ export interface ElementsDescriptionOptions {
   visibleOnly: boolean;
 }
 
+/** One frame of a continuous screen source (spec 4.4 rule 3). */
+export interface StreamFrame {
+  /** The image as a base64 body (no `data:` prefix). */
+  data: string;
+  /** Its format. */
+  format: "jpeg" | "png";
+  /** When the frame was produced, ms since the epoch (the `Date.now()` clock). */
+  timestamp: number;
+}
+
+/** Options of {@link AbstractInterface.startFrameStream}. */
+export interface FrameStreamOptions {
+  /**
+   * Called for each frame, in order. Sources may send frames only when the screen changes (a
+   * DevTools screencast does), so a quiet screen may send none for a long time.
+   */
+  onFrame(frame: StreamFrame): void;
+  /** JPEG quality the source should encode at, 1-100, where it can choose. */
+  quality?: number;
+}
+
+/** A running frame stream. */
+export interface FrameStream {
+  /** Stops the stream; no `onFrame` call follows once it resolves. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
 /**
  * The device seam every platform implements (DESIGN "Seams"; the spec's interface of 4.1).
  *
@@ -188,6 +215,12 @@ export interface AbstractInterface {
    * `domIncluded` then fails naming the option.
    */
   getElementsDescription?(options: ElementsDescriptionOptions): Promise<string>;
+  /**
+   * Starts a continuous screen source for observation (spec 4.4 rule 3: the DevTools screencast
+   * on web, the mirror stream on MobileA, MJPEG on MobileB). Without it the observer takes a
+   * screenshot per tick. Frames are in physical pixels or smaller (a source may scale them down).
+   */
+  startFrameStream?(options: FrameStreamOptions): Promise<FrameStream>;
   /** Releases the device's own resources (not the page or the physical device). */
   destroy?(): Promise<void>;
 }
