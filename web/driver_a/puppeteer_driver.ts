@@ -16,8 +16,10 @@ import type {
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
+  PageDriverScreencast,
   PageDriverTouch,
   PageFileChooser,
+  ScreencastOptions,
   TypeOptions,
   Unsubscribe,
   ViewportInfo,
@@ -25,6 +27,7 @@ import type {
 import type { ScreenshotEncoding } from "../_core.ts";
 import { pressCombo } from "../page/_press_combo.ts";
 import { type ProtocolSession, protocolTouch } from "../page/_touch.ts";
+import { protocolScreencast, type ScreencastSession } from "../page/_screencast.ts";
 
 /**
  * A {@link PageDriver} over a DriverA `Page`. It never closes the page.
@@ -199,6 +202,17 @@ export class DriverAPageDriver implements PageDriver {
     const handler = () => listener();
     this.page.on("load", handler);
     return once(() => this.page.off("load", handler));
+  }
+
+  /**
+   * The DevTools-protocol screencast, on a protocol session of its own; see
+   * {@link PageDriver.startScreencast}. Fails on a browser without the protocol.
+   */
+  startScreencast(options: ScreencastOptions): Promise<PageDriverScreencast> {
+    return protocolScreencast(
+      async () => (await this.page.createCDPSession()) as unknown as ScreencastSession,
+      options,
+    );
   }
 
   /**

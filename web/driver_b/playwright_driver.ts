@@ -16,8 +16,10 @@ import type {
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
+  PageDriverScreencast,
   PageDriverTouch,
   PageFileChooser,
+  ScreencastOptions,
   TypeOptions,
   Unsubscribe,
   ViewportInfo,
@@ -25,6 +27,7 @@ import type {
 import type { ScreenshotEncoding } from "../_core.ts";
 import { pressCombo } from "../page/_press_combo.ts";
 import { type ProtocolSession, protocolTouch } from "../page/_touch.ts";
+import { protocolScreencast, type ScreencastSession } from "../page/_screencast.ts";
 
 /**
  * A {@link PageDriver} over a DriverB `Page`. It never closes the page.
@@ -51,6 +54,11 @@ export class DriverBPageDriver implements PageDriver {
   readonly keyboard: PageDriverKeyboard;
   /** Touch input over a DevTools-protocol session (Chromium only); see {@link PageDriverTouch}. */
   readonly touch?: PageDriverTouch;
+  /**
+   * The DevTools-protocol screencast (Chromium only; absent on other browsers); see
+   * {@link PageDriver.startScreencast}.
+   */
+  readonly startScreencast?: (options: ScreencastOptions) => Promise<PageDriverScreencast>;
 
   // The same Request object is passed to 'request' and to 'requestfinished'/'requestfailed', so a
   // weak map keeps one DriverRequest (one id) per request without holding finished ones alive.
@@ -86,10 +94,18 @@ export class DriverBPageDriver implements PageDriver {
     // Only Chromium speaks the DevTools protocol. A persistent context has no browser() to ask:
     // opening the session on first use tells then.
     const browserName = page.context().browser()?.browserType().name();
-    this.touch = browserName === undefined || browserName === "chromium"
+    const chromium = browserName === undefined || browserName === "chromium";
+    this.touch = chromium
       ? protocolTouch(async () =>
         (await page.context().newCDPSession(page)) as unknown as ProtocolSession
       )
+      : undefined;
+    this.startScreencast = chromium
+      ? (options: ScreencastOptions) =>
+        protocolScreencast(
+          async () => (await page.context().newCDPSession(page)) as unknown as ScreencastSession,
+          options,
+        )
       : undefined;
   }
 

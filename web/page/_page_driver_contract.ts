@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import type { DriverRequest, PageDriver } from "./page_driver.ts";
 import { pngSize, startServer, type TestServer } from "../_test_support.ts";
 import { imageSizeFromDataUri } from "../../core/image/size.ts";
-import { encodeBase64 } from "../../core/image/base64.ts";
+import { decodeBase64, encodeBase64 } from "../../core/image/base64.ts";
+import { loadJsCodecs } from "../../core/image/backend.ts";
 
 /** A page opened for one test, through its driver. */
 export interface ContractPage {
@@ -233,4 +234,67 @@ export function testPageDriverContract(name: string, harness: PageDriverHarness)
         ["click", "click", "dblclick", "contextmenu"],
       );
     }));
+
+  test(`${name}.startScreencast() sends the current frame, then one per repaint, until stop()`, () =>
+    withPage(async (driver) => {
+      assert.ok(driver.startScreencast, "a Chromium driver has the screencast");
+      await setBody(driver, `<div style="height:100vh;background:#0000ff"></div>`);
+      await driver.evaluate("document.body.style.margin = '0'");
+      const frames: Array<{ data: string; timestamp: number }> = [];
+      const startedAt = Date.now();
+      const screencast = await driver.startScreencast({
+        quality: 80,
+        onFrame: (data, timestamp) => frames.push({ data, timestamp }),
+      });
+      // A still page: Chromium still sends the current picture once, right after the start.
+      await until(() => frames.length >= 1, 3000);
+      assert.ok(frames.length >= 1, "a frame of the unchanged page after the start");
+      await new Promise((r) => setTimeout(r, 300));
+      const beforeChange = frames.length;
+      await driver.evaluate("document.body.firstElementChild.style.background = '#ff0000'");
+      await until(() => frames.length > beforeChange, 3000);
+      assert.ok(frames.length > beforeChange, "a frame after the page changed");
+
+      const { decode } = await loadJsCodecs();
+      for (const frame of frames) {
+        const bytes = decodeBase64(frame.data);
+        assert.deepEqual([...bytes.subarray(0, 3)], [0xff, 0xd8, 0xff], "JPEG magic bytes");
+        // CSS size, not physical: the screencast does not scale up by the pixel ratio.
+        const { width, height } = imageSizeFromDataUri(`data:image/jpeg;base64,${frame.data}`);
+        assert.deepEqual({ width, height }, { width: 320, height: 240 });
+      }
+      const center = (data: string) => {
+        const image = decode(decodeBase64(data), "image/jpeg");
+        const i = (120 * image.width + 160) * 4;
+        return [...image.data.subarray(i, i + 3)];
+      };
+      const near = (rgb: number[], want: number[]) =>
+        rgb.every((v, i) => Math.abs(v - want[i]) < 40);
+      assert.ok(
+        near(center(frames[0].data), [0, 0, 255]),
+        `first frame blue: ${center(frames[0].data)}`,
+      );
+      assert.ok(near(center(frames.at(-1)!.data), [255, 0, 0]), "last frame red");
+
+      const times = frames.map((f) => f.timestamp);
+      for (let i = 1; i < times.length; i++) {
+        assert.ok(times[i] >= times[i - 1], `in order: ${times}`);
+      }
+      assert.ok(times.at(-1)! > times[0], `later frame, later time: ${times}`);
+      // ms since the epoch, on the Date.now() clock.
+      assert.ok(Math.abs(times[0] - startedAt) < 2000, `${times[0]} near ${startedAt}`);
+
+      await screencast.stop();
+      const afterStop = frames.length;
+      await driver.evaluate("document.body.firstElementChild.style.background = '#00ff00'");
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal(frames.length, afterStop, "no frame after stop()");
+      await screencast.stop();
+      // The screencast's own session is gone; the page still works, and another can start.
+      let again = 0;
+      const second = await driver.startScreencast({ quality: 50, onFrame: () => again++ });
+      await until(() => again > 0, 3000);
+      await second.stop();
+      assert.ok(again > 0);
+    }, { width: 320, height: 240, dpr: 2 }));
 }

@@ -169,6 +169,26 @@ export interface FileChooserWatch {
   stop(): void;
 }
 
+/** Options of {@link PageDriver.startScreencast}. */
+export interface ScreencastOptions {
+  /** JPEG quality, 1-100. */
+  quality: number;
+  /**
+   * Called with each frame, in order: `data` is a base64 JPEG (no `data:` prefix), `timestamp`
+   * when the browser produced it, in ms since the epoch (never earlier than the previous frame's).
+   */
+  onFrame(data: string, timestamp: number): void;
+}
+
+/** A running screencast, from {@link PageDriver.startScreencast}. */
+export interface PageDriverScreencast {
+  /**
+   * Stops the screencast; no `onFrame` call follows once it resolves. Safe to call twice and
+   * after the page closed.
+   */
+  stop(): Promise<void>;
+}
+
 /**
  * What the web page device needs from a browser driver.
  *
@@ -240,4 +260,19 @@ export interface PageDriver {
    * without it cannot choose files.
    */
   watchFileChooser?(): FileChooserWatch;
+  /**
+   * Starts the browser's screencast of the viewport (the DevTools protocol's `Page.startScreencast`;
+   * Chromium-based browsers). Optional: the device falls back to screenshots without it.
+   *
+   * What Chromium sends (checked by the contract tests): one frame of the current picture right
+   * after the start, even on a page that does not change, then a frame each time the page
+   * repaints, none while it is still. Frames are JPEG at the viewport's CSS size, not its
+   * physical size: at `dpr` 2 a 640x480 viewport gives 640x480 frames (asking for a larger
+   * `maxWidth`/`maxHeight` does not change that), so they are at most as sharp as
+   * {@link PageDriver.screenshot}.
+   *
+   * @throws {Error} saying the screencast needs a Chromium-based browser when the browser has no
+   * DevTools protocol.
+   */
+  startScreencast?(options: ScreencastOptions): Promise<PageDriverScreencast>;
 }
