@@ -14,6 +14,8 @@ import type {
   ActionParamSpec,
   DeviceAction,
   ElementsDescriptionOptions,
+  FrameStream,
+  FrameStreamOptions,
   InputActionOptions,
   InputStrategy,
   LocatedElement,
@@ -104,7 +106,9 @@ export interface WebPageDeviceOptions {
 /** Default of {@link WebPageDeviceOptions.waitForNavigationTimeout}, in ms. */
 export const DEFAULT_NAVIGATION_TIMEOUT_MS = 5000;
 /** Default of {@link WebPageDeviceOptions.waitForNetworkIdleTimeout}, in ms. */
-export const DEFAULT_NETWORK_IDLE_TIMEOUT_MS = 2000;
+export // JPEG quality of streamed frames when the observer does not say.
+const DEFAULT_STREAM_QUALITY = 80;
+const DEFAULT_NETWORK_IDLE_TIMEOUT_MS = 2000;
 
 // A single Scroll without a distance moves most of a screen, keeping some context visible.
 const SCROLL_SCREEN_FRACTION = 0.7;
@@ -181,6 +185,22 @@ export class WebPageDevice implements AbstractInterface {
   readonly #inFlight = new Set<string>();
   readonly #navigations = new Set<string>();
   readonly #waiters = new Set<() => void>();
+  readonly #streams = new Set<FrameStream>();
+
+  /**
+   * Starts the DevTools-protocol screencast of the current page as a frame stream (spec 4.4
+   * rule 3); present only when the driver has {@link PageDriver.startScreencast}, so an agent over
+   * a driver without it samples screenshots instead. What the stream guarantees (Chromium): one
+   * frame of the current picture right after the start, then one per repaint and none while the
+   * page is still; JPEG base64 at `options.quality` (default 80), at the viewport's CSS size (a
+   * screenshot is CSS size x `dpr`); timestamps in ms since the epoch, never decreasing. The
+   * stream stays on the page that was current when it started (a later `setDriver` does not move
+   * it). `destroy()` stops the streams still running.
+   *
+   * @throws {RangeError} when `quality` is not a number from 1 to 100.
+   * @throws {Error} when the browser has no DevTools protocol.
+   */
+  readonly startFrameStream?: (options: FrameStreamOptions) => Promise<FrameStream>;
 
   /**
    * Creates a device over a page's driver. Listeners are added at the first `beforeAction`.
@@ -235,6 +255,9 @@ export class WebPageDevice implements AbstractInterface {
       );
     }
     this.#actions = withCustomActions("WebPageDevice", this.#buildActions(), options.customActions);
+    if (driver.startScreencast) {
+      this.startFrameStream = (options: FrameStreamOptions) => this.#startFrameStream(options);
+    }
   }
 
   /** The driver this device acts through: the current page's. */
@@ -399,13 +422,42 @@ export class WebPageDevice implements AbstractInterface {
    */
   async destroy(): Promise<void> {
     this.#destroyed = true;
+    const streams = [...this.#streams].map((stream) => stream.stop().catch(() => {}));
     this.#tracking = false;
     for (const unsubscribe of this.#unsubscribe ?? []) unsubscribe();
     this.#unsubscribe = undefined;
     // Each pending wait sees #destroyed and releases its afterAction.
     for (const check of [...this.#waiters]) check();
     const removals = this.#removeInitScripts.splice(0).map((remove) => remove().catch(() => {}));
-    await withinMs(Promise.all(removals), EVENT_FLUSH_MAX_MS);
+    await withinMs(Promise.all([...removals, ...streams]), EVENT_FLUSH_MAX_MS);
+  }
+
+  async #startFrameStream(options: FrameStreamOptions): Promise<FrameStream> {
+    const quality = options.quality ?? DEFAULT_STREAM_QUALITY;
+    if (typeof quality !== "number" || !(quality >= 1 && quality <= 100)) {
+      throw new RangeError(
+        `Cannot start the frame stream as 'quality' must be a number from 1 to 100: current ` +
+          `value is ${JSON.stringify(quality)}`,
+      );
+    }
+    const driver = this.driver;
+    if (!driver.startScreencast) {
+      throw new Error("Cannot start the frame stream: this page's driver has no screencast");
+    }
+    const onFrame = options.onFrame;
+    const screencast = await driver.startScreencast({
+      quality: Math.round(quality),
+      onFrame: (data, timestamp) => onFrame({ data, format: "jpeg", timestamp }),
+    });
+    let stopping: Promise<void> | undefined;
+    const stream: FrameStream = {
+      stop: () =>
+        stopping ??= screencast.stop().finally(() => {
+          this.#streams.delete(stream);
+        }),
+    };
+    this.#streams.add(stream);
+    return stream;
   }
 
   // ---- page setup: same-tab navigation, select rendering --------------------------------

@@ -364,6 +364,44 @@ test("new WebPageDevice() throws a RangeError for a negative or non-finite timeo
   );
 });
 
+test("WebPageDevice.startFrameStream maps the driver's screencast to stream frames; absent without one", async () => {
+  assert.equal(new WebPageDevice({} as PageDriver).startFrameStream, undefined);
+
+  const calls: Array<{ quality: number }> = [];
+  let send: ((data: string, timestamp: number) => void) | undefined;
+  let stops = 0;
+  const driver = {
+    startScreencast(options: { quality: number; onFrame(data: string, timestamp: number): void }) {
+      calls.push({ quality: options.quality });
+      send = options.onFrame;
+      return Promise.resolve({
+        stop: () => {
+          stops++;
+          return Promise.resolve();
+        },
+      });
+    },
+  } as unknown as PageDriver;
+  const device = new WebPageDevice(driver);
+  assert.ok(device.startFrameStream);
+  const frames: unknown[] = [];
+  const stream = await device.startFrameStream({ onFrame: (frame) => frames.push(frame) });
+  send!("/9j/AAAA", 1_700_000_000_123);
+  assert.deepEqual(frames, [{ data: "/9j/AAAA", format: "jpeg", timestamp: 1_700_000_000_123 }]);
+  await stream.stop();
+  await stream.stop();
+  assert.equal(stops, 1, "stop() is idempotent");
+
+  await device.startFrameStream({ onFrame: () => {}, quality: 49.6 });
+  assert.deepEqual(calls.map((c) => c.quality), [80, 50]);
+  for (const quality of [0, 101, Number.NaN, "80" as unknown as number]) {
+    await assert.rejects(device.startFrameStream({ onFrame: () => {}, quality }), RangeError);
+  }
+  // destroy() stops the stream still running.
+  await device.destroy();
+  assert.equal(stops, 2);
+});
+
 /** The device tests, against one driver. */
 function suite(kind: DriverUnderTest): void {
   /** A fresh context and page, a device over it, and cleanup. */
@@ -815,6 +853,44 @@ function suite(kind: DriverUnderTest): void {
         undefined,
       );
     });
+  });
+
+  test(`${kind.name}: WebPageDevice.startFrameStream streams JPEG frames of the page; a driver without a screencast gives none`, async () => {
+    await withDevice(async (page, device) => {
+      await page.setContent(html(`<p id="p">frame</p>`));
+      assert.ok(device.startFrameStream);
+      const frames: Array<{ data: string; format: string; timestamp: number }> = [];
+      const stream = await device.startFrameStream({ onFrame: (f) => frames.push(f), quality: 60 });
+      const deadline = Date.now() + 3000;
+      while (frames.length === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await page.evaluate(() => {
+        (globalThis as unknown as { document: { body: { style: { background: string } } } })
+          .document.body.style.background = "#123456";
+      });
+      const count = frames.length;
+      while (frames.length === count && Date.now() < deadline + 3000) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await stream.stop();
+      assert.ok(frames.length >= 2, `initial frame and one after the change: ${frames.length}`);
+      for (const frame of frames) {
+        assert.equal(frame.format, "jpeg");
+        assert.ok(frame.data.startsWith("/9j/"), "base64 JPEG without a data: prefix");
+        const { width, height } = imageSizeFromDataUri(`data:image/jpeg;base64,${frame.data}`);
+        assert.deepEqual({ width, height }, { width: 800, height: 600 });
+      }
+      assert.ok(Math.abs(frames[0].timestamp - Date.now()) < 10_000);
+    }, { viewport: { width: 800, height: 600, dpr: 2 } });
+    const { native, driver: inner, close } = await kind.open();
+    try {
+      await native.setContent(CLICK_PAGE);
+      // CountingDriver forwards no screencast: the observer would sample screenshots.
+      assert.equal(new WebPageDevice(new CountingDriver(inner)).startFrameStream, undefined);
+    } finally {
+      await close();
+    }
   });
 
   test(`${kind.name}: WebPageDevice.destroy() removes its listeners and leaves the page open`, async () => {
