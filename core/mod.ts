@@ -38,6 +38,12 @@ export type {
   TUserPrompt,
 } from "./agent/options.ts";
 export { PromptImageError } from "./agent/prompt_input.ts";
+export { UIObservation, UIObserver } from "./observe/observer.ts";
+export type {
+  ObservationQueryOptions,
+  ObservedFrame,
+  StartObservingOptions,
+} from "./observe/observer.ts";
 export { GherkinParseError, GherkinStepError } from "./gherkin/errors.ts";
 export { YamlScriptError, YamlTaskError } from "./script/script_errors.ts";
 export type { RunYamlOptions, RunYamlResult, YamlTaskOutcome } from "./script/run_yaml.ts";

@@ -15,6 +15,8 @@ import { checkAssertion, extractData } from "../insight/extract.ts";
 import { deepLocateElement, locateElement, markTarget } from "../insight/locate.ts";
 import type { LocateResult } from "../insight/locate.ts";
 import { locateByXpath } from "../insight/locate_xpath.ts";
+import { ObserverRegistry, startObserving } from "../observe/observer.ts";
+import type { ObservedCallInput, StartObservingOptions, UIObserver } from "../observe/observer.ts";
 import { ModelCaller } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
@@ -158,6 +160,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   #cache?: Promise<TaskCache>;
   // How screenshots are encoded and shrunk (screenshotFormat, screenshotQuality, shrink factor).
   readonly #screen: ScreenSettings;
+  // The recording observer and the observations whose frames still exist (spec 3.3).
+  readonly #observers = new ObserverRegistry();
 
   /**
    * Creates an agent over a device.
@@ -241,12 +245,29 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     intents: readonly ModelIntent[],
     body: (s: CallSession) => Promise<T>,
     signal?: AbortSignal,
+    observed?: ObservedCallInput,
   ): Promise<T> {
     if (this.#destroyed) {
       throw new Error(`${apiName}: this agent was destroyed; create a new agent`);
     }
+    return await this.#exec(apiName, prompt, intents, body, signal, observed);
+  }
+
+  /**
+   * {@link #run} without the destroyed check (the observer's report at `destroy()`). An
+   * observation query (`observed`) reads its final screenshot through the frozen-context path
+   * and sends its frames before the prompt's images.
+   */
+  async #exec<T>(
+    apiName: string,
+    prompt: string | ResolvedPrompt,
+    intents: readonly ModelIntent[],
+    body: (s: CallSession) => Promise<T>,
+    signal?: AbortSignal,
+    observed?: ObservedCallInput,
+  ): Promise<T> {
     // A call keeps the context it started in, even if unfreezePageContext() runs meanwhile.
-    const frozen = this.#frozen;
+    const frozen = observed?.frozen ?? this.#frozen;
     // A missing or invalid model configuration fails here, before any action.
     for (const intent of intents) this.#caller.config(intent);
     const { text, images } = typeof prompt === "string" ? { text: prompt, images: [] } : prompt;
@@ -262,7 +283,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
         url.startsWith("data:") ? { name, screenshot: writer.addScreenshot(url) } : { name, url }
       );
     }
-    if (frozen) recorder.record.frozenContext = true;
+    if (frozen && !observed) recorder.record.frozenContext = true;
     this.#executions.push(recorder.record);
     const s: CallSession = {
       device: this.interface,
@@ -272,7 +293,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       screen: this.#screen,
       waitAfterAction: this.#options.waitAfterAction ?? 300,
       signal,
-      promptImages: images,
+      promptImages: observed ? [...observed.images, ...images] : images,
       frozen,
     };
     try {
@@ -892,6 +913,34 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   }
 
   /**
+   * Starts observing the screen (spec 4.4, 3.3; docs/agent.md "Observation"): frames are sampled
+   * every `intervalMs` (default 1000, minimum 200) into a buffer of at most `maxFrames` (default
+   * 30) that thins itself evenly, until the observer's `stop()` or, after `watchdogMs` (default
+   * 300000; `0` disables), by itself. `stop()` returns a `UIObservation` whose queries send the
+   * frames and the final screenshot. One observer may record at a time per agent.
+   *
+   * @throws {RangeError} naming a bad `intervalMs`, `maxFrames` (an integer >= 2) or `watchdogMs`.
+   * @throws {Error} when this agent is already observing (naming `stop()`), or was destroyed.
+   */
+  async startObserving(options?: StartObservingOptions): Promise<UIObserver> {
+    if (this.#destroyed) {
+      throw new Error("startObserving: this agent was destroyed; create a new agent");
+    }
+    return await startObserving(
+      {
+        device: this.interface,
+        screen: this.#screen,
+        run: (api, prompt, intents, body, observed) =>
+          this.#run(api, prompt, intents, body, undefined, observed),
+        record: (api, prompt, body) => this.#exec(api, prompt, [], body),
+        context: (api, callContext) => this.#context(api, callContext),
+      },
+      this.#observers,
+      options,
+    );
+  }
+
+  /**
    * Unfreezes the page context (spec 3.2): later calls read the live page again. Does nothing when
    * the context is not frozen.
    */
@@ -936,12 +985,15 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   }
 
   /**
-   * Disposes the agent (spec 3.1): calls the device's `destroy()`, then finalizes the report even
-   * when that cleanup fails, then rejects with the cleanup error. Later calls do nothing.
+   * Disposes the agent (spec 3.1): stops a recording observer and removes the frames of every
+   * observation not yet disposed (spec 3.3), calls the device's `destroy()`, then finalizes the
+   * report even when that cleanup fails, then rejects with the cleanup error. Later calls do
+   * nothing.
    */
   async destroy(): Promise<void> {
     if (this.#destroyed) return;
     this.#destroyed = true;
+    await this.#observers.destroy();
     let failure: unknown;
     let failed = false;
     try {

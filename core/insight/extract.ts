@@ -54,6 +54,11 @@ export interface InsightInput {
   screenshotIncluded?: boolean;
   /** Send the device's element description (`domIncluded`, spec 4.3); unset sends none. */
   dom?: ElementsDescriptionOptions;
+  /**
+   * The `<observation>` block of an observation query (spec 4.4), saying what the named frames
+   * and the screenshot are; unset for any other call.
+   */
+  observation?: string;
 }
 
 /** Options of an extraction. */
@@ -91,7 +96,14 @@ export async function extractData(
     title: `Extract: ${demand}`,
     intent: "insight",
     system: extractSystemPrompt(),
-    user: extractUserText(demand, returnType, options.context, screen?.image, domText),
+    user: extractUserText(
+      demand,
+      returnType,
+      options.context,
+      screen?.image,
+      domText,
+      options.observation,
+    ),
     screen,
   }, (answer, step) => {
     const error = stringField(answer.json, "error");
@@ -128,7 +140,7 @@ export async function checkAssertion(
     title: `Assert: ${assertion}`,
     intent: "insight",
     system: assertSystemPrompt(),
-    user: assertUserText(assertion, context, screen?.image, domText),
+    user: assertUserText(assertion, context, screen?.image, domText, input.observation),
     screen,
   }, (answer, step) => {
     const thought = stringField(answer.json, "thought") ?? "(no reason given)";

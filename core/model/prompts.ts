@@ -120,9 +120,11 @@ export function extractUserText(
   context: string | undefined,
   image: PromptImage | undefined,
   domText?: string,
+  observation?: string,
 ): string {
   return block("demand", demand) + block("return-type", returnType) + block("context", context) +
-    block("page-dom", domText) + (image ? screenLine(image) : "");
+    block("page-dom", domText) + block("observation", observation) +
+    (image ? screenLine(image) : "");
 }
 
 /** System prompt of an assertion. */
@@ -142,7 +144,28 @@ export function assertUserText(
   context: string | undefined,
   image: PromptImage | undefined,
   domText?: string,
+  observation?: string,
 ): string {
   return block("assertion", assertion) + block("context", context) +
-    block("page-dom", domText) + (image ? screenLine(image) : "");
+    block("page-dom", domText) + block("observation", observation) +
+    (image ? screenLine(image) : "");
+}
+
+/**
+ * The `<observation>` block of an observation query (spec 4.4): what the named frames and the
+ * screenshot are. `frameNames` in time order; `withScreenshot` false with `screenshotIncluded:
+ * false`.
+ */
+export function observationText(frameNames: readonly string[], withScreenshot: boolean): string {
+  const n = frameNames.length;
+  const frames = n === 0
+    ? "No frames were recorded while observing."
+    : n === 1
+    ? `The image named ${JSON.stringify(frameNames[0])} after this text is the screen as observed.`
+    : `The ${n} images named ${JSON.stringify(frameNames[0])} to ${
+      JSON.stringify(frameNames[n - 1])
+    } after this text show the screen over time, in time order (seconds after observing started).`;
+  return withScreenshot
+    ? `${frames} The screenshot is the final state of the screen, taken when observing stopped.`
+    : frames;
 }

@@ -34,8 +34,8 @@ export type ReportStatus = "running" | "passed" | "failed";
 
 /** One step inside an execution: a model call, an action, a check. */
 export interface ReportStep {
-  /** Step kind. */
-  kind: "Planning" | "Locate" | "Action" | "Extract" | "Assert" | "Log";
+  /** Step kind; `"Observed"` is one frame recorded by `startObserving` (spec 4.4 rule 5). */
+  kind: "Planning" | "Locate" | "Action" | "Extract" | "Assert" | "Log" | "Observed";
   /** Short title, e.g. `"Tap"` or `"Locate 'the login button'"`. */
   title: string;
   /** Outcome. */

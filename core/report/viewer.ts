@@ -63,7 +63,7 @@ ol.steps{list-style:none;margin:0;padding:0}
 .idx{flex:none;width:22px;height:22px;border-radius:50%;background:#e9ecf1;color:#4a515b;font-size:11.5px;font-weight:700;display:grid;place-items:center}
 .kind{flex:none;font-size:11px;font-weight:700;text-transform:uppercase;letter-spacing:.05em;padding:1px 7px;border-radius:5px;background:#eef0f3;color:#4a515b}
 .k-Planning{background:#efe9ff;color:#5b3cc4}.k-Locate{background:#e5efff;color:#1f5fc9}.k-Action{background:#e2f5ec;color:#17754a}
-.k-Extract{background:#fff0e0;color:#a35200}.k-Assert{background:#ffe9f1;color:#b0245c}
+.k-Extract{background:#fff0e0;color:#a35200}.k-Assert{background:#ffe9f1;color:#b0245c}.k-Observed{background:#e3f6f8;color:#0b6e7a}
 .step-head .title{font-weight:600;word-break:break-word}
 .dur{font-size:12px;color:var(--muted);white-space:nowrap}
 .step-body{display:grid;grid-template-columns:minmax(0,1fr);gap:18px;padding:12px 14px 14px}

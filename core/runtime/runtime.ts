@@ -131,6 +131,12 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   await fs.rename(tmp, file);
 }
 
+/** Removes a file or a whole directory; does nothing when nothing is there. */
+export async function removePath(path: string): Promise<void> {
+  const fs = await nodeFs();
+  await fs.rm(path, { recursive: true, force: true });
+}
+
 /** What a path leads to once symlinks are followed. */
 export type PathKind = "file" | "directory" | "other";
 
@@ -153,6 +159,17 @@ export async function realPathInfo(
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw e;
   }
+}
+
+/**
+ * Lets the process exit while a timer is pending (Deno's `unrefTimer`, Node's `unref()`); does
+ * nothing in a browser.
+ */
+export function unrefTimer(timer: unknown): void {
+  if (timer === undefined) return;
+  const d = g.Deno as unknown as { unrefTimer?: (id: number) => void } | undefined;
+  if (typeof timer === "number" && d?.unrefTimer) return d.unrefTimer(timer);
+  (timer as { unref?: () => void }).unref?.();
 }
 
 /** Resolves after `ms` milliseconds, or rejects with the signal's reason when it aborts first. */

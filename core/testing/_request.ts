@@ -32,6 +32,11 @@ export interface ReceivedPromptImage {
   mime?: string;
   /** The http(s) link, when the image was sent as a link instead of inlined data. */
   url?: string;
+  /**
+   * The inlined image's data URI as sent (unset for a link), e.g. to decode an observed frame's
+   * pixels. Not enumerable, so it stays out of `deepEqual` comparisons and of JSON.
+   */
+  readonly dataUri?: string;
 }
 
 /** Fields every call kind carries. */
@@ -212,7 +217,8 @@ function readPromptImage(name: string, url: string): ReceivedPromptImage {
   if (/^https?:\/\//i.test(url)) return { name, size: null, url };
   try {
     const found = readAnyDataUriImage(url);
-    return { name, size: { width: found.width, height: found.height }, mime: found.mime };
+    const image = { name, size: { width: found.width, height: found.height }, mime: found.mime };
+    return Object.defineProperty(image, "dataUri", { value: url, enumerable: false });
   } catch (error) {
     throw new ProtocolError(
       `prompt image ${JSON.stringify(name)} is neither an http(s) link nor a readable image: ${

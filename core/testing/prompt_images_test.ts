@@ -124,3 +124,24 @@ test("a dialect planning request reads the named images of the current screensho
     { name: "t", size: null, url: "http://127.0.0.1:9/t.png" },
   ]);
 });
+
+test("an inlined prompt image's data URI is on call.promptImages as a non-enumerable dataUri", async () => {
+  const shot = await createTestPng(20, 10);
+  const tile = await createTestPng(7, 5);
+  const { call } = parseRequest(locateBody([
+    image(shot),
+    text("<target>\nx\n</target>\nThe screenshot is 20 x 10 pixels."),
+    text('Image "t":'),
+    image(tile),
+    text('Image "remote":'),
+    image("https://example.com/a.png"),
+  ]));
+  assert.equal(call.promptImages[0].dataUri, tile);
+  assert.equal(call.promptImages[1].dataUri, undefined);
+  assert.deepEqual(call.promptImages[0], {
+    name: "t",
+    size: { width: 7, height: 5 },
+    mime: "image/png",
+  });
+  assert.doesNotMatch(JSON.stringify(call.promptImages), /base64/);
+});
