@@ -106,9 +106,9 @@ export interface WebPageDeviceOptions {
 /** Default of {@link WebPageDeviceOptions.waitForNavigationTimeout}, in ms. */
 export const DEFAULT_NAVIGATION_TIMEOUT_MS = 5000;
 /** Default of {@link WebPageDeviceOptions.waitForNetworkIdleTimeout}, in ms. */
-export // JPEG quality of streamed frames when the observer does not say.
+export const DEFAULT_NETWORK_IDLE_TIMEOUT_MS = 2000;
+// JPEG quality of streamed frames when the observer does not say.
 const DEFAULT_STREAM_QUALITY = 80;
-const DEFAULT_NETWORK_IDLE_TIMEOUT_MS = 2000;
 
 // A single Scroll without a distance moves most of a screen, keeping some context visible.
 const SCROLL_SCREEN_FRACTION = 0.7;
