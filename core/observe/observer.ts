@@ -269,7 +269,9 @@ export class UIObserver {
         quality: this.#host.screen.encoding.quality,
       });
     } else {
+      // The initial state: startObserving() resolves once it is stored.
       this.#sample(0);
+      await this.#chain;
     }
     this.#timer = setInterval(() => this.#onTick(), this.#settings.intervalMs);
     unrefTimer(this.#timer);
