@@ -213,16 +213,17 @@ function pixelScript(images: () => SentImage[]): TestModelScript {
 /** An agent over `observe.html` whose model answers from pixels. */
 async function observeAgent(env: E2e, query = "", options: Record<string, unknown> = {}) {
   const page = await env.open(`observe.html${query}`, { width: 800, height: 600 });
-  let proxy: CapturingModel | undefined;
-  const script = pixelScript(() => proxy?.last() ?? []);
-  proxy = await capturingModel(script, page);
+  // The script reads the images of the request it answers, which the proxy keeps.
+  const sent: { images: () => SentImage[] } = { images: () => [] };
+  const proxy = await capturingModel(pixelScript(() => sent.images()), page);
+  sent.images = proxy.last;
   const agent = env.pageAgent(page, {
     modelConfig: proxy.modelConfig,
     waitAfterAction: 50,
     autoPrintReportMsg: false,
     ...options,
   });
-  return { page, agent, model: proxy.model, images: () => proxy!.last() };
+  return { page, agent, model: proxy.model, images: proxy.last };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
