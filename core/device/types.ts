@@ -149,6 +149,12 @@ export interface FrameStreamOptions {
   onFrame(frame: StreamFrame): void;
   /** JPEG quality the source should encode at, 1-100, where it can choose. */
   quality?: number;
+  /**
+   * The least time between two frames the consumer needs, ms: a source that can pace itself
+   * sends no more often (the observer asks for half its sampling interval). Default: as often as
+   * the source produces frames.
+   */
+  minIntervalMs?: number;
 }
 
 /** A running frame stream. */

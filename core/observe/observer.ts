@@ -267,6 +267,8 @@ export class UIObserver {
       this.#stream = await device.startFrameStream({
         onFrame: (frame) => this.#onFrame(frame),
         quality: this.#host.screen.encoding.quality,
+        // Fresher than a tick needs, without the source's full frame rate (up to 60 a second).
+        minIntervalMs: this.#settings.intervalMs / 2,
       });
     } else {
       // The initial state: startObserving() resolves once it is stored.

@@ -297,4 +297,33 @@ export function testPageDriverContract(name: string, harness: PageDriverHarness)
       await second.stop();
       assert.ok(again > 0);
     }, { width: 320, height: 240, dpr: 2 }));
+
+  test(`${name}.startScreencast({ minIntervalMs }) paces a page that repaints every frame`, () =>
+    withPage(async (driver) => {
+      await setBody(driver, `<div id="box" style="width:40px;height:40px;background:#f0f"></div>`);
+      // Repaints on every animation frame, about 60 times a second.
+      await driver.evaluate(`(function move(t) {
+        document.getElementById("box").style.marginLeft = (t / 5 % 200) + "px";
+        requestAnimationFrame(move);
+      })(0)`);
+      const count = async (minIntervalMs: number) => {
+        const times: number[] = [];
+        const screencast = await driver.startScreencast!({
+          quality: 50,
+          minIntervalMs,
+          onFrame: () => times.push(Date.now()),
+        });
+        await new Promise((r) => setTimeout(r, 1500));
+        await screencast.stop();
+        return times;
+      };
+      const paced = await count(300);
+      const gaps = paced.slice(1).map((t, i) => t - paced[i]);
+      // Chromium sends up to three frames before the first ack, then one per ack: 1.5 s at one
+      // frame per 300 ms after those is about 8 frames, evenly spaced.
+      assert.ok(paced.length >= 4 && paced.length <= 9, `paced frames: ${paced.length}`);
+      assert.ok(gaps.slice(3).every((g) => g >= 250), `gaps of ~300 ms after the first: ${gaps}`);
+      const unpaced = await count(0);
+      assert.ok(unpaced.length > paced.length * 2, `${unpaced.length} frames without pacing`);
+    }));
 }

@@ -30,7 +30,8 @@ interface ScreencastFrameEvent {
 
 /**
  * Starts a screencast on a session that `open` creates: `Page.startScreencast` in JPEG at
- * `quality`, every frame; each `Page.screencastFrame` is acked (Chromium sends the next only then)
+ * `quality`, every frame; the acks of `Page.screencastFrame` are spaced `minIntervalMs` apart
+ * (Chromium sends a frame per ack, so this paces the stream)
  * and handed to `onFrame` with its timestamp in ms since the epoch (the frame's
  * `metadata.timestamp`, seconds, or the arrival time without one), never earlier than the
  * previous frame's.
@@ -53,11 +54,22 @@ export async function protocolScreencast(
   }
   let stopped = false;
   let last = 0;
-  const listener = (event: ScreencastFrameEvent) => {
-    // Ack first, even after stop: an unacked frame holds the browser's next one back.
-    session.send("Page.screencastFrameAck", { sessionId: event.sessionId }).catch(() => {
+  const pace = Math.max(0, options.minIntervalMs ?? 0);
+  const ack = (sessionId: number) =>
+    session.send("Page.screencastFrameAck", { sessionId }).catch(() => {
       // The session ended meanwhile.
     });
+  // Chromium keeps up to three frames unacked and sends another for each ack, so acks spaced
+  // `pace` apart make one frame per `pace` once the first few arrived (a page animating at 60
+  // frames a second would otherwise flood the protocol). Frames are handed on when they arrive.
+  let nextAck = 0;
+  const listener = (event: ScreencastFrameEvent) => {
+    // Always acked, even after stop, so the browser is never left waiting.
+    if (stopped || pace === 0) ack(event.sessionId);
+    else {
+      nextAck = Math.max(Date.now(), nextAck + pace);
+      setTimeout(() => ack(event.sessionId), nextAck - Date.now());
+    }
     if (stopped) return;
     const seconds = event.metadata?.timestamp;
     const timestamp = Math.max(

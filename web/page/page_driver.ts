@@ -174,6 +174,11 @@ export interface ScreencastOptions {
   /** JPEG quality, 1-100. */
   quality: number;
   /**
+   * Least time between two frames, ms: the screencast holds back its ack of a frame (and so the
+   * browser's next frame) until this long after it arrived. Default 0: every frame.
+   */
+  minIntervalMs?: number;
+  /**
    * Called with each frame, in order: `data` is a base64 JPEG (no `data:` prefix), `timestamp`
    * when the browser produced it, in ms since the epoch (never earlier than the previous frame's).
    */

@@ -447,6 +447,7 @@ export class WebPageDevice implements AbstractInterface {
     const onFrame = options.onFrame;
     const screencast = await driver.startScreencast({
       quality: Math.round(quality),
+      minIntervalMs: options.minIntervalMs,
       onFrame: (data, timestamp) => onFrame({ data, format: "jpeg", timestamp }),
     });
     let stopping: Promise<void> | undefined;
