@@ -5,8 +5,11 @@
  * @module
  */
 
-import type { Page } from "playwright-core";
+import { after, before } from "node:test";
+import type { Browser, Page } from "playwright-core";
 import type { TargetBox } from "../../core/testing/mod.ts";
+import { launchChromium } from "../../web/cli/chromium.ts";
+import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "./static_server.ts";
 
 export {
   CHROMIUM_ARGS,
@@ -40,4 +43,39 @@ export async function measure(page: Page, selector: string, timeout = 5000): Pro
   const box = await locator.boundingBox({ timeout });
   if (!box) throw new Error(`measure('${selector}'): the element has no box (not visible)`);
   return { left: box.x, top: box.y, width: box.width, height: box.height };
+}
+
+/** The browser and fixture app of a test file, from {@link useFixtureApp}. */
+export interface FixtureApp {
+  /** The headless Chromium, launched before the file's tests. */
+  readonly browser: Browser;
+  /** Base URL of the fixture app, ending in `/`. */
+  readonly url: string;
+}
+
+/**
+ * Registers `before` and `after` hooks that launch Chromium and serve the fixture app for the
+ * calling test file, and close both at its end. Read the fields inside tests, not at load time.
+ */
+export function useFixtureApp(): FixtureApp {
+  let browser: Browser | undefined;
+  let app: StaticServer | undefined;
+  before(async () => {
+    browser = await launchChromium();
+    app = await serveStatic(FIXTURE_APP_DIR);
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+  return {
+    get browser() {
+      if (!browser) throw new Error("useFixtureApp(): the browser is ready only inside tests");
+      return browser;
+    },
+    get url() {
+      if (!app) throw new Error("useFixtureApp(): the app is ready only inside tests");
+      return app.url;
+    },
+  };
 }

@@ -1,29 +1,16 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import process from "node:process";
 import OpenAI from "openai";
-import type { Browser } from "playwright-core";
-import { findChromium, launchChromium, measure } from "./browser.ts";
-import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "./static_server.ts";
+import { findChromium, measure, useFixtureApp } from "./browser.ts";
 import { startTestModel, type TestModelFamily } from "../../core/testing/mod.ts";
 import { readDataUriImage } from "../../core/testing/_image.ts";
 
 const OUTPUT_DIR = new URL("../output/", import.meta.url);
 const PAGES = ["index", "login", "list", "form", "long", "actions"] as const;
 
-let browser: Browser;
-let app: StaticServer;
-
-before(async () => {
-  browser = await launchChromium();
-  app = await serveStatic(FIXTURE_APP_DIR);
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const env = useFixtureApp();
 
 test("findChromium() finds the system Chromium and honours SDK_CHROMIUM_PATH", async () => {
   const saved = process.env.SDK_CHROMIUM_PATH;
@@ -42,9 +29,9 @@ test("findChromium() finds the system Chromium and honours SDK_CHROMIUM_PATH", a
 });
 
 test("measure() gives the Sign in button's box in CSS pixels on login.html", async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
   try {
-    await page.goto(`${app.url}login.html`);
+    await page.goto(`${env.url}login.html`);
     const box = await measure(page, "#sign-in");
     assert.ok(box.width > 200 && box.width < 500, `width ${box.width}`);
     assert.ok(box.height >= 40 && box.height < 80, `height ${box.height}`);
@@ -65,12 +52,12 @@ test("measure() gives the Sign in button's box in CSS pixels on login.html", asy
 
 test("the fixture pages load without external requests or errors (screenshots in tests/output)", async () => {
   await mkdir(OUTPUT_DIR, { recursive: true });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     for (const name of PAGES) {
       const page = await context.newPage();
       const problems: string[] = [];
-      const origin = new URL(app.url).origin;
+      const origin = new URL(env.url).origin;
       page.on("request", (r) => {
         if (!r.url().startsWith(origin)) problems.push(`external request ${r.url()}`);
       });
@@ -78,7 +65,7 @@ test("the fixture pages load without external requests or errors (screenshots in
         if (m.type() === "error") problems.push(`console error ${m.text()}`);
       });
       page.on("pageerror", (e) => problems.push(`page error ${e.message}`));
-      await page.goto(`${app.url}${name}.html`, { waitUntil: "load" });
+      await page.goto(`${env.url}${name}.html`, { waitUntil: "load" });
       assert.equal(await page.evaluate("window.appState.page"), name);
       await page.screenshot({ path: new URL(`fixtures-${name}.png`, OUTPUT_DIR).pathname });
       assert.deepEqual(problems, [], name);
@@ -128,7 +115,7 @@ const E2E: Array<[TestModelFamily, number]> = [
 
 for (const [family, dpr] of E2E) {
   test(`a ${family} locate answer from a real screenshot (dpr ${dpr}) clicks the measured button`, async () => {
-    const context = await browser.newContext({
+    const context = await env.browser.newContext({
       viewport: { width: 1280, height: 800 },
       deviceScaleFactor: dpr,
     });
@@ -140,7 +127,7 @@ for (const [family, dpr] of E2E) {
       script: { locate: () => measure(page, "#click-button") },
     });
     try {
-      await page.goto(`${app.url}actions.html`);
+      await page.goto(`${env.url}actions.html`);
       const shot = await page.screenshot({ type: family === "gemini" ? "jpeg" : "png" });
       const mime = family === "gemini" ? "image/jpeg" : "image/png";
       const url = `data:${mime};base64,${

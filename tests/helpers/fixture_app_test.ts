@@ -1,28 +1,16 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "./browser.ts";
-import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "./static_server.ts";
+import type { Page } from "playwright-core";
+import { useFixtureApp } from "./browser.ts";
 
-let browser: Browser;
-let app: StaticServer;
-
-before(async () => {
-  browser = await launchChromium();
-  app = await serveStatic(FIXTURE_APP_DIR);
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const env = useFixtureApp();
 
 /** Opens a fixture page in a fresh context (fresh sessionStorage) and runs `body`. */
 async function onPage(name: string, body: (page: Page) => Promise<void>): Promise<void> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
-    await page.goto(`${app.url}${name}`);
+    await page.goto(`${env.url}${name}`);
     await body(page);
   } finally {
     await context.close();

@@ -1,34 +1,22 @@
 /// <reference lib="dom" />
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "./browser.ts";
-import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "./static_server.ts";
+import type { Page } from "playwright-core";
+import { useFixtureApp } from "./browser.ts";
 
-let browser: Browser;
-let app: StaticServer;
-
-before(async () => {
-  browser = await launchChromium();
-  app = await serveStatic(FIXTURE_APP_DIR);
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const env = useFixtureApp();
 
 /** Opens rich.html in a fresh context, waits until every image is painted and runs `body`. */
 async function onRich(
   body: (page: Page, requests: string[]) => Promise<void>,
   viewport = { width: 1280, height: 800 },
 ): Promise<void> {
-  const context = await browser.newContext({ viewport });
+  const context = await env.browser.newContext({ viewport });
   try {
     const page = await context.newPage();
     const requests: string[] = [];
     page.on("request", (r) => requests.push(r.url()));
-    await page.goto(`${app.url}rich.html`);
+    await page.goto(`${env.url}rich.html`);
     await page.waitForFunction("window.appState.ready === true");
     await body(page, requests);
   } finally {
@@ -41,7 +29,7 @@ test("rich.html renders the same pixels on every load, from local data only", as
   for (let i = 0; i < 2; i++) {
     await onRich(async (page, requests) => {
       shots.push(await page.screenshot({ type: "png" }));
-      const foreign = requests.filter((u) => !u.startsWith(app.url) && !u.startsWith("data:"));
+      const foreign = requests.filter((u) => !u.startsWith(env.url) && !u.startsWith("data:"));
       assert.deepEqual(foreign, [], "no request leaves the fixture server");
     });
   }
