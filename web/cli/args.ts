@@ -49,14 +49,14 @@ export class CliUsageError extends Error {
   }
 }
 
-/** The flags of `sdk run` other than agent options. */
-const RUN_FLAGS: Record<string, FlagKind> = {
-  "concurrent": { type: "number" },
-  "continue-on-error": { type: "boolean" },
-  "headed": { type: "boolean" },
-  "keep-window": { type: "boolean" },
-  "dotenv": { type: "string" },
-  "summary": { type: "string" },
+/** The flags of `sdk run` other than agent options: the field each sets and its kind. */
+const RUN_FLAGS: Record<string, FlagKind & { field: keyof RunCommand }> = {
+  "concurrent": { type: "number", field: "concurrent" },
+  "continue-on-error": { type: "boolean", field: "continueOnError" },
+  "headed": { type: "boolean", field: "headed" },
+  "keep-window": { type: "boolean", field: "keepWindow" },
+  "dotenv": { type: "string", field: "dotenv" },
+  "summary": { type: "string", field: "summary" },
 };
 
 /** The closest known flag to a mistyped one (edit distance at most 3), for the error message. */
@@ -151,7 +151,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       throw new CliUsageError((e as Error).message);
     }
     if (option) options[option] = value;
-    else setRunFlag(run, name, value);
+    else (run as unknown as Record<string, unknown>)[RUN_FLAGS[name].field] = value;
   }
   if (run.paths.length === 0) {
     throw new CliUsageError(
@@ -162,29 +162,6 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     throw new CliUsageError(`--concurrent takes a whole number >= 1: got ${run.concurrent}`);
   }
   return run;
-}
-
-function setRunFlag(run: RunCommand, name: string, value: unknown): void {
-  switch (name) {
-    case "concurrent":
-      run.concurrent = value as number;
-      break;
-    case "continue-on-error":
-      run.continueOnError = value as boolean;
-      break;
-    case "headed":
-      run.headed = value as boolean;
-      break;
-    case "keep-window":
-      run.keepWindow = value as boolean;
-      break;
-    case "dotenv":
-      run.dotenv = value as string;
-      break;
-    case "summary":
-      run.summary = value as string;
-      break;
-  }
 }
 
 /** The text of `sdk --help`. */
