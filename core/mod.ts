@@ -94,5 +94,14 @@ export type { ModelFamily, ModelImageSize } from "./model/families/mod.ts";
 export type { AIUsageInfo } from "./report/types.ts";
 export { normalizeKeyCombo } from "./device/keys.ts";
 export { withCustomActions } from "./device/custom_actions.ts";
+export { logDeviceActions } from "./log/device_actions.ts";
+export {
+  DEFAULT_LOG_MAX_FILE_MB,
+  DEFAULT_LOG_MAX_TOTAL_MB,
+  logger,
+  RunLog,
+  runLog,
+} from "./log/run_log.ts";
+export type { LogFn, RunLogOptions } from "./log/run_log.ts";
 export { sleep } from "./runtime/runtime.ts";
 export { SDK_VERSION } from "./version.ts";

@@ -24,5 +24,5 @@ export type {
   Size,
   StreamFrame,
 } from "@sdk/core";
-export { normalizeKeyCombo, withCustomActions } from "@sdk/core";
+export { logDeviceActions, normalizeKeyCombo, withCustomActions } from "@sdk/core";
 export { checkInputOptions, sleep } from "@sdk/core";

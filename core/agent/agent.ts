@@ -29,6 +29,7 @@ import { resolveScreenshotEncoding } from "../image/encoding.ts";
 import { ReportWriter } from "../report/writer.ts";
 import type { AIUsageInfo, ReportExecution } from "../report/types.ts";
 import { getEnv, sleep } from "../runtime/runtime.ts";
+import { logger, runLog } from "../log/run_log.ts";
 import { SDK_VERSION } from "../version.ts";
 import { locateWithCache } from "./cache/locate_cache.ts";
 import { resolveCacheSettings } from "./cache/options.ts";
@@ -66,6 +67,8 @@ import type { ScreenSettings } from "./screen.ts";
 import { freezeContext } from "./session.ts";
 import type { CallSession, FrozenContext } from "./session.ts";
 import { resolveUploadOptions } from "./upload_paths.ts";
+
+const log = logger("sdk:agent");
 
 function isPromptObject(v: unknown): v is { prompt: string } {
   return typeof v === "object" && v !== null && "prompt" in v;
@@ -277,6 +280,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
     // The end is read on the same clock as the start (the device's, with useDeviceTime).
     const clockOffset = startedAt - Date.now();
     const recorder = new ExecutionRecorder(writer, apiName, text, startedAt);
+    log("start", { api: apiName, prompt: text, images: images.length });
     if (images.length) {
       // Inlined images go to the screenshot store (once per content), so the report shows them.
       recorder.record.promptImages = images.map(({ name, url }) =>
@@ -307,6 +311,10 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       throw e;
     } finally {
       recorder.record.endedAt = Date.now() + clockOffset;
+      const ms = recorder.record.endedAt - startedAt;
+      if (recorder.record.status === "failed") {
+        log("error", { api: apiName, ms, error: recorder.record.error });
+      } else log("end", { api: apiName, ms });
       await s.cache?.store.flush();
       try {
         await recorder.flush();
@@ -318,6 +326,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
       } catch (e) {
         console.warn(`Could not write the report: ${errorMessage(e)}`);
       }
+      // One write per call: a crash loses at most the call in progress.
+      runLog().flush();
     }
   }
 

@@ -8,8 +8,11 @@
 import type { ActionContext, DeviceAction, LocatedElement } from "../device/types.ts";
 import type { ReportStep } from "../report/types.ts";
 import { sleep } from "../runtime/runtime.ts";
+import { logger } from "../log/run_log.ts";
 import type { CallSession } from "./session.ts";
 import { type AllowedUploadDir, resolvePlannedFiles } from "./upload_paths.ts";
+
+const log = logger("sdk:agent");
 
 /**
  * Finds an action by name.
@@ -96,7 +99,9 @@ export async function performAction(
   context: Omit<ActionContext, "signal"> = {},
   allowedDir?: AllowedUploadDir,
 ): Promise<void> {
-  const step = s.recorder.begin("Action", name, { ...mark, param: displayParam(param) });
+  const shown = displayParam(param);
+  const step = s.recorder.begin("Action", name, { ...mark, param: shown });
+  const started = Date.now();
   try {
     const action = findAction(s.device.actionSpace(), name);
     checkParams(action, param);
@@ -107,8 +112,10 @@ export async function performAction(
     await s.device.afterAction?.();
     if (s.waitAfterAction > 0) await sleep(s.waitAfterAction, s.signal);
     s.recorder.end(step);
+    log("action", { name, param: shown, ms: Date.now() - started });
   } catch (e) {
     s.recorder.end(step, e);
+    log("action failed", { name, param: shown, ms: Date.now() - started, error: e });
     throw e;
   }
 }

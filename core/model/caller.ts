@@ -14,6 +14,8 @@ import { ModelCallError, ModelTimeoutError, SdkError } from "../errors.ts";
 import type { ModelCallErrorKind } from "../errors.ts";
 import type { AIUsageInfo } from "../report/types.ts";
 import { resolveIntentConfig } from "./config.ts";
+import { logger, runLog } from "../log/run_log.ts";
+import { requestForLog } from "../log/model_entries.ts";
 import type { IntentModelConfig, ModelIntent } from "./config.ts";
 
 /** A chat message part: text, or an image given as a data URI or URL. */
@@ -98,6 +100,8 @@ interface RawAnswer {
 }
 
 let localRequestCounter = 0;
+
+const log = logger("sdk:model");
 
 /**
  * Key of the attempt counter put in each request's `fetchOptions`; the `fetch` given to the
@@ -249,8 +253,10 @@ export class ModelCaller {
     options: { signal?: AbortSignal } = {},
   ): Promise<ModelAnswer> {
     const config = this.config(intent);
+    runLog().addSecret(config.apiKey);
     const client = await this.#client(config);
     const body = buildRequestBody(config, messages);
+    log("request", { intent, host: hostOf(config.baseURL), body: requestForLog(body) });
     const streamed = body.stream === true;
     const attempts = { count: 0 };
     // Streams: the client's timeout ends when the headers arrive; this bounds the gaps after.
@@ -290,8 +296,14 @@ export class ModelCaller {
       }
     } catch (e) {
       // The client reports an abort as its own error; callers expect the signal's reason.
-      if (options.signal?.aborted) throw options.signal.reason;
-      throw await toCallError(e, config, attempts.count, idle?.signal.aborted === true);
+      const ms = Date.now() - started;
+      if (options.signal?.aborted) {
+        log("aborted", { intent, ms, attempts: attempts.count });
+        throw options.signal.reason;
+      }
+      const error = await toCallError(e, config, attempts.count, idle?.signal.aborted === true);
+      log("error", { intent, ms, attempts: attempts.count, error });
+      throw error;
     }
     const u = answer.usage;
     const usage: AIUsageInfo = {
@@ -304,6 +316,13 @@ export class ModelCaller {
       requestId: answer.id ?? `local-${++localRequestCounter}`,
       timeCostMs: Date.now() - started,
     };
+    log("answer", {
+      intent,
+      ms: usage.timeCostMs,
+      attempts: attempts.count,
+      usage,
+      content: answer.content,
+    });
     this.#onUsage(usage);
     return { content: answer.content, usage };
   }

@@ -16,6 +16,9 @@ import {
 import { noteReportFileCreated } from "./_report_paths.ts";
 import type { ReportExecution, ReportMeta, ReportScreenshotSink } from "./types.ts";
 import { viewerPage, viewerScriptHash } from "./viewer.ts";
+import { logger } from "../log/run_log.ts";
+
+const log = logger("sdk:report");
 
 /**
  * How a report is laid out on disk (spec 2.1 `outputFormat`):
@@ -261,9 +264,17 @@ export class ReportWriter implements ReportScreenshotSink {
         await this.#append(target, chunk);
       } catch (error) {
         this.#pending = shots.concat(this.#pending);
+        log("write failed", { file: target.file, execution: snapshot.id, error });
         throw error;
       }
       this.#written.set(snapshot.id, { head, steps: hashes });
+      log("written", {
+        file: target.file,
+        execution: snapshot.id,
+        status: exec.status,
+        screenshots: shots.length,
+        bytes: this.#size,
+      });
       if (dump !== undefined) await writeFileAtomic(target.dumpFile(snapshot.id), dump);
     });
   }
@@ -296,6 +307,7 @@ export class ReportWriter implements ReportScreenshotSink {
         throw error;
       }
     });
+    if (this.#file) log("finalized", { file: this.#file, bytes: this.#size });
     return this.#file;
   }
 

@@ -24,7 +24,7 @@ import type {
   Size,
 } from "../_core.ts";
 import { checkInputOptions, sleep } from "../_core.ts";
-import { normalizeKeyCombo, withCustomActions } from "../_core.ts";
+import { logDeviceActions, normalizeKeyCombo, withCustomActions } from "../_core.ts";
 import type {
   DriverRequest,
   PageDriver,
@@ -254,7 +254,10 @@ export class WebPageDevice implements AbstractInterface {
           "this page's driver cannot send (Chromium-based browsers only): leave the option unset",
       );
     }
-    this.#actions = withCustomActions("WebPageDevice", this.#buildActions(), options.customActions);
+    // Every call goes to the run log (sdk:device), custom actions included.
+    this.#actions = logDeviceActions(
+      withCustomActions("WebPageDevice", this.#buildActions(), options.customActions),
+    );
     if (driver.startScreencast) {
       this.startFrameStream = (options: FrameStreamOptions) => this.#startFrameStream(options);
     }

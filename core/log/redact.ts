@@ -1,0 +1,50 @@
+/**
+ * What never goes into a run log (docs/logs.md, "Redaction"): the configured API keys, the values
+ * of `Authorization` / `api-key` headers, and image data, which is replaced by its format and
+ * size. Applied to every finished log line, file and console alike, so a key that reaches a log
+ * call by any path (an error message, a request body, a header dump) is cut out.
+ *
+ * @module
+ */
+
+/** Secrets shorter than this are not redacted: cutting every "ab" out of a log helps nobody. */
+const MIN_SECRET_LENGTH = 4;
+
+/** A header name followed by `:` or `=` (JSON, HTTP or `key=value`), then the value. */
+const HEADER_VALUE =
+  /\b((?:proxy-)?authorization|x-api-key|api-key|api_key|apikey)(["']?\s*[:=]\s*["']?)((?:bearer|basic|token)\s+)?[^\s"',;}\]]+/gi;
+
+/** A base64 data URI; its body is never useful in a log and can be megabytes long. */
+const DATA_URI = /data:([\w.+-]+\/[\w.+-]+);base64,[A-Za-z0-9+/=]*/g;
+
+/** A run of base64 this long is image or binary data (a stream frame's body, say), not text. */
+const BARE_BASE64 = /[A-Za-z0-9+/]{512,}={0,2}/g;
+
+/** Decoded size of `chars` base64 characters, rounded. */
+const base64Bytes = (chars: number): number => Math.floor(chars * 3 / 4);
+
+/**
+ * Cuts secrets, header values and base64 data out of one log line.
+ *
+ * @param text the line.
+ * @param secrets the configured API keys; each is also looked for as it reads inside a JSON
+ * string.
+ * @returns the line with each secret and header value replaced by `***`, and each data URI or
+ * long base64 run replaced by `[<mime> base64, N bytes left out]`.
+ */
+export function redactLogText(text: string, secrets: Iterable<string>): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    out = out.split(secret).join("***");
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret) out = out.split(escaped).join("***");
+  }
+  return out
+    .replace(HEADER_VALUE, (_m, name, sep, scheme) => `${name}${sep}${scheme ?? ""}***`)
+    .replace(DATA_URI, (m, mime: string) => {
+      const chars = m.length - m.indexOf(",") - 1;
+      return `[${mime} base64, ${base64Bytes(chars)} bytes left out]`;
+    })
+    .replace(BARE_BASE64, (m) => `[base64, ${base64Bytes(m.length)} bytes left out]`);
+}
