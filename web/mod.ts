@@ -69,3 +69,12 @@ export {
   type WebBrowserAgentCreateOptions,
   type WebBrowserAgentOptions,
 } from "./agent/browser_agent.ts";
+export {
+  DEFAULT_PLAYGROUND_PORT,
+  type Playground,
+  type PlaygroundOptions,
+  type PlaygroundTarget,
+  startPlayground,
+} from "./playground/playground.ts";
+export type { PlaygroundCallRequest, PlaygroundCallResult } from "./playground/calls.ts";
+export { PLAYGROUND_HOST_ENV, playgroundHostWarning } from "./playground/security.ts";

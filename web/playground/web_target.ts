@@ -1,0 +1,47 @@
+/**
+ * The playground's web target: a page opened at a URL in the system Chromium (found and launched
+ * as `sdk run` does), driven by a DriverB page agent.
+ *
+ * @module
+ */
+
+import { DriverBPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
+import { DEFAULT_VIEWPORT } from "../cli/web_target.ts";
+import type { PlaygroundTarget } from "./playground.ts";
+
+/** What {@link launchPageTarget} reads of the playground's options. */
+export interface PageTargetOptions {
+  /** Without a window. Default `true`. */
+  headless?: boolean;
+  /** Viewport, CSS pixels. Default 1280 x 800. */
+  viewport?: { width: number; height: number };
+}
+
+/**
+ * Launches Chromium, opens `url` in a new page and waits for its `load` event.
+ *
+ * @returns a target whose `close()` closes that browser.
+ * @throws {Error} when no Chromium is found, or the page does not open (the browser is closed).
+ */
+export async function launchPageTarget(
+  url: string,
+  options: PageTargetOptions = {},
+): Promise<PlaygroundTarget> {
+  // Loaded here, not at the top: playwright-core is an optional peer of @sdk/web, and a user of
+  // DriverA alone imports this package without it.
+  const { launchChromium } = await import("../cli/chromium.ts");
+  const browser = await launchChromium({ headless: options.headless ?? true });
+  try {
+    const context = await browser.newContext({ viewport: options.viewport ?? DEFAULT_VIEWPORT });
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: "load" });
+    return {
+      // The playground passes the web options it was given (the seam names the shared ones).
+      createAgent: (agentOptions: WebPageAgentOptions) => new DriverBPageAgent(page, agentOptions),
+      close: () => browser.close(),
+    };
+  } catch (e) {
+    await browser.close();
+    throw e;
+  }
+}
