@@ -1,12 +1,14 @@
 /**
- * The `sdk` command line's arguments: `sdk run <file|dir|glob>... [flags]`, `sdk --help`,
- * `sdk --version`. Flags are `--name value`, `--name=value`, a bare `--name` (true) or
+ * The `sdk` command line's arguments: `sdk run <file|dir|glob>... [flags]`,
+ * `sdk playground <url> [flags]`, `sdk --help`, `sdk --version`. Flags are `--name value`, `--name=value`, a bare `--name` (true) or
  * `--no-name` (false) for booleans; `--` ends the flags.
  *
  * @module
  */
 
 import type { WebPageAgentOptions } from "../agent/page_agent.ts";
+import { DEFAULT_PLAYGROUND_PORT } from "../playground/playground.ts";
+import { PLAYGROUND_HOST_ENV } from "../playground/security.ts";
 import {
   AGENT_OPTION_KINDS,
   agentFlagNames,
@@ -37,8 +39,12 @@ export interface RunCommand {
   agentOptions: Partial<WebPageAgentOptions>;
 }
 
-/** What the command line asks for. */
-export type CliCommand = RunCommand | { command: "help" } | { command: "version" };
+/** What the command line asks for; `help` with a `topic` is the help of that command. */
+export type CliCommand =
+  | RunCommand
+  | PlaygroundCommand
+  | { command: "help"; topic?: "playground" }
+  | { command: "version" };
 
 /** A usage error: the message says what is wrong; the process exits with code 2. */
 export class CliUsageError extends Error {
@@ -59,10 +65,38 @@ const RUN_FLAGS: Record<string, FlagKind & { field: keyof RunCommand }> = {
   "summary": { type: "string", field: "summary" },
 };
 
+/** `sdk playground <url>`: the playground on a page (docs/playground.md). */
+export interface PlaygroundCommand {
+  /** The command. */
+  command: "playground";
+  /** The page to open. */
+  url: string;
+  /** Port to listen on; 0 takes any free port. Default {@link DEFAULT_PLAYGROUND_PORT}. */
+  port: number;
+  /** Host to listen on; default: `SDK_PLAYGROUND_HOST`, else 127.0.0.1. */
+  host?: string;
+  /** Show the browser window. Default `false` (headless). */
+  headed: boolean;
+  /** A dotenv file read first; default `.env` in the working directory when present. */
+  dotenv?: string;
+  /** Agent options from flags. */
+  agentOptions: Partial<WebPageAgentOptions>;
+}
+
+/** The flags of `sdk playground` other than agent options. */
+const PLAYGROUND_FLAGS: Record<string, FlagKind & { field: keyof PlaygroundCommand }> = {
+  "port": { type: "number", field: "port" },
+  "host": { type: "string", field: "host" },
+  "headed": { type: "boolean", field: "headed" },
+  "dotenv": { type: "string", field: "dotenv" },
+};
+
+type CommandFlags = Record<string, FlagKind & { field: string }>;
+
 /** The closest known flag to a mistyped one (edit distance at most 3), for the error message. */
-function suggest(flag: string): string | undefined {
+function suggest(flag: string, flags: CommandFlags): string | undefined {
   let best: string | undefined, bestDistance = 4;
-  for (const known of [...Object.keys(RUN_FLAGS), ...agentFlagNames()]) {
+  for (const known of [...Object.keys(flags), ...agentFlagNames()]) {
     const d = distance(flag, known);
     if (d < bestDistance) [best, bestDistance] = [known, d];
   }
@@ -84,51 +118,38 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * Parses the arguments after the program name.
+ * Reads the flags of a command into `command` (its own flags, by field) and
+ * `command.agentOptions` (agent option flags).
  *
- * @throws {CliUsageError} for an unknown command or flag (with a suggestion), a missing or
- *   malformed value, no path to run, or `--concurrent` below 1.
+ * @returns the positional arguments, in order.
+ * @throws {CliUsageError} for an unknown flag (with a suggestion) or a missing or malformed value.
  */
-export function parseCliArgs(argv: readonly string[]): CliCommand {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-    return { command: "help" };
-  }
-  if (command === "--version" || command === "-v" || command === "version") {
-    return { command: "version" };
-  }
-  if (command !== "run") {
-    throw new CliUsageError(`unknown command "${command}": try "sdk run <file|dir|glob>..."`);
-  }
-  const run: RunCommand = {
-    command: "run",
-    paths: [],
-    concurrent: 1,
-    continueOnError: false,
-    headed: false,
-    keepWindow: false,
-    agentOptions: {},
-  };
-  const options = run.agentOptions as Record<string, unknown>;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
+function parseFlags(
+  args: readonly string[],
+  flags: CommandFlags,
+  command: { agentOptions: Partial<WebPageAgentOptions> },
+): string[] {
+  const positional: string[] = [];
+  const options = command.agentOptions as Record<string, unknown>;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
     if (arg === "--") {
-      run.paths.push(...rest.slice(i + 1));
+      positional.push(...args.slice(i + 1));
       break;
     }
     if (!arg.startsWith("--")) {
-      run.paths.push(arg);
+      positional.push(arg);
       continue;
     }
     const eq = arg.indexOf("=");
     let name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
     let text: string | undefined = eq < 0 ? undefined : arg.slice(eq + 1);
-    const negated = name.startsWith("no-") && !(name in RUN_FLAGS) && !optionOfFlag(name);
+    const negated = name.startsWith("no-") && !(name in flags) && !optionOfFlag(name);
     if (negated) name = name.slice(3);
     const option = optionOfFlag(name);
-    const kind = RUN_FLAGS[name] ?? (option && AGENT_OPTION_KINDS[option]);
+    const kind = flags[name] ?? (option && AGENT_OPTION_KINDS[option]);
     if (!kind) {
-      const hint = suggest(name);
+      const hint = suggest(name, flags);
       throw new CliUsageError(
         `unknown flag --${name}${
           hint ? ` (did you mean --${hint}?)` : ""
@@ -141,7 +162,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       }
       text = "false";
     } else if (text === undefined && kind.type !== "boolean") {
-      text = rest[++i];
+      text = args[++i];
       if (text === undefined) throw new CliUsageError(`--${name} needs a value`);
     }
     let value: unknown;
@@ -151,8 +172,43 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       throw new CliUsageError((e as Error).message);
     }
     if (option) options[option] = value;
-    else (run as unknown as Record<string, unknown>)[RUN_FLAGS[name].field] = value;
+    else (command as Record<string, unknown>)[flags[name].field] = value;
   }
+  return positional;
+}
+
+const isHelp = (arg: string | undefined) =>
+  arg === undefined || arg === "help" || arg === "--help" || arg === "-h";
+
+/**
+ * Parses the arguments after the program name.
+ *
+ * @throws {CliUsageError} for an unknown command or flag (with a suggestion), a missing or
+ *   malformed value, no path to run, `--concurrent` below 1, or for `playground` a missing,
+ *   extra or malformed URL or a port outside 0-65535.
+ */
+export function parseCliArgs(argv: readonly string[]): CliCommand {
+  const [command, ...rest] = argv;
+  if (isHelp(command)) return { command: "help" };
+  if (command === "--version" || command === "-v" || command === "version") {
+    return { command: "version" };
+  }
+  if (command === "playground") return parsePlayground(rest);
+  if (command !== "run") {
+    throw new CliUsageError(
+      `unknown command "${command}": try "sdk run <file|dir|glob>..." or "sdk playground <url>"`,
+    );
+  }
+  const run: RunCommand = {
+    command: "run",
+    paths: [],
+    concurrent: 1,
+    continueOnError: false,
+    headed: false,
+    keepWindow: false,
+    agentOptions: {},
+  };
+  run.paths = parseFlags(rest, RUN_FLAGS, run);
   if (run.paths.length === 0) {
     throw new CliUsageError(
       `"sdk run" needs at least one .yaml, .yml or .feature file, folder or glob`,
@@ -164,12 +220,46 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   return run;
 }
 
-/** The text of `sdk --help`. */
-export function helpText(): string {
+function parsePlayground(rest: readonly string[]): CliCommand {
+  const flags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (flags.some((a) => a === "--help" || a === "-h")) {
+    return { command: "help", topic: "playground" };
+  }
+  const playground: PlaygroundCommand = {
+    command: "playground",
+    url: "",
+    port: DEFAULT_PLAYGROUND_PORT,
+    headed: false,
+    agentOptions: {},
+  };
+  const urls = parseFlags(rest, PLAYGROUND_FLAGS, playground);
+  if (urls.length !== 1) {
+    throw new CliUsageError(
+      `"sdk playground" takes one page address, e.g. "sdk playground https://example.com"` +
+        (urls.length ? `: got ${urls.length} (${urls.join(" ")})` : ""),
+    );
+  }
+  if (!/^(https?|file):/i.test(urls[0]) || !URL.canParse(urls[0])) {
+    throw new CliUsageError(
+      `"sdk playground" takes an absolute http(s) or file URL: got "${urls[0]}"` +
+        (URL.canParse(`https://${urls[0]}`) ? ` (did you mean https://${urls[0]}?)` : ""),
+    );
+  }
+  playground.url = urls[0];
+  if (!(Number.isInteger(playground.port) && playground.port >= 0 && playground.port <= 65535)) {
+    throw new CliUsageError(`--port takes a whole number 0-65535: got ${playground.port}`);
+  }
+  return playground;
+}
+
+/** The text of `sdk --help`, or of `sdk playground --help` with the topic. */
+export function helpText(topic?: "playground"): string {
+  if (topic === "playground") return playgroundHelpText();
   return `sdk: run natural-language UI automation scripts
 
 Usage:
   sdk run <file|dir|glob>... [flags]   run .yaml, .yml and .feature files
+  sdk playground <url> [flags]         try agent calls by hand on a live page (sdk playground --help)
   sdk --help | --version
 
 Flags of "sdk run":
@@ -186,4 +276,27 @@ ${agentFlagNames().map((f) => `  --${f}`).join("\n")}
 Booleans take --flag, --flag=false or --no-flag; JSON options take JSON text.
 The model comes from the SDK_MODEL_* variables (or --model-config JSON).
 Exit code: 0 when every file passed, 1 when any failed, 2 for a usage error.`;
+}
+
+function playgroundHelpText(): string {
+  return `sdk playground: try agent calls by hand on a live page
+
+Usage:
+  sdk playground <url> [flags]
+
+Opens <url> in Chromium and serves a local page that shows its live screen, runs aiAct,
+aiTap, aiInput, aiQuery, aiAssert and aiLocate on it, and shows each result, its duration
+and its report. Open the printed URL: its token is what lets a browser drive the page.
+Ctrl+C stops it.
+
+Flags:
+  --port N                port to listen on; 0 for any free port (default ${DEFAULT_PLAYGROUND_PORT})
+  --host HOST             host to listen on (default: $${PLAYGROUND_HOST_ENV}, else 127.0.0.1);
+                          0.0.0.0 listens on every interface: trusted networks only
+  --headed                show the browser window
+  --dotenv FILE           read environment variables from FILE (default: .env when present)
+  --<agent option>        every agent option flag of "sdk run" (sdk --help lists them)
+
+The model comes from the SDK_MODEL_* variables (or --model-config JSON).
+Exit code: 0 after Ctrl+C, 1 when it cannot start, 2 for a usage error.`;
 }

@@ -3,7 +3,8 @@
  * the system Chromium (headless unless `--headed`), `--concurrent N` at a time, each file in its
  * own browser context with its own agent and report, then writes one merged report of the run,
  * prints a summary table and exits 0 when every file passed, 1 when any failed, 2 for a usage
- * error. docs/yaml-and-cli.md describes it.
+ * error. docs/yaml-and-cli.md describes it. `sdk playground <url>` serves the playground on a
+ * page until Ctrl+C (docs/playground.md).
  *
  * @example Run it with Deno, or through the npm package's `sdk` bin
  * ```sh
@@ -19,7 +20,15 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { SDK_VERSION } from "@sdk/core";
 import { ReportMergingTool } from "@sdk/core/report";
-import { CliUsageError, helpText, parseCliArgs, type RunCommand } from "./args.ts";
+import {
+  CliUsageError,
+  helpText,
+  parseCliArgs,
+  type PlaygroundCommand,
+  type RunCommand,
+} from "./args.ts";
+import { readModelInfo } from "../playground/model_info.ts";
+import { startPlayground } from "../playground/playground.ts";
 import { launchChromium } from "./chromium.ts";
 import { discoverScripts } from "./discover.ts";
 import { loadDotenv } from "./dotenv.ts";
@@ -53,13 +62,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   try {
     const command = parseCliArgs(argv);
     if (command.command === "help") {
-      io.stdout.write(`${helpText()}\n`);
+      io.stdout.write(`${helpText(command.topic)}\n`);
       return 0;
     }
     if (command.command === "version") {
       io.stdout.write(`sdk ${SDK_VERSION}\n`);
       return 0;
     }
+    if (command.command === "playground") return await playgroundCommand(command, io);
     return await runCommand(command, io);
   } catch (e) {
     if (e instanceof CliUsageError) {
@@ -71,12 +81,48 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
 }
 
+const processEnv = {
+  get: (name: string) => process.env[name],
+  set: (name: string, value: string) => void (process.env[name] = value),
+};
+
+/** Serves the playground until Ctrl+C (SIGINT) or SIGTERM. */
+async function playgroundCommand(command: PlaygroundCommand, io: CliIo): Promise<number> {
+  const dotenv = resolve(io.cwd, command.dotenv ?? ".env");
+  await loadDotenv(dotenv, command.dotenv !== undefined, processEnv);
+  const playground = await startPlayground({
+    url: command.url,
+    port: command.port,
+    host: command.host,
+    headless: !command.headed,
+    agentOptions: command.agentOptions,
+    onWarning: (message) => io.stderr.write(`${message}\n`),
+  });
+  try {
+    io.stdout.write(
+      `Playground on ${command.url}\nOpen ${playground.url}\n` +
+        "(the token in this URL is what lets a browser drive the page: keep it to yourself)\n" +
+        "Press Ctrl+C to stop.\n",
+    );
+    const model = readModelInfo(command.agentOptions.modelConfig);
+    if (model.error) io.stderr.write(`Warning: every call will fail: ${model.error}\n`);
+    await new Promise<void>((done) => {
+      const stop = () => {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        done();
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    });
+    return 0;
+  } finally {
+    await playground.close();
+  }
+}
+
 async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
-  const env = {
-    get: (name: string) => process.env[name],
-    set: (name: string, value: string) => void (process.env[name] = value),
-  };
-  await loadDotenv(resolve(io.cwd, run.dotenv ?? ".env"), run.dotenv !== undefined, env);
+  await loadDotenv(resolve(io.cwd, run.dotenv ?? ".env"), run.dotenv !== undefined, processEnv);
   const files = await discoverScripts(run.paths, io.cwd);
   const startedAt = new Date();
   const started = performance.now();
