@@ -7,17 +7,15 @@
 
 import { imageSizeFromDataUri } from "../image/size.ts";
 
-/** An image of a request as the log shows it. */
+/** An image of a request as the log shows it: format, size and bytes, or a URL (cut at 200). */
 function describeImage(url: string): string {
-  if (!url.startsWith("data:")) {
-    return `image ${url.length > 200 ? `${url.slice(0, 200)}...` : url}`;
-  }
+  if (!url.startsWith("data:")) return url.length > 200 ? `${url.slice(0, 200)}...` : url;
   const bytes = Math.floor((url.length - url.indexOf(",") - 1) * 3 / 4);
   try {
     const { mime, width, height } = imageSizeFromDataUri(url);
-    return `image ${mime} ${width}x${height}, ${bytes} bytes`;
+    return `${mime} ${width}x${height}, ${bytes} bytes`;
   } catch {
-    return `image ${url.slice(5, url.indexOf(";"))}, ${bytes} bytes`;
+    return `${url.slice(5, url.indexOf(";"))}, ${bytes} bytes`;
   }
 }
 
