@@ -7,14 +7,14 @@
  */
 
 import { type Browser, chromium, type Page } from "playwright-core";
+import { after, before } from "node:test";
 import { pathToFileURL } from "node:url";
 import { execution, step } from "./_test_helpers.ts";
 import type { ReportExecution, ReportStep } from "./types.ts";
 import type { ReportWriter } from "./writer.ts";
 
-/** Runs `fn` with a headless Chromium from `/usr/bin/chromium`, closed afterwards. */
-export async function withBrowser<T>(fn: (browser: Browser) => Promise<T>): Promise<T> {
-  const browser = await chromium.launch({
+function launch(): Promise<Browser> {
+  return chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: [
       "--no-sandbox",
@@ -25,11 +25,24 @@ export async function withBrowser<T>(fn: (browser: Browser) => Promise<T>): Prom
       "--no-first-run",
     ],
   });
-  try {
-    return await fn(browser);
-  } finally {
-    await browser.close();
-  }
+}
+
+/**
+ * One headless Chromium for all the tests of the calling file: `before` and `after` hooks launch
+ * and close it. Call the returned function inside tests.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("useBrowser(): the browser is ready only inside tests");
+    return browser;
+  };
 }
 
 /** Opens a report and fails the test on any page error or request leaving the file. */
@@ -88,24 +101,40 @@ export interface Shot {
   uri: string;
   /** Bounding box of `#target` in image pixels. */
   rect: { left: number; top: number; width: number; height: number };
+  /** Bounding box of `#target` in the page's CSS pixels (the image's at `scale` 1). */
+  cssRect: { left: number; top: number; width: number; height: number };
 }
 
-/** Real 1280x800 PNG screenshots of simple pages, with the box of an element on each. */
-export async function makeScreenshots(browser: Browser): Promise<Shot[]> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+/**
+ * Real PNG screenshots of simple pages at 1280x800 CSS pixels, with the box of an element on
+ * each. `scale` is the device pixel ratio: the images are `scale` times larger than the page, as
+ * an agent's screenshots are on a high-density screen.
+ */
+export async function makeScreenshots(browser: Browser, scale = 1): Promise<Shot[]> {
+  const page = await browser.newPage({
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: scale,
+  });
   const shots: Shot[] = [];
   for (const html of SCREEN_PAGES) {
     await page.setContent(html);
     const box = (await page.locator("#target").boundingBox())!;
     const png = await page.screenshot({ type: "png" });
+    const cssRect = {
+      left: Math.round(box.x),
+      top: Math.round(box.y),
+      width: Math.round(box.width),
+      height: Math.round(box.height),
+    };
     shots.push({
       uri: `data:image/png;base64,${png.toString("base64")}`,
       rect: {
-        left: Math.round(box.x),
-        top: Math.round(box.y),
-        width: Math.round(box.width),
-        height: Math.round(box.height),
+        left: cssRect.left * scale,
+        top: cssRect.top * scale,
+        width: cssRect.width * scale,
+        height: cssRect.height * scale,
       },
+      cssRect,
     });
   }
   await page.close();

@@ -16,12 +16,13 @@ import {
   makeScreenshots,
   openReport,
   type Shot,
-  withBrowser,
+  useBrowser,
 } from "./_viewer_fixtures.ts";
 import { ReportMergingTool } from "./merge.ts";
 import { type ReportOutputFormat, ReportWriter } from "./writer.ts";
 
 const OUTPUT_PNG = new URL("../../tests/output/merged-report.png", import.meta.url);
+const chromium = useBrowser();
 const EVIL = `<img src=x onerror=alert(1)><b id="bold">bold</b></script><script>alert(2)</script>`;
 
 /** JPEG screenshots of the same pages (the agents' default format). */
@@ -113,226 +114,224 @@ async function shownScreenshots(page: Page): Promise<number[]> {
 }
 
 test("a merged report opened from file:// lists each source with status, duration and title, shows each source's executions and screenshots, and keeps titles inert", async () => {
-  await withBrowser(async (browser) => {
-    const shots = await makeScreenshots(browser);
-    const jpegs = await jpegShots(browser, shots);
-    await withRunDir(async () => {
-      const checkout = await checkoutReport(shots);
-      const login = await smallReport("login", jpegs, ["the Sign in button", "the user menu"]);
-      const evil = await smallReport("evil", jpegs.slice(1), [`prompt ${EVIL}`], true);
-      const tool = new ReportMergingTool();
-      tool.append({
-        reportFilePath: checkout,
-        reportAttributes: {
-          testId: "checkout-1",
-          testTitle: "Checkout puts the desk in the cart",
-          testDescription: "tap, act and a failing assertion",
-          testDuration: 18_900,
-          testStatus: "failed",
-        },
-      });
-      tool.append({
-        reportFilePath: login,
-        reportAttributes: {
-          testId: "login-1",
-          testTitle: "Login works",
-          testDescription: "",
-          testDuration: 2_140,
-          testStatus: "passed",
-        },
-      });
-      tool.append({
-        reportFilePath: evil,
-        reportAttributes: {
-          testId: `evil ${EVIL}`,
-          testTitle: EVIL,
-          testDescription: `description ${EVIL}`,
-          testDuration: 650,
-          testStatus: "timedOut",
-        },
-      });
-      tool.append({
-        reportAttributes: {
-          testId: "later-1",
-          testTitle: "Settings (skipped)",
-          testDescription: "not run today",
-          testDuration: 0,
-          testStatus: "skipped",
-        },
-      });
-      const merged = (await tool.mergeReports("merged-view"))!;
-      assert.equal(extname(merged), ".html");
-
-      const { page, errors } = await openReport(browser, merged);
-      const dialogs: string[] = [];
-      page.on("dialog", (d) => {
-        dialogs.push(d.message());
-        d.dismiss().catch(() => {});
-      });
-
-      // The source list: each source with its title, status and duration, in append order.
-      assert.deepEqual(await sourceRows(page), [
-        {
-          title: "Checkout puts the desk in the cart",
-          status: "failed",
-          duration: "18.9 s",
-          description: "tap, act and a failing assertion",
-        },
-        { title: "Login works", status: "passed", duration: "2.14 s", description: "" },
-        { title: EVIL, status: "timedOut", duration: "650 ms", description: `description ${EVIL}` },
-        {
-          title: "Settings (skipped)",
-          status: "skipped",
-          duration: "0 ms",
-          description: "not run today",
-        },
-      ]);
-      assert.match(await page.locator("header").innerText(), /Merged[\s\S]*4 sources/i);
-      // All executions at first: 3 + 2 + 1.
-      assert.equal((await visiblePrompts(page)).length, 6);
-
-      // Login: only its executions, the first selected, with its screenshot decoded.
-      await page.locator("nav .src", { hasText: "Login works" }).click();
-      assert.deepEqual(await visiblePrompts(page), ["the Sign in button", "the user menu"]);
-      assert.equal(await page.locator("#detail .exhead .prompt").innerText(), "the Sign in button");
-      assert.match(
-        await page.locator("#detail .src-head").innerText(),
-        /Login works[\s\S]*passed/i,
-      );
-      assert.deepEqual(await shownScreenshots(page), [1280]);
-      await page.locator("nav .ex:not(.src-off)").nth(1).click();
-      assert.equal(await page.locator("#detail .exhead .prompt").innerText(), "the user menu");
-      assert.deepEqual(await shownScreenshots(page), [1280]);
-      assert.match(await page.locator("#detail .src-head").innerText(), /Login works/);
-
-      // Checkout: its three executions; the failed assertion shows its error and screenshot.
-      await page.locator("nav .src", { hasText: "Checkout puts" }).click();
-      const checkoutPrompts = await visiblePrompts(page);
-      assert.equal(checkoutPrompts.length, 3);
-      assert.equal(await page.locator("nav .ex.sel .prompt").innerText(), checkoutPrompts[0]);
-      await page.locator("nav .ex:not(.src-off)").nth(1).click(); // aiAct, 6 steps
-      assert.equal(await page.locator("#detail li.step").count(), 6);
-      assert.deepEqual(await shownScreenshots(page), [1280, 1280, 1280, 1280, 1280, 1280]);
-      await page.locator("nav .ex.failed:not(.src-off)").click();
-      assert.match(await page.locator("#detail .exhead .err").innerText(), /no cart badge/);
-      assert.deepEqual(await shownScreenshots(page), [1280]);
-      await mkdir(new URL(".", OUTPUT_PNG), { recursive: true });
-      await page.screenshot({ path: OUTPUT_PNG.pathname, fullPage: true });
-
-      // The XSS source: its title and texts literal, nothing injected, no dialog.
-      await page.locator("nav .src.timedOut").click();
-      assert.deepEqual(await visiblePrompts(page), [`prompt ${EVIL}`]);
-      assert.equal(await page.locator("#detail .src-head .src-title").textContent(), EVIL);
-      assert.equal(
-        await page.locator("#detail .src-head .src-desc").textContent(),
-        `description ${EVIL}`,
-      );
-      assert.ok((await page.locator("#detail .src-head").innerText()).includes(`evil ${EVIL}`));
-      assert.deepEqual(await shownScreenshots(page), [1280]);
-      const dom = await page.evaluate(() => ({
-        bold: document.querySelectorAll("#bold").length,
-        strayImages: [...document.images].filter((i) => !i.closest(".shot")).length,
-        scripts: [...document.scripts].filter((s) => !s.type || s.type === "text/javascript")
-          .length,
-      }));
-      assert.deepEqual(
-        dom,
-        { bold: 0, strayImages: 0, scripts: 2 },
-        "viewer + merged section only",
-      );
-
-      // The skipped test: listed, no executions, says so.
-      await page.locator("nav .src.skipped").click();
-      assert.deepEqual(await visiblePrompts(page), []);
-      assert.match(
-        await page.locator("#detail").innerText(),
-        /Settings \(skipped\)[\s\S]*No report/,
-      );
-
-      // All sources again.
-      await page.locator("nav .src-all").click();
-      assert.equal((await visiblePrompts(page)).length, 6);
-      // The data the page reads matches the file.
-      const sources = await page.evaluate(() =>
-        (window as unknown as { __SDK_MERGED__: { sources: unknown[] } }).__SDK_MERGED__.sources
-      );
-      assert.deepEqual(sources, parseReportHtml(await readFile(merged, "utf8")).sources);
-      await page.waitForTimeout(200); // a late onerror would fire by now
-      assert.deepEqual(dialogs, []);
-      assert.deepEqual(errors, []);
+  const browser = chromium();
+  const shots = await makeScreenshots(browser);
+  const jpegs = await jpegShots(browser, shots);
+  await withRunDir(async () => {
+    const checkout = await checkoutReport(shots);
+    const login = await smallReport("login", jpegs, ["the Sign in button", "the user menu"]);
+    const evil = await smallReport("evil", jpegs.slice(1), [`prompt ${EVIL}`], true);
+    const tool = new ReportMergingTool();
+    tool.append({
+      reportFilePath: checkout,
+      reportAttributes: {
+        testId: "checkout-1",
+        testTitle: "Checkout puts the desk in the cart",
+        testDescription: "tap, act and a failing assertion",
+        testDuration: 18_900,
+        testStatus: "failed",
+      },
     });
+    tool.append({
+      reportFilePath: login,
+      reportAttributes: {
+        testId: "login-1",
+        testTitle: "Login works",
+        testDescription: "",
+        testDuration: 2_140,
+        testStatus: "passed",
+      },
+    });
+    tool.append({
+      reportFilePath: evil,
+      reportAttributes: {
+        testId: `evil ${EVIL}`,
+        testTitle: EVIL,
+        testDescription: `description ${EVIL}`,
+        testDuration: 650,
+        testStatus: "timedOut",
+      },
+    });
+    tool.append({
+      reportAttributes: {
+        testId: "later-1",
+        testTitle: "Settings (skipped)",
+        testDescription: "not run today",
+        testDuration: 0,
+        testStatus: "skipped",
+      },
+    });
+    const merged = (await tool.mergeReports("merged-view"))!;
+    assert.equal(extname(merged), ".html");
+
+    const { page, errors } = await openReport(browser, merged);
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      d.dismiss().catch(() => {});
+    });
+
+    // The source list: each source with its title, status and duration, in append order.
+    assert.deepEqual(await sourceRows(page), [
+      {
+        title: "Checkout puts the desk in the cart",
+        status: "failed",
+        duration: "18.9 s",
+        description: "tap, act and a failing assertion",
+      },
+      { title: "Login works", status: "passed", duration: "2.14 s", description: "" },
+      { title: EVIL, status: "timedOut", duration: "650 ms", description: `description ${EVIL}` },
+      {
+        title: "Settings (skipped)",
+        status: "skipped",
+        duration: "0 ms",
+        description: "not run today",
+      },
+    ]);
+    assert.match(await page.locator("header").innerText(), /Merged[\s\S]*4 sources/i);
+    // All executions at first: 3 + 2 + 1.
+    assert.equal((await visiblePrompts(page)).length, 6);
+
+    // Login: only its executions, the first selected, with its screenshot decoded.
+    await page.locator("nav .src", { hasText: "Login works" }).click();
+    assert.deepEqual(await visiblePrompts(page), ["the Sign in button", "the user menu"]);
+    assert.equal(await page.locator("#detail .exhead .prompt").innerText(), "the Sign in button");
+    assert.match(
+      await page.locator("#detail .src-head").innerText(),
+      /Login works[\s\S]*passed/i,
+    );
+    assert.deepEqual(await shownScreenshots(page), [1280]);
+    await page.locator("nav .ex:not(.src-off)").nth(1).click();
+    assert.equal(await page.locator("#detail .exhead .prompt").innerText(), "the user menu");
+    assert.deepEqual(await shownScreenshots(page), [1280]);
+    assert.match(await page.locator("#detail .src-head").innerText(), /Login works/);
+
+    // Checkout: its three executions; the failed assertion shows its error and screenshot.
+    await page.locator("nav .src", { hasText: "Checkout puts" }).click();
+    const checkoutPrompts = await visiblePrompts(page);
+    assert.equal(checkoutPrompts.length, 3);
+    assert.equal(await page.locator("nav .ex.sel .prompt").innerText(), checkoutPrompts[0]);
+    await page.locator("nav .ex:not(.src-off)").nth(1).click(); // aiAct, 6 steps
+    assert.equal(await page.locator("#detail li.step").count(), 6);
+    assert.deepEqual(await shownScreenshots(page), [1280, 1280, 1280, 1280, 1280, 1280]);
+    await page.locator("nav .ex.failed:not(.src-off)").click();
+    assert.match(await page.locator("#detail .exhead .err").innerText(), /no cart badge/);
+    assert.deepEqual(await shownScreenshots(page), [1280]);
+    await mkdir(new URL(".", OUTPUT_PNG), { recursive: true });
+    await page.screenshot({ path: OUTPUT_PNG.pathname, fullPage: true });
+
+    // The XSS source: its title and texts literal, nothing injected, no dialog.
+    await page.locator("nav .src.timedOut").click();
+    assert.deepEqual(await visiblePrompts(page), [`prompt ${EVIL}`]);
+    assert.equal(await page.locator("#detail .src-head .src-title").textContent(), EVIL);
+    assert.equal(
+      await page.locator("#detail .src-head .src-desc").textContent(),
+      `description ${EVIL}`,
+    );
+    assert.ok((await page.locator("#detail .src-head").innerText()).includes(`evil ${EVIL}`));
+    assert.deepEqual(await shownScreenshots(page), [1280]);
+    const dom = await page.evaluate(() => ({
+      bold: document.querySelectorAll("#bold").length,
+      strayImages: [...document.images].filter((i) => !i.closest(".shot, .tshot")).length,
+      scripts: [...document.scripts].filter((s) => !s.type || s.type === "text/javascript")
+        .length,
+    }));
+    assert.deepEqual(
+      dom,
+      { bold: 0, strayImages: 0, scripts: 2 },
+      "viewer + merged section only",
+    );
+
+    // The skipped test: listed, no executions, says so.
+    await page.locator("nav .src.skipped").click();
+    assert.deepEqual(await visiblePrompts(page), []);
+    assert.match(
+      await page.locator("#detail").innerText(),
+      /Settings \(skipped\)[\s\S]*No report/,
+    );
+
+    // All sources again.
+    await page.locator("nav .src-all").click();
+    assert.equal((await visiblePrompts(page)).length, 6);
+    // The data the page reads matches the file.
+    const sources = await page.evaluate(() =>
+      (window as unknown as { __SDK_MERGED__: { sources: unknown[] } }).__SDK_MERGED__.sources
+    );
+    assert.deepEqual(sources, parseReportHtml(await readFile(merged, "utf8")).sources);
+    await page.waitForTimeout(200); // a late onerror would fire by now
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(errors, []);
   });
 });
 
 test("a merged report with an html-and-external-assets source is a directory whose screenshots load over HTTP", async () => {
-  await withBrowser(async (browser) => {
-    const shots = await makeScreenshots(browser);
-    const jpegs = await jpegShots(browser, shots);
-    await withRunDir(async (dir) => {
-      const external = await checkoutReport(shots, "html-and-external-assets");
-      const inline = await smallReport("inline", jpegs, ["the basket"]);
-      const tool = new ReportMergingTool();
-      for (const [i, file] of [external, inline].entries()) {
-        tool.append({
-          reportFilePath: file,
-          reportAttributes: {
-            testId: `t${i}`,
-            testTitle: `Test ${i}`,
-            testDescription: "",
-            testDuration: 1000 * (i + 1),
-            testStatus: "passed",
-          },
-        });
-      }
-      const index = (await tool.mergeReports("served"))!;
-      assert.equal(index, join(dir, "report", "served", "index.html"));
-
-      const root = join(dir, "report", "served");
-      const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-        const path = decodeURIComponent(new URL(req.url).pathname);
-        if (path === "/favicon.ico") return new Response(null, { status: 204 });
-        const file = join(root, path === "/" ? "index.html" : path.slice(1));
-        if (!file.startsWith(root)) return new Response("no", { status: 403 });
-        try {
-          const type = file.endsWith(".html")
-            ? "text/html; charset=utf-8"
-            : file.endsWith(".jpg")
-            ? "image/jpeg"
-            : "image/png";
-          return new Response(await Deno.readFile(file), { headers: { "content-type": type } });
-        } catch {
-          return new Response("missing", { status: 404 });
-        }
+  const browser = chromium();
+  const shots = await makeScreenshots(browser);
+  const jpegs = await jpegShots(browser, shots);
+  await withRunDir(async (dir) => {
+    const external = await checkoutReport(shots, "html-and-external-assets");
+    const inline = await smallReport("inline", jpegs, ["the basket"]);
+    const tool = new ReportMergingTool();
+    for (const [i, file] of [external, inline].entries()) {
+      tool.append({
+        reportFilePath: file,
+        reportAttributes: {
+          testId: `t${i}`,
+          testTitle: `Test ${i}`,
+          testDescription: "",
+          testDuration: 1000 * (i + 1),
+          testStatus: "passed",
+        },
       });
+    }
+    const index = (await tool.mergeReports("served"))!;
+    assert.equal(index, join(dir, "report", "served", "index.html"));
+
+    const root = join(dir, "report", "served");
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+      const path = decodeURIComponent(new URL(req.url).pathname);
+      if (path === "/favicon.ico") return new Response(null, { status: 204 });
+      const file = join(root, path === "/" ? "index.html" : path.slice(1));
+      if (!file.startsWith(root)) return new Response("no", { status: 403 });
       try {
-        const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-        const errors: string[] = [];
-        page.on("pageerror", (e) => errors.push(e.message));
-        page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-        await page.goto(`http://127.0.0.1:${server.addr.port}/`);
-        await page.waitForSelector("nav .src");
-        assert.deepEqual(await sourceRows(page), [
-          { title: "Test 0", status: "passed", duration: "1.00 s", description: "" },
-          { title: "Test 1", status: "passed", duration: "2.00 s", description: "" },
-        ]);
-        await page.locator("nav .src", { hasText: "Test 0" }).click();
-        await page.locator("nav .ex:not(.src-off)").nth(1).click();
-        assert.deepEqual(await shownScreenshots(page), [1280, 1280, 1280, 1280, 1280, 1280]);
-        await page.locator("nav .src", { hasText: "Test 1" }).click();
-        assert.deepEqual(await shownScreenshots(page), [1280]);
-        const srcs = await page.locator("#detail .shot img").evaluateAll((imgs) =>
-          imgs.map((i) => i.getAttribute("src"))
-        );
-        assert.match(
-          srcs[0]!,
-          /^screenshots\/[A-Za-z0-9._-]+\.jpg$/,
-          "inline JPEG written as .jpg",
-        );
-        assert.deepEqual(errors, []);
-        await page.close();
-      } finally {
-        await server.shutdown();
+        const type = file.endsWith(".html")
+          ? "text/html; charset=utf-8"
+          : file.endsWith(".jpg")
+          ? "image/jpeg"
+          : "image/png";
+        return new Response(await Deno.readFile(file), { headers: { "content-type": type } });
+      } catch {
+        return new Response("missing", { status: 404 });
       }
     });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      await page.goto(`http://127.0.0.1:${server.addr.port}/`);
+      await page.waitForSelector("nav .src");
+      assert.deepEqual(await sourceRows(page), [
+        { title: "Test 0", status: "passed", duration: "1.00 s", description: "" },
+        { title: "Test 1", status: "passed", duration: "2.00 s", description: "" },
+      ]);
+      await page.locator("nav .src", { hasText: "Test 0" }).click();
+      await page.locator("nav .ex:not(.src-off)").nth(1).click();
+      assert.deepEqual(await shownScreenshots(page), [1280, 1280, 1280, 1280, 1280, 1280]);
+      await page.locator("nav .src", { hasText: "Test 1" }).click();
+      assert.deepEqual(await shownScreenshots(page), [1280]);
+      const srcs = await page.locator("#detail .shot img").evaluateAll((imgs) =>
+        imgs.map((i) => i.getAttribute("src"))
+      );
+      assert.match(
+        srcs[0]!,
+        /^screenshots\/[A-Za-z0-9._-]+\.jpg$/,
+        "inline JPEG written as .jpg",
+      );
+      assert.deepEqual(errors, []);
+      await page.close();
+    } finally {
+      await server.shutdown();
+    }
   });
 });

@@ -4,16 +4,26 @@
  * `file://`. Data only ever reaches the DOM through `textContent` and attributes, never as HTML.
  *
  * It stays fast and small in memory on long runs: a step's body and screenshot exist only while
- * the step is near the viewport (at most a few dozen at a time), and the execution list is laid
- * out only where it is seen (`bench/report_viewer.ts` measures a 500-step report).
+ * the step is near the viewport (at most a few dozen at a time), timeline thumbnails only while
+ * near the strip's view, and the execution list is laid out only where it is seen
+ * (`bench/report_viewer.ts` measures a 500-step report).
+ *
+ * The page's script is this file's core (data, list, detail) plus one fragment per feature, all
+ * in one function scope: `viewer_filter.ts` (status, API and search filters), `viewer_timeline.ts`
+ * (the strip of thumbnails), `viewer_replay.ts` (the replay with its moving pointer) and
+ * `viewer_nav.ts` (the current step, deep links, keys and the help overlay).
  *
  * @module
  */
 
 import { escapeHtml } from "./_format.ts";
+import { FILTER_SCRIPT, FILTER_STYLE } from "./viewer_filter.ts";
+import { NAV_SCRIPT, NAV_STYLE } from "./viewer_nav.ts";
+import { REPLAY_SCRIPT, REPLAY_STYLE } from "./viewer_replay.ts";
+import { TIMELINE_SCRIPT, TIMELINE_STYLE } from "./viewer_timeline.ts";
 
-/** The viewer's stylesheet. */
-export const VIEWER_STYLE: string = String.raw`
+/** Styles of the page, the list and the step cards. */
+const BASE_STYLE = String.raw`
 :root{--bg:#f3f4f6;--card:#fff;--line:#e3e6ea;--text:#1c2024;--muted:#646b75;--accent:#3b5bdb;
 --ok:#1a7f37;--ok-bg:#e6f4ea;--bad:#c9252d;--bad-bg:#fdecec;--run:#9a6700;--run-bg:#fff4d6;
 --mark:#ff2d78;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
@@ -86,17 +96,25 @@ figcaption{font-size:12px;color:var(--muted);margin-top:4px;font-family:var(--mo
 .muted{color:var(--muted)}
 .lightbox{position:fixed;inset:0;z-index:10;background:rgba(10,12,16,.86);display:grid;place-items:center;cursor:zoom-out}
 .lightbox .shot{cursor:zoom-out;border:0}.lightbox .shot img{max-width:96vw;max-height:94vh}
+.replay-btn{margin-left:auto;padding:4px 12px;border:1px solid var(--accent);border-radius:7px;background:#fff;color:var(--accent);font:inherit;font-size:13px;font-weight:600;cursor:pointer}
+.replay-btn:hover{background:#eef1ff}
+.step{scroll-margin-top:80px}
+.step.cur{border-color:var(--accent);box-shadow:0 0 0 2px var(--accent)}
+.step.hit .step-head{background:#fff6d6}
+.retry{flex:none;font-size:11px;font-weight:700;padding:1px 7px;border-radius:5px;background:#fff0e0;color:#a35200}
+.try{margin-bottom:12px}.try-head{display:flex;align-items:center;gap:8px;flex-wrap:wrap;margin-bottom:2px}.try-n{font-weight:650}
+.try .label{margin-top:6px}
+[hidden]{display:none!important}
 @media (max-width:900px){.layout{grid-template-columns:1fr}aside{border-right:0;border-bottom:1px solid var(--line)}nav{position:static;max-height:40vh}.step-body.has-shot{grid-template-columns:1fr}header{flex-wrap:wrap}.summary{margin-left:0}}
 `;
 
 /**
- * The viewer's script. Plain ES2017, no template literals (this is a `String.raw` constant). It
- * parses the data tags once on `DOMContentLoaded` and exposes the data as `window.__SDK_REPORT__`
- * (a getter that parses again, for tests and for reports still growing).
+ * The core of the viewer's script: reading the data tags, the header, the execution list and the
+ * detail of one execution with its lazily built step cards. Plain ES2017, no template literals
+ * (this is a `String.raw` constant); it shares one function scope with the fragments of the
+ * `viewer_*.ts` files (see {@link VIEWER_SCRIPT}).
  */
-export const VIEWER_SCRIPT: string = String.raw`
-(function () {
-"use strict";
+const CORE_SCRIPT = String.raw`
 var DATA_SRC = /^data:image\/(png|jpe?g|webp|gif);base64,[A-Za-z0-9+\/=\r\n]*$/i;
 var FILE_SRC = /^screenshots\/[A-Za-z0-9._-]+$/;
 var STATUSES = { passed: 1, failed: 1, running: 1 };
@@ -144,6 +162,7 @@ function add(el, kid) {
 }
 
 function status(s) { return STATUSES[s] ? s : "unknown"; }
+function fin(v) { return typeof v === "number" && isFinite(v); }
 function ms(v) {
   if (!(v >= 0)) return "";
   if (v < 1000) return Math.round(v) + " ms";
@@ -169,6 +188,7 @@ function tokens(ex) {
 }
 function text(v) { return typeof v === "string" ? v : v == null ? "" : JSON.stringify(v, null, 2); }
 function pill(s) { return h("span", { class: "pill " + status(s), text: s == null ? "" : String(s) }); }
+function kind(s) { return h("span", { class: "kind k-" + String(s.kind).replace(/[^A-Za-z]/g, ""), text: s.kind }); }
 function frozen(ex) {
   return ex.frozenContext ? h("span", { class: "frozen", title: "Ran on a frozen page context (freezePageContext): the model saw one snapshot", text: "\u2744 frozen context" }) : null;
 }
@@ -186,7 +206,7 @@ function promptImages(ex) {
   }))];
 }
 
-var data, selected = null, filter = "";
+var data, selected = null;
 
 function shotSrc(id) {
   var el = typeof id === "string" && data.shots.get(id);
@@ -196,6 +216,19 @@ function shotSrc(id) {
   src = el.textContent.trim();
   return DATA_SRC.test(src) ? src : null;
 }
+
+// The size of each screenshot by id, from the steps that recorded it: an Action step on its
+// Locate step's screenshot records none, and its marks are in that same image's pixels.
+var shotSizes = new Map();
+function sized(z) { return z && z.width > 0 && z.height > 0 ? z : null; }
+function indexSizes() {
+  data.executions.forEach(function (ex) {
+    ex.steps.forEach(function (s) {
+      if (s && typeof s.screenshot === "string" && sized(s.screenshotSize)) shotSizes.set(s.screenshot, s.screenshotSize);
+    });
+  });
+}
+function sizeOf(s) { return s && (sized(s.screenshotSize) || shotSizes.get(s.screenshot)) || null; }
 
 function header() {
   var m = data.meta, ex = data.executions;
@@ -214,25 +247,26 @@ function header() {
       h("span", null, h("span", { class: "n", text: ex.length }), ex.length === 1 ? " execution" : " executions"),
       h("span", { class: "ok" }, h("span", { class: "n", text: passed }), " passed"),
       h("span", { class: failed ? "bad" : "" }, h("span", { class: "n", text: failed }), " failed"),
-      h("span", null, h("span", { class: "n", text: num(tok) }), " tokens"))
+      h("span", null, h("span", { class: "n", text: num(tok) }), " tokens")),
+    h("button", { class: "help-btn", type: "button", title: "Keyboard shortcuts (?)", "aria-label": "Keyboard shortcuts", text: "?", onclick: toggleHelp })
   ]);
   if (m.name) document.title = m.name;
 }
 
-// The execution list: built once (and again when the filter changes); selecting only moves the
+// The execution list: built once (and again when a filter changes); selecting only moves the
 // mark. Off-screen entries cost no layout (content-visibility), so a list of thousands stays cheap.
 var buttons = new Map();
 function list() {
-  var nav = document.getElementById("list");
-  var box = nav.querySelector(".items");
+  var box = document.querySelector("#list .items");
   box.textContent = "";
   buttons = new Map();
-  var f = filter.toLowerCase();
+  var shown = 0;
   data.executions.forEach(function (ex) {
-    if (f && (String(ex.apiName) + " " + String(ex.prompt)).toLowerCase().indexOf(f) < 0) return;
+    if (!matches(ex)) return;
+    shown++;
     var n = ex.steps.length;
     var b = h("button", { class: "ex " + status(ex.status) + (ex === selected ? " sel" : ""), type: "button",
-      "data-id": ex.id, onclick: function () { select(ex, true); } },
+      "data-id": ex.id, onclick: function () { go(ex, -1, true); } },
       h("div", { class: "ex-top" }, h("span", { class: "api", text: ex.apiName }), frozen(ex), pill(ex.status)),
       h("div", { class: "prompt", text: text(ex.prompt), title: text(ex.prompt) }),
       h("div", { class: "meta" }, h("span", { text: duration(ex) }), h("span", { text: num(tokens(ex)) + " tokens" }),
@@ -241,6 +275,7 @@ function list() {
     add(box, b);
   });
   if (!box.firstChild) add(box, h("div", { class: "empty", text: data.executions.length ? "No match." : "No executions recorded yet." }));
+  filterCount(shown);
 }
 function mark(user) {
   buttons.forEach(function (b, ex) { b.classList.toggle("sel", ex === selected); });
@@ -248,31 +283,33 @@ function mark(user) {
   if (user && b) b.scrollIntoView({ block: "nearest" });
 }
 
+// Draws a step's target box and click point on its screenshot. Marks are in the stored image's
+// pixels, so they are placed as fractions of its size and scale with it however it is shown.
 function overlay(wrap, img, step, size) {
   function place() {
     var w = size && size.width || img.naturalWidth, hh = size && size.height || img.naturalHeight;
     if (!w || !hh) return;
     var r = step.target;
-    if (r && [r.left, r.top, r.width, r.height].every(isFinite)) {
+    if (r && [r.left, r.top, r.width, r.height].every(fin)) {
       var b = h("div", { class: "box" });
       b.style.left = (r.left / w * 100) + "%"; b.style.top = (r.top / hh * 100) + "%";
       b.style.width = (r.width / w * 100) + "%"; b.style.height = (r.height / hh * 100) + "%";
       wrap.appendChild(b);
     }
     var p = step.point;
-    if (Array.isArray(p) && isFinite(p[0]) && isFinite(p[1])) {
+    if (Array.isArray(p) && fin(p[0]) && fin(p[1])) {
       var d = h("div", { class: "pt" });
       d.style.left = (p[0] / w * 100) + "%"; d.style.top = (p[1] / hh * 100) + "%";
       wrap.appendChild(d);
     }
   }
-  if (size && size.width && size.height) place(); else img.addEventListener("load", place);
+  if (size) place(); else img.addEventListener("load", place, { once: true });
 }
 
 function screenshot(step, big) {
   var src = shotSrc(step.screenshot);
   if (!src) return step.screenshot ? h("div", { class: "muted", text: "Screenshot not in this report." }) : null;
-  var size = step.screenshotSize && step.screenshotSize.width > 0 && step.screenshotSize.height > 0 ? step.screenshotSize : null;
+  var size = sizeOf(step);
   var img = h("img", { alt: "screenshot of step", loading: big ? null : "lazy", decoding: "async" });
   var wrap = h("div", { class: "shot" }, img);
   img.src = src;
@@ -299,15 +336,24 @@ function usage(u) {
     typeof u.timeCostMs === "number" ? h("span", { class: "soft", text: ms(u.timeCostMs) }) : null);
 }
 
-// The model calls of a step whose unusable answer was retried; open when the step failed.
+function retried(s) { return Array.isArray(s.attempts) && s.attempts.length > 1; }
+
+// Every model call of a step whose unusable answer was retried: each raw answer and the problem
+// with it. Open when the step failed.
 function attempts(s) {
-  if (!Array.isArray(s.attempts) || s.attempts.length < 2) return null;
+  var calls = Array.isArray(s.attempts) ? s.attempts : [];
+  if (!retried(s) && !(calls[0] && calls[0].error)) return null;
+  var bad = calls.filter(function (a) { return a && a.error; }).length;
   return h("details", { class: "attempts", open: s.status === "failed" },
-    h("summary", { text: "Model calls (" + s.attempts.length + ")" }),
-    h("ol", { class: "tries" }, s.attempts.map(function (a) {
+    h("summary", { text: "Model calls (" + calls.length + ")" + (bad ? ", " + bad + " unusable" : "") }),
+    h("ol", { class: "tries" }, calls.map(function (a, k) {
       a = a || {};
-      return h("li", null, a.error ? h("div", { class: "err", text: text(a.error) }) : h("div", { class: "muted", text: "Answer used" }),
-        h("pre", { text: text(a.rawResponse) }));
+      return h("li", { class: "try " + (a.error ? "bad" : "ok") },
+        h("div", { class: "try-head" }, h("span", { class: "try-n", text: "Call " + (k + 1) }),
+          h("span", { class: "pill " + (a.error ? "failed" : "passed"), text: a.error ? "unusable" : "used" }),
+          a.usage ? usage(a.usage) : null),
+        h("div", { class: "label", text: "Raw answer" }), h("pre", { class: "raw", text: text(a.rawResponse) }),
+        a.error ? [h("div", { class: "label", text: "Problem" }), h("div", { class: "err", text: text(a.error) })] : null);
     })));
 }
 
@@ -333,12 +379,14 @@ var view = null;
 
 function stepCard(s, i, est) {
   s = s || {};
-  var li = h("li", { class: "card step " + status(s.status) },
-    h("div", { class: "step-head" }, h("span", { class: "idx", text: i + 1 }), h("span", { class: "kind k-" + String(s.kind).replace(/[^A-Za-z]/g, ""), text: s.kind }),
-      h("span", { class: "title", text: text(s.title) }), pill(s.status), h("span", { class: "dur", text: duration(s) })));
+  var li = h("li", { class: "card step " + status(s.status) + (stepHit(s) ? " hit" : ""), "data-step": i + 1 },
+    h("div", { class: "step-head" }, h("span", { class: "idx", text: i + 1 }), kind(s),
+      h("span", { class: "title", text: text(s.title) }),
+      retried(s) ? h("span", { class: "retry", title: "The model's answer could not be used and was asked for again", text: s.attempts.length + " calls" }) : null,
+      pill(s.status), h("span", { class: "dur", text: duration(s) })));
   li.sdkStep = s;
   if (s.screenshot || s.thought || s.param !== undefined || s.usage || s.error || s.rawResponse) {
-    var z = s.screenshotSize, r = z && z.width > 0 && z.height > 0 ? z.height / z.width : 0.625;
+    var z = sizeOf(s), r = z ? z.height / z.width : 0.625;
     li.style.minHeight = Math.round(s.screenshot ? Math.min(560, est * r) + 90 : 140) + "px";
   }
   return li;
@@ -376,9 +424,8 @@ function steps(main, ex) {
   var ol = h("ol", { class: "steps" });
   add(main, ol);
   var est = Math.max(200, (main.clientWidth - 48) * 0.57);
-  var cards = ex.steps.map(function (s, i) { return stepCard(s, i, est); });
+  var cards = view.cards = ex.steps.map(function (s, i) { return stepCard(s, i, est); });
   add(ol, cards);
-  view = { filled: 0, far: new Set(), io: null };
   cards.slice(0, EAGER).forEach(fill);
   if (typeof IntersectionObserver !== "function") { cards.forEach(fill); return; }
   var v = view;
@@ -395,48 +442,48 @@ function steps(main, ex) {
 
 function detail() {
   var main = document.getElementById("detail");
-  if (view && view.io) view.io.disconnect();
+  if (view) { if (view.io) view.io.disconnect(); stripStop(view.strip); }
   view = null;
   main.textContent = "";
   var ex = selected;
   if (!ex) { add(main, h("div", { class: "empty", text: "No executions recorded yet." })); return; }
   function fact(k, v) { return h("div", null, h("dt", { text: k }), h("dd", { text: v })); }
   add(main, h("section", { class: "card exhead" },
-    h("div", { class: "row" }, h("span", { class: "api", text: ex.apiName }), pill(ex.status), frozen(ex)),
+    h("div", { class: "row" }, h("span", { class: "api", text: ex.apiName }), pill(ex.status), frozen(ex),
+      ex.steps.length ? h("button", { class: "replay-btn", type: "button", title: "Replay the steps (r)", text: "\u25b6 Replay", onclick: replayOpen }) : null),
     h("p", { class: "prompt", text: text(ex.prompt) }),
     promptImages(ex),
     h("dl", { class: "facts" }, fact("Started", when(ex.startedAt)), fact("Duration", duration(ex) || "\u2013"),
       fact("Tokens", num(tokens(ex))), fact("Steps", String(ex.steps.length))),
     ex.error ? h("div", { class: "err", text: text(ex.error) }) : null,
     ex.output !== undefined ? [h("div", { class: "label", text: "Output" }), h("pre", { text: text(ex.output) })] : null));
+  var strip = timeline(ex, function (i) { go(ex, i, true); });
+  if (strip) add(main, h("section", { class: "card tl" }, h("div", { class: "label", text: "Timeline" }), strip));
+  view = { filled: 0, far: new Set(), io: null, cards: [], strip: strip };
   steps(main, ex);
+  if (fl.q) showHits();
 }
 
 function select(ex, user) {
   selected = ex;
-  if (user) { try { history.replaceState(null, "", "#" + encodeURIComponent(ex.id)); } catch (e) { /* file: may refuse */ } }
   detail();
   mark(user);
-  if (user) window.scrollTo(0, 0);
 }
 
 function start() {
   data = parse();
-  var want = decodeURIComponent(location.hash.slice(1));
-  selected = data.executions.filter(function (e) { return e.id === want; })[0] || data.executions[0] || null;
+  indexSizes();
+  var target = fromHash(location.hash);
+  selected = target ? target.ex : data.executions[0] || null;
   header();
-  var nav = document.getElementById("list");
-  add(nav, [h("input", { type: "search", placeholder: "Filter by API or prompt", "aria-label": "Filter",
-    oninput: function (e) { filter = e.target.value; list(); } }), h("div", { class: "items" })]);
+  add(document.getElementById("list"), [filterBar(), h("div", { class: "items" })]);
   list();
   detail();
-  if (want) mark(true);
-  document.addEventListener("keydown", function (e) {
-    if (e.key === "Escape") { var lb = document.querySelector(".lightbox"); if (lb) lb.remove(); return; }
-    if (e.target && e.target.tagName === "INPUT") return;
-    var i = data.executions.indexOf(selected);
-    if ((e.key === "ArrowDown" || e.key === "j") && i < data.executions.length - 1) { select(data.executions[i + 1], true); e.preventDefault(); }
-    if ((e.key === "ArrowUp" || e.key === "k") && i > 0) { select(data.executions[i - 1], true); e.preventDefault(); }
+  if (target) go(target.ex, target.i, true);
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", function () {
+    var t = fromHash(location.hash);
+    if (t) go(t.ex, t.i, true);
   });
 }
 
@@ -445,7 +492,21 @@ Object.defineProperty(window, "__SDK_REPORT__", { configurable: true, get: funct
   return { meta: d.meta, executions: d.executions, screenshotIds: Array.from(d.shots.keys()) };
 } });
 document.addEventListener("DOMContentLoaded", start);
-})();
+`;
+
+/** The viewer's stylesheet: the page's own, then each feature's. */
+export const VIEWER_STYLE: string = BASE_STYLE + FILTER_STYLE + TIMELINE_STYLE + REPLAY_STYLE +
+  NAV_STYLE;
+
+/**
+ * The viewer's script: the core and the feature fragments in one strict-mode function. It parses
+ * the data tags once on `DOMContentLoaded` and exposes the data as `window.__SDK_REPORT__` (a
+ * getter that parses again, for tests and for reports still growing).
+ */
+export const VIEWER_SCRIPT: string = `
+(function () {
+"use strict";
+${CORE_SCRIPT}${FILTER_SCRIPT}${TIMELINE_SCRIPT}${REPLAY_SCRIPT}${NAV_SCRIPT}})();
 `;
 
 /** Options of {@link viewerPage}. */
