@@ -90,34 +90,36 @@ const processEnv = {
 async function playgroundCommand(command: PlaygroundCommand, io: CliIo): Promise<number> {
   const dotenv = resolve(io.cwd, command.dotenv ?? ".env");
   await loadDotenv(dotenv, command.dotenv !== undefined, processEnv);
-  const playground = await startPlayground({
-    url: command.url,
-    port: command.port,
-    host: command.host,
-    headless: !command.headed,
-    agentOptions: command.agentOptions,
-    onWarning: (message) => io.stderr.write(`${message}\n`),
-  });
+  // Listening from the start: a Ctrl+C while the browser starts still closes it.
+  let stop!: () => void;
+  const stopped = new Promise<void>((done) => stop = done);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   try {
-    io.stdout.write(
-      `Playground on ${command.url}\nOpen ${playground.url}\n` +
-        "(the token in this URL is what lets a browser drive the page: keep it to yourself)\n" +
-        "Press Ctrl+C to stop.\n",
-    );
-    const model = readModelInfo(command.agentOptions.modelConfig);
-    if (model.error) io.stderr.write(`Warning: every call will fail: ${model.error}\n`);
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
-        done();
-      };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
+    const playground = await startPlayground({
+      url: command.url,
+      port: command.port,
+      host: command.host,
+      headless: !command.headed,
+      agentOptions: command.agentOptions,
+      onWarning: (message) => io.stderr.write(`${message}\n`),
     });
-    return 0;
+    try {
+      io.stdout.write(
+        `Playground on ${command.url}\nOpen ${playground.url}\n` +
+          "(the token in this URL is what lets a browser drive the page: keep it to yourself)\n" +
+          "Press Ctrl+C to stop.\n",
+      );
+      const model = readModelInfo(command.agentOptions.modelConfig);
+      if (model.error) io.stderr.write(`Warning: every call will fail: ${model.error}\n`);
+      await stopped;
+      return 0;
+    } finally {
+      await playground.close();
+    }
   } finally {
-    await playground.close();
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
   }
 }
 

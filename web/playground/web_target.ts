@@ -1,6 +1,6 @@
 /**
- * The playground's web target: a page opened at a URL in the system Chromium (found and launched
- * as `sdk run` does), driven by a DriverB page agent.
+ * The playground's web target: a page opened at a URL in the system Chromium (found as `sdk run`
+ * finds it, with the same flags), driven by a DriverB page agent.
  *
  * @module
  */
@@ -29,8 +29,17 @@ export async function launchPageTarget(
 ): Promise<PlaygroundTarget> {
   // Loaded here, not at the top: playwright-core is an optional peer of @sdk/web, and a user of
   // DriverA alone imports this package without it.
-  const { launchChromium } = await import("../cli/chromium.ts");
-  const browser = await launchChromium({ headless: options.headless ?? true });
+  const { CHROMIUM_ARGS, findChromium } = await import("../cli/chromium.ts");
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({
+    executablePath: await findChromium(),
+    headless: options.headless ?? true,
+    args: [...CHROMIUM_ARGS],
+    // The playground closes the browser itself on Ctrl+C, after the agent's report is final;
+    // Playwright's own handlers would end the process (exit code 130) before that.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+  });
   try {
     const context = await browser.newContext({ viewport: options.viewport ?? DEFAULT_VIEWPORT });
     const page = await context.newPage();
