@@ -106,3 +106,61 @@ test("help and version", () => {
   assert.deepEqual(parseCliArgs(["--help"]), { command: "help" });
   assert.deepEqual(parseCliArgs(["--version"]), { command: "version" });
 });
+
+test("sdk playground takes one URL, its flags and the agent option flags", () => {
+  assert.deepEqual(parseCliArgs(["playground", "https://example.com"]), {
+    command: "playground",
+    url: "https://example.com",
+    port: 5800,
+    headed: false,
+    agentOptions: {},
+  });
+  assert.deepEqual(
+    parseCliArgs([
+      "playground",
+      "--port=0",
+      "http://127.0.0.1:8080/a.html",
+      "--host",
+      "0.0.0.0",
+      "--headed",
+      "--dotenv",
+      ".env.local",
+      "--wait-after-action",
+      "100",
+    ]),
+    {
+      command: "playground",
+      url: "http://127.0.0.1:8080/a.html",
+      port: 0,
+      host: "0.0.0.0",
+      headed: true,
+      dotenv: ".env.local",
+      agentOptions: { waitAfterAction: 100 },
+    },
+  );
+  assert.deepEqual(parseCliArgs(["playground", "--help"]), {
+    command: "help",
+    topic: "playground",
+  });
+  assert.deepEqual(parseCliArgs(["playground", "x", "-h"]), {
+    command: "help",
+    topic: "playground",
+  });
+  assert.match(helpText("playground"), /SDK_PLAYGROUND_HOST/);
+  assert.match(helpText(), /sdk playground <url>/);
+});
+
+test("sdk playground usage errors say what to write", () => {
+  usageError(
+    ["playground"],
+    /takes one page address, e\.g\. "sdk playground https:\/\/example\.com"/,
+  );
+  usageError(["playground", "https://a.example", "https://b.example"], /got 2/);
+  usageError(["playground", "example.com"], /did you mean https:\/\/example\.com\?/);
+  usageError(
+    ["playground", "https://a.example", "--port", "70000"],
+    /--port takes a whole number 0-65535/,
+  );
+  usageError(["playground", "https://a.example", "--concurrent", "2"], /unknown flag --concurrent/);
+  usageError(["playground", "https://a.example", "--hots", "x"], /did you mean --host\?/);
+});
