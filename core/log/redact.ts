@@ -7,8 +7,11 @@
  * @module
  */
 
-/** Secrets shorter than this are not redacted: cutting every "ab" out of a log helps nobody. */
-const MIN_SECRET_LENGTH = 4;
+/**
+ * Secrets shorter than this are not redacted: a placeholder key such as `none` or `EMPTY` (an
+ * endpoint without auth) would otherwise cut that word out of every line; real keys are longer.
+ */
+const MIN_SECRET_LENGTH = 8;
 
 /** A header name followed by `:` or `=` (JSON, HTTP or `key=value`), then the value. */
 const HEADER_VALUE =

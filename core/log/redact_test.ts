@@ -13,8 +13,9 @@ test("a configured key is cut out wherever it appears, as is and JSON-escaped", 
   assert.equal((out.match(/\*\*\*/g) ?? []).length, 4);
 });
 
-test("secrets shorter than 4 characters are left alone", () => {
-  assert.equal(redactLogText("abc abc", ["abc"]), "abc abc");
+test("secrets shorter than 8 characters (placeholder keys) are left alone", () => {
+  assert.equal(redactLogText("(none) EMPTY", ["none", "EMPTY"]), "(none) EMPTY");
+  assert.equal(redactLogText("k=12345678", ["12345678"]), "k=***");
 });
 
 test("Authorization and api-key header values are cut out, the scheme kept", () => {
