@@ -168,7 +168,15 @@ export class RotatingLogFile {
       data.set(b, at);
       at += b.length;
     }
-    this.#fs!.appendFileSync(this.#file!, data);
+    try {
+      this.#fs!.appendFileSync(this.#file!, data);
+    } catch (e) {
+      if ((e as { code?: string }).code !== "ENOENT") throw e;
+      // The directory was deleted under a running process (`rm -rf sdk_run`): start it again.
+      this.#fs!.mkdirSync(this.#dir!, { recursive: true });
+      this.#fs!.appendFileSync(this.#file!, data);
+      this.#size = 0;
+    }
     this.#size += bytes;
   }
 

@@ -113,6 +113,28 @@ test("files rotate at the file cap and the oldest go beyond the total cap", asyn
   }
 });
 
+test("a log directory deleted while the process runs is created again", async () => {
+  const dir = await tempDir();
+  try {
+    const logDir = join(dir, "run", "log");
+    const log = new RotatingLogFile({
+      dir: logDir,
+      maxFileBytes: 1 << 20,
+      maxTotalBytes: 4 << 20,
+      stem: "sdk-again",
+    });
+    await log.ready;
+    log.append("before\n");
+    log.flush();
+    await rm(join(dir, "run"), { recursive: true });
+    log.append("after\n");
+    log.flush();
+    assert.equal(await readFile(join(logDir, "sdk-again.log"), "utf8"), "after\n");
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
 test("a directory that cannot be written turns the file off with one error", async () => {
   const dir = await tempDir();
   try {
