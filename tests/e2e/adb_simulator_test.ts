@@ -1,0 +1,350 @@
+/// <reference lib="dom" />
+/**
+ * The device simulator's adb front, driven by the real `adb` (Debian's adb 29): a virtual phone
+ * (1080 x 2400 physical pixels at density 2.625) behind the adb front on a free port, a private
+ * adb server on another free port (`adb -P`), `adb connect`, then adb commands whose effects are
+ * asserted on the phone's page.
+ *
+ * @module
+ */
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import net from "node:net";
+import { Buffer } from "node:buffer";
+import { fileURLToPath } from "node:url";
+import type { Browser } from "playwright-core";
+import { PNG } from "pngjs";
+import {
+  type AdbFront,
+  LAUNCHER_PACKAGE,
+  startAdbFront,
+  startVirtualPhone,
+  type VirtualPhone,
+} from "@sdk/web/testing";
+import { launchChromium } from "../helpers/browser.ts";
+import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+
+const MOBILE_APPS_DIR = fileURLToPath(new URL("../fixtures/mobile/", import.meta.url));
+const NOTES = "com.example.notes";
+const SETTINGS = "com.example.settings";
+const DENSITY = 2.625;
+
+interface Run {
+  stdout: Buffer;
+  stderr: string;
+  code: number;
+  ms: number;
+}
+
+let browser: Browser;
+let apps: StaticServer;
+let phone: VirtualPhone;
+let front: AdbFront;
+let adbPort: number;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `adb -P <private server port> ...args`. */
+function adb(...args: string[]): Promise<Run> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    execFile(
+      "adb",
+      ["-P", String(adbPort), ...args],
+      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ stdout, stderr: stderr.toString(), code, ms: performance.now() - started });
+      },
+    );
+  });
+}
+
+/** `adb -s <simulator> shell <command>`: its stdout as text, and the exit code. */
+async function shell(command: string): Promise<{ out: string; err: string; code: number }> {
+  const run = await adb("-s", front.serial, "shell", command);
+  return { out: run.stdout.toString(), err: run.stderr, code: run.code };
+}
+
+/** The physical-pixel center of an element of the foreground page. */
+async function centerOf(selector: string): Promise<[number, number]> {
+  const box = await phone.foregroundPage().locator(selector).boundingBox();
+  if (!box) throw new Error(`${selector} is not visible`);
+  return [
+    Math.round((box.x + box.width / 2) * DENSITY),
+    Math.round((box.y + box.height / 2) * DENSITY),
+  ];
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Starts the notes app afresh, on its list screen. */
+async function freshNotes(): Promise<void> {
+  assert.equal((await shell(`am force-stop ${NOTES}`)).code, 0);
+  assert.equal((await shell(`am start -n ${NOTES}/.MainActivity`)).code, 0);
+  assert.equal(phone.foregroundApp().packageName, NOTES);
+}
+
+before(async () => {
+  browser = await launchChromium();
+  apps = await serveStatic(MOBILE_APPS_DIR);
+  phone = await startVirtualPhone({
+    browser,
+    width: 1080,
+    height: 2400,
+    density: DENSITY,
+    apps: {
+      [NOTES]: { url: `${apps.url}notes/index.html`, label: "Notes" },
+      [SETTINGS]: { url: `${apps.url}settings/index.html`, label: "Settings" },
+    },
+  });
+  front = await startAdbFront(phone);
+  adbPort = await freePort();
+  const start = await adb("start-server");
+  assert.equal(start.code, 0, start.stderr);
+  const connect = await adb("connect", front.serial);
+  assert.match(connect.stdout.toString(), /connected to/);
+  await waitFor(async () => {
+    const devices = await adb("devices");
+    return devices.stdout.toString().includes(`${front.serial}\tdevice`);
+  }, "the simulator to be listed as a device");
+});
+
+after(async () => {
+  if (adbPort) await adb("kill-server");
+  await front?.close();
+  await phone?.close();
+  await apps?.close();
+  await browser?.close();
+});
+
+test("adb devices -l lists the simulator with the product, model and device of its banner", async () => {
+  const { stdout } = await adb("devices", "-l");
+  const line = stdout.toString().split("\n").find((l) => l.startsWith(front.serial));
+  assert.ok(line, stdout.toString());
+  assert.match(line, /\sdevice\s+product:simulator_phone model:Simulator_Phone device:simulator/);
+});
+
+test("wm size, wm density and getprop answer from the virtual phone", async () => {
+  assert.equal((await shell("wm size")).out, "Physical size: 1080x2400\n");
+  assert.equal((await shell("wm density")).out, "Physical density: 420\n");
+  assert.equal((await shell("getprop ro.product.model")).out, "Simulator Phone\n");
+  assert.equal((await shell("getprop ro.build.version.sdk")).out, "34\n");
+  const all = (await shell("getprop")).out;
+  assert.match(all, /^\[ro\.product\.model\]: \[Simulator Phone\]$/m);
+});
+
+test("adb exec-out screencap -p returns the page as a PNG of 1080 x 2400 physical pixels", async () => {
+  await freshNotes();
+  const run = await adb("-s", front.serial, "exec-out", "screencap -p");
+  assert.equal(run.code, 0, run.stderr);
+  const png = PNG.sync.read(run.stdout);
+  assert.deepEqual([png.width, png.height], [1080, 2400]);
+  // The notes app's blue header (56 CSS px = 147 physical px high) is at the top.
+  const at = (
+    x: number,
+    y: number,
+  ) => [...png.data.subarray((y * 1080 + x) * 4, (y * 1080 + x) * 4 + 3)];
+  assert.deepEqual(at(540, 70), [0x1a, 0x73, 0xe8]);
+  assert.deepEqual(at(540, 1000), [0xff, 0xff, 0xff]);
+  // `shell screencap -p` (shell protocol v2) gives the same bytes' format, unmangled.
+  const viaShell = await adb("-s", front.serial, "shell", "screencap -p");
+  assert.deepEqual(
+    [PNG.sync.read(viaShell.stdout).width, PNG.sync.read(viaShell.stdout).height],
+    [1080, 2400],
+  );
+});
+
+test("shell input tap lands on the element at its physical coordinates", async () => {
+  await freshNotes();
+  const [x, y] = await centerOf("#note-3");
+  const { code } = await shell(`input tap ${x} ${y}`);
+  assert.equal(code, 0);
+  const page = phone.foregroundPage();
+  await waitFor(async () => (await page.textContent("#detail-title")) === "Note 3", "Note 3");
+  assert.equal(await page.evaluate(() => location.hash), "#/note/3");
+  const [ix, iy] = await centerOf("#increment");
+  await shell(`input tap ${ix} ${iy}`);
+  await shell(`input tap ${ix} ${iy}`);
+  await waitFor(async () => (await page.textContent("#count")) === "2", "the counter at 2");
+  assert.deepEqual(phone.inputs.filter((i) => i.type === "tap").slice(-3), [
+    { type: "tap", x, y },
+    { type: "tap", x: ix, y: iy },
+    { type: "tap", x: ix, y: iy },
+  ]);
+});
+
+test("shell input text types ASCII with %s for spaces; keyevent DEL and ENTER edit it", async () => {
+  await freshNotes();
+  const page = phone.foregroundPage();
+  const [x, y] = await centerOf("#note-1");
+  await shell(`input tap ${x} ${y}`);
+  await waitFor(() => page.isVisible("#note-text"), "the text field");
+  const [fx, fy] = await centerOf("#note-text");
+  await shell(`input tap ${fx} ${fy}`);
+  await waitFor(() => page.evaluate(() => document.activeElement?.id === "note-text"), "focus");
+  assert.match((await shell("dumpsys input_method")).out, /mInputShown=true/);
+  // Only the first argument is typed, as on Android; the quotes make it one argument.
+  assert.equal((await shell("input text 'hello%sworld!'")).code, 0);
+  assert.equal(await page.inputValue("#note-text"), "hello world!");
+  assert.equal((await shell("input keyevent 67")).code, 0);
+  assert.equal(await page.inputValue("#note-text"), "hello world");
+  await shell("input keyevent KEYCODE_ENTER");
+  assert.equal(await page.textContent("#submitted"), "Submitted: hello world");
+  // Non-ASCII text fails as on a device (no key events for it): nothing is typed.
+  const accented = await shell("input text 'café'");
+  assert.equal(accented.code, 255);
+  assert.match(accented.err, /NullPointerException/);
+  assert.equal(await page.inputValue("#note-text"), "hello world");
+});
+
+test("keyevent BACK hides the keyboard, then walks back, then leaves the app for home", async () => {
+  await freshNotes();
+  const page = phone.foregroundPage();
+  const [x, y] = await centerOf("#note-2");
+  await shell(`input tap ${x} ${y}`);
+  await waitFor(() => page.isVisible("#note-text"), "the text field");
+  const [fx, fy] = await centerOf("#note-text");
+  await shell(`input tap ${fx} ${fy}`);
+  await waitFor(() => phone.keyboardShown(), "the keyboard");
+  await shell("input keyevent 4");
+  assert.match((await shell("dumpsys input_method")).out, /mInputShown=false/);
+  assert.equal(await page.evaluate(() => location.hash), "#/note/2");
+  await shell("input keyevent 4");
+  await waitFor(() => page.evaluate(() => location.hash === ""), "the list screen");
+  await shell("input keyevent KEYCODE_BACK");
+  const focus = (await shell("dumpsys window | grep mCurrentFocus")).out;
+  assert.match(focus, new RegExp(`${LAUNCHER_PACKAGE}/${LAUNCHER_PACKAGE}\\.Launcher`));
+  // The app went to the background, not away.
+  assert.deepEqual(phone.runningApps()[0], NOTES);
+});
+
+test("am start, monkey, am force-stop, HOME and APP_SWITCH show in the foreground app", async () => {
+  const focused = async () => {
+    const out = (await shell("dumpsys activity activities | grep mResumedActivity")).out;
+    return / u0 (\S+) t\d+\}/.exec(out)?.[1];
+  };
+  const start = await shell(`am start -W -n ${SETTINGS}/.MainActivity`);
+  assert.equal(start.code, 0, start.err);
+  assert.match(start.out, /Starting: Intent \{ cmp=com\.example\.settings\/\.MainActivity \}/);
+  assert.match(start.out, /Status: ok/);
+  assert.equal(await focused(), `${SETTINGS}/.MainActivity`);
+  const monkey = await shell(`monkey -p ${NOTES} -c android.intent.category.LAUNCHER 1`);
+  assert.equal(monkey.code, 0, monkey.err);
+  assert.match(monkey.out, /Events injected: 1/);
+  assert.equal(await focused(), `${NOTES}/.MainActivity`);
+  await shell("input keyevent 187");
+  assert.equal(await focused(), `${LAUNCHER_PACKAGE}/com.android.quickstep.RecentsActivity`);
+  assert.ok(await phone.foregroundPage().isVisible(`[data-package="${SETTINGS}"]`));
+  await shell("input keyevent 3");
+  assert.equal(await focused(), `${LAUNCHER_PACKAGE}/.Launcher`);
+  assert.equal((await shell(`am force-stop ${SETTINGS}`)).code, 0);
+  assert.ok(!phone.runningApps().includes(SETTINGS));
+  const missing = await shell("am start -n com.example.missing/.MainActivity");
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /does not exist/);
+  const packages = (await shell("pm list packages -3")).out;
+  assert.equal(packages, `package:${NOTES}\npackage:${SETTINGS}\n`);
+});
+
+test("a tap on a launcher icon launches its app", async () => {
+  await shell("input keyevent HOME");
+  const [x, y] = await centerOf(`[data-package="${SETTINGS}"]`);
+  await shell(`input tap ${x} ${y}`);
+  await waitFor(() => phone.foregroundApp().packageName === SETTINGS, "the settings app");
+  const [wx, wy] = await centerOf("#wifi");
+  await shell(`input tap ${wx} ${wy}`);
+  await waitFor(
+    async () => (await phone.foregroundPage().textContent("#wifi-status")) === "Wi-Fi is on",
+    "Wi-Fi on",
+  );
+});
+
+test("input swipe scrolls the list; a swipe that stays put is a long press", async () => {
+  await freshNotes();
+  const page = phone.foregroundPage();
+  assert.equal((await shell("input swipe 540 2000 540 700 300")).code, 0);
+  await waitFor(() => page.evaluate(() => scrollY > 300), "the list to scroll");
+  // Let the fling come to rest before measuring the item to press.
+  let last = -1;
+  await waitFor(async () => {
+    const now = await page.evaluate(() => scrollY);
+    const still = now === last;
+    last = now;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return still;
+  }, "the list to stop scrolling");
+  // The note in the middle of the screen now, pressed for 700 ms.
+  const id = await page.evaluate(() =>
+    document.elementFromPoint(innerWidth / 2, innerHeight / 2)!.id
+  );
+  assert.match(id, /^note-\d+$/);
+  assert.notEqual(id, "note-7", "the list scrolled");
+  const [x, y] = await centerOf(`#${id}`);
+  await shell(`input swipe ${x} ${y} ${x} ${y} 700`);
+  assert.equal(await page.getAttribute(`#${id}`, "data-pinned"), "true");
+  assert.equal(await page.evaluate(() => location.hash), "");
+  assert.deepEqual(phone.inputs.at(-1), { type: "longPress", x, y, durationMs: 700 });
+});
+
+test("shell exit codes and errors travel through shell protocol v2", async () => {
+  const unknown = await shell("xyz --help");
+  assert.equal(unknown.code, 127);
+  assert.equal(unknown.err, "/system/bin/sh: xyz: not found\n");
+  assert.equal((await shell("exit 3")).code, 3);
+  assert.equal((await shell("echo a && false || echo b")).out, "a\nb\n");
+  assert.equal((await shell("echo hidden > /dev/null; echo shown")).out, "shown\n");
+  assert.equal((await shell("xyz 2>/dev/null")).err, "");
+  const piped = await shell("getprop | grep -c ro.product");
+  assert.ok(Number(piped.out.trim()) >= 5, piped.out);
+  assert.ok(front.services.some((s) => s.startsWith("shell,v2,")), front.services.join("\n"));
+});
+
+test("round trips through the real adb: timings of screencap and tap", async () => {
+  await freshNotes();
+  const shots: number[] = [];
+  const taps: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    shots.push((await adb("-s", front.serial, "exec-out", "screencap -p")).ms);
+    taps.push((await adb("-s", front.serial, "shell", "input tap 540 2300")).ms);
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1];
+  console.log(
+    `adb round trips (median of 5): exec-out screencap -p ${median(shots).toFixed(0)} ms, ` +
+      `shell input tap ${median(taps).toFixed(0)} ms`,
+  );
+  assert.ok(median(shots) < 5000);
+});
+
+test("with auth 'accept-any-key' the adb server signs the token and the device comes online", async () => {
+  const secure = await startAdbFront(phone, { auth: "accept-any-key" });
+  try {
+    await adb("connect", secure.serial);
+    await waitFor(async () => {
+      const devices = (await adb("devices")).stdout.toString();
+      return devices.includes(`${secure.serial}\tdevice`);
+    }, "the secure front to be online");
+    const run = await adb("-s", secure.serial, "shell", "wm size");
+    assert.equal(run.stdout.toString(), "Physical size: 1080x2400\n");
+  } finally {
+    await adb("disconnect", secure.serial);
+    await secure.close();
+  }
+});
