@@ -282,3 +282,54 @@ export function buildExecutions(writer: ReportWriter, shots: Shot[]): ReportExec
   });
   return [tap, act, check];
 }
+
+/** Where the replay shows the current step, in CSS pixels of the page. */
+export interface ReplayGeometry {
+  /** The stage's image: left, top, width, height. */
+  img: [number, number, number, number];
+  /** Its decoded size. */
+  natural: [number, number];
+  /** The target box drawn on it (left, top, width, height), or null when hidden. */
+  box: [number, number, number, number] | null;
+  /** The pointer's centre, or null when it is idle (the step has no target). */
+  pointer: [number, number] | null;
+}
+
+/**
+ * The replay's image, box and pointer once the image is decoded and the pointer has stopped
+ * moving (its CSS transitions finished).
+ */
+export async function replayGeometry(page: Page): Promise<ReplayGeometry> {
+  await page.waitForFunction(() => {
+    const img = document.querySelector<HTMLImageElement>(".replay .rp-shot img");
+    const pointer = document.querySelector(".replay .pointer");
+    return !!img && img.complete && img.naturalWidth > 0 && !!pointer &&
+      pointer.getAnimations().every((a) => a.playState === "finished");
+  });
+  return await page.evaluate(() => {
+    const rect = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return [r.left, r.top, r.width, r.height] as [number, number, number, number];
+    };
+    const img = document.querySelector<HTMLImageElement>(".replay .rp-shot img")!;
+    const box = document.querySelector<HTMLElement>(".replay .rp-shot .box")!;
+    const pointer = document.querySelector(".replay .pointer")!;
+    const p = rect(pointer);
+    return {
+      img: rect(img),
+      natural: [img.naturalWidth, img.naturalHeight] as [number, number],
+      box: box.hidden ? null : rect(box),
+      pointer: pointer.classList.contains("idle") ? null : [p[0] + p[2] / 2, p[1] + p[3] / 2] as [
+        number,
+        number,
+      ],
+    };
+  });
+}
+
+/** Asserts `actual` is within 1.5 CSS pixels of `expected`. */
+export function near(actual: number, expected: number, what: string): void {
+  if (!(Math.abs(actual - expected) <= 1.5)) {
+    throw new Error(`${what}: ${actual} is not near ${expected}`);
+  }
+}

@@ -60,7 +60,7 @@ function replayOpen() {
   if (rp) return;
   var at = selected && current >= 0 ? [selected, current] : stepAfter(selected, -1, 1);
   if (!at) return;
-  function btn(label, title, fn) { return h("button", { type: "button", title: title, "aria-label": title, text: label, onclick: fn }); }
+  function btn(label, title, fn, cls) { return h("button", { type: "button", class: cls, title: title, "aria-label": title, text: label, onclick: fn }); }
   var img = h("img", { alt: "screenshot of the step" });
   var speed = h("select", { class: "rp-speed", "aria-label": "Speed", onchange: function () { if (rp.playing) schedule(); } });
   [["0.5", "0.5\u00d7"], ["1", "1\u00d7"], ["2", "2\u00d7"], ["4", "4\u00d7"]].forEach(function (o) {
@@ -72,13 +72,13 @@ function replayOpen() {
   rp = { img: img, box: h("div", { class: "box" }), pointer: h("div", { class: "pointer idle", "aria-hidden": "true" }),
     none: h("div", { class: "rp-none", text: "No screenshot for this step." }), side: h("div", { class: "rp-side" }),
     pos: h("div", { class: "rp-pos" }), bar: h("div"), stripBox: h("div", { class: "rp-strip" }),
-    play: btn("\u25b6 Play", "Play (space)", replayToggle), speed: speed, strip: null, ex: null, i: -1, playing: false, timer: 0 };
+    play: btn("\u25b6 Play", "Play or pause (space)", replayToggle, "rp-play"), speed: speed, strip: null, ex: null, i: -1, playing: false, timer: 0 };
   rp.shot = h("div", { class: "shot rp-shot" }, img, rp.box, rp.pointer);
   rp.root = h("div", { class: "replay", role: "dialog", "aria-modal": "true", "aria-label": "Replay" },
     h("div", { class: "rp-top" }, h("span", { class: "eyebrow", text: "Replay" }), rp.pos, h("button", { type: "button", class: "rp-close", title: "Close (Esc)", "aria-label": "Close the replay", text: "\u00d7", onclick: replayClose })),
     h("div", { class: "rp-main" }, h("div", { class: "rp-stage" }, rp.shot, rp.none), rp.side),
-    h("div", { class: "rp-controls" }, btn("\u2039 Prev", "Previous step (k)", function () { replayStep(-1); }), rp.play,
-      btn("Next \u203a", "Next step (j)", function () { replayStep(1); }), speed, h("div", { class: "rp-progress" }, rp.bar)),
+    h("div", { class: "rp-controls" }, btn("\u2039 Prev", "Previous step (k)", function () { replayStep(-1); }, "rp-prev"), rp.play,
+      btn("Next \u203a", "Next step (j)", function () { replayStep(1); }, "rp-next"), speed, h("div", { class: "rp-progress" }, rp.bar)),
     rp.stripBox);
   img.addEventListener("load", replayPlace);
   document.body.appendChild(rp.root);

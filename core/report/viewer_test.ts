@@ -6,7 +6,13 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { parseReportHtml } from "./_format.ts";
 import { execution, step, withRunDir } from "./_test_helpers.ts";
-import { buildExecutions, makeScreenshots, openReport, useBrowser } from "./_viewer_fixtures.ts";
+import {
+  buildExecutions,
+  makeScreenshots,
+  near,
+  openReport,
+  useBrowser,
+} from "./_viewer_fixtures.ts";
 import type { ReportExecution } from "./types.ts";
 import { ReportWriter } from "./writer.ts";
 
@@ -43,10 +49,6 @@ async function loadAllImages(page: Page): Promise<void> {
     )
   );
   await page.evaluate(() => scrollTo(0, 0));
-}
-
-function near(actual: number, expected: number, what: string): void {
-  assert.ok(Math.abs(actual - expected) <= 1.5, `${what}: ${actual} is not near ${expected}`);
 }
 
 test("viewer renders executions, steps, screenshots and scaled target overlays in Chromium", async () => {
