@@ -3,7 +3,7 @@
  * `SDK_RUN_DIR` and `DEBUG` once, so each setting needs a fresh process. Opens the fixture app's
  * actions page in headless Chromium, runs `aiAct` against the test model configured with the API
  * key given as the first argument, which goes in the Authorization header and in the request body
- * (one planned Tap on "Click me", then done), and prints what the test checks beside the log: the
+ * (one planned Tap on "Click me", then done; then a call the model says is impossible), and prints what the test checks beside the log: the
  * page's click count and the Authorization results the model server saw.
  *
  * @module
@@ -27,12 +27,14 @@ try {
     viewport: () => page.viewportSize()!,
     script: {
       plan: () =>
-        planned++ === 0
+        ++planned === 1
           ? {
             log: "Tap the Click me button",
             action: { type: "Tap", param: { locate: { prompt: "the Click me button", box } } },
           }
-          : { log: "done", finished: true, output: "clicked" },
+          : planned === 2
+          ? { log: "done", finished: true, output: "clicked" }
+          : { log: "", error: "There is no checkout button on this page." },
     },
   });
   try {
@@ -47,6 +49,8 @@ try {
       generateReport: false,
     });
     await agent.aiAct("click the Click me button once");
+    // A failing call, for the log's error line.
+    await agent.aiAct("press checkout").catch(() => {});
     await agent.destroy();
     const clicks = await page.evaluate(() =>
       (globalThis as unknown as { appState: { clicks: number } }).appState.clicks

@@ -71,9 +71,9 @@ test("a run without DEBUG writes a log file with the model request and answer an
   const lines = text.trimEnd().split("\n");
   const of = (category: string, message: string) =>
     lines.filter((l) => l.split(" ")[1] === category && l.split(" ")[2] === message);
-  // Two planning calls (Tap, then done), each a request and an answer.
+  // Three planning calls (Tap, then done; then "impossible"), each a request and an answer.
   const requests = of("sdk:model", "request");
-  assert.equal(requests.length, 2);
+  assert.equal(requests.length, 3);
   assert.match(requests[0], /"intent":"planning"/);
   assert.match(requests[0], /click the Click me button once/, "the instruction is in the request");
   assert.match(
@@ -82,7 +82,7 @@ test("a run without DEBUG writes a log file with the model request and answer an
     "images by size only",
   );
   const answers = of("sdk:model", "answer");
-  assert.equal(answers.length, 2);
+  assert.equal(answers.length, 3);
   assert.match(answers[0], /Tap the Click me button/, "the model's answer text");
   assert.match(answers[0], /"totalTokens":\d+/);
   // The action, from the agent and from the device seam, with its parameters and time.
@@ -96,6 +96,8 @@ test("a run without DEBUG writes a log file with the model request and answer an
   assert.match(taps[0], /"param":\{"locate":\{.*"center":\[\d+(\.\d+)?,\d+(\.\d+)?\]/);
   assert.match(of("sdk:agent", "start")[0], /"api":"aiAct"/);
   assert.match(of("sdk:agent", "end")[0], /"api":"aiAct","ms":\d+/);
+  assert.equal(of("sdk:agent", "error").length, 1);
+  assert.match(of("sdk:agent", "error")[0], /"api":"aiAct".*no checkout button on this page/);
   // What must never be there.
   assert.ok(!text.includes(API_KEY), "the API key is redacted");
   assert.match(
@@ -113,8 +115,8 @@ test("DEBUG=sdk:model prints model lines, not device or agent lines, and still n
   const run = await runAgent("sdk:model");
   assert.equal(result(run).clicks, 1);
   const console = run.stderr.split("\n");
-  assert.ok(console.filter((l) => l.startsWith("sdk:model request ")).length === 2, run.stderr);
-  assert.ok(console.filter((l) => l.startsWith("sdk:model answer ")).length === 2, run.stderr);
+  assert.ok(console.filter((l) => l.startsWith("sdk:model request ")).length === 3, run.stderr);
+  assert.ok(console.filter((l) => l.startsWith("sdk:model answer ")).length === 3, run.stderr);
   assert.ok(!console.some((l) => /^sdk:(device|agent|report) /.test(l)), run.stderr);
   assert.ok(!run.stderr.includes(API_KEY));
   // The file still has every category.
