@@ -3,8 +3,9 @@
  * `SDK_RUN_DIR` and `DEBUG` once, so each setting needs a fresh process. Opens the fixture app's
  * actions page in headless Chromium, runs `aiAct` against the test model configured with the API
  * key given as the first argument, which goes in the Authorization header and in the request body
- * (one planned Tap on "Click me", then done; then a call the model says is impossible), and prints what the test checks beside the log: the
- * page's click count and the Authorization results the model server saw.
+ * (one planned Tap on "Click me", then done; then a call the model says is impossible), and prints
+ * what the test checks beside the log: the page's click count and the Authorization results the
+ * model server saw.
  *
  * @module
  */
