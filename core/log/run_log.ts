@@ -100,7 +100,10 @@ export class RunLog {
     return this.#selected(category);
   }
 
-  /** Writes one entry: redacted, cut at {@link MAX_LOG_ENTRY_CHARS}, to the file and maybe the console. */
+  /**
+   * Writes one entry, redacted and cut at {@link MAX_LOG_ENTRY_CHARS}: to the file, and to the
+   * console when `DEBUG` selects its category.
+   */
   write(category: string, message: string, data?: Record<string, unknown>): void {
     let text = redactLogText(
       data === undefined ? message : `${message} ${toJson(data)}`,
