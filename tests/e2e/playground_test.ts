@@ -125,6 +125,14 @@ test("aiTap from the page taps the target; the next frames show it; result, dura
   // The report's scripts run sandboxed, in an origin of their own: they cannot call the API.
   assert.match(report.headers.get("content-security-policy") ?? "", /^sandbox allow-scripts/);
   assert.match(await report.text(), /aiTap/);
+  // The viewer runs in its sandbox and shows the call.
+  const viewer = await fixture.browser.newPage();
+  try {
+    await viewer.goto(new URL(href!, playground.url).href);
+    await viewer.waitForFunction(() => document.body.innerText.includes("the Click me button"));
+  } finally {
+    await viewer.close();
+  }
 });
 
 test("aiLocate draws its box over the element on the screen image", async () => {

@@ -133,7 +133,9 @@ async function submit(event) {
     const answer = await res.json();
     if (res.ok) showResult(answer);
     else showResult({ api: body.api, ok: false, durationMs: 0, error: { name: "HTTP " + res.status, message: answer.error } });
-    await loadInfo();
+    // The call may have moved the target to another page: refresh its address, without holding
+    // the form back for it.
+    loadInfo().catch(() => {});
   } catch (e) {
     showResult({ api: body.api, ok: false, durationMs: 0, error: { name: "Error", message: String(e.message || e) } });
   } finally {
