@@ -1,0 +1,197 @@
+/**
+ * The adb client library chosen for the SDK, `@yume-chan/adb`, against the real adb server and
+ * the device simulator: device listing with details, shell with exit codes and stderr (shell
+ * protocol v2), `getprop`, and `screencap -p` as bytes. The chain is library -> private adb
+ * server (`adb -P <free port>`) -> adb front -> virtual phone -> Chromium.
+ *
+ * The library talks to the adb server through a "server connector"; the package
+ * `@yume-chan/adb-server-node-tcp` provides one over `node:net`. The test carries an equivalent
+ * few-line connector so that the root import map gains a single entry (`@yume-chan/adb`).
+ *
+ * @module
+ */
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import net from "node:net";
+import { fileURLToPath } from "node:url";
+import type { Browser } from "playwright-core";
+import { AdbServerClient } from "@yume-chan/adb";
+import {
+  type AdbFront,
+  startAdbFront,
+  startVirtualPhone,
+  type VirtualPhone,
+} from "@sdk/web/testing";
+import { launchChromium } from "../helpers/browser.ts";
+import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+
+const NOTES = "com.example.notes";
+
+let browser: Browser;
+let apps: StaticServer;
+let phone: VirtualPhone;
+let front: AdbFront;
+let adbPort: number;
+let client: AdbServerClient;
+
+/** A `ServerConnector` over `node:net` (what `@yume-chan/adb-server-node-tcp` does). */
+function tcpConnector(port: number): AdbServerClient.ServerConnector {
+  return {
+    async connect() {
+      const socket = net.connect({ host: "127.0.0.1", port });
+      await new Promise<void>((resolve, reject) => {
+        socket.once("connect", resolve);
+        socket.once("error", reject);
+      });
+      socket.setNoDelay(true);
+      const closed = new Promise<undefined>((resolve) =>
+        socket.once("close", () => resolve(undefined))
+      );
+      const readable = new ReadableStream<Uint8Array>({
+        start(controller) {
+          socket.on("data", (data: Uint8Array) => controller.enqueue(new Uint8Array(data)));
+          socket.on("end", () => {
+            try {
+              controller.close();
+            } catch { /* already closed */ }
+          });
+          socket.on("error", (error) => controller.error(error));
+        },
+        cancel() {
+          socket.destroy();
+        },
+      });
+      // Chunks may be "consumables": a value plus a consume() to call once it is written.
+      const writable = new WritableStream<unknown>({
+        write(chunk) {
+          const consumable = chunk as { value?: Uint8Array; consume?: () => void };
+          const data = typeof consumable.consume === "function"
+            ? consumable.value!
+            : chunk as Uint8Array;
+          return new Promise<void>((resolve, reject) =>
+            socket.write(data, (error) => {
+              if (error) return reject(error);
+              consumable.consume?.();
+              resolve();
+            })
+          );
+        },
+      });
+      return {
+        readable,
+        writable,
+        get closed() {
+          return closed;
+        },
+        close() {
+          socket.end();
+        },
+      } as unknown as AdbServerClient.ServerConnection;
+    },
+    addReverseTunnel(): never {
+      throw new Error("reverse tunnels are not used here");
+    },
+    removeReverseTunnel(): void {},
+    clearReverseTunnels(): void {},
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function adb(...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile("adb", ["-P", String(adbPort), ...args], { timeout: 30_000 }, (error, stdout) => {
+      if (error) reject(error);
+      else resolve(stdout);
+    });
+  });
+}
+
+before(async () => {
+  browser = await launchChromium();
+  apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
+  phone = await startVirtualPhone({
+    browser,
+    apps: { [NOTES]: `${apps.url}notes/index.html` },
+    startApp: NOTES,
+  });
+  front = await startAdbFront(phone);
+  adbPort = await freePort();
+  await adb("start-server");
+  await adb("connect", front.serial);
+  client = new AdbServerClient(tcpConnector(adbPort));
+  const deadline = Date.now() + 5000;
+  while (!(await client.getDevices()).some((d) => d.serial === front.serial)) {
+    if (Date.now() > deadline) throw new Error("the simulator did not come online");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+});
+
+after(async () => {
+  if (adbPort) await adb("kill-server").catch(() => {});
+  await front?.close();
+  await phone?.close();
+  await apps?.close();
+  await browser?.close();
+});
+
+test("@yume-chan/adb lists the simulator with its details from the adb server", async () => {
+  const devices = await client.getDevices();
+  const device = devices.find((d) => d.serial === front.serial);
+  assert.ok(device);
+  assert.equal(device.state, "device");
+  assert.equal(device.model, "Simulator_Phone");
+  assert.equal(device.product, "simulator_phone");
+  assert.equal(device.device, "simulator");
+});
+
+test("@yume-chan/adb runs shell commands with stdout, stderr and exit codes", async () => {
+  const adb = await client.createAdb({ serial: front.serial });
+  try {
+    assert.ok(adb.banner.features.includes("shell_v2"));
+    const shell = adb.subprocess.shellProtocol;
+    assert.ok(shell?.isSupported);
+    assert.deepEqual(await shell.spawnWaitText("wm size"), {
+      stdout: "Physical size: 1080x2400\n",
+      stderr: "",
+      exitCode: 0,
+    });
+    assert.deepEqual(await shell.spawnWaitText("xyz"), {
+      stdout: "",
+      stderr: "/system/bin/sh: xyz: not found\n",
+      exitCode: 127,
+    });
+    assert.equal(await adb.getProp("ro.sf.lcd_density"), "420");
+    const tap = await shell.spawnWaitText("input tap 540 300");
+    assert.equal(tap.exitCode, 0);
+    assert.deepEqual(phone.inputs.at(-1), { type: "tap", x: 540, y: 300 });
+  } finally {
+    await adb.close();
+  }
+});
+
+test("@yume-chan/adb takes a screenshot: screencap -p as a PNG of 1080 x 2400", async () => {
+  const adb = await client.createAdb({ serial: front.serial });
+  try {
+    const started = performance.now();
+    const png = await adb.subprocess.noneProtocol.spawnWait("screencap -p");
+    const ms = performance.now() - started;
+    const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+    assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
+    assert.deepEqual([view.getUint32(16), view.getUint32(20)], [1080, 2400]);
+    console.log(`@yume-chan/adb screencap -p round trip: ${ms.toFixed(0)} ms`);
+  } finally {
+    await adb.close();
+  }
+});
