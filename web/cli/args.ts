@@ -1,7 +1,7 @@
 /**
  * The `sdk` command line's arguments: `sdk run <file|dir|glob>... [flags]`,
- * `sdk playground <url> [flags]`, `sdk --help`, `sdk --version`. Flags are `--name value`, `--name=value`, a bare `--name` (true) or
- * `--no-name` (false) for booleans; `--` ends the flags.
+ * `sdk playground <url> [flags]`, `sdk --help`, `sdk --version`. Flags are `--name value`,
+ * `--name=value`, a bare `--name` (true) or `--no-name` (false) for booleans; `--` ends the flags.
  *
  * @module
  */
@@ -259,7 +259,7 @@ export function helpText(topic?: "playground"): string {
 
 Usage:
   sdk run <file|dir|glob>... [flags]   run .yaml, .yml and .feature files
-  sdk playground <url> [flags]         try agent calls by hand on a live page (sdk playground --help)
+  sdk playground <url> [flags]         try agent calls by hand on a live page (see --help of it)
   sdk --help | --version
 
 Flags of "sdk run":

@@ -75,7 +75,10 @@ export interface Playground {
   readonly port: number;
   /** The agent the calls go to. */
   readonly agent: Agent;
-  /** Stops the server, destroys the agent (its report is finalized) and closes the target. Safe to call twice. */
+  /**
+   * Stops the server, destroys the agent (its report is finalized) and closes the target. Safe
+   * to call twice.
+   */
   close(): Promise<void>;
 }
 
