@@ -13,6 +13,9 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import net from "node:net";
 import { Buffer } from "node:buffer";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
@@ -347,4 +350,57 @@ test("with auth 'accept-any-key' the adb server signs the token and the device c
     await adb("disconnect", secure.serial);
     await secure.close();
   }
+});
+
+test("adb push and pull go through the sync service to the simulator's file system", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "adb-sim-"));
+  try {
+    const local = join(dir, "blob.bin");
+    const blob = new Uint8Array(200_000).map((_, i) => (i * 7) & 0xff);
+    await writeFile(local, blob);
+    const push = await adb("-s", front.serial, "push", local, "/data/local/tmp/blob.bin");
+    assert.equal(push.code, 0, push.stderr);
+    assert.equal((await shell("ls /data/local/tmp/blob.bin")).out, "/data/local/tmp/blob.bin\n");
+    const pull = await adb("-s", front.serial, "pull", "/data/local/tmp/blob.bin", `${local}.back`);
+    assert.equal(pull.code, 0, pull.stderr);
+    assert.deepEqual(new Uint8Array(await readFile(`${local}.back`)), blob);
+    // A screenshot written on the device, then pulled.
+    assert.equal((await shell("screencap -p /sdcard/shot.png")).code, 0);
+    const shot = await adb("-s", front.serial, "pull", "/sdcard/shot.png", join(dir, "s.png"));
+    assert.equal(shot.code, 0, shot.stderr);
+    const png = PNG.sync.read(await readFile(join(dir, "s.png")));
+    assert.deepEqual([png.width, png.height], [1080, 2400]);
+    const missing = await adb("-s", front.serial, "pull", "/sdcard/missing.txt", dir);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr + missing.stdout.toString(), /does not exist/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("the yadb helper, once pushed, commits any Unicode text through app_process", async () => {
+  await freshNotes();
+  const page = phone.foregroundPage();
+  const [x, y] = await centerOf("#note-4");
+  await shell(`input tap ${x} ${y}`);
+  await waitFor(() => page.isVisible("#note-text"), "the text field");
+  const [fx, fy] = await centerOf("#note-text");
+  await shell(`input tap ${fx} ${fy}`);
+  await waitFor(() => phone.keyboardShown(), "the keyboard");
+  const yadb = "app_process -Djava.class.path=/data/local/tmp/yadb /data/local/tmp " +
+    "com.ysbing.yadb.Main -keyboard";
+  const before = await shell(`${yadb} 'x'`);
+  assert.equal(before.code, 1, "not pushed yet");
+  assert.match(before.err, /ClassNotFoundException/);
+  const dir = await mkdtemp(join(tmpdir(), "adb-sim-"));
+  try {
+    await writeFile(join(dir, "yadb"), "a stand-in for the yadb dex");
+    const push = await adb("-s", front.serial, "push", join(dir, "yadb"), "/data/local/tmp/yadb");
+    assert.equal(push.code, 0, push.stderr);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  assert.equal((await shell(`${yadb} '你好 café %s'`)).code, 0);
+  assert.equal(await page.inputValue("#note-text"), "你好 café %s");
+  assert.deepEqual(phone.inputs.at(-1), { type: "text", text: "你好 café %s", method: "ime" });
 });

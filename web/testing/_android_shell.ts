@@ -287,7 +287,8 @@ async function runCommand(command: SimpleCommand, device: ShellDevice, io: Io): 
   return status;
 }
 
-function resolvePath(path: string): string {
+/** An absolute path, with `/storage/emulated/0` as `/sdcard` and no trailing slash. */
+export function resolvePath(path: string): string {
   const absolute = path.startsWith("/") ? path : `/${path}`;
   return absolute.replace(/^\/storage\/emulated\/0(?=\/|$)/, "/sdcard").replace(/\/+$/, "") ||
     "/";
@@ -946,8 +947,44 @@ const headOrTail = (tail: boolean): Command => (args, io) => {
   return Promise.resolve(0);
 };
 
+/** The yadb helper's main class (a dex pushed to /data/local/tmp/yadb and run by app_process). */
+const YADB_MAIN = "com.ysbing.yadb.Main";
+
+/**
+ * `app_process -Djava.class.path=<dex> <dir> <class> ...`: only the yadb helper's `-keyboard TEXT`
+ * is simulated (it commits the text through an input method, so any Unicode text works), and
+ * only once its file was pushed to the class path.
+ */
+const appProcess: Command = async (args, io, device) => {
+  const classPath = args.find((arg) => arg.startsWith("-Djava.class.path="))
+    ?.slice("-Djava.class.path=".length);
+  const rest = args.filter((arg) => !arg.startsWith("-D"));
+  const mainClass = rest[1];
+  if (!classPath || !mainClass) {
+    io.err("Usage: app_process [java-options] cmd-dir start-class-name [options]\n");
+    return 1;
+  }
+  if (mainClass !== YADB_MAIN || !device.files.has(resolvePath(classPath))) {
+    io.err(
+      `Exception in thread "main" java.lang.ClassNotFoundException: ${mainClass}\n` +
+        (mainClass === YADB_MAIN
+          ? ""
+          : `(the simulator runs only the yadb helper, ${YADB_MAIN})\n`),
+    );
+    return 1;
+  }
+  const [option, text] = rest.slice(2);
+  if (option === "-keyboard" && text !== undefined) {
+    await device.phone.commitText(text);
+    return 0;
+  }
+  io.err(`yadb: the simulator supports only -keyboard TEXT, not ${option ?? "no option"}\n`);
+  return 1;
+};
+
 const COMMANDS: Readonly<Record<string, Command>> = {
   input,
+  app_process: appProcess,
   screencap,
   wm,
   getprop,

@@ -6,7 +6,8 @@
  * Transport: CNXN (protocol version 0x01000001, payloads up to 1 MiB; checksums are written for
  * peers of older versions and not checked), optional AUTH (see {@link AdbFrontOptions.auth}),
  * OPEN / OKAY / WRTE / CLSE with one unacknowledged write per stream. Services: `shell:` (raw),
- * `shell,v2,...:` (the shell protocol: stdin, stdout, stderr and exit packets), `exec:`.
+ * `shell,v2,...:` (the shell protocol: stdin, stdout, stderr and exit packets), `exec:`, and
+ * `sync:` (file sync version 1 over an in-memory file system: push, pull, stat, list).
  * Commands are answered by a small simulated Android shell (see docs/simulator.md for the list).
  *
  * @module
@@ -39,6 +40,7 @@ import {
   ShellPacketReader,
 } from "./_adb_wire.ts";
 import { runShell, type ShellDevice } from "./_android_shell.ts";
+import { serveSync, StreamBytes } from "./_adb_sync.ts";
 import type { VirtualPhone } from "./virtual_phone.ts";
 
 /** Options of {@link startAdbFront}. */
@@ -287,6 +289,14 @@ export async function startAdbFront(
         };
         await runShell(command, device, { stdout: out, stderr: out });
         await chain;
+      };
+    }
+    if (kind === "sync") {
+      return async () => {
+        const input = new StreamBytes();
+        stream.onData = (data) => input.push(data);
+        stream.onClose = () => input.end();
+        await serveSync(input, (data) => write(stream, data), device.files);
       };
     }
     if (kind !== "shell") return undefined;

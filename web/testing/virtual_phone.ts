@@ -98,7 +98,7 @@ export type SimulatorInput =
   | { type: "tap"; x: number; y: number }
   | { type: "swipe"; x1: number; y1: number; x2: number; y2: number; durationMs: number }
   | { type: "longPress"; x: number; y: number; durationMs: number }
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; method: "keys" | "ime" }
   | { type: "key"; keyCode: number }
   | { type: "launch"; packageName: string; activity?: string }
   | { type: "stop"; packageName: string }
@@ -142,6 +142,11 @@ export interface VirtualPhone {
   longPress(x: number, y: number, durationMs?: number): Promise<void>;
   /** Types text into the focused element, one key per character (any Unicode text). */
   inputText(text: string): Promise<void>;
+  /**
+   * Inserts text into the focused element the way an input method commits it: one insertion,
+   * no key events (what helper keyboards such as yadb do).
+   */
+  commitText(text: string): Promise<void>;
   /** Sends one Android key code ({@link KEYCODE}): BACK, HOME, APP_SWITCH act as system keys. */
   keyEvent(keyCode: number): Promise<void>;
   /**
@@ -517,8 +522,13 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
       }),
     inputText: (text) =>
       serial(async () => {
-        inputs.push({ type: "text", text });
+        inputs.push({ type: "text", text, method: "keys" });
         await current().keyboard.type(text);
+      }),
+    commitText: (text) =>
+      serial(async () => {
+        inputs.push({ type: "text", text, method: "ime" });
+        await current().keyboard.insertText(text);
       }),
     keyEvent: (keyCode) =>
       serial(async () => {
