@@ -8,13 +8,16 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { parseReportHtml } from "./_format.ts";
 import { execution, step, withRunDir } from "./_test_helpers.ts";
 import {
+  assertMarks,
   buildExecutions,
   makeScreenshots,
   openReport,
+  replayGeometry,
   type Shot,
   useBrowser,
 } from "./_viewer_fixtures.ts";
@@ -260,6 +263,86 @@ test("a merged report opened from file:// lists each source with status, duratio
     assert.deepEqual(sources, parseReportHtml(await readFile(merged, "utf8")).sources);
     await page.waitForTimeout(200); // a late onerror would fire by now
     assert.deepEqual(dialogs, []);
+    assert.deepEqual(errors, []);
+  });
+});
+
+test("a merged report keeps the viewer's timeline, replay, deep links, keys and filters, over the source picked", async () => {
+  const browser = chromium();
+  const shots = await makeScreenshots(browser);
+  const jpegs = await jpegShots(browser, shots);
+  await withRunDir(async () => {
+    const tool = new ReportMergingTool();
+    const attributes = (testId: string, testTitle: string) => ({
+      testId,
+      testTitle,
+      testDescription: "",
+      testDuration: 1000,
+      testStatus: "passed" as const,
+    });
+    tool.append({
+      reportFilePath: await checkoutReport(shots),
+      reportAttributes: attributes("checkout-1", "Checkout"),
+    });
+    tool.append({
+      reportFilePath: await smallReport("login", jpegs, ["the Sign in button", "the user menu"]),
+      reportAttributes: attributes("login-1", "Login works"),
+    });
+    const merged = (await tool.mergeReports("merged-nav"))!;
+    const sent = parseReportHtml(await readFile(merged, "utf8")).executions;
+    assert.deepEqual(sent.map((e) => e.id), ["s1:1", "s1:2", "s1:3", "s2:1", "s2:2"]);
+
+    // A deep link counts every execution of the merged report: the aiAct of the first source.
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${pathToFileURL(merged).href}#execution-2/step-3`);
+    await page.waitForSelector("#detail li.step.cur");
+    const where = async () => ({
+      ex: await page.locator("nav .ex.sel").getAttribute("data-id"),
+      hash: new URL(page.url()).hash,
+    });
+    assert.deepEqual(await where(), { ex: "s1:2", hash: "#execution-2/step-3" });
+    assert.equal(await page.locator("#detail li.step.cur").getAttribute("data-step"), "3");
+    assert.match(await page.locator("#detail .src-head").innerText(), /Checkout/);
+    assert.equal(await page.locator("#detail .tl .thumb").count(), 6);
+
+    // The replay shows the step with the pointer on its target.
+    await page.keyboard.press("r");
+    assertMarks(await replayGeometry(page), sent[1].steps[2], "merged 2/3");
+    await page.keyboard.press("Escape");
+
+    // Picking a source: keys and the replay stay within its executions.
+    await page.locator("nav .src", { hasText: "Login works" }).click();
+    assert.deepEqual(await where(), { ex: "s2:1", hash: "#execution-4" });
+    for (const hash of ["#execution-4/step-1", "#execution-5", "#execution-5/step-1"]) {
+      await page.keyboard.press("j");
+      assert.equal((await where()).hash, hash);
+    }
+    await page.keyboard.press("j");
+    await page.keyboard.press("n");
+    assert.equal((await where()).hash, "#execution-5/step-1", "the end of the source");
+    await page.keyboard.press("p");
+    assert.deepEqual(await where(), { ex: "s2:1", hash: "#execution-4" });
+    await page.keyboard.press("r");
+    assertMarks(await replayGeometry(page), sent[3].steps[0], "merged 4/1");
+    await page.locator(".replay .rp-next").click();
+    assertMarks(await replayGeometry(page), sent[4].steps[0], "merged 5/1");
+    await page.locator(".replay .rp-next").click();
+    assert.equal((await where()).hash, "#execution-5/step-1", "no step of a hidden source");
+    await page.keyboard.press("Escape");
+
+    // The filters narrow within the source.
+    await page.fill('nav input[name="q"]', "user menu");
+    assert.deepEqual(
+      await page.locator("nav .items .ex:not(.src-off)").evaluateAll((e) =>
+        e.map((x) => x.getAttribute("data-id"))
+      ),
+      ["s2:2"],
+    );
+    await page.locator("nav .src-all").click();
+    await page.fill('nav input[name="q"]', "");
+    assert.equal(await page.locator("nav .items .ex:not(.src-off)").count(), 5);
     assert.deepEqual(errors, []);
   });
 });

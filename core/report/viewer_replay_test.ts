@@ -9,12 +9,12 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { execution, step, withRunDir } from "./_test_helpers.ts";
 import {
+  assertMarks,
   buildExecutions,
   center,
   makeScreenshots,
   near,
   openReport,
-  type ReplayGeometry,
   replayGeometry,
   useBrowser,
 } from "./_viewer_fixtures.ts";
@@ -33,34 +33,6 @@ async function report(build: (writer: ReportWriter) => ReportExecution[]): Promi
 }
 
 const hash = (page: Page) => new URL(page.url()).hash;
-
-/** Asserts the replay shows `s`'s marks where its image pixels are, scaled to the image shown. */
-function assertMarks(g: ReplayGeometry, s: ReportStep, what: string): void {
-  const [left, top, width, height] = g.img;
-  const sx = width / g.natural[0], sy = height / g.natural[1];
-  near(sx, sy, `${what}: aspect ratio kept`);
-  const r = s.target;
-  assert.equal(!!g.box, !!r, `${what}: box shown iff the step has a target`);
-  if (r && g.box) {
-    near(g.box[0], left + r.left * sx, `${what}: box left`);
-    near(g.box[1], top + r.top * sy, `${what}: box top`);
-    near(g.box[2], r.width * sx, `${what}: box width`);
-    near(g.box[3], r.height * sy, `${what}: box height`);
-  }
-  const p = s.point ?? (r ? [r.left + r.width / 2, r.top + r.height / 2] : undefined);
-  assert.equal(!!g.pointer, !!p, `${what}: pointer shown iff the step has a target`);
-  if (p && g.pointer) {
-    near(g.pointer[0], left + p[0] * sx, `${what}: pointer x`);
-    near(g.pointer[1], top + p[1] * sy, `${what}: pointer y`);
-    if (g.box) {
-      assert.ok(
-        g.pointer[0] >= g.box[0] && g.pointer[0] <= g.box[0] + g.box[2] &&
-          g.pointer[1] >= g.box[1] && g.pointer[1] <= g.box[1] + g.box[3],
-        `${what}: the pointer is inside the target box`,
-      );
-    }
-  }
-}
 
 test("timeline: one thumbnail per step with a screenshot, in order, with its target; a click opens that step", async () => {
   const browser = chromium();
