@@ -12,7 +12,7 @@ body { margin: 0; }
 header { display: flex; gap: 16px; align-items: baseline; padding: 10px 16px; background: #1d2330; color: #fff; }
 header h1 { font-size: 16px; margin: 0; }
 header .target { opacity: .8; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(300px, 2fr); gap: 16px; padding: 16px; }
+main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(300px, 2fr); gap: 16px; padding: 16px; align-items: start; }
 .card { background: #fff; border: 1px solid #d8dde8; border-radius: 8px; padding: 12px; }
 .screen { position: relative; line-height: 0; background: #e6e9f0; min-height: 200px; }
 .screen img { width: 100%; height: auto; display: block; }
