@@ -74,6 +74,23 @@ function adb(...args: string[]): Promise<Run> {
   });
 }
 
+/** Runs `adb -P <port> ...args` with `input` on its standard input. */
+function adbWithInput(input: string, ...args: string[]): Promise<Run> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = execFile(
+      "adb",
+      ["-P", String(adbPort), ...args],
+      { encoding: "buffer", timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ stdout, stderr: stderr.toString(), code, ms: performance.now() - started });
+      },
+    );
+    child.stdin!.end(input);
+  });
+}
+
 /** `adb -s <simulator> shell <command>`: its stdout as text, and the exit code. */
 async function shell(command: string): Promise<{ out: string; err: string; code: number }> {
   const run = await adb("-s", front.serial, "shell", command);
@@ -350,6 +367,13 @@ test("with auth 'accept-any-key' the adb server signs the token and the device c
     await adb("disconnect", secure.serial);
     await secure.close();
   }
+});
+
+test("adb shell without a command reads command lines from stdin, as sh does", async () => {
+  const run = await adbWithInput("wm size\necho hi\nxyz\nexit 4\n", "-s", front.serial, "shell");
+  assert.equal(run.stdout.toString(), "Physical size: 1080x2400\nhi\n");
+  assert.equal(run.stderr, "/system/bin/sh: xyz: not found\n");
+  assert.equal(run.code, 4);
 });
 
 test("adb push and pull go through the sync service to the simulator's file system", async () => {

@@ -331,21 +331,24 @@ export async function startAdbFront(
         if (v2) await write(stream, shellPacket(SHELL_EXIT, Uint8Array.of(code & 0xff)));
         return;
       }
-      // Interactive shell: one command line per input line, a prompt before each.
-      const prompt = "simulator:/ $ ";
+      // Interactive shell: one command line per input line; a prompt before each on a terminal
+      // (pty), none when the host pipes commands in (raw), as `sh` does.
+      const prompt = pty ? "simulator:/ $ " : "";
       await new Promise<void>((resolve) => {
         let pending = "";
+        let status = 0;
         let running = Promise.resolve();
         const packets = new ShellPacketReader();
         const onLine = (line: string) => {
           running = running.then(async () => {
             if (stream.closed) return;
-            if (/^\s*exit\s*$/.test(line)) return finish(0);
+            const exit = /^\s*exit(?:\s+(\d+))?\s*$/.exec(line);
+            if (exit) return finish(exit[1] === undefined ? status : Number(exit[1]) & 0xff);
             if (line.trim()) {
               commands.push(line);
-              await runShell(line, device, output);
+              status = await runShell(line, device, output);
             }
-            emit(SHELL_STDOUT, prompt);
+            if (prompt) emit(SHELL_STDOUT, prompt);
             await chain;
           });
         };
@@ -372,7 +375,7 @@ export async function startAdbFront(
           for (const packet of packets.push(data)) {
             if (packet.id === SHELL_STDIN) text(packet.data);
             else if (packet.id === SHELL_CLOSE_STDIN) {
-              running = running.then(() => finish(0));
+              running = running.then(() => finish(status));
             }
           }
         };
@@ -380,7 +383,7 @@ export async function startAdbFront(
           done = true;
           resolve();
         };
-        emit(SHELL_STDOUT, prompt);
+        if (prompt) emit(SHELL_STDOUT, prompt);
       });
     };
   };
