@@ -191,3 +191,51 @@ test("sdk --help lists the flags and sdk --version prints the version", async ()
   const version = await sdk("--version");
   assert.match(version.stdout, /^sdk \d+\.\d+\.\d+/);
 });
+
+test("Ctrl+C during sdk run stops the running file, still writes the summary and the merged report, and exits 1", async () => {
+  const slow = join(work, "slow.yaml");
+  await Deno.writeTextFile(
+    slow,
+    [
+      "web:",
+      `  serve: ${join(ROOT, "tests/fixtures/app")}`,
+      "  url: actions.html",
+      "agent:",
+      "  waitAfterAction: 0",
+      "tasks:",
+      "  - name: tap then wait",
+      "    flow:",
+      "      - aiTap: the Click me button",
+      "      - sleep: 60000",
+      "",
+    ].join("\n"),
+  );
+  const summaryFile = join(work, "out/interrupted.json");
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", MAIN, "run", slow, "--summary", summaryFile],
+    cwd: work,
+    env: { ...model.modelConfig(), SDK_RUN_DIR: join(work, "sdk_run") },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let stdout = "";
+  while (!/\[step\] .*aiTap/.test(stdout)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    stdout += value;
+  }
+  child.kill("SIGINT");
+  const rest = (async () => {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) stdout += r.value;
+  })();
+  const [status] = await Promise.all([child.status, rest]);
+  const stderr = await new Response(child.stderr).text();
+  assert.equal(status.code, 1, `exit code 1 after Ctrl+C\n${stdout}\n${stderr}`);
+  const summary = JSON.parse(await readFile(summaryFile, "utf8"));
+  assert.equal(summary.files[0].status, "failed");
+  assert.match(summary.files[0].error, /interrupted/);
+  const parsed = parseReportHtml(await readFile(summary.mergedReport, "utf8"));
+  assert.ok(parsed.executions.some((e) => e.apiName === "aiTap" && e.status === "passed"));
+});

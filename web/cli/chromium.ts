@@ -116,12 +116,18 @@ export async function findChromium(): Promise<string> {
 export interface LaunchChromiumOptions {
   /** Run without a window. Default `true`. */
   headless?: boolean;
+  /**
+   * Let Playwright close the browser on Ctrl+C, SIGTERM and SIGHUP (its default: the process ends
+   * with code 130 at once). Default `true`. A caller that finalizes reports on Ctrl+C sets `false`
+   * and closes the browser itself.
+   */
+  handleSignals?: boolean;
 }
 
 /**
  * Launches the system Chromium through playwright-core with {@link CHROMIUM_ARGS}.
  *
- * @param options headless or not.
+ * @param options headless or not, and who handles Ctrl+C.
  * @returns the Playwright browser; close it with `browser.close()`.
  * @throws {Error} from {@link findChromium} when no Chromium can be found.
  *
@@ -139,5 +145,8 @@ export async function launchChromium(options: LaunchChromiumOptions = {}): Promi
     executablePath,
     headless: options.headless ?? true,
     args: [...CHROMIUM_ARGS],
+    handleSIGINT: options.handleSignals ?? true,
+    handleSIGTERM: options.handleSignals ?? true,
+    handleSIGHUP: options.handleSignals ?? true,
   });
 }

@@ -128,7 +128,9 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
   const files = await discoverScripts(run.paths, io.cwd);
   const startedAt = new Date();
   const started = performance.now();
-  const browser = await launchChromium({ headless: !run.headed });
+  // Ctrl+C aborts the files still running, then the merged report is written and the browser
+  // closed below; Playwright's own handler would end the process before that.
+  const browser = await launchChromium({ headless: !run.headed, handleSignals: false });
   const abort = new AbortController();
   const onInterrupt = () => abort.abort(new Error("interrupted (Ctrl+C)"));
   process.once("SIGINT", onInterrupt);

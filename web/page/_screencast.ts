@@ -67,8 +67,9 @@ export async function protocolScreencast(
     // Always acked, even after stop, so the browser is never left waiting.
     if (stopped || pace === 0) ack(event.sessionId);
     else {
-      nextAck = Math.max(Date.now(), nextAck + pace);
-      setTimeout(() => ack(event.sessionId), nextAck - Date.now());
+      const now = Date.now();
+      nextAck = Math.max(now, nextAck + pace);
+      setTimeout(() => ack(event.sessionId), nextAck - now);
     }
     if (stopped) return;
     const seconds = event.metadata?.timestamp;

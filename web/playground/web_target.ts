@@ -29,16 +29,12 @@ export async function launchPageTarget(
 ): Promise<PlaygroundTarget> {
   // Loaded here, not at the top: playwright-core is an optional peer of @sdk/web, and a user of
   // DriverA alone imports this package without it.
-  const { CHROMIUM_ARGS, findChromium } = await import("../cli/chromium.ts");
-  const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({
-    executablePath: await findChromium(),
+  const { launchChromium } = await import("../cli/chromium.ts");
+  // The playground closes the browser itself on Ctrl+C, after the agent's report is final;
+  // Playwright's own handlers would end the process (exit code 130) before that.
+  const browser = await launchChromium({
     headless: options.headless ?? true,
-    args: [...CHROMIUM_ARGS],
-    // The playground closes the browser itself on Ctrl+C, after the agent's report is final;
-    // Playwright's own handlers would end the process (exit code 130) before that.
-    handleSIGINT: false,
-    handleSIGTERM: false,
+    handleSignals: false,
   });
   try {
     const context = await browser.newContext({ viewport: options.viewport ?? DEFAULT_VIEWPORT });
