@@ -681,7 +681,10 @@ const am: Command = async (args, io, device) => {
         launched = shortComponent(packageName, known);
       } else if (intent.data && /^https?:/i.test(intent.data)) {
         await phone.openUrl(intent.data);
-        launched = shortComponent(BROWSER_PACKAGE, activityOf(device, BROWSER_PACKAGE)!);
+        launched = shortComponent(
+          BROWSER_PACKAGE,
+          activityOf(device, BROWSER_PACKAGE) ?? `${BROWSER_PACKAGE}.Main`,
+        );
       } else {
         io.err(`Error: Activity not started, unable to resolve Intent { ${describe} }\n`);
         return 1;
@@ -927,6 +930,7 @@ const grep: Command = (args, io, device) => {
     matched++;
     if (flags.quiet || flags.count) continue;
     if (flags.only && !flags.invert) {
+      regex.lastIndex = 0;
       for (const match of line.matchAll(regex)) io.out(`${match[0]}\n`);
     } else io.out(`${line}\n`);
   }
