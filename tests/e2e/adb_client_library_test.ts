@@ -195,3 +195,17 @@ test("@yume-chan/adb takes a screenshot: screencap -p as a PNG of 1080 x 2400", 
     await adb.close();
   }
 });
+
+test("@yume-chan/adb reads the framebuffer service: RGBA pixels of 1080 x 2400", async () => {
+  const adb = await client.createAdb({ serial: front.serial });
+  try {
+    const frame = await adb.framebuffer();
+    assert.deepEqual([frame.width, frame.height, frame.bpp], [1080, 2400, 32]);
+    assert.equal(frame.data.length, 1080 * 2400 * 4);
+    // The notes app's blue header at the top.
+    const at = (70 * 1080 + 540) * 4;
+    assert.deepEqual([...frame.data.subarray(at, at + 4)], [0x1a, 0x73, 0xe8, 0xff]);
+  } finally {
+    await adb.close();
+  }
+});

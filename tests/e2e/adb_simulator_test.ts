@@ -184,6 +184,10 @@ test("adb exec-out screencap -p returns the page as a PNG of 1080 x 2400 physica
   ) => [...png.data.subarray((y * 1080 + x) * 4, (y * 1080 + x) * 4 + 3)];
   assert.deepEqual(at(540, 70), [0x1a, 0x73, 0xe8]);
   assert.deepEqual(at(540, 1000), [0xff, 0xff, 0xff]);
+  // Without -p: the raw format (width, height, format 1 = RGBA_8888, data space, then pixels).
+  const raw = await adb("-s", front.serial, "exec-out", "screencap");
+  assert.equal(raw.stdout.length, 16 + 1080 * 2400 * 4);
+  assert.deepEqual([0, 4, 8].map((at) => raw.stdout.readUInt32LE(at)), [1080, 2400, 1]);
   // `shell screencap -p` (shell protocol v2) gives the same bytes' format, unmangled.
   const viaShell = await adb("-s", front.serial, "shell", "screencap -p");
   assert.deepEqual(

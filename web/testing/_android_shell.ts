@@ -412,6 +412,14 @@ const input: Command = async (args, io, { phone }) => {
   }
 };
 
+/** The screen as RGBA pixels, 4 bytes a pixel, rows top to bottom (physical pixels). */
+export async function screenPixels(
+  phone: VirtualPhone,
+): Promise<{ width: number; height: number; rgba: Uint8Array }> {
+  const decoded = PNG.sync.read(Buffer.from(await phone.screenshot()));
+  return { width: decoded.width, height: decoded.height, rgba: decoded.data };
+}
+
 const screencap: Command = async (args, io, { phone, files }) => {
   let png = false;
   let file: string | undefined;
@@ -433,17 +441,17 @@ const screencap: Command = async (args, io, { phone, files }) => {
     } else file = arg;
   }
   if (file?.endsWith(".png")) png = true;
-  const image = await phone.screenshot();
-  let data = image;
-  if (!png) {
+  let data: Uint8Array;
+  if (png) data = await phone.screenshot();
+  else {
     // Raw: width, height, pixel format (1 = RGBA_8888), data space (0 = unknown), then pixels.
-    const decoded = PNG.sync.read(Buffer.from(image));
+    const { width, height, rgba } = await screenPixels(phone);
     const header = Buffer.alloc(16);
-    header.writeUInt32LE(decoded.width, 0);
-    header.writeUInt32LE(decoded.height, 4);
+    header.writeUInt32LE(width, 0);
+    header.writeUInt32LE(height, 4);
     header.writeUInt32LE(1, 8);
     header.writeUInt32LE(0, 12);
-    data = Buffer.concat([header, decoded.data]);
+    data = Buffer.concat([header, rgba]);
   }
   if (file) files.set(resolvePath(file), data);
   else io.out(data);

@@ -7,7 +7,8 @@
  * peers of older versions and not checked), optional AUTH (see {@link AdbFrontOptions.auth}),
  * OPEN / OKAY / WRTE / CLSE with one unacknowledged write per stream. Services: `shell:` (raw),
  * `shell,v2,...:` (the shell protocol: stdin, stdout, stderr and exit packets), `exec:`, and
- * `sync:` (file sync version 1 over an in-memory file system: push, pull, stat, list).
+ * `sync:` (file sync version 1 over an in-memory file system: push, pull, stat, list), and
+ * `framebuffer:` (version 2 header and RGBA pixels).
  * Commands are answered by a small simulated Android shell (see docs/simulator.md for the list).
  *
  * @module
@@ -39,7 +40,7 @@ import {
   shellPacket,
   ShellPacketReader,
 } from "./_adb_wire.ts";
-import { runShell, type ShellDevice } from "./_android_shell.ts";
+import { runShell, screenPixels, type ShellDevice } from "./_android_shell.ts";
 import { serveSync, StreamBytes } from "./_adb_sync.ts";
 import type { VirtualPhone } from "./virtual_phone.ts";
 
@@ -289,6 +290,18 @@ export async function startAdbFront(
         };
         await runShell(command, device, { stdout: out, stderr: out });
         await chain;
+      };
+    }
+    if (kind === "framebuffer") {
+      // Version 2 header: bpp, color space, size, width, height, then offset and length of red,
+      // blue, green and alpha (little-endian u32 each), then RGBA_8888 pixels.
+      return async () => {
+        const { width, height, rgba } = await screenPixels(phone);
+        const header = Buffer.alloc(56);
+        [2, 32, 0, rgba.length, width, height, 0, 8, 16, 8, 8, 8, 24, 8].forEach((value, i) =>
+          header.writeUInt32LE(value, i * 4)
+        );
+        await write(stream, Buffer.concat([header, rgba]));
       };
     }
     if (kind === "sync") {
