@@ -37,6 +37,8 @@ interface Io {
   out: Sink;
   err: Sink;
   stdin: Uint8Array;
+  /** Variables assigned before the command (`CLASSPATH=x app_process ...`). */
+  env?: Record<string, string>;
 }
 type Command = (args: string[], io: Io, device: ShellDevice) => Promise<number>;
 
@@ -268,16 +270,23 @@ async function runCommand(command: SimpleCommand, device: ShellDevice, io: Io): 
     }
   }
   let status: number;
-  if (command.argv.length === 0) {
+  const argv = [...command.argv];
+  const env: Record<string, string> = {};
+  while (argv.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0])) {
+    const assignment = argv.shift()!;
+    const equals = assignment.indexOf("=");
+    env[assignment.slice(0, equals)] = assignment.slice(equals + 1);
+  }
+  if (argv.length === 0) {
     status = 0;
   } else {
-    const [name, ...args] = command.argv;
+    const [name, ...args] = argv;
     const program = COMMANDS[name.replace(/^\/system\/bin\//, "")];
     if (!program) {
       sinks[2](`/system/bin/sh: ${name}: not found\n`);
       status = 127;
     } else {
-      status = await program(args, { out: sinks[1], err: sinks[2], stdin }, device);
+      status = await program(args, { out: sinks[1], err: sinks[2], stdin, env }, device);
     }
   }
   for (const file of pending) {
@@ -969,7 +978,7 @@ const YADB_MAIN = "com.ysbing.yadb.Main";
  */
 const appProcess: Command = async (args, io, device) => {
   const classPath = args.find((arg) => arg.startsWith("-Djava.class.path="))
-    ?.slice("-Djava.class.path=".length);
+    ?.slice("-Djava.class.path=".length) ?? io.env?.CLASSPATH;
   const rest = args.filter((arg) => !arg.startsWith("-D"));
   const mainClass = rest[1];
   if (!classPath || !mainClass) {

@@ -143,6 +143,12 @@ test("unknown commands answer like sh; exit codes combine through && and ||", as
   assert.equal((await sh("echo x 1>&2")).err, "x\n");
   assert.equal((await sh("nope 2>&1")).out, "/system/bin/sh: nope: not found\n");
   assert.equal((await sh("sh -c 'echo inner'")).out, "inner\n");
+  // Variable assignments before a command are taken; only the yadb helper runs in app_process.
+  const scrcpy = await sh(
+    "CLASSPATH=/data/local/tmp/scrcpy-server.jar app_process / com.genymobile.scrcpy.Server 3.1",
+  );
+  assert.equal(scrcpy.code, 1);
+  assert.match(scrcpy.err, /ClassNotFoundException: com\.genymobile\.scrcpy\.Server/);
 });
 
 test("pipes and files: grep, head, wc, redirection into the simulated file system", async () => {
