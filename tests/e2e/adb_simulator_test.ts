@@ -432,3 +432,21 @@ test("the yadb helper, once pushed, commits any Unicode text through app_process
   assert.equal(await page.inputValue("#note-text"), "你好 café %s");
   assert.deepEqual(phone.inputs.at(-1), { type: "text", text: "你好 café %s", method: "ime" });
 });
+
+test("a closed front is a device gone: adb commands to it fail and it leaves the list", async () => {
+  const second = await startAdbFront(phone);
+  await adb("connect", second.serial);
+  await waitFor(
+    async () => (await adb("devices")).stdout.toString().includes(`${second.serial}\tdevice`),
+    "the second front to be online",
+  );
+  await second.close();
+  const run = await adb("-s", second.serial, "shell", "wm size");
+  assert.notEqual(run.code, 0);
+  assert.match(run.stderr, /not found|offline|closed/);
+  await waitFor(
+    async () => !(await adb("devices")).stdout.toString().includes(`${second.serial}\tdevice`),
+    "the second front to leave the device list",
+  );
+  await adb("disconnect", second.serial);
+});
