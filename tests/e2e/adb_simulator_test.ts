@@ -328,6 +328,18 @@ test("input swipe scrolls the list; a swipe that stays put is a long press", asy
   assert.deepEqual(phone.inputs.at(-1), { type: "longPress", x, y, durationMs: 700 });
 });
 
+test("input motionevent DOWN, MOVE and UP drive one finger by hand", async () => {
+  await freshNotes();
+  const page = phone.foregroundPage();
+  const steps = [2000, 1800, 1600, 1400, 1200, 1000].map((y) => `input motionevent MOVE 540 ${y}`);
+  const run = await shell(
+    ["input motionevent DOWN 540 2100", ...steps, "input motionevent UP 540 1000"].join("; "),
+  );
+  assert.equal(run.code, 0, run.err);
+  await waitFor(() => page.evaluate(() => scrollY > 200), "the list to follow the finger");
+  assert.deepEqual(phone.inputs.at(-1), { type: "touch", action: "up", x: 540, y: 1000 });
+});
+
 test("shell exit codes and errors travel through shell protocol v2", async () => {
   const unknown = await shell("xyz --help");
   assert.equal(unknown.code, 127);

@@ -341,7 +341,8 @@ const INPUT_USAGE = "Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...
   "      keyevent [--longpress|--doubletap] <key code number or name> ... (Default: keyboard)\n" +
   "      tap <x> <y> (Default: touchscreen)\n" +
   "      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n" +
-  "      draganddrop <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n";
+  "      draganddrop <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n" +
+  "      motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)\n";
 
 function numbers(args: string[], count: number): number[] | undefined {
   if (args.length < count) return undefined;
@@ -398,6 +399,13 @@ const input: Command = async (args, io, { phone }) => {
         return 255;
       }
       await phone.inputText(text);
+      return 0;
+    }
+    case "motionevent": {
+      const action = rest[0]?.toLowerCase();
+      const point = numbers(rest.slice(1), 2);
+      if (!point || !["down", "move", "up", "cancel"].includes(action)) return invalid();
+      await phone.touch(action as "down" | "move" | "up" | "cancel", point[0], point[1]);
       return 0;
     }
     case "keyevent":

@@ -51,6 +51,7 @@ function fakePhone(): VirtualPhone & { inputs: SimulatorInput[] } {
     swipe: (x1, y1, x2, y2, durationMs = 300) =>
       record({ type: "swipe", x1, y1, x2, y2, durationMs }),
     longPress: (x, y, durationMs = 600) => record({ type: "longPress", x, y, durationMs }),
+    touch: (action, x, y) => record({ type: "touch", action, x, y }),
     inputText: (text) => record({ type: "text", text, method: "keys" }),
     commitText: (text) => record({ type: "text", text, method: "ime" }),
     keyEvent: (keyCode) => record({ type: "key", keyCode }),
@@ -109,7 +110,7 @@ test("tokenize: quotes, backslashes, operators and fd redirections as sh reads t
 test("input: tap, swipe, a still swipe as long press, text with %s, key names and codes", async () => {
   const { phone, code } = await sh(
     "input tap 540 300; input touchscreen swipe 1 2 3 4 500; input swipe 9 9 9 9 800; " +
-      "input text 'hi%sthere'; input keyevent KEYCODE_BACK 3 ENTER",
+      "input text 'hi%sthere'; input keyevent KEYCODE_BACK 3 ENTER; input motionevent DOWN 5 6",
   );
   assert.equal(code, 0);
   assert.deepEqual(phone.inputs, [
@@ -120,6 +121,7 @@ test("input: tap, swipe, a still swipe as long press, text with %s, key names an
     { type: "key", keyCode: 4 },
     { type: "key", keyCode: 3 },
     { type: "key", keyCode: 66 },
+    { type: "touch", action: "down", x: 5, y: 6 },
   ]);
   const bad = await sh("input tap 1");
   assert.equal(bad.code, 1);

@@ -98,6 +98,7 @@ export type SimulatorInput =
   | { type: "tap"; x: number; y: number }
   | { type: "swipe"; x1: number; y1: number; x2: number; y2: number; durationMs: number }
   | { type: "longPress"; x: number; y: number; durationMs: number }
+  | { type: "touch"; action: "down" | "move" | "up" | "cancel"; x: number; y: number }
   | { type: "text"; text: string; method: "keys" | "ime" }
   | { type: "key"; keyCode: number }
   | { type: "launch"; packageName: string; activity?: string }
@@ -140,6 +141,12 @@ export interface VirtualPhone {
   swipe(x1: number, y1: number, x2: number, y2: number, durationMs?: number): Promise<void>;
   /** Holds one finger at a point for `durationMs` (default 600 ms). */
   longPress(x: number, y: number, durationMs?: number): Promise<void>;
+  /**
+   * One step of a finger driven by hand (Android's `input motionevent`): `down` puts it on the
+   * screen, `move` moves it, `up` lifts it, `cancel` cancels the touch. A `move` or `up` without
+   * a finger down is ignored.
+   */
+  touch(action: "down" | "move" | "up" | "cancel", x: number, y: number): Promise<void>;
   /** Types text into the focused element, one key per character (any Unicode text). */
   inputText(text: string): Promise<void>;
   /**
@@ -314,6 +321,7 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
   const inputs: SimulatorInput[] = [];
   const sessions = new Map<Page, Promise<CDPSession>>();
   let closed = false;
+  let fingerDown = false;
   let queue: Promise<unknown> = Promise.resolve();
 
   // One operation on the screen at a time, in arrival order.
@@ -338,14 +346,16 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
     return s;
   };
   const touch = async (
-    type: "touchStart" | "touchMove" | "touchEnd",
+    type: "touchStart" | "touchMove" | "touchEnd" | "touchCancel",
     x?: number,
     y?: number,
   ): Promise<void> => {
     const s = await session(current());
     await s.send("Input.dispatchTouchEvent", {
       type,
-      touchPoints: type === "touchEnd" ? [] : [{ x: x! / density, y: y! / density, id: 1 }],
+      touchPoints: type === "touchEnd" || type === "touchCancel"
+        ? []
+        : [{ x: x! / density, y: y! / density, id: 1 }],
     });
   };
   const appsForUi = (names: readonly string[]): SystemUiApp[] =>
@@ -520,6 +530,19 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
         await sleep(durationMs);
         await touch("touchEnd");
       }),
+    touch: (action, x, y) =>
+      serial(async () => {
+        checkPoint(x, y);
+        inputs.push({ type: "touch", action, x, y });
+        if (action === "down") {
+          fingerDown = true;
+          await touch("touchStart", x, y);
+        } else if (fingerDown && action === "move") await touch("touchMove", x, y);
+        else if (fingerDown) {
+          fingerDown = false;
+          await touch(action === "up" ? "touchEnd" : "touchCancel");
+        }
+      }),
     inputText: (text) =>
       serial(async () => {
         inputs.push({ type: "text", text, method: "keys" });
@@ -544,6 +567,7 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
       }),
     launchApp: (packageName, activity) =>
       serial(async () => {
+        if (!installed.has(packageName)) throw new Error(`package ${packageName} is not installed`);
         inputs.push({ type: "launch", packageName, ...(activity ? { activity } : {}) });
         await launch(packageName);
       }),
