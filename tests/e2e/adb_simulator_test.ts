@@ -445,6 +445,33 @@ test("the yadb helper, once pushed, commits any Unicode text through app_process
   assert.deepEqual(phone.inputs.at(-1), { type: "text", text: "你好 café %s", method: "ime" });
 });
 
+test("setShellCommand replaces, adds and removes shell commands, e.g. a failing screencap", async () => {
+  try {
+    front.setShellCommand("screencap", (_args, io) => {
+      io.stderr("screencap: capture failed\n");
+      return 1;
+    });
+    front.setShellCommand("hello", (args, io) => {
+      io.stdout(`hello ${args.join(",")} ${io.phone.width}\n`);
+      return 0;
+    });
+    front.setShellCommand("wm", null);
+    const failed = await shell("screencap -p");
+    assert.deepEqual([failed.out, failed.err, failed.code], ["", "screencap: capture failed\n", 1]);
+    // exec: has one output stream: stderr arrives with stdout, as adbd's raw exec gives it.
+    const exec = await adb("-s", front.serial, "exec-out", "screencap -p");
+    assert.equal(exec.stdout.toString(), "screencap: capture failed\n");
+    assert.equal((await shell("hello 'a b' c")).out, "hello a b,c 1080\n");
+    assert.equal((await shell("wm size")).code, 127);
+  } finally {
+    front.setShellCommand("screencap", undefined);
+    front.setShellCommand("hello", undefined);
+    front.setShellCommand("wm", undefined);
+  }
+  assert.equal((await shell("wm size")).out, "Physical size: 1080x2400\n");
+  assert.equal((await shell("hello")).code, 127);
+});
+
 test("a closed front is a device gone: adb commands to it fail and it leaves the list", async () => {
   const second = await startAdbFront(phone);
   await adb("connect", second.serial);
@@ -461,4 +488,23 @@ test("a closed front is a device gone: adb commands to it fail and it leaves the
     "the second front to leave the device list",
   );
   await adb("disconnect", second.serial);
+});
+
+test("refuseService makes the device refuse a service, as adbd refuses an unknown one", async () => {
+  const picky = await startAdbFront(phone, { refuseService: (s) => s.startsWith("exec:") });
+  try {
+    await adb("connect", picky.serial);
+    await waitFor(
+      async () => (await adb("devices")).stdout.toString().includes(`${picky.serial}\tdevice`),
+      "the picky front to be online",
+    );
+    const refused = await adb("-s", picky.serial, "exec-out", "echo hi");
+    assert.notEqual(refused.code, 0);
+    assert.equal(refused.stdout.length, 0);
+    const run = await adb("-s", picky.serial, "shell", "echo hi");
+    assert.equal(run.stdout.toString(), "hi\n");
+  } finally {
+    await adb("disconnect", picky.serial);
+    await picky.close();
+  }
 });

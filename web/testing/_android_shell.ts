@@ -22,7 +22,30 @@ export interface ShellDevice {
   settings: Map<string, string>;
   /** Files, by absolute path. */
   files: Map<string, Uint8Array>;
+  /** Commands added or replaced by the user; `null` removes a built-in one. */
+  overrides?: Map<string, SimulatedShellCommand | null>;
 }
+
+/** What a user-supplied shell command gets besides its arguments. */
+export interface SimulatedShellIo {
+  /** Writes to standard output. */
+  stdout(data: Uint8Array | string): void;
+  /** Writes to standard error. */
+  stderr(data: Uint8Array | string): void;
+  /** Standard input (the output of the command before it in a pipe, or a `<` file). */
+  stdin: Uint8Array;
+  /** The virtual phone. */
+  phone: VirtualPhone;
+}
+
+/**
+ * A shell command supplied by the user (`AdbFrontOptions.shellCommands`): gets its arguments
+ * (quotes removed) and returns its exit code.
+ */
+export type SimulatedShellCommand = (
+  args: string[],
+  io: SimulatedShellIo,
+) => number | Promise<number>;
 
 /** Where a command writes. */
 export interface ShellOutput {
@@ -281,7 +304,19 @@ async function runCommand(command: SimpleCommand, device: ShellDevice, io: Io): 
     status = 0;
   } else {
     const [name, ...args] = argv;
-    const program = COMMANDS[name.replace(/^\/system\/bin\//, "")];
+    const base = name.replace(/^\/system\/bin\//, "");
+    const override = device.overrides?.get(base);
+    const program: Command | undefined = override
+      ? async (args, io, device) =>
+        await override(args, {
+          stdout: io.out,
+          stderr: io.err,
+          stdin: io.stdin,
+          phone: device.phone,
+        })
+      : override === null
+      ? undefined
+      : COMMANDS[base];
     if (!program) {
       sinks[2](`/system/bin/sh: ${name}: not found\n`);
       status = 127;

@@ -40,7 +40,14 @@ import {
   shellPacket,
   ShellPacketReader,
 } from "./_adb_wire.ts";
-import { runShell, screenPixels, type ShellDevice } from "./_android_shell.ts";
+import {
+  runShell,
+  screenPixels,
+  type ShellDevice,
+  type SimulatedShellCommand,
+} from "./_android_shell.ts";
+
+export type { SimulatedShellCommand, SimulatedShellIo } from "./_android_shell.ts";
 import { serveSync, StreamBytes } from "./_adb_sync.ts";
 import type { VirtualPhone } from "./virtual_phone.ts";
 
@@ -60,6 +67,13 @@ export interface AdbFrontOptions {
   properties?: Record<string, string>;
   /** Features advertised in the CNXN banner. Default `["shell_v2", "cmd"]`. */
   features?: readonly string[];
+  /**
+   * Shell commands to add or replace, by name; `null` removes a built-in one (it then answers
+   * `not found`, exit 127). For example a `screencap` that fails, to test a client's fallbacks.
+   */
+  shellCommands?: Record<string, SimulatedShellCommand | null>;
+  /** Services to refuse (answered with CLSE, as adbd refuses one), e.g. `s => s === "framebuffer:"`. */
+  refuseService?: (service: string) => boolean;
 }
 
 /** A running adb front. */
@@ -76,6 +90,11 @@ export interface AdbFront {
   readonly commands: readonly string[];
   /** Number of host connections open now. */
   connections(): number;
+  /**
+   * Adds or replaces a shell command from now on; `null` removes it, `undefined` restores the
+   * built-in one.
+   */
+  setShellCommand(name: string, command: SimulatedShellCommand | null | undefined): void;
   /**
    * Drops every host connection (the device goes offline for the adb server, as if unplugged)
    * and keeps listening, so the host may reconnect.
@@ -147,6 +166,7 @@ export async function startAdbFront(
       ["global/development_settings_enabled", "1"],
     ]),
     files: new Map(),
+    overrides: new Map(Object.entries(options.shellCommands ?? {})),
   };
   const features = options.features ?? ["shell_v2", "cmd"];
   const banner = "device::" +
@@ -196,7 +216,9 @@ export async function startAdbFront(
     const open = (remoteId: number, service: string) => {
       services.push(service);
       const stream: Stream = { localId: nextId++, remoteId, closed: false };
-      const started = startService(service, stream, write, close);
+      const started = options.refuseService?.(service)
+        ? undefined
+        : startService(service, stream, write, close);
       if (!started) {
         send(A_CLSE, 0, remoteId);
         return;
@@ -418,6 +440,10 @@ export async function startAdbFront(
     services,
     commands,
     connections: () => sockets.size,
+    setShellCommand(name: string, command: SimulatedShellCommand | null | undefined): void {
+      if (command === undefined) device.overrides!.delete(name);
+      else device.overrides!.set(name, command);
+    },
     disconnectAll(): void {
       for (const socket of sockets) socket.destroy();
     },

@@ -38,4 +38,10 @@ export {
   type VirtualPhone,
   type VirtualPhoneOptions,
 } from "./virtual_phone.ts";
-export { type AdbFront, type AdbFrontOptions, startAdbFront } from "./adb_front.ts";
+export {
+  type AdbFront,
+  type AdbFrontOptions,
+  type SimulatedShellCommand,
+  type SimulatedShellIo,
+  startAdbFront,
+} from "./adb_front.ts";
