@@ -128,6 +128,17 @@ before(async () => {
   });
   front = await startAdbFront(phone);
   adbPort = await freePort();
+  await new Promise<void>((resolve, reject) =>
+    execFile("adb", ["version"], (error) =>
+      error
+        ? reject(
+          new Error(
+            `adb-simulator: adb not found on PATH (${error.message}); install Debian's adb ` +
+              "(apt-get install adb), as .ci/run does",
+          ),
+        )
+        : resolve())
+  );
   await adb("start-server");
   await adb("connect", front.serial);
   client = new AdbServerClient(tcpConnector(adbPort));

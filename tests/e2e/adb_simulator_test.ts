@@ -137,6 +137,17 @@ before(async () => {
   });
   front = await startAdbFront(phone);
   adbPort = await freePort();
+  await new Promise<void>((resolve, reject) =>
+    execFile("adb", ["version"], (error) =>
+      error
+        ? reject(
+          new Error(
+            `adb-simulator: adb not found on PATH (${error.message}); install Debian's adb ` +
+              "(apt-get install adb), as .ci/run does",
+          ),
+        )
+        : resolve())
+  );
   const start = await adb("start-server");
   assert.equal(start.code, 0, start.stderr);
   const connect = await adb("connect", front.serial);
