@@ -27,8 +27,8 @@
  *   `Performance.getMetrics` `JSHeapUsedSize`), DOM nodes, the renderer's memory as Chromium
  *   accounts it (a `memory-infra` trace dump: malloc, PartitionAlloc, Oilpan, V8 and, separately,
  *   the decoded images the compositor holds and the encoded image resources Blink holds), the
- *   number of step cards, `<img>` elements (and of those, the timeline's thumbnails) and decoded
- *   images (`complete` and `naturalWidth > 0`, with a `src`) in the page;
+ *   number of step cards, `<img>` elements and decoded images (`complete` and `naturalWidth > 0`,
+ *   with a `src`) in the page, and the timeline thumbnails showing their image;
  * - after scrolling through: the same numbers once the whole list was scrolled: for `act` the
  *   page scrolled to the bottom one screen at a time (60 ms per screen) and the last step's
  *   screenshot waited for; for `taps` the execution list scrolled to its end and the last
@@ -296,7 +296,7 @@ export interface PageState {
   imgs: number;
   /** Of those, with a `src` and decoded (`complete`, `naturalWidth > 0`). */
   decoded: number;
-  /** Of the `<img>` elements, those of timeline thumbnails (`.thumb img`). */
+  /** Timeline thumbnails showing their image (a CSS background, not an `<img>`). */
   thumbImgs: number;
 }
 
@@ -399,7 +399,9 @@ async function pageState(browser: Browser, page: Page): Promise<PageState> {
       imgs: imgs.length,
       decoded: imgs.filter((i) => i.getAttribute("src") && i.complete && i.naturalWidth > 0)
         .length,
-      thumbImgs: document.querySelectorAll(".thumb img").length,
+      thumbImgs: [...document.querySelectorAll<HTMLElement>(".tshot")].filter((t) =>
+        t.style.backgroundImage
+      ).length,
     };
   });
   const m = await memoryDump(browser);
@@ -579,7 +581,7 @@ function table(results: ShapeResult[], shotBytes: number[]): string {
     row(`${label}: DOM nodes`, (r) => f0(r[key].domNodes));
     row(`${label}: step cards`, (r) => f0(r[key].stepCards));
     row(`${label}: <img> / decoded`, (r) => `${r[key].imgs} / ${r[key].decoded}`);
-    row(`${label}:   of which timeline`, (r) => String(r[key].thumbImgs));
+    row(`${label}: timeline thumbnails shown`, (r) => String(r[key].thumbImgs));
     row(
       `${label}: bounded`,
       (r) => verdict(r[key].decoded <= DECODED_TARGET),

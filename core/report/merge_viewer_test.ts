@@ -235,7 +235,7 @@ test("a merged report opened from file:// lists each source with status, duratio
     assert.deepEqual(await shownScreenshots(page), [1280]);
     const dom = await page.evaluate(() => ({
       bold: document.querySelectorAll("#bold").length,
-      strayImages: [...document.images].filter((i) => !i.closest(".shot, .tshot")).length,
+      strayImages: [...document.images].filter((i) => !i.closest(".shot")).length,
       scripts: [...document.scripts].filter((s) => !s.type || s.type === "text/javascript")
         .length,
     }));

@@ -64,14 +64,23 @@ test("timeline: one thumbnail per step with a screenshot, in order, with its tar
 
     // The thumbnails show the screenshots, with the target drawn where it is on them.
     await page.waitForFunction(() =>
-      [...document.querySelectorAll<HTMLImageElement>("#detail .thumb img")].length === 6 &&
-      [...document.querySelectorAll<HTMLImageElement>("#detail .thumb img")].every((i) =>
-        i.complete && i.naturalWidth === 1280
+      [...document.querySelectorAll<HTMLElement>("#detail .tshot")].every((t) =>
+        t.style.backgroundImage
       )
     );
+    // Each thumbnail shows its step's screenshot, the very image of the step's card.
+    const sources = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("#detail .thumb")].map((b) => {
+        const card = document.querySelector(`#detail li.step[data-step="${b.dataset.step}"]`);
+        const img = card!.querySelector<HTMLImageElement>(".shot img");
+        return b.querySelector<HTMLElement>(".tshot")!.style.backgroundImage ===
+          `url("${img?.getAttribute("src")}")`;
+      })
+    );
+    assert.deepEqual(sources, Array(6).fill(true));
     const locate = page.locator('#detail .thumb[data-step="2"]');
     const [img, box] = await Promise.all([
-      locate.locator("img").boundingBox(),
+      locate.locator(".tshot").boundingBox(),
       locate.locator(".box").boundingBox(),
     ]);
     const scale = img!.width / 1280;

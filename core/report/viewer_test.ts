@@ -196,11 +196,17 @@ test("viewer shows page and model text literally and injects no element, in ever
     assert.equal(await page.locator("nav .ex").count(), 1, "the API filter takes the name as is");
     await page.locator("#detail .replay-btn").click();
     await page.keyboard.press("?");
-    await page.waitForFunction(() => document.querySelectorAll(".tshot img").length === 2);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLElement>(".tshot")].filter((t) => t.style.backgroundImage)
+        .length === 2
+    );
     const dom = await page.evaluate(() => ({
       xss: (window as unknown as { __xss?: number }).__xss,
       bold: document.querySelectorAll("b:not(.usage b, .chip b)").length,
-      imgs: [...document.images].map((i) => i.closest(".shot, .tshot")?.className),
+      imgs: [...document.images].map((i) => i.closest(".shot")?.className),
+      thumbs: [...document.querySelectorAll<HTMLElement>(".tshot")].map((t) =>
+        t.style.backgroundImage.slice(0, 27)
+      ),
       scripts: document.scripts.length,
       title: document.title,
       text: document.body.innerText,
@@ -214,9 +220,10 @@ test("viewer shows page and model text literally and injects no element, in ever
     assert.equal(dom.bold, 0, "no <b> from data");
     assert.deepEqual(
       dom.imgs.sort(),
-      ["shot", "shot rp-shot", "tshot", "tshot"],
-      "only screenshots: the step's, the replay's and two thumbnails (detail and replay)",
+      ["shot", "shot rp-shot"],
+      "only screenshots: the step's and the replay's",
     );
+    assert.deepEqual(dom.thumbs, Array(2).fill(`url("data:image/png;base64,`), "thumbnails");
     // viewer + meta + 1 screenshot + 1 execution
     assert.equal(dom.scripts, 4);
     assert.equal(dom.title, "x<b>y");
@@ -383,7 +390,9 @@ test("viewer builds a long execution lazily: bounded step bodies and images, bui
         bodies: document.querySelectorAll("#detail li.step .step-body").length,
         imgs: document.querySelectorAll("#detail li.step img").length,
         thumbs: document.querySelectorAll("#detail .thumb").length,
-        thumbImgs: document.querySelectorAll("#detail .thumb img").length,
+        thumbImgs: [...document.querySelectorAll<HTMLElement>("#detail .tshot")].filter((t) =>
+          t.style.backgroundImage
+        ).length,
       }));
     const shown = (i: number) =>
       page.waitForFunction((i) => {
@@ -410,23 +419,26 @@ test("viewer builds a long execution lazily: bounded step bodies and images, bui
     assert.ok(first.imgs >= 2, "the screenshots on screen are shown");
     // The timeline has a thumbnail per step, with an image only near the strip's view.
     assert.equal(first.thumbs, n);
-    await page.waitForFunction(() => {
-      const img = document.querySelector<HTMLImageElement>("#detail .thumb img");
-      return !!img && img.complete && img.naturalWidth === 1280;
-    });
-    assert.ok((await counts()).thumbImgs >= 5, "the thumbnails in view have their image");
     const thumbImage = (i: number) =>
-      page.locator("#detail .thumb").nth(i).evaluate((b) => !!b.querySelector("img"));
+      page.locator("#detail .tshot").nth(i).evaluate((t) =>
+        (t as HTMLElement).style.backgroundImage.startsWith('url("data:image/png;base64,')
+      );
+    await page.waitForFunction(() =>
+      !!document.querySelector<HTMLElement>("#detail .tshot")!.style.backgroundImage
+    );
+    assert.equal(await thumbImage(0), true);
+    assert.ok((await counts()).thumbImgs >= 5, "the thumbnails in view have their image");
     await page.locator("#detail .strip").evaluate((el) => el.scrollLeft = el.scrollWidth);
     await page.waitForFunction(
-      (n) => !!document.querySelectorAll("#detail .thumb")[n - 1].querySelector("img"),
+      (n) =>
+        !!document.querySelectorAll<HTMLElement>("#detail .tshot")[n - 1].style.backgroundImage,
       n,
     );
     assert.equal(await thumbImage(0), false, "the first thumbnail's image was dropped");
     bounded(await counts(), "timeline at its end");
     await page.locator("#detail .strip").evaluate((el) => el.scrollLeft = 0);
     await page.waitForFunction(() =>
-      !!document.querySelector("#detail .thumb")!.querySelector("img")
+      !!document.querySelector<HTMLElement>("#detail .tshot")!.style.backgroundImage
     );
     const firstHeight = await page.locator("#detail li.step").first().evaluate((el) =>
       el.getBoundingClientRect().height

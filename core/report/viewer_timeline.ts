@@ -4,8 +4,9 @@
  * A click goes to that step. The shown execution has one above its steps and the replay one below
  * its stage.
  *
- * A strip of hundreds stays light: a thumbnail has an image only while it is in or near the
- * strip's visible part, and drops it when it leaves. Each thumbnail's frame takes the
+ * A strip of hundreds stays light: a thumbnail has its image (a background, so the page's `<img>`
+ * elements stay the steps' screenshots) only while it is in or near the strip's visible part, and
+ * drops it when it leaves. Each thumbnail's frame takes the
  * screenshot's recorded shape, so the strip is laid out before any image exists.
  *
  * Provides `timeline(ex, pick)`, `stripMark(strip, i)` and `stripStop(strip)`; uses the core's
@@ -23,9 +24,8 @@ export const TIMELINE_STYLE: string = String.raw`
 .thumb:hover{border-color:#c5cbd3}
 .thumb.cur{border-color:var(--accent);background:#e8edff}
 .thumb.hit{box-shadow:0 0 0 2px #f5b400}
-.tshot{position:relative;display:block;line-height:0;border-radius:4px;overflow:hidden;background:#dde1e7}
+.tshot{position:relative;display:block;border-radius:4px;overflow:hidden;background:#dde1e7 no-repeat 0 0/100% 100%}
 .thumb.failed .tshot{outline:2px solid var(--bad);outline-offset:-2px}
-.tshot img{display:block;width:100%;height:100%}
 .thumb .box{border-width:1px;box-shadow:none}
 .thumb .pt{width:6px;height:6px;margin:-3px 0 0 -3px;border-width:1px}
 .tn{font-size:11px;line-height:1.2;color:var(--muted);white-space:nowrap}
@@ -65,18 +65,28 @@ function thumbSize(frame, z) {
   frame.style.height = THUMB_H + "px";
 }
 
-// The image exists only while the thumbnail is near the strip's view.
+// The image is the frame's background, set only while the thumbnail is near the strip's view. A
+// background, not an <img>: the page's images stay the steps' screenshots. The source is a checked
+// data URI or file name (shotSrc), so it holds no quote or parenthesis to leave url("...").
 function thumbImage(b, on) {
-  var frame = b.firstChild, img = frame.querySelector("img"), s = b.sdkStep;
-  if (!on) { if (img) img.remove(); return; }
-  var src = !img && shotSrc(s.screenshot);
+  var frame = b.firstChild, s = b.sdkStep;
+  if (!on) { frame.style.backgroundImage = ""; return; }
+  if (frame.style.backgroundImage) return;
+  var src = shotSrc(s.screenshot);
   if (!src) return;
+  frame.style.backgroundImage = 'url("' + src + '")';
+  if (b.sdkMarked) return;
+  b.sdkMarked = true;
   var z = sizeOf(s);
-  img = h("img", { alt: "", decoding: "async", draggable: "false" });
-  if (!z) img.addEventListener("load", function () { thumbSize(frame, { width: img.naturalWidth, height: img.naturalHeight }); }, { once: true });
-  img.src = src;
-  frame.insertBefore(img, frame.firstChild);
-  if (!b.sdkMarked) { b.sdkMarked = true; overlay(frame, img, s, z); }
+  if (z) { overlay(frame, null, s, z); return; }
+  // No step recorded the screenshot's size: read it from the image.
+  var probe = new Image();
+  probe.onload = function () {
+    var n = { width: probe.naturalWidth, height: probe.naturalHeight };
+    thumbSize(frame, n);
+    overlay(frame, null, s, n);
+  };
+  probe.src = src;
 }
 
 // Marks step i's thumbnail and scrolls the strip (only the strip) to show it.
