@@ -454,6 +454,13 @@ test("the yadb helper, once pushed, commits any Unicode text through app_process
   assert.equal((await shell(`${yadb} '你好 café %s'`)).code, 0);
   assert.equal(await page.inputValue("#note-text"), "你好 café %s");
   assert.deepEqual(phone.inputs.at(-1), { type: "text", text: "你好 café %s", method: "ime" });
+  assert.equal((await shell(`${yadb} '~CLEAR~'`)).code, 0);
+  assert.equal(await page.inputValue("#note-text"), "");
+  const yadbRoot = yadb.replace(/ -keyboard$/, "");
+  assert.equal((await shell(`${yadbRoot} -screenshot /data/local/tmp/forced.png`)).code, 0);
+  assert.equal((await shell("ls /data/local/tmp/forced.png")).code, 0);
+  assert.equal((await shell(`${yadbRoot} -writeClipboard 'copied text'`)).code, 0);
+  assert.equal((await shell(`${yadbRoot} -readClipboard`)).out, "copied text\n");
 });
 
 test("setShellCommand replaces, adds and removes shell commands, e.g. a failing screencap", async () => {

@@ -1015,9 +1015,12 @@ const headOrTail = (tail: boolean): Command => (args, io) => {
 const YADB_MAIN = "com.ysbing.yadb.Main";
 
 /**
- * `app_process -Djava.class.path=<dex> <dir> <class> ...`: only the yadb helper's `-keyboard TEXT`
- * is simulated (it commits the text through an input method, so any Unicode text works), and
- * only once its file was pushed to the class path.
+ * `app_process -Djava.class.path=<dex> <dir> <class> ...` (or `CLASSPATH=<dex> app_process ...`):
+ * only the yadb helper runs, once its file was pushed to the class path. Its options:
+ * `-keyboard TEXT` commits any Unicode text through an input method (`~CLEAR~` clears the
+ * focused field), `-screenshot PATH` writes a PNG, `-touch X Y MS` long-presses,
+ * `-writeClipboard TEXT` and `-readClipboard`. Other classes (the scrcpy server among them) fail
+ * with `ClassNotFoundException`.
  */
 const appProcess: Command = async (args, io, device) => {
   const classPath = args.find((arg) => arg.startsWith("-Djava.class.path="))
@@ -1037,14 +1040,41 @@ const appProcess: Command = async (args, io, device) => {
     );
     return 1;
   }
-  const [option, text] = rest.slice(2);
-  if (option === "-keyboard" && text !== undefined) {
-    await device.phone.commitText(text);
+  const [option, ...values] = rest.slice(2);
+  const { phone } = device;
+  if (option === "-keyboard" && values[0] !== undefined) {
+    if (values[0] === "~CLEAR~") await phone.clearText();
+    else await phone.commitText(values[0]);
     return 0;
   }
-  io.err(`yadb: the simulator supports only -keyboard TEXT, not ${option ?? "no option"}\n`);
-  return 1;
+  if (option === "-screenshot" && values[0] !== undefined) {
+    device.files.set(resolvePath(values[0]), await phone.screenshot());
+    return 0;
+  }
+  if (option === "-touch") {
+    const point = numbers(values, 3);
+    if (!point) return invalidYadb(io, option);
+    await phone.longPress(point[0], point[1], point[2]);
+    return 0;
+  }
+  if (option === "-writeClipboard" && values[0] !== undefined) {
+    device.settings.set("clipboard", values[0]);
+    return 0;
+  }
+  if (option === "-readClipboard") {
+    io.out(`${device.settings.get("clipboard") ?? ""}\n`);
+    return 0;
+  }
+  return invalidYadb(io, option);
 };
+
+function invalidYadb(io: Io, option: string | undefined): number {
+  io.err(
+    `yadb: the simulator supports -keyboard TEXT, -screenshot PATH, -touch X Y MS, ` +
+      `-writeClipboard TEXT and -readClipboard, not ${option ?? "no option"} as given\n`,
+  );
+  return 1;
+}
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   input,

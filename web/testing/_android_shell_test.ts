@@ -54,6 +54,7 @@ function fakePhone(): VirtualPhone & { inputs: SimulatorInput[] } {
     touch: (action, x, y) => record({ type: "touch", action, x, y }),
     inputText: (text) => record({ type: "text", text, method: "keys" }),
     commitText: (text) => record({ type: "text", text, method: "ime" }),
+    clearText: () => record({ type: "clearText" }),
     keyEvent: (keyCode) => record({ type: "key", keyCode }),
     launchApp: (packageName) => {
       foreground = packageName;

@@ -100,6 +100,7 @@ export type SimulatorInput =
   | { type: "longPress"; x: number; y: number; durationMs: number }
   | { type: "touch"; action: "down" | "move" | "up" | "cancel"; x: number; y: number }
   | { type: "text"; text: string; method: "keys" | "ime" }
+  | { type: "clearText" }
   | { type: "key"; keyCode: number }
   | { type: "launch"; packageName: string; activity?: string }
   | { type: "stop"; packageName: string }
@@ -154,6 +155,8 @@ export interface VirtualPhone {
    * no key events (what helper keyboards such as yadb do).
    */
   commitText(text: string): Promise<void>;
+  /** Empties the focused text field, as an input method does it (no key events). */
+  clearText(): Promise<void>;
   /** Sends one Android key code ({@link KEYCODE}): BACK, HOME, APP_SWITCH act as system keys. */
   keyEvent(keyCode: number): Promise<void>;
   /**
@@ -547,6 +550,27 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
       serial(async () => {
         inputs.push({ type: "text", text, method: "keys" });
         await current().keyboard.type(text);
+      }),
+    clearText: () =>
+      serial(async () => {
+        inputs.push({ type: "clearText" });
+        await current().evaluate(() => {
+          const doc = (globalThis as unknown as {
+            document: {
+              activeElement: unknown;
+              execCommand(command: string): boolean;
+            };
+          }).document;
+          const field = doc.activeElement as {
+            select?: () => void;
+            isContentEditable?: boolean;
+          } | null;
+          if (!field) return;
+          if (typeof field.select === "function") field.select();
+          else if (field.isContentEditable) doc.execCommand("selectAll");
+          else return;
+          doc.execCommand("delete");
+        });
       }),
     commitText: (text) =>
       serial(async () => {
