@@ -526,3 +526,20 @@ test("refuseService makes the device refuse a service, as adbd refuses an unknow
     await picky.close();
   }
 });
+
+test("startVirtualPhone rejects an app that does not load, naming it, and leaves no context", async () => {
+  const contexts = browser.contexts().length;
+  await assert.rejects(
+    startVirtualPhone({
+      browser,
+      apps: { "com.example.bad": "http://127.0.0.1:1/" },
+      startApp: "com.example.bad",
+    }),
+    /the app com\.example\.bad did not load/,
+  );
+  assert.equal(browser.contexts().length, contexts);
+  await assert.rejects(
+    startVirtualPhone({ browser, density: 0 }),
+    /density must be a positive number/,
+  );
+});

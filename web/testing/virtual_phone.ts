@@ -316,7 +316,14 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
     await ownBrowser?.close();
     throw error;
   }
-  const systemPage = await context.newPage();
+  let systemPage: Page;
+  try {
+    systemPage = await context.newPage();
+  } catch (error) {
+    await context.close().catch(() => {});
+    await ownBrowser?.close();
+    throw error;
+  }
   const running = new Map<string, RunningApp>();
   let recents: string[] = []; // most recent first
   let screen: Screen = { kind: "home" };
@@ -388,11 +395,17 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
     let entry = running.get(packageName);
     if (!entry) {
       const page = await context.newPage();
-      await page.goto(url ?? app.url);
-      const rootIndex = await page.evaluate(() =>
-        (globalThis as unknown as { navigation?: { currentEntry?: { index: number } } })
-          .navigation?.currentEntry?.index ?? 0
-      );
+      let rootIndex: number;
+      try {
+        await page.goto(url ?? app.url);
+        rootIndex = await page.evaluate(() =>
+          (globalThis as unknown as { navigation?: { currentEntry?: { index: number } } })
+            .navigation?.currentEntry?.index ?? 0
+        );
+      } catch (error) {
+        await page.close().catch(() => {});
+        throw new Error(`the app ${packageName} did not load: ${(error as Error).message}`);
+      }
       entry = { app, page, rootIndex };
       running.set(packageName, entry);
     } else if (url) {
@@ -456,16 +469,26 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
     }
   };
 
-  await systemPage.exposeFunction("__simulator", async (action: string, packageName: string) => {
-    // Called from the launcher and recents pages, inside a tap the queue is already running.
-    if (action === "launch" || action === "resume") await launch(packageName);
-    else if (action === "clear") {
-      for (const name of [...recents]) await stop(name);
-      await show({ kind: "home" });
-    }
-  });
-  await show({ kind: "home" });
-  if (options.startApp) await launch(options.startApp);
+  try {
+    // Called by the launcher and recents pages when tapped; queued after the tap that caused it.
+    await systemPage.exposeFunction(
+      "__simulator",
+      (action: string, packageName: string) =>
+        serial(async () => {
+          if (action === "launch" || action === "resume") await launch(packageName);
+          else if (action === "clear") {
+            for (const name of [...recents]) await stop(name);
+            await show({ kind: "home" });
+          }
+        }).catch(() => {}),
+    );
+    await show({ kind: "home" });
+    if (options.startApp) await launch(options.startApp);
+  } catch (error) {
+    await context.close().catch(() => {});
+    await ownBrowser?.close();
+    throw error;
+  }
 
   const phone: VirtualPhone = {
     width,
