@@ -233,7 +233,9 @@ export async function runShell(
       status = await runPipeline(pipeline, device, output);
     } catch (error) {
       if (error instanceof ShellExit) return error.code;
-      throw error;
+      // A failure of the simulator itself (say, the phone was closed): said on stderr, exit 1.
+      output.stderr(`/system/bin/sh: simulator: ${(error as Error).message}\n`);
+      status = 1;
     }
   }
   return status;

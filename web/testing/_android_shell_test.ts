@@ -146,6 +146,9 @@ test("unknown commands answer like sh; exit codes combine through && and ||", as
   assert.equal((await sh("echo x 1>&2")).err, "x\n");
   assert.equal((await sh("nope 2>&1")).out, "/system/bin/sh: nope: not found\n");
   assert.equal((await sh("sh -c 'echo inner'")).out, "inner\n");
+  // A failure of the simulator itself is said on stderr, exit 1 (the fake phone has no screen).
+  const broken = await sh("screencap -p; echo after");
+  assert.deepEqual([broken.out, broken.err], ["after\n", "/system/bin/sh: simulator: no screen\n"]);
   // Variable assignments before a command are taken; only the yadb helper runs in app_process.
   const scrcpy = await sh(
     "CLASSPATH=/data/local/tmp/scrcpy-server.jar app_process / com.genymobile.scrcpy.Server 3.1",

@@ -218,7 +218,7 @@ export async function startAdbFront(
       const stream: Stream = { localId: nextId++, remoteId, closed: false };
       const started = options.refuseService?.(service)
         ? undefined
-        : startService(service, stream, write, close);
+        : startService(service, stream, write);
       if (!started) {
         send(A_CLSE, 0, remoteId);
         return;
@@ -294,7 +294,6 @@ export async function startAdbFront(
     service: string,
     stream: Stream,
     write: (stream: Stream, data: Uint8Array) => Promise<void>,
-    _close: (stream: Stream) => void,
   ): (() => Promise<void>) | undefined => {
     const colon = service.indexOf(":");
     if (colon < 0) return undefined;
