@@ -494,20 +494,25 @@ Object.defineProperty(window, "__SDK_REPORT__", { configurable: true, get: funct
 document.addEventListener("DOMContentLoaded", start);
 `;
 
-/** The viewer's stylesheet: the page's own, then each feature's. */
-export const VIEWER_STYLE: string = BASE_STYLE + FILTER_STYLE + TIMELINE_STYLE + REPLAY_STYLE +
-  NAV_STYLE;
+/** The viewer's stylesheet: the page's own, then each feature's, one rule after another. */
+export const VIEWER_STYLE: string = (BASE_STYLE + FILTER_STYLE + TIMELINE_STYLE + REPLAY_STYLE +
+  NAV_STYLE).replace(/}\n/g, "}");
 
 /**
  * The viewer's script: the core and the feature fragments in one strict-mode function. It parses
  * the data tags once on `DOMContentLoaded` and exposes the data as `window.__SDK_REPORT__` (a
  * getter that parses again, for tests and for reports still growing).
+ *
+ * Every report carries it, so it is shipped without its whole-line comments, its indentation and
+ * the line breaks after `{`, `,`, `(` and `;` (about 5 KB less); the fragments hold no template
+ * literal or multi-line string that this could change, and no statement that relies on a line
+ * break (the viewer tests parse and run the result).
  */
 export const VIEWER_SCRIPT: string = `
 (function () {
 "use strict";
 ${CORE_SCRIPT}${FILTER_SCRIPT}${TIMELINE_SCRIPT}${REPLAY_SCRIPT}${NAV_SCRIPT}})();
-`;
+`.replace(/^[ \t]*\/\/.*\n/gm, "").replace(/^[ \t]+/gm, "").replace(/([{,(;])\n/g, "$1");
 
 /** Options of {@link viewerPage}. */
 export interface ViewerPageOptions {
