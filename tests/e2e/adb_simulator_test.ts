@@ -131,7 +131,11 @@ before(async () => {
     height: 2400,
     density: DENSITY,
     apps: {
-      [NOTES]: { url: `${apps.url}notes/index.html`, label: "Notes" },
+      [NOTES]: {
+        url: `${apps.url}notes/index.html`,
+        label: "Notes",
+        activities: { ".NoteActivity": `${apps.url}notes/index.html#/note/5` },
+      },
       [SETTINGS]: { url: `${apps.url}settings/index.html`, label: "Settings" },
     },
   });
@@ -297,6 +301,24 @@ test("am start, monkey, am force-stop, HOME and APP_SWITCH show in the foregroun
   assert.match(missing.err, /does not exist/);
   const packages = (await shell("pm list packages -3")).out;
   assert.equal(packages, `package:${NOTES}\npackage:${SETTINGS}\n`);
+});
+
+test("am start of another activity opens it on top; BACK returns to the activity before", async () => {
+  await freshNotes();
+  const resumed = async () =>
+    / u0 (\S+) t\d+\}/.exec((await shell("dumpsys activity activities")).out)?.[1];
+  assert.equal(await resumed(), `${NOTES}/.MainActivity`);
+  const start = await shell(`am start -n ${NOTES}/.NoteActivity`);
+  assert.equal(start.code, 0, start.err);
+  const page = phone.foregroundPage();
+  await waitFor(async () => (await page.textContent("#detail-title")) === "Note 5", "Note 5");
+  assert.equal(await resumed(), `${NOTES}/.NoteActivity`);
+  await shell("input keyevent BACK");
+  await waitFor(() => page.evaluate(() => location.hash === ""), "the list");
+  assert.equal(await resumed(), `${NOTES}/.MainActivity`);
+  const missing = await shell(`am start -n ${NOTES}/.NoSuchActivity`);
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /com\.example\.notes\.NoSuchActivity\} does not exist/);
 });
 
 test("a tap on a launcher icon launches its app", async () => {

@@ -728,7 +728,11 @@ const am: Command = async (args, io, device) => {
           intent.component ?? intent.packageName!,
         );
         const known = activityOf(device, packageName);
-        if (!known || (activity && activity !== known && packageName !== BROWSER_PACKAGE)) {
+        const activities = device.phone.activitiesOf(packageName);
+        if (
+          !known ||
+          (activity && !activities.includes(activity) && packageName !== BROWSER_PACKAGE)
+        ) {
           io.err(
             `Error type 3\nError: Activity class {${packageName}/${
               activity ?? "?"
@@ -740,7 +744,7 @@ const am: Command = async (args, io, device) => {
         if (packageName === BROWSER_PACKAGE && intent.data) await phone.openUrl(intent.data);
         else if (packageName === LAUNCHER_PACKAGE) await phone.keyEvent(KEYCODE.HOME);
         else await phone.launchApp(packageName, activity);
-        launched = shortComponent(packageName, known);
+        launched = shortComponent(packageName, activity ?? known);
       } else if (intent.data && /^https?:/i.test(intent.data)) {
         await phone.openUrl(intent.data);
         launched = shortComponent(

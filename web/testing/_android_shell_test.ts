@@ -35,6 +35,7 @@ function fakePhone(): VirtualPhone & { inputs: SimulatorInput[] } {
         : name === "com.example.notes"
         ? "com.example.notes.MainActivity"
         : undefined,
+    activitiesOf: (name) => name === "com.example.notes" ? ["com.example.notes.MainActivity"] : [],
     runningApps: () => [],
     foregroundApp: () => ({
       packageName: foreground,

@@ -60,6 +60,12 @@ export interface SimulatedApp {
   label?: string;
   /** Its launcher activity's class name. Default: `<package>.MainActivity`. */
   activity?: string;
+  /**
+   * Other activities, by class name (fully qualified, or `.Name` inside the package) -> the page
+   * URL they show. Starting one (`launchApp(pkg, activity)`, `am start -n pkg/.Name`) opens its
+   * URL on top of the app's history, so back returns to the screen before.
+   */
+  activities?: Record<string, string>;
 }
 
 /** Options of {@link startVirtualPhone}. */
@@ -126,6 +132,8 @@ export interface VirtualPhone {
   packages(): string[];
   /** The launcher activity of an installed package (fully qualified); undefined when not installed. */
   activityOf(packageName: string): string | undefined;
+  /** Every activity of an installed package, fully qualified, the launcher activity first. */
+  activitiesOf(packageName: string): string[];
   /** Running apps, most recently used first (not the launcher). */
   runningApps(): string[];
   /** The app in front. */
@@ -160,9 +168,10 @@ export interface VirtualPhone {
   /** Sends one Android key code ({@link KEYCODE}): BACK, HOME, APP_SWITCH act as system keys. */
   keyEvent(keyCode: number): Promise<void>;
   /**
-   * Brings an app to the front, launching it when it is not running.
+   * Brings an app to the front, launching it when it is not running. With an activity other than
+   * the launcher activity, that activity is started on top of the app's history.
    *
-   * @throws {Error} when the package is not installed.
+   * @throws {Error} when the package is not installed or has no such activity.
    */
   launchApp(packageName: string, activity?: string): Promise<void>;
   /** Stops an app (its page closes and its state is lost); a no-op when it is not running. */
@@ -178,6 +187,8 @@ interface InstalledApp {
   url: string;
   label: string;
   activity: string;
+  /** Other activities: fully qualified class name -> URL. */
+  activities: Map<string, string>;
 }
 
 interface RunningApp {
@@ -186,6 +197,8 @@ interface RunningApp {
   session?: Promise<CDPSession>;
   /** Navigation entry index right after launch: back at this index leaves the app. */
   rootIndex: number;
+  /** Activities started, bottom first, with the navigation entry index each one began at. */
+  stack: { activity: string; index: number }[];
 }
 
 type Screen = { kind: "app"; packageName: string } | { kind: "home" } | { kind: "recents" };
@@ -225,6 +238,11 @@ const KEYBOARD_SCRIPT = `(() => {
     if (editable(e.target) && e.target === document.activeElement) window.__simulatorKeyboard.shown = true;
   }, true);
 })();`;
+
+/** `.Name` -> `<package>.Name`; a fully qualified name stays as it is. */
+function qualify(packageName: string, activity: string): string {
+  return activity.startsWith(".") ? packageName + activity : activity;
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -291,7 +309,12 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
       packageName,
       url: app.url,
       label: app.label ?? packageName.split(".").pop()!,
-      activity: app.activity ?? `${packageName}.MainActivity`,
+      activity: qualify(packageName, app.activity ?? ".MainActivity"),
+      activities: new Map(
+        Object.entries(app.activities ?? {}).map((
+          [name, url],
+        ) => [qualify(packageName, name), url]),
+      ),
     });
   }
   installed.set(BROWSER_PACKAGE, {
@@ -299,6 +322,7 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
     url: "about:blank",
     label: "Browser",
     activity: "com.google.android.apps.chrome.Main",
+    activities: new Map(),
   });
 
   const ownBrowser = options.browser ? undefined : await launchChromium();
@@ -389,24 +413,42 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
     }
     await current().bringToFront();
   };
-  const launch = async (packageName: string, url?: string): Promise<void> => {
+  const navigationIndex = (page: Page): Promise<number> =>
+    page.evaluate(() =>
+      (globalThis as unknown as { navigation?: { currentEntry?: { index: number } } })
+        .navigation?.currentEntry?.index ?? 0
+    );
+  const launch = async (
+    packageName: string,
+    url?: string,
+    activity?: string,
+  ): Promise<void> => {
     const app = installed.get(packageName);
     if (!app) throw new Error(`package ${packageName} is not installed`);
+    const started = activity === undefined ? undefined : qualify(packageName, activity);
+    const startedUrl = started === undefined || started === app.activity
+      ? undefined
+      : app.activities.get(started);
+    if (started !== undefined && started !== app.activity && startedUrl === undefined) {
+      throw new Error(`activity ${started} does not exist in ${packageName}`);
+    }
     let entry = running.get(packageName);
+    if (entry && startedUrl !== undefined) {
+      await entry.page.goto(startedUrl);
+      entry.stack.push({ activity: started!, index: await navigationIndex(entry.page) });
+    }
     if (!entry) {
       const page = await context.newPage();
       let rootIndex: number;
       try {
-        await page.goto(url ?? app.url);
-        rootIndex = await page.evaluate(() =>
-          (globalThis as unknown as { navigation?: { currentEntry?: { index: number } } })
-            .navigation?.currentEntry?.index ?? 0
-        );
+        await page.goto(url ?? startedUrl ?? app.url);
+        rootIndex = await navigationIndex(page);
       } catch (error) {
         await page.close().catch(() => {});
         throw new Error(`the app ${packageName} did not load: ${(error as Error).message}`);
       }
-      entry = { app, page, rootIndex };
+      const first = startedUrl === undefined ? app.activity : started!;
+      entry = { app, page, rootIndex, stack: [{ activity: first, index: rootIndex }] };
       running.set(packageName, entry);
     } else if (url) {
       await entry.page.goto(url);
@@ -457,12 +499,13 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
     }
     if (screen.kind === "home") return;
     const entry = running.get(screen.packageName)!;
-    const index = await entry.page.evaluate(() =>
-      (globalThis as unknown as { navigation?: { currentEntry?: { index: number } } })
-        .navigation?.currentEntry?.index ?? 0
-    );
+    const index = await navigationIndex(entry.page);
     if (index > entry.rootIndex) {
       await entry.page.goBack({ waitUntil: "commit" });
+      const now = await navigationIndex(entry.page);
+      while (entry.stack.length > 1 && entry.stack[entry.stack.length - 1].index > now) {
+        entry.stack.pop();
+      }
     } else {
       // Android 12 and later: back on a root activity moves its task to the background.
       await show({ kind: "home" });
@@ -501,11 +544,17 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
     packages: () => [LAUNCHER_PACKAGE, ...installed.keys()],
     activityOf: (packageName) =>
       packageName === LAUNCHER_PACKAGE ? LAUNCHER_ACTIVITY : installed.get(packageName)?.activity,
+    activitiesOf(packageName: string): string[] {
+      if (packageName === LAUNCHER_PACKAGE) return [LAUNCHER_ACTIVITY, RECENTS_ACTIVITY];
+      const app = installed.get(packageName);
+      return app ? [app.activity, ...app.activities.keys()] : [];
+    },
     runningApps: () => [...recents],
     foregroundApp(): ForegroundApp {
       if (screen.kind === "app") {
         const app = installed.get(screen.packageName)!;
-        return { packageName: app.packageName, activity: app.activity };
+        const stack = running.get(screen.packageName)!.stack;
+        return { packageName: app.packageName, activity: stack[stack.length - 1].activity };
       }
       return {
         packageName: LAUNCHER_PACKAGE,
@@ -614,9 +663,14 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
       }),
     launchApp: (packageName, activity) =>
       serial(async () => {
-        if (!installed.has(packageName)) throw new Error(`package ${packageName} is not installed`);
+        const app = installed.get(packageName);
+        if (!app) throw new Error(`package ${packageName} is not installed`);
+        const name = activity === undefined ? undefined : qualify(packageName, activity);
+        if (name !== undefined && name !== app.activity && !app.activities.has(name)) {
+          throw new Error(`activity ${name} does not exist in ${packageName}`);
+        }
         inputs.push({ type: "launch", packageName, ...(activity ? { activity } : {}) });
-        await launch(packageName);
+        await launch(packageName, undefined, activity);
       }),
     stopApp: (packageName) =>
       serial(async () => {
