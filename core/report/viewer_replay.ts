@@ -62,7 +62,8 @@ function replayOpen() {
   if (!at) return;
   function btn(label, title, fn, cls) { return h("button", { type: "button", class: cls, title: title, "aria-label": title, text: label, onclick: fn }); }
   var img = h("img", { alt: "screenshot of the step" });
-  var speed = h("select", { class: "rp-speed", "aria-label": "Speed", onchange: function () { if (rp.playing) schedule(); } });
+  // A chosen speed gives the keys back to the replay (a focused select would take space).
+  var speed = h("select", { class: "rp-speed", "aria-label": "Speed", onchange: function () { speed.blur(); if (rp.playing) schedule(); } });
   [["0.5", "0.5\u00d7"], ["1", "1\u00d7"], ["2", "2\u00d7"], ["4", "4\u00d7"]].forEach(function (o) {
     var opt = h("option", { text: o[1] });
     opt.value = o[0];
