@@ -117,3 +117,18 @@ export class AssertionError extends SdkError {
 
 /** `aiWaitFor` timed out before the condition held. */
 export class WaitForTimeoutError extends SdkError {}
+
+/**
+ * An image of a prompt object (spec 2.5) cannot be used: a missing or unreadable file, data that
+ * is not a PNG, JPEG, GIF or WebP image, a failed download, or a local path in a browser
+ * runtime. The message names the image and says what to fix.
+ */
+export class PromptImageError extends SdkError {
+  /** The `name` of the image at fault. */
+  readonly imageName: string;
+  /** Creates the error. */
+  constructor(imageName: string, message: string, options?: { cause?: unknown }) {
+    super(`Prompt image ${JSON.stringify(imageName)}: ${message}`, options);
+    this.imageName = imageName;
+  }
+}

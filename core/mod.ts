@@ -37,7 +37,6 @@ export type {
   ScrollParam,
   TUserPrompt,
 } from "./agent/options.ts";
-export { PromptImageError } from "./agent/prompt_input.ts";
 export { UIObservation, UIObserver } from "./observe/observer.ts";
 export type {
   ObservationQueryOptions,
@@ -78,19 +77,16 @@ export {
   ModelResponseError,
   ModelTimeoutError,
   PlanningError,
+  PromptImageError,
   SdkError,
   WaitForTimeoutError,
 } from "./errors.ts";
-export type {
-  ChatContentPart,
-  ChatMessage,
-  CreateModelClient,
-  ModelClient,
-} from "./model/caller.ts";
+export type { ChatContentPart, ChatMessage, ModelImageSize } from "./model/chat.ts";
+export type { CreateModelClient, ModelClient } from "./model/caller.ts";
 export { MODEL_CONFIG_KEYS, resolveIntentConfig } from "./model/config.ts";
 export type { IntentModelConfig, ModelIntent } from "./model/config.ts";
 export { getModelFamily, MODEL_FAMILY_NAMES } from "./model/families/mod.ts";
-export type { ModelFamily, ModelImageSize } from "./model/families/mod.ts";
+export type { ModelFamily } from "./model/families/mod.ts";
 export type { AIUsageInfo } from "./report/types.ts";
 export { normalizeKeyCombo } from "./device/keys.ts";
 export { withCustomActions } from "./device/custom_actions.ts";

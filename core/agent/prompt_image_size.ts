@@ -6,7 +6,7 @@
  */
 
 import { prepareImage } from "../image/prepare.ts";
-import { PromptImageError } from "./prompt_input.ts";
+import { PromptImageError } from "../errors.ts";
 
 /** The largest prompt image sent as given: 10 MiB of image data (spec 8). */
 export const PROMPT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { loadJsCodecs } from "../image/backend.ts";
 import { encodeBase64 } from "../image/base64.ts";
 import { imageSizeFromDataUri } from "../image/size.ts";
-import { PromptImageError, resolvePrompt } from "./prompt_input.ts";
+import { resolvePrompt } from "./prompt_input.ts";
+import { PromptImageError } from "../errors.ts";
 import { PROMPT_IMAGE_MAX_BYTES } from "./prompt_image_size.ts";
 
 const payload = (uri: string) => Math.floor((uri.length - uri.indexOf(",") - 1) * 3 / 4);

@@ -19,22 +19,11 @@
  */
 
 import { decodeBase64Prefix, encodeBase64 } from "../image/base64.ts";
-import { SdkError } from "../errors.ts";
-import type { ChatContentPart } from "../model/caller.ts";
+import { PromptImageError } from "../errors.ts";
+import type { ResolvedPromptImage } from "../model/prompt_images.ts";
 import { hasFileSystem, readLocalFile } from "../runtime/runtime.ts";
 import type { TUserPrompt } from "./options.ts";
 import { fitPromptImage } from "./prompt_image_size.ts";
-
-/** One image of a prompt, ready to be sent to the model. */
-export interface ResolvedPromptImage {
-  /** The name the prompt text refers to it by (trimmed, non-empty, unique in its prompt). */
-  name: string;
-  /**
-   * A base64 data URI with the media type read from the bytes (`data:image/webp;base64,...`), or
-   * the `http(s)` link exactly as given when it is sent as a link.
-   */
-  url: string;
-}
 
 /** A prompt with its text checked and its images resolved. */
 export interface ResolvedPrompt {
@@ -42,21 +31,6 @@ export interface ResolvedPrompt {
   text: string;
   /** Its images, in the order given; empty for a string prompt or one without images. */
   images: ResolvedPromptImage[];
-}
-
-/**
- * An image of a prompt object (spec 2.5) cannot be used: a missing or unreadable file, data that
- * is not a PNG, JPEG, GIF or WebP image, a failed download, or a local path in a browser
- * runtime. The message names the image and says what to fix.
- */
-export class PromptImageError extends SdkError {
-  /** The `name` of the image at fault. */
-  readonly imageName: string;
-  /** Creates the error. */
-  constructor(imageName: string, message: string, options?: { cause?: unknown }) {
-    super(`Prompt image ${JSON.stringify(imageName)}: ${message}`, options);
-    this.imageName = imageName;
-  }
 }
 
 /** The image types a prompt image may have, as media types. */
@@ -309,16 +283,4 @@ export async function resolvePrompt(
       }),
     ),
   };
-}
-
-/**
- * The content parts that carry prompt images in a model request: for each image, a text part
- * `Image "<name>":` (the name as a JSON string) followed by its `image_url` part. Empty when there
- * are none, so requests without images stay as they were.
- */
-export function promptImageParts(images: readonly ResolvedPromptImage[] = []): ChatContentPart[] {
-  return images.flatMap((image): ChatContentPart[] => [
-    { type: "text", text: `Image ${JSON.stringify(image.name)}:` },
-    { type: "image_url", image_url: { url: image.url } },
-  ]);
 }

@@ -6,17 +6,14 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import {
-  PromptImageError,
-  promptImageParts,
-  resolvePrompt,
-  sniffImageType,
-} from "./prompt_input.ts";
+import { resolvePrompt, sniffImageType } from "./prompt_input.ts";
+import { PromptImageError } from "../errors.ts";
+import { promptImageParts } from "../model/prompt_images.ts";
 import { createTestPng } from "../testing/png.ts";
 import { pattern, toDataUri, WHITE } from "../image/test_util.ts";
 import { decodeBase64 } from "../image/base64.ts";
 import { protocolMessages } from "../insight/ask.ts";
-import { dialectConversation } from "../planning/dialect.ts";
+import { dialectConversation } from "../model/dialect.ts";
 import type { Screen } from "./screen.ts";
 
 // Real 1x1 images of the two formats the SDK never produces itself.

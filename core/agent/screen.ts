@@ -11,7 +11,8 @@
 import type { AbstractInterface, LocatedElement, Rect, Size } from "../device/types.ts";
 import { imageSizeFromDataUri, prepareImage } from "../image/mod.ts";
 import type { PreparedImage, ScreenshotEncoding } from "../image/mod.ts";
-import type { ModelFamily, ModelImageSize } from "../model/families/mod.ts";
+import type { ModelFamily } from "../model/families/mod.ts";
+import type { ModelImageSize } from "../model/chat.ts";
 import type { ReportScreenshotSink } from "../report/types.ts";
 
 /** A screen as captured for one model call. */

@@ -12,7 +12,7 @@ import type { ModelIntent } from "../model/config.ts";
 import type { ReportScreenshotSink } from "../report/types.ts";
 import type { CallCache } from "./cache/store.ts";
 import type { ExecutionRecorder } from "./execution.ts";
-import type { ResolvedPromptImage } from "./prompt_input.ts";
+import type { ResolvedPromptImage } from "../model/prompt_images.ts";
 import { captureScreen, screenFromRaw, sourceEncoding } from "./screen.ts";
 import type { Screen, ScreenSettings } from "./screen.ts";
 

@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { GherkinStep } from "./parse.ts";
+import type { GherkinStep } from "./types.ts";
 
 /** The agent method a step runs. */
 export type GherkinApi = "aiAct" | "aiAssert";

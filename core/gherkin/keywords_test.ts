@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { GherkinKeywordType, GherkinStep } from "./parse.ts";
+import type { GherkinKeywordType, GherkinStep } from "./types.ts";
 import { stepActions, stepApis, stepPrompt } from "./keywords.ts";
 
 const kinds = (...types: GherkinKeywordType[]) => types.map((keywordType) => ({ keywordType }));

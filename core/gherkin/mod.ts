@@ -23,7 +23,7 @@ export type { GherkinStepErrorDetails, GherkinSyntaxIssue } from "./errors.ts";
 export { stepActions, stepApis, stepPrompt } from "./keywords.ts";
 export type { GherkinApi, GherkinStepAction } from "./keywords.ts";
 export { parseGherkin } from "./parse.ts";
-export type { GherkinFeature, GherkinKeywordType, GherkinScenario, GherkinStep } from "./parse.ts";
+export type { GherkinFeature, GherkinKeywordType, GherkinScenario, GherkinStep } from "./types.ts";
 export { runGherkinScenario } from "./run_scenario.ts";
 export type {
   GherkinActOptions,

@@ -7,7 +7,8 @@
 
 import { GherkinParseError, GherkinStepError } from "./errors.ts";
 import { stepActions } from "./keywords.ts";
-import { type GherkinFeature, type GherkinScenario, parseGherkin } from "./parse.ts";
+import { parseGherkin } from "./parse.ts";
+import type { GherkinFeature, GherkinScenario } from "./types.ts";
 
 /** Options `runGherkinScenario` passes to each `aiAct` call. */
 export interface GherkinActOptions {

@@ -11,11 +11,11 @@
  */
 
 import type { CallSession } from "../agent/session.ts";
-import { promptImageParts } from "../agent/prompt_input.ts";
-import type { ResolvedPromptImage } from "../agent/prompt_input.ts";
+import { promptImageParts } from "../model/prompt_images.ts";
+import type { ResolvedPromptImage } from "../model/prompt_images.ts";
 import type { Screen } from "../agent/screen.ts";
 import { ModelResponseError } from "../errors.ts";
-import type { ChatContentPart, ChatMessage } from "../model/caller.ts";
+import type { ChatContentPart, ChatMessage } from "../model/chat.ts";
 import type { ModelIntent } from "../model/config.ts";
 import { parseJsonAnswer } from "../model/parse.ts";
 import type { AIUsageInfo, ReportModelAttempt, ReportStep } from "../report/types.ts";

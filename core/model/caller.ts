@@ -17,19 +17,7 @@ import { resolveIntentConfig } from "./config.ts";
 import { logger, runLog } from "../log/run_log.ts";
 import { requestForLog } from "../log/model_entries.ts";
 import type { IntentModelConfig, ModelIntent } from "./config.ts";
-
-/** A chat message part: text, or an image given as a data URI or URL. */
-export type ChatContentPart =
-  | { type: "text"; text: string }
-  | { type: "image_url"; image_url: { url: string } };
-
-/** A chat message as sent to the model. */
-export interface ChatMessage {
-  /** Who speaks. */
-  role: "system" | "user" | "assistant";
-  /** Text, or text and images. */
-  content: string | ChatContentPart[];
-}
+import type { ChatMessage } from "./chat.ts";
 
 /** Per-request options the SDK passes to `chat.completions.create` (the `openai` client's own). */
 export interface ModelRequestOptions {

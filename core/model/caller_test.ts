@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { buildRequestBody, ModelCaller } from "./caller.ts";
-import type { ChatMessage } from "./caller.ts";
+import type { ChatMessage } from "./chat.ts";
 import { resolveIntentConfig } from "./config.ts";
 import type { IntentModelConfig, ModelIntent } from "./config.ts";
 import { ModelCallError, ModelConfigError, ModelTimeoutError } from "../errors.ts";

@@ -13,13 +13,13 @@
  * @module
  */
 
-import { promptImageParts } from "../agent/prompt_input.ts";
-import type { ResolvedPromptImage } from "../agent/prompt_input.ts";
+import { promptImageParts } from "./prompt_images.ts";
+import type { ResolvedPromptImage } from "./prompt_images.ts";
 import type { DeviceAction, Rect } from "../device/types.ts";
 import { normalizeKeyCombo } from "../device/keys.ts";
 import { ModelResponseError, PlanningError } from "../errors.ts";
-import type { ChatContentPart, ChatMessage } from "../model/caller.ts";
-import type { ModelImageSize } from "../model/families/types.ts";
+import type { ChatContentPart, ChatMessage } from "./chat.ts";
+import type { ModelImageSize } from "./chat.ts";
 
 /** An image as sent in a planning turn. */
 export interface DialectImage {

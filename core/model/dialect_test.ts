@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { DeviceAction } from "../device/types.ts";
 import { ModelResponseError, PlanningError } from "../errors.ts";
-import { getModelFamily } from "../model/families/mod.ts";
+import { getModelFamily } from "./families/mod.ts";
 import type { DialectLocate, DialectStep } from "./dialect.ts";
 import { readCall, toKeyCombo } from "./dialect.ts";
 

@@ -23,7 +23,8 @@ import type { AbstractInterface, FrameStream, StreamFrame } from "../device/type
 import type { ScreenSettings } from "../agent/screen.ts";
 import { sourceEncoding } from "../agent/screen.ts";
 import { resolvePrompt } from "../agent/prompt_input.ts";
-import type { ResolvedPrompt, ResolvedPromptImage } from "../agent/prompt_input.ts";
+import type { ResolvedPrompt } from "../agent/prompt_input.ts";
+import type { ResolvedPromptImage } from "../model/prompt_images.ts";
 import type { AIContextApiName } from "../agent/context.ts";
 import type { TUserPrompt } from "../agent/options.ts";
 import { errorMessage } from "../agent/execution.ts";

@@ -21,7 +21,7 @@ import type { ReportStep } from "../report/types.ts";
 import { modelStep, stringField } from "../insight/ask.ts";
 import { deepLocateElement, locateElement, markTarget } from "../insight/locate.ts";
 import { sleep } from "../runtime/runtime.ts";
-import type { DialectLocate, DialectStep, DialectTurn, PlannerDialect } from "./dialect.ts";
+import type { DialectLocate, DialectStep, DialectTurn, PlannerDialect } from "../model/dialect.ts";
 
 /** Options of one planning run. */
 export interface PlanRunOptions {

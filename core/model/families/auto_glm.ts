@@ -22,9 +22,10 @@ import {
   quoteAnswer,
   readCall,
   requireDeviceAction,
-} from "../../planning/dialect.ts";
+} from "../dialect.ts";
 import { normalizedToRect, readBoxNumbers } from "./box.ts";
-import type { ModelFamily, ModelImageSize } from "./types.ts";
+import type { ModelImageSize } from "../chat.ts";
+import type { ModelFamily } from "./types.ts";
 
 /** Longest `Wait` honoured, ms. */
 const MAX_WAIT_MS = 10_000;

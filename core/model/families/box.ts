@@ -7,7 +7,7 @@
 
 import type { Rect } from "../../device/types.ts";
 import { ModelResponseError } from "../../errors.ts";
-import type { ModelImageSize } from "./types.ts";
+import type { ModelImageSize } from "../chat.ts";
 
 /**
  * Reads 2 or 4 numbers from a loosely formatted value: `[1, 2, 3, 4]`, `["1", "2"]`,

@@ -18,7 +18,7 @@ import { autoGlmFamily, autoGlmMultilingualFamily } from "./auto_glm.ts";
 import type { ModelFamily } from "./types.ts";
 import { ModelConfigError } from "../../errors.ts";
 
-export type { ModelFamily, ModelImageSize } from "./types.ts";
+export type { ModelFamily } from "./types.ts";
 
 const FAMILIES: readonly ModelFamily[] = [
   defaultFamily,

@@ -6,19 +6,8 @@
  */
 
 import type { Rect } from "../../device/types.ts";
-import type { PlannerDialect } from "../../planning/dialect.ts";
-
-/** Sizes of the image the model saw, in image pixels. */
-export interface ModelImageSize {
-  /** Width of the image sent (after shrink and padding). */
-  width: number;
-  /** Height of the image sent (after shrink and padding). */
-  height: number;
-  /** Width of the screenshot content inside it (before padding). */
-  contentWidth: number;
-  /** Height of the screenshot content inside it (before padding). */
-  contentHeight: number;
-}
+import type { PlannerDialect } from "../dialect.ts";
+import type { ModelImageSize } from "../chat.ts";
 
 /** A model family's conventions (see `docs/model-protocol.md` and MODEL_FAMILIES.md). */
 export interface ModelFamily {

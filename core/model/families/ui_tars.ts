@@ -22,9 +22,10 @@ import {
   readCall,
   requireDeviceAction,
   toKeyCombo,
-} from "../../planning/dialect.ts";
+} from "../dialect.ts";
 import { normalizedToRect, readBoxNumbers } from "./box.ts";
-import type { ModelFamily, ModelImageSize } from "./types.ts";
+import type { ModelImageSize } from "../chat.ts";
+import type { ModelFamily } from "./types.ts";
 
 /** Earlier screenshots kept in the conversation (the current one comes on top). */
 const UI_TARS_KEPT_IMAGES = 2;
