@@ -29,6 +29,7 @@ import type { ModelClient } from "@sdk/core";
 import { type DriverBPageAgent, startPlayground } from "@sdk/web";
 import { launchChromium, measure } from "../tests/helpers/browser.ts";
 import { FIXTURE_APP_DIR, serveStatic } from "../tests/helpers/static_server.ts";
+import { startModelProcess } from "./_model_child.ts";
 
 /** Taps measured each way. */
 export const TAPS = 30;
@@ -43,38 +44,6 @@ function median(values: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** The test model in its own process; resolves with its `modelConfig` and a stop function. */
-async function startModelProcess(box: unknown) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net=127.0.0.1",
-      "--allow-read",
-      "--allow-env",
-      new URL("_model_process.ts", BENCH_DIR).pathname,
-      JSON.stringify({ box, viewport: VIEWPORT }),
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the test model process exited before printing its config");
-    text += value;
-  }
-  reader.releaseLock();
-  return {
-    config: JSON.parse(text.slice(0, text.indexOf("\n"))) as Record<string, string>,
-    async stop() {
-      await child.stdin.close();
-      await child.status;
-    },
-  };
-}
-
 async function main(): Promise<void> {
   process.env.SDK_RUN_DIR ??= new URL("sdk_run", OUTPUT_DIR).pathname;
   const app = await serveStatic(FIXTURE_APP_DIR);
@@ -83,14 +52,14 @@ async function main(): Promise<void> {
   await probe.goto(`${app.url}actions.html`);
   const box = await measure(probe, "#click-button");
   await probe.close();
-  const model = await startModelProcess(box);
+  const model = await startModelProcess(box, VIEWPORT);
 
   let modelMs = 0;
   const playground = await startPlayground({
     url: `${app.url}actions.html`,
     port: 0,
     agentOptions: {
-      modelConfig: model.config,
+      modelConfig: model.modelConfig(),
       reportFileName: "bench-playground",
       // Times the model call as the SDK sees it; passes everything through unchanged.
       createModelClient: (client: ModelClient) =>
@@ -215,7 +184,7 @@ async function main(): Promise<void> {
     await ui.close();
     await playground.close();
     await browser.close();
-    await model.stop();
+    await model.close();
     await app.close();
   }
 }

@@ -26,6 +26,7 @@ import { imageBackendInUse } from "../core/image/mod.ts";
 import { viewerPage, viewerScriptHash } from "../core/report/viewer.ts";
 import { launchChromium, measure } from "../tests/helpers/browser.ts";
 import { FIXTURE_APP_DIR, serveStatic } from "../tests/helpers/static_server.ts";
+import { type ModelProcess, startModelProcess } from "./_model_child.ts";
 
 /** The agent's default `waitAfterAction`, ms; the step-time target is built on it. */
 export const DEFAULT_WAIT_AFTER_ACTION_MS = 300;
@@ -336,51 +337,6 @@ function reportAnatomy(html: string): {
   };
 }
 
-/** A test model running in a child process. */
-interface ModelProcess {
-  /** The agent's `modelConfig` for it. */
-  modelConfig(): Record<string, string>;
-  /** Stops the process. */
-  close(): Promise<void>;
-}
-
-/**
- * Starts the test model in its own process (`_model_process.ts`), answering every locate call
- * with `box` at once: the model costs ~0 ms, and its request parsing does not count in the
- * bench's memory, as with a real endpoint.
- */
-async function startModelProcess(box: TargetBox): Promise<ModelProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net=127.0.0.1",
-      "--allow-read",
-      "--allow-env",
-      new URL("_model_process.ts", BENCH_DIR).pathname,
-      JSON.stringify({ box, viewport: VIEWPORT }),
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the test model process exited before printing its config");
-    text += value;
-  }
-  const config = JSON.parse(text.slice(0, text.indexOf("\n"))) as Record<string, string>;
-  return {
-    modelConfig: () => config,
-    async close() {
-      await child.stdin.close();
-      await reader.cancel();
-      await child.status;
-    },
-  };
-}
-
 /** Runs one variant in its own browser context, test model and agent. */
 async function runVariant(
   variant: Variant,
@@ -406,7 +362,7 @@ async function runVariant(
     const imageUris: number[] = [];
     const imageBytes: number[] = [];
     let imageMime = "";
-    model = await startModelProcess(box);
+    model = await startModelProcess(box, VIEWPORT);
     const testModel = model;
     agent = new DriverBPageAgent(page, {
       modelConfig: testModel.modelConfig(),
