@@ -90,6 +90,34 @@ export type { ModelFamily } from "./model/families/mod.ts";
 export type { AIUsageInfo } from "./report/types.ts";
 export { normalizeKeyCombo } from "./device/keys.ts";
 export { withCustomActions } from "./device/custom_actions.ts";
+export {
+  clearInputAction,
+  doubleClickAction,
+  dragAndDropAction,
+  INPUT_MODES,
+  inputAction,
+  keyboardPressAction,
+  longPressAction,
+  PINCH_DIRECTIONS,
+  pinchAction,
+  readEnumParam,
+  readLocateParam,
+  readPositiveNumberParam,
+  readStringParam,
+  SCROLL_DIRECTIONS,
+  SCROLL_TYPES,
+  scrollAction,
+  SWIPE_DIRECTIONS,
+  swipeAction,
+  tapAction,
+} from "./device/actions.ts";
+export type {
+  ActionImplementation,
+  ActionParams,
+  SharedActionText,
+  SharedLengthActionText,
+  SharedTimedActionText,
+} from "./device/actions.ts";
 export { logDeviceActions } from "./log/device_actions.ts";
 export {
   DEFAULT_LOG_MAX_FILE_MB,

@@ -26,3 +26,20 @@ export type {
 } from "@sdk/core";
 export { logDeviceActions, normalizeKeyCombo, withCustomActions } from "@sdk/core";
 export { checkInputOptions, sleep } from "@sdk/core";
+export {
+  clearInputAction,
+  doubleClickAction,
+  dragAndDropAction,
+  INPUT_MODES,
+  inputAction,
+  keyboardPressAction,
+  longPressAction,
+  PINCH_DIRECTIONS,
+  pinchAction,
+  SCROLL_DIRECTIONS,
+  SCROLL_TYPES,
+  scrollAction,
+  SWIPE_DIRECTIONS,
+  swipeAction,
+  tapAction,
+} from "@sdk/core";

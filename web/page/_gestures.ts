@@ -6,10 +6,18 @@
  * @module
  */
 
-import type { ActionContext, ActionParamSpec, DeviceAction, Point } from "../_core.ts";
-import { sleep } from "../_core.ts";
+import type { DeviceAction, Point } from "../_core.ts";
+import {
+  dragAndDropAction,
+  longPressAction,
+  PINCH_DIRECTIONS,
+  pinchAction,
+  sleep,
+  SWIPE_DIRECTIONS,
+  swipeAction,
+} from "../_core.ts";
 import type { PageDriver, PageDriverTouch, TouchPoint, ViewportInfo } from "./page_driver.ts";
-import { type Params, readEnum, readLocate, readPositiveNumber } from "./_params.ts";
+import { readEnum, readLocate, readPositiveNumber } from "./_params.ts";
 
 /** Default hold of `LongPress` on the web, ms (spec 8). */
 export const DEFAULT_LONG_PRESS_MS = 500;
@@ -26,9 +34,6 @@ const DRAG_STEPS = 20;
 const PINCH_MIN_GAP = 40;
 // A swipe without a distance moves this share of the viewport along its direction.
 const SWIPE_SCREEN_FRACTION = 0.5;
-
-const SWIPE_DIRECTIONS = ["up", "down", "left", "right"] as const;
-const PINCH_DIRECTIONS = ["in", "out"] as const;
 
 /** What the gesture actions need from the device. */
 export interface GestureHost {
@@ -108,159 +113,66 @@ export function pinchPath(
 
 /** The gesture actions; `Swipe` and `Pinch` only when `touch` is true. */
 export function gestureActions(host: GestureHost, touch: boolean): DeviceAction[] {
-  const duration = (description: string): ActionParamSpec => ({
-    name: "duration",
-    type: "number",
-    required: false,
-    description,
-  });
   const actions: DeviceAction[] = [
-    action(
-      "DragAndDrop",
-      "Drag an element and drop it onto another place: press the mouse on 'from', move to 'to', release.",
-      [
-        { name: "from", type: "locate", required: true, description: "the element to drag" },
-        { name: "to", type: "locate", required: true, description: "where to drop it" },
-      ],
-      async (param, signal) => {
-        const from = readLocate("DragAndDrop", param, true, "from").center;
-        const to = readLocate("DragAndDrop", param, true, "to").center;
-        await mouseDrag(host, from, to, signal);
-      },
-    ),
-    action(
-      "LongPress",
-      touch
+    dragAndDropAction(async (param, { signal }) => {
+      const from = readLocate("DragAndDrop", param, true, "from").center;
+      const to = readLocate("DragAndDrop", param, true, "to").center;
+      await mouseDrag(host, from, to, signal);
+    }, {
+      description:
+        "Drag an element and drop it onto another place: press the mouse on 'from', move to 'to', release.",
+    }),
+    longPressAction(async (param, { signal }) => {
+      const at = readLocate("LongPress", param, true).center;
+      const ms = readPositiveNumber("LongPress", param, "duration") ?? DEFAULT_LONG_PRESS_MS;
+      if (touch) await touchHold(host.touch(), at, ms, signal);
+      else await mouseHold(host, at, ms, signal);
+    }, {
+      defaultDurationMs: DEFAULT_LONG_PRESS_MS,
+      description: touch
         ? "Press and hold an element with a finger (a touch long press)."
         : "Press and hold the left mouse button on an element (a long press).",
-      [
-        { name: "locate", type: "locate", required: true, description: "the element to hold" },
-        duration(`how long to hold, in ms; ${DEFAULT_LONG_PRESS_MS} when left out`),
-      ],
-      async (param, signal) => {
-        const at = readLocate("LongPress", param, true).center;
-        const ms = readPositiveNumber("LongPress", param, "duration") ?? DEFAULT_LONG_PRESS_MS;
-        if (touch) await touchHold(host.touch(), at, ms, signal);
-        else await mouseHold(host, at, ms, signal);
-      },
-    ),
+    }),
   ];
   if (!touch) return actions;
   actions.push(
-    action(
-      "Swipe",
-      "Swipe with one finger (touch), e.g. to move a carousel or a touch-only list.",
-      [
-        {
-          name: "start",
-          type: "locate",
-          required: false,
-          description: "where the finger touches down; the screen center when left out",
-        },
-        {
-          name: "end",
-          type: "locate",
-          required: false,
-          description: "where the finger lifts; direction and distance are ignored when given",
-        },
-        {
-          name: "direction",
-          type: "enum",
-          values: SWIPE_DIRECTIONS,
-          required: false,
-          description:
-            "the way the finger moves (left moves the content left, showing what is on its right); needed without end",
-        },
-        {
-          name: "distance",
-          type: "number",
-          required: false,
-          description: "CSS pixels the finger moves; half the screen along direction when left out",
-        },
-        duration(`how long the movement takes, in ms; ${DEFAULT_SWIPE_MS} when left out`),
-      ],
-      async (param, signal) => {
-        const touchInput = host.touch();
-        const viewport = await host.driver().viewport();
-        const start = readLocate("Swipe", param, false, "start")?.center ??
-          screenCenter(viewport);
-        let end = readLocate("Swipe", param, false, "end")?.center;
-        if (!end) {
-          if (param.direction === undefined || param.direction === null) {
-            throw new TypeError(
-              "Cannot run Swipe: give 'end' (a located element) or 'direction' (up, down, left, right)",
-            );
-          }
-          const direction = readEnum("Swipe", param, "direction", SWIPE_DIRECTIONS, "up");
-          const vertical = direction === "up" || direction === "down";
-          const distance = readPositiveNumber("Swipe", param, "distance") ??
-            (vertical ? viewport.height : viewport.width) * SWIPE_SCREEN_FRACTION;
-          end = swipeEnd(start, direction, distance, viewport);
-        }
-        const ms = readPositiveNumber("Swipe", param, "duration") ?? DEFAULT_SWIPE_MS;
-        await touchMove(touchInput, [start], [end], ms, signal);
-      },
-    ),
-    action(
-      "Pinch",
-      "Pinch with two fingers (touch) to zoom: out spreads the fingers (zoom in), in brings them together (zoom out).",
-      [
-        {
-          name: "locate",
-          type: "locate",
-          required: false,
-          description: "the element to pinch on; the screen center when left out",
-        },
-        {
-          name: "direction",
-          type: "enum",
-          values: PINCH_DIRECTIONS,
-          required: true,
-          description: "out: spread the fingers (zoom in); in: bring them together (zoom out)",
-        },
-        {
-          name: "distance",
-          type: "number",
-          required: false,
-          description:
-            "CSS pixels by which the gap between the fingers changes; a quarter of the shorter screen side when left out",
-        },
-        duration(`how long the fingers move, in ms; ${DEFAULT_PINCH_MS} when left out`),
-      ],
-      async (param, signal) => {
-        const touchInput = host.touch();
+    swipeAction(async (param, { signal }) => {
+      const touchInput = host.touch();
+      const viewport = await host.driver().viewport();
+      const start = readLocate("Swipe", param, false, "start")?.center ??
+        screenCenter(viewport);
+      let end = readLocate("Swipe", param, false, "end")?.center;
+      if (!end) {
         if (param.direction === undefined || param.direction === null) {
-          throw new TypeError("Cannot run Pinch: 'direction' ('in' or 'out') is required");
+          throw new TypeError(
+            "Cannot run Swipe: give 'end' (a located element) or 'direction' (up, down, left, right)",
+          );
         }
-        const direction = readEnum("Pinch", param, "direction", PINCH_DIRECTIONS, "out");
-        const viewport = await host.driver().viewport();
-        const center = readLocate("Pinch", param, false)?.center ?? screenCenter(viewport);
-        const distance = readPositiveNumber("Pinch", param, "distance") ??
-          Math.min(viewport.width, viewport.height) / 4;
-        const ms = readPositiveNumber("Pinch", param, "duration") ?? DEFAULT_PINCH_MS;
-        const path = pinchPath(center, direction, distance, viewport);
-        await touchMove(touchInput, path.from, path.to, ms, signal);
-      },
-    ),
+        const direction = readEnum("Swipe", param, "direction", SWIPE_DIRECTIONS, "up");
+        const vertical = direction === "up" || direction === "down";
+        const distance = readPositiveNumber("Swipe", param, "distance") ??
+          (vertical ? viewport.height : viewport.width) * SWIPE_SCREEN_FRACTION;
+        end = swipeEnd(start, direction, distance, viewport);
+      }
+      const ms = readPositiveNumber("Swipe", param, "duration") ?? DEFAULT_SWIPE_MS;
+      await touchMove(touchInput, [start], [end], ms, signal);
+    }, { unit: "CSS pixels", defaultDurationMs: DEFAULT_SWIPE_MS }),
+    pinchAction(async (param, { signal }) => {
+      const touchInput = host.touch();
+      if (param.direction === undefined || param.direction === null) {
+        throw new TypeError("Cannot run Pinch: 'direction' ('in' or 'out') is required");
+      }
+      const direction = readEnum("Pinch", param, "direction", PINCH_DIRECTIONS, "out");
+      const viewport = await host.driver().viewport();
+      const center = readLocate("Pinch", param, false)?.center ?? screenCenter(viewport);
+      const distance = readPositiveNumber("Pinch", param, "distance") ??
+        Math.min(viewport.width, viewport.height) / 4;
+      const ms = readPositiveNumber("Pinch", param, "duration") ?? DEFAULT_PINCH_MS;
+      const path = pinchPath(center, direction, distance, viewport);
+      await touchMove(touchInput, path.from, path.to, ms, signal);
+    }, { unit: "CSS pixels", defaultDurationMs: DEFAULT_PINCH_MS }),
   );
   return actions;
-}
-
-function action(
-  name: string,
-  description: string,
-  params: ActionParamSpec[],
-  run: (param: Params, signal: AbortSignal | undefined) => Promise<void>,
-): DeviceAction {
-  return {
-    name,
-    description,
-    params,
-    call: async (param: Params, context: ActionContext) => {
-      context?.signal?.throwIfAborted();
-      await run(param ?? {}, context?.signal);
-    },
-  };
 }
 
 function screenCenter(viewport: ViewportInfo): Point {

@@ -25,6 +25,17 @@ import type {
 } from "../_core.ts";
 import { checkInputOptions, sleep } from "../_core.ts";
 import { logDeviceActions, normalizeKeyCombo, withCustomActions } from "../_core.ts";
+import {
+  clearInputAction,
+  doubleClickAction,
+  INPUT_MODES,
+  inputAction,
+  keyboardPressAction,
+  SCROLL_DIRECTIONS,
+  SCROLL_TYPES,
+  scrollAction,
+  tapAction,
+} from "../_core.ts";
 import type {
   DriverRequest,
   PageDriver,
@@ -123,16 +134,6 @@ const ELEMENTS_DESCRIPTION_MAX_CHARS = 60_000;
 
 // How long a Tap with files waits, once the page has handled its click, for a file chooser.
 const FILE_CHOOSER_WAIT_MS = 1000;
-
-const INPUT_MODES = ["replace", "typeOnly", "clear"] as const;
-const SCROLL_DIRECTIONS = ["down", "up", "left", "right"] as const;
-const SCROLL_TYPES = [
-  "singleAction",
-  "scrollToBottom",
-  "scrollToTop",
-  "scrollToRight",
-  "scrollToLeft",
-] as const;
 
 /**
  * A web page as a device: screenshots, size, the web action space, and settling after actions.
@@ -577,27 +578,18 @@ export class WebPageDevice implements AbstractInterface {
     });
 
     return [
-      {
-        name: "Tap",
+      tapAction((param, context) => this.#tap(param, context), {
         description: "Click an element once with the left mouse button.",
-        params: [
-          locate(true, "the element to click"),
-          {
-            name: "files",
-            type: "files",
-            required: false,
-            description:
-              "only when the click opens a file chooser (an upload button or file input): the files to choose, as an array of paths; relative paths are relative to the upload directory the user allowed; several files only for an input that accepts multiple files",
-          },
-        ],
-        call: async (param: Params, context: ActionContext) => {
-          context?.signal?.throwIfAborted();
-          await this.#tap(param ?? {}, context ?? {});
-        },
-      },
-      action("DoubleClick", "Double-click an element.", [
-        locate(true, "the element to double-click"),
-      ], async (param, signal) => {
+        params: { locate: "the element to click" },
+        extraParams: [{
+          name: "files",
+          type: "files",
+          required: false,
+          description:
+            "only when the click opens a file chooser (an upload button or file input): the files to choose, as an array of paths; relative paths are relative to the upload directory the user allowed; several files only for an input that accepts multiple files",
+        }],
+      }),
+      doubleClickAction(async (param, { signal }) => {
         const target = readLocate("DoubleClick", param, true);
         await this.#click(target, signal, { clickCount: 2 });
       }),
@@ -617,93 +609,29 @@ export class WebPageDevice implements AbstractInterface {
         await this.driver.mouse.move(x, y);
         this.#pointer = [x, y];
       }),
-      action(
-        "Input",
-        "Type text into a text field, replacing its content (default), appending to it, or clearing it.",
-        [
-          locate(false, "the field to type into; the focused element when left out"),
-          { name: "value", type: "string", required: true, description: "the text to type" },
-          {
-            name: "mode",
-            type: "enum",
-            values: INPUT_MODES,
-            required: false,
-            description:
-              "replace (default): replace the field's content; typeOnly: type after the existing content; clear: empty the field, value ignored",
-          },
-        ],
-        (param, signal, context) => this.#input(param, signal, context?.inputOptions),
-      ),
-      action("ClearInput", "Empty a text field.", [
-        locate(true, "the field to empty"),
-      ], async (param, signal) => {
+      inputAction((param, context) => this.#input(param, context.signal, context.inputOptions)),
+      clearInputAction(async (param, { signal }) => {
         const target = readLocate("ClearInput", param, true);
         await this.#click(target, signal);
         await this.#selectAllInField(signal);
         await this.driver.keyboard.press("Backspace");
       }),
-      action(
-        "KeyboardPress",
-        "Press a key or a key combination, such as Enter, Tab, Escape or Control+A.",
-        [
-          locate(false, "the element to click before pressing; the focused element when left out"),
-          {
-            name: "keyName",
-            type: "string",
-            required: true,
-            description: "key name or combination joined with +: Enter, Tab, Escape, Control+A",
-          },
-        ],
-        async (param, signal) => {
-          const target = readLocate("KeyboardPress", param, false);
-          const keyName = readString("KeyboardPress", param, "keyName", true);
-          let combo: string;
-          try {
-            combo = normalizeKeyCombo(keyName);
-          } catch (error) {
-            throw new TypeError(
-              `Cannot run KeyboardPress: 'keyName' is not a key: ${(error as Error).message}`,
-            );
-          }
-          if (target) await this.#click(target, signal);
-          signal?.throwIfAborted();
-          await this.driver.keyboard.press(combo);
-        },
-      ),
-      action(
-        "Scroll",
-        "Scroll the page or a scrollable area, by a distance or to one of its ends.",
-        [
-          locate(
-            false,
-            "a point inside the area to scroll; the current pointer position when left out",
-          ),
-          {
-            name: "direction",
-            type: "enum",
-            values: SCROLL_DIRECTIONS,
-            required: false,
-            description:
-              "which hidden content to reveal for singleAction: down (default), up, left, right",
-          },
-          {
-            name: "scrollType",
-            type: "enum",
-            values: SCROLL_TYPES,
-            required: false,
-            description:
-              "singleAction (default): scroll by distance; or scrollToBottom, scrollToTop, scrollToRight, scrollToLeft",
-          },
-          {
-            name: "distance",
-            type: "number",
-            required: false,
-            description:
-              "CSS pixels to scroll for singleAction; about 70% of the viewport when left out",
-          },
-        ],
-        (param, signal) => this.#scroll(param, signal),
-      ),
+      keyboardPressAction(async (param, { signal }) => {
+        const target = readLocate("KeyboardPress", param, false);
+        const keyName = readString("KeyboardPress", param, "keyName", true);
+        let combo: string;
+        try {
+          combo = normalizeKeyCombo(keyName);
+        } catch (error) {
+          throw new TypeError(
+            `Cannot run KeyboardPress: 'keyName' is not a key: ${(error as Error).message}`,
+          );
+        }
+        if (target) await this.#click(target, signal);
+        signal?.throwIfAborted();
+        await this.driver.keyboard.press(combo);
+      }),
+      scrollAction((param, { signal }) => this.#scroll(param, signal), { unit: "CSS pixels" }),
       action("Navigate", "Open a URL in the current tab.", [
         { name: "url", type: "string", required: true, description: "the URL to open" },
       ], async (param) => {

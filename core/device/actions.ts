@@ -1,0 +1,497 @@
+/**
+ * The actions several platforms share (issue 12 item 4): `Tap`, `DoubleClick`, `Input`,
+ * `ClearInput`, `KeyboardPress`, `Scroll`, `Swipe`, `DragAndDrop`, `LongPress` and `Pinch`.
+ *
+ * Each builder takes the platform's implementation and returns a {@link DeviceAction} with the
+ * shared name, parameter schema and descriptions, so the planner sees the same action on every
+ * platform. A platform words what differs on it (a mouse on the web, a finger on a phone) through
+ * {@link SharedActionText}; lengths are in the unit it names (`"CSS pixels"` on the web, logical
+ * pixels elsewhere). The readers (`readLocateParam`, ...) check a `param` object from a model's
+ * answer and name the action and the parameter in every error.
+ *
+ * @module
+ */
+
+import type { ActionContext, ActionParamSpec, DeviceAction, LocatedElement } from "./types.ts";
+
+/** A `param` object as a device action receives it (from a model's answer, so unchecked). */
+export type ActionParams = Record<string, unknown>;
+
+/**
+ * A platform's implementation of a shared action. `param` is never null (an absent one is `{}`),
+ * and the signal of `context` was checked just before.
+ */
+export type ActionImplementation = (param: ActionParams, context: ActionContext) => Promise<void>;
+
+/** How a platform words a shared action where its default text does not fit. */
+export interface SharedActionText {
+  /** Replaces the action's description (one line for the model). */
+  description?: string;
+  /** Replaces parameter descriptions, by parameter name. */
+  params?: Readonly<Record<string, string>>;
+  /** Extra parameters after the shared ones (for example the web `Tap`'s `files`). */
+  extraParams?: readonly ActionParamSpec[];
+}
+
+/** Text of an action with lengths: the unit its `distance` is in. */
+export interface SharedLengthActionText extends SharedActionText {
+  /** The unit of lengths, as the model reads it: `"CSS pixels"` on the web, `"pixels"` on a phone. */
+  unit: string;
+}
+
+/** Text of an action that holds or moves for a while: its default duration. */
+export interface SharedTimedActionText extends SharedActionText {
+  /** Duration used when the planner leaves `duration` out, ms. */
+  defaultDurationMs: number;
+}
+
+/** `mode` values of `Input`. `'append'` (deprecated) is accepted by devices, not advertised. */
+export const INPUT_MODES: readonly ["replace", "typeOnly", "clear"] = [
+  "replace",
+  "typeOnly",
+  "clear",
+] as const;
+/** `direction` values of `Scroll`: which hidden content to reveal. */
+export const SCROLL_DIRECTIONS: readonly ["down", "up", "left", "right"] = [
+  "down",
+  "up",
+  "left",
+  "right",
+] as const;
+/** `scrollType` values of `Scroll`. */
+export const SCROLL_TYPES: readonly [
+  "singleAction",
+  "scrollToBottom",
+  "scrollToTop",
+  "scrollToRight",
+  "scrollToLeft",
+] = ["singleAction", "scrollToBottom", "scrollToTop", "scrollToRight", "scrollToLeft"] as const;
+/** `direction` values of `Swipe`: the way the finger moves. */
+export const SWIPE_DIRECTIONS: readonly ["up", "down", "left", "right"] = [
+  "up",
+  "down",
+  "left",
+  "right",
+] as const;
+/** `direction` values of `Pinch`. */
+export const PINCH_DIRECTIONS: readonly ["in", "out"] = ["in", "out"] as const;
+
+function locateParam(required: boolean, description: string): ActionParamSpec {
+  return { name: "locate", type: "locate", required, description };
+}
+
+function build(
+  name: string,
+  description: string,
+  params: readonly ActionParamSpec[],
+  run: ActionImplementation,
+  text: SharedActionText | undefined,
+): DeviceAction {
+  const worded = params.map((p) => {
+    const own = text?.params?.[p.name];
+    return own === undefined ? p : { ...p, description: own };
+  });
+  return {
+    name,
+    description: text?.description ?? description,
+    params: [...worded, ...(text?.extraParams ?? [])],
+    call: async (param: ActionParams, context: ActionContext) => {
+      context?.signal?.throwIfAborted();
+      await run(param ?? {}, context ?? {});
+    },
+  };
+}
+
+/** `Tap`: one tap or click on `locate` (required). */
+export function tapAction(run: ActionImplementation, text?: SharedActionText): DeviceAction {
+  return build(
+    "Tap",
+    "Tap an element once.",
+    [
+      locateParam(true, "the element to tap"),
+    ],
+    run,
+    text,
+  );
+}
+
+/** `DoubleClick`: two quick taps or clicks on `locate` (required). */
+export function doubleClickAction(
+  run: ActionImplementation,
+  text?: SharedActionText,
+): DeviceAction {
+  return build(
+    "DoubleClick",
+    "Double-click an element.",
+    [
+      locateParam(true, "the element to double-click"),
+    ],
+    run,
+    text,
+  );
+}
+
+/**
+ * `Input`: `value` (required string) into `locate` (optional: the focused element), with `mode`
+ * one of {@link INPUT_MODES} (`replace` by default).
+ */
+export function inputAction(run: ActionImplementation, text?: SharedActionText): DeviceAction {
+  return build(
+    "Input",
+    "Type text into a text field, replacing its content (default), appending to it, or clearing it.",
+    [
+      locateParam(false, "the field to type into; the focused element when left out"),
+      { name: "value", type: "string", required: true, description: "the text to type" },
+      {
+        name: "mode",
+        type: "enum",
+        values: INPUT_MODES,
+        required: false,
+        description:
+          "replace (default): replace the field's content; typeOnly: type after the existing content; clear: empty the field, value ignored",
+      },
+    ],
+    run,
+    text,
+  );
+}
+
+/** `ClearInput`: empties the field at `locate` (required). */
+export function clearInputAction(
+  run: ActionImplementation,
+  text?: SharedActionText,
+): DeviceAction {
+  return build(
+    "ClearInput",
+    "Empty a text field.",
+    [
+      locateParam(true, "the field to empty"),
+    ],
+    run,
+    text,
+  );
+}
+
+/** `KeyboardPress`: `keyName` (required), after a tap or click on `locate` when given. */
+export function keyboardPressAction(
+  run: ActionImplementation,
+  text?: SharedActionText,
+): DeviceAction {
+  return build(
+    "KeyboardPress",
+    "Press a key or a key combination, such as Enter, Tab, Escape or Control+A.",
+    [
+      locateParam(false, "the element to click before pressing; the focused element when left out"),
+      {
+        name: "keyName",
+        type: "string",
+        required: true,
+        description: "key name or combination joined with +: Enter, Tab, Escape, Control+A",
+      },
+    ],
+    run,
+    text,
+  );
+}
+
+/**
+ * `Scroll`: at `locate` (optional), `direction` ({@link SCROLL_DIRECTIONS}), `scrollType`
+ * ({@link SCROLL_TYPES}) and `distance` in `text.unit`.
+ */
+export function scrollAction(
+  run: ActionImplementation,
+  text: SharedLengthActionText,
+): DeviceAction {
+  return build(
+    "Scroll",
+    "Scroll the page or a scrollable area, by a distance or to one of its ends.",
+    [
+      locateParam(
+        false,
+        "a point inside the area to scroll; the current pointer position when left out",
+      ),
+      {
+        name: "direction",
+        type: "enum",
+        values: SCROLL_DIRECTIONS,
+        required: false,
+        description:
+          "which hidden content to reveal for singleAction: down (default), up, left, right",
+      },
+      {
+        name: "scrollType",
+        type: "enum",
+        values: SCROLL_TYPES,
+        required: false,
+        description:
+          "singleAction (default): scroll by distance; or scrollToBottom, scrollToTop, scrollToRight, scrollToLeft",
+      },
+      {
+        name: "distance",
+        type: "number",
+        required: false,
+        description:
+          `${text.unit} to scroll for singleAction; about 70% of the viewport when left out`,
+      },
+    ],
+    run,
+    text,
+  );
+}
+
+/** `DragAndDrop`: from `from` to `to` (both required locates). */
+export function dragAndDropAction(
+  run: ActionImplementation,
+  text?: SharedActionText,
+): DeviceAction {
+  return build(
+    "DragAndDrop",
+    "Drag an element and drop it onto another place.",
+    [
+      { name: "from", type: "locate", required: true, description: "the element to drag" },
+      { name: "to", type: "locate", required: true, description: "where to drop it" },
+    ],
+    run,
+    text,
+  );
+}
+
+/** `LongPress`: holds `locate` (required) for `duration` ms (default `text.defaultDurationMs`). */
+export function longPressAction(
+  run: ActionImplementation,
+  text: SharedTimedActionText,
+): DeviceAction {
+  return build(
+    "LongPress",
+    "Press and hold an element (a long press).",
+    [
+      { name: "locate", type: "locate", required: true, description: "the element to hold" },
+      {
+        name: "duration",
+        type: "number",
+        required: false,
+        description: `how long to hold, in ms; ${text.defaultDurationMs} when left out`,
+      },
+    ],
+    run,
+    text,
+  );
+}
+
+/**
+ * `Swipe`: one finger from `start` (optional: the screen center) to `end`, or along `direction`
+ * ({@link SWIPE_DIRECTIONS}) by `distance` in `text.unit`, over `duration` ms.
+ */
+export function swipeAction(
+  run: ActionImplementation,
+  text: SharedLengthActionText & SharedTimedActionText,
+): DeviceAction {
+  return build(
+    "Swipe",
+    "Swipe with one finger (touch), e.g. to move a carousel or a touch-only list.",
+    [
+      {
+        name: "start",
+        type: "locate",
+        required: false,
+        description: "where the finger touches down; the screen center when left out",
+      },
+      {
+        name: "end",
+        type: "locate",
+        required: false,
+        description: "where the finger lifts; direction and distance are ignored when given",
+      },
+      {
+        name: "direction",
+        type: "enum",
+        values: SWIPE_DIRECTIONS,
+        required: false,
+        description:
+          "the way the finger moves (left moves the content left, showing what is on its right); needed without end",
+      },
+      {
+        name: "distance",
+        type: "number",
+        required: false,
+        description: `${text.unit} the finger moves; half the screen along direction when left out`,
+      },
+      {
+        name: "duration",
+        type: "number",
+        required: false,
+        description: `how long the movement takes, in ms; ${text.defaultDurationMs} when left out`,
+      },
+    ],
+    run,
+    text,
+  );
+}
+
+/**
+ * `Pinch`: two fingers around `locate` (optional: the screen center), `direction`
+ * ({@link PINCH_DIRECTIONS}, required), the gap changing by `distance` in `text.unit`.
+ */
+export function pinchAction(
+  run: ActionImplementation,
+  text: SharedLengthActionText & SharedTimedActionText,
+): DeviceAction {
+  return build(
+    "Pinch",
+    "Pinch with two fingers (touch) to zoom: out spreads the fingers (zoom in), in brings them together (zoom out).",
+    [
+      {
+        name: "locate",
+        type: "locate",
+        required: false,
+        description: "the element to pinch on; the screen center when left out",
+      },
+      {
+        name: "direction",
+        type: "enum",
+        values: PINCH_DIRECTIONS,
+        required: true,
+        description: "out: spread the fingers (zoom in); in: bring them together (zoom out)",
+      },
+      {
+        name: "distance",
+        type: "number",
+        required: false,
+        description:
+          `${text.unit} by which the gap between the fingers changes; a quarter of the shorter screen side when left out`,
+      },
+      {
+        name: "duration",
+        type: "number",
+        required: false,
+        description: `how long the fingers move, in ms; ${text.defaultDurationMs} when left out`,
+      },
+    ],
+    run,
+    text,
+  );
+}
+
+// ---- reading params ---------------------------------------------------------------------------
+
+function show(value: unknown): string {
+  if (value === undefined) return "undefined";
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+/**
+ * A locate parameter (`name`, default `"locate"`) of `action`, checked.
+ *
+ * @returns the located element (logical pixels), or `undefined` when `required` is false and
+ * the parameter is absent.
+ * @throws {TypeError} naming the action and parameter when it is required and absent, or is not
+ * a located element with a finite `center`.
+ */
+export function readLocateParam(
+  action: string,
+  param: ActionParams,
+  required: boolean,
+  name = "locate",
+): LocatedElement | undefined {
+  const value = param[name];
+  if (value === undefined || value === null) {
+    if (!required) return undefined;
+    throw new TypeError(
+      `Cannot run ${action}: '${name}' is required: current value is ${show(value)}`,
+    );
+  }
+  const center = (value as { center?: unknown }).center;
+  if (
+    typeof value !== "object" || !Array.isArray(center) || center.length !== 2 ||
+    !isFiniteNumber(center[0]) || !isFiniteNumber(center[1])
+  ) {
+    throw new TypeError(
+      `Cannot run ${action}: '${name}' must be a located element with a center [x, y] in logical pixels: current value is ${
+        show(value)
+      }`,
+    );
+  }
+  return value as LocatedElement;
+}
+
+/**
+ * A string parameter; a finite number is turned into text (models write `"value": 42`).
+ *
+ * @returns the text, or `undefined` when `required` is false and it is absent.
+ * @throws {TypeError} naming the action and parameter otherwise.
+ */
+export function readStringParam(
+  action: string,
+  param: ActionParams,
+  name: string,
+  required: boolean,
+): string | undefined {
+  const value = param[name];
+  if (typeof value === "string") return value;
+  if (isFiniteNumber(value)) return String(value);
+  if ((value === undefined || value === null) && !required) return undefined;
+  throw new TypeError(
+    `Cannot run ${action}: '${name}' must be a string${
+      required ? " and is required" : ""
+    }: current value is ${show(value)}`,
+  );
+}
+
+/**
+ * An enum parameter: one of `values`, or `fallback` when absent or `""`.
+ *
+ * @throws {TypeError} naming the action, parameter and allowed values otherwise.
+ */
+export function readEnumParam<T extends string>(
+  action: string,
+  param: ActionParams,
+  name: string,
+  values: readonly T[],
+  fallback: T,
+): T {
+  const value = param[name];
+  if (value === undefined || value === null || value === "") return fallback;
+  if (typeof value === "string" && (values as readonly string[]).includes(value)) return value as T;
+  throw new TypeError(
+    `Cannot run ${action}: '${name}' must be one of ${
+      values.map((v) => `'${v}'`).join(", ")
+    }: current value is ${show(value)}`,
+  );
+}
+
+/**
+ * An optional positive number; numeric strings are accepted.
+ *
+ * @returns the number, or `undefined` when absent or `""`.
+ * @throws {TypeError} when it is not a number; {RangeError} when it is not > 0.
+ */
+export function readPositiveNumberParam(
+  action: string,
+  param: ActionParams,
+  name: string,
+): number | undefined {
+  const value = param[name];
+  if (value === undefined || value === null || value === "") return undefined;
+  const number = typeof value === "string" ? Number(value) : value;
+  if (!isFiniteNumber(number)) {
+    throw new TypeError(
+      `Cannot run ${action}: '${name}' must be a number: current value is ${show(value)}`,
+    );
+  }
+  if (number <= 0) {
+    throw new RangeError(
+      `Cannot run ${action}: '${name}' must be > 0: current value is ${show(value)}`,
+    );
+  }
+  return number;
+}
