@@ -1,5 +1,6 @@
 /**
- * Builds the npm packages of the workspace: `npm/core` (`@sdk/core`) and `npm/web` (`@sdk/web`).
+ * Builds the npm packages of the workspace: `npm/core` (`@sdk/core`), `npm/web` (`@sdk/web`) and
+ * `npm/mobilea` (`@sdk/mobilea`, which depends on `@yume-chan/adb`).
  *
  * For each workspace member, in workspace order, TypeScript's compiler (5.9, from the npm
  * registry, installed once into `npm/.tools`) type-checks the files reachable from the member's

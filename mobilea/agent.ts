@@ -1,0 +1,263 @@
+/**
+ * `MobileAAgent`: an {@link Agent} over a {@link MobileADevice} with the Android methods of spec
+ * 4.8 (`launch`, `terminate`, `runBridgeShell`, `back`, `home`, `recentApps`), and the factories
+ * `agentFromBridgeDevice`, `getConnectedDevices` and `getConnectedDevicesWithDetails`.
+ *
+ * @module
+ */
+
+import { Agent } from "@sdk/core";
+import type { AgentOptions } from "@sdk/core";
+import { Bridge, type BridgeOptions } from "./bridge.ts";
+import { MobileADevice, type MobileADeviceOptions, type RunBridgeShellOptions } from "./device.ts";
+
+/** Options of {@link MobileAAgent}: the shared agent options (spec 2.1) plus `appNameMapping`. */
+export interface MobileAAgentOptions extends AgentOptions {
+  /**
+   * Friendly app name -> package name, for `launch` and `terminate` (and the planner's `Launch`
+   * and `Terminate` actions). Names match case-insensitively; an unmapped target is used as
+   * given. These mappings outrank {@link DEFAULT_APP_NAME_MAPPING}.
+   */
+  appNameMapping?: Record<string, string>;
+}
+
+/** Built-in app names (the user's `appNameMapping` outranks them). */
+export const DEFAULT_APP_NAME_MAPPING: Readonly<Record<string, string>> = {
+  Settings: "com.android.settings",
+  Chrome: "com.android.chrome",
+  Camera: "com.android.camera2",
+  Contacts: "com.android.contacts",
+  Phone: "com.android.dialer",
+  Messages: "com.google.android.apps.messaging",
+  Calculator: "com.google.android.calculator",
+  Calendar: "com.google.android.calendar",
+  Clock: "com.google.android.deskclock",
+  Files: "com.google.android.documentsui",
+  Gmail: "com.google.android.gm",
+  Maps: "com.google.android.apps.maps",
+  "Play Store": "com.android.vending",
+  Photos: "com.google.android.apps.photos",
+  YouTube: "com.google.android.youtube",
+};
+
+/**
+ * An agent bound to one Android device. `destroy()` closes its connection to the adb server; the
+ * device stays connected.
+ *
+ * @example
+ * ```ts ignore
+ * import { agentFromBridgeDevice } from "@sdk/mobilea";
+ *
+ * const agent = await agentFromBridgeDevice(undefined, { appNameMapping: { Notes: "com.example.notes" } });
+ * await agent.launch("Notes");
+ * await agent.aiAct("open the first note and type 'hello' into its text field");
+ * await agent.home();
+ * await agent.destroy();
+ * ```
+ */
+export class MobileAAgent extends Agent<MobileADevice> {
+  readonly #apps: Map<string, string>;
+
+  /**
+   * Creates the agent over a device.
+   *
+   * @throws {TypeError} for an `appNameMapping` that is not an object of strings, and the errors
+   * of the shared options (see `Agent`).
+   */
+  constructor(device: MobileADevice, options: MobileAAgentOptions = {}) {
+    const mapping = options.appNameMapping;
+    if (
+      mapping !== undefined &&
+      (typeof mapping !== "object" || mapping === null ||
+        !Object.values(mapping).every((v) => typeof v === "string" && v.trim() !== ""))
+    ) {
+      throw new TypeError(
+        "'appNameMapping' must be an object of app name -> package name (non-empty strings)",
+      );
+    }
+    super(device, options);
+    this.#apps = new Map();
+    for (const [name, pkg] of Object.entries({ ...DEFAULT_APP_NAME_MAPPING, ...mapping })) {
+      this.#apps.set(name.trim().toLowerCase(), pkg.trim());
+    }
+  }
+
+  /**
+   * The package an app name maps to, or `target` itself (web URL, package, `package/.Activity`).
+   */
+  resolveApp(target: string): string {
+    return this.#apps.get(target.trim().toLowerCase()) ?? target.trim();
+  }
+
+  /**
+   * Opens an app or web page: a web URL, `package/.Activity`, a package name, or an app name of
+   * `appNameMapping`.
+   *
+   * @throws {Error} with the device's message when the app or activity does not exist.
+   */
+  async launch(target: string): Promise<void> {
+    await this.interface.launch(this.resolveApp(requireString("launch", target)));
+  }
+
+  /** Force-stops an app: package name, mapped app name, or `package/.Activity`. */
+  async terminate(uri: string): Promise<void> {
+    await this.interface.terminate(this.resolveApp(requireString("terminate", uri)));
+  }
+
+  /**
+   * Runs `command` in the device's shell (without the `adb shell` prefix).
+   *
+   * @param options `timeout` in ms (default 20000).
+   * @returns its standard output.
+   * @throws {Error} when the device was created with `exposeRunBridgeShellAction: false`, when
+   * the command exits with a non-zero code (the message has its exit code and stderr), or on the
+   * time limit.
+   */
+  async runBridgeShell(command: string, options?: RunBridgeShellOptions): Promise<string> {
+    const result = await this.interface.runBridgeShell(command, options);
+    if (result.exitCode !== 0) {
+      throw new Error(
+        `runBridgeShell: \`${command}\` exited with ${result.exitCode}: ${
+          (result.stderr || result.stdout).trim().slice(0, 500)
+        }`,
+      );
+    }
+    return result.stdout;
+  }
+
+  /** Presses the system Back button. */
+  async back(): Promise<void> {
+    await this.interface.back();
+  }
+
+  /** Presses the system Home button. */
+  async home(): Promise<void> {
+    await this.interface.home();
+  }
+
+  /** Opens the recent apps screen. */
+  async recentApps(): Promise<void> {
+    await this.interface.recentApps();
+  }
+}
+
+function requireString(api: string, value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new TypeError(
+      `${api} needs a non-empty string: current value is ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+/** A device the adb server lists as online and authorized. */
+export interface ConnectedDevice {
+  /** The adb serial (`adb devices`), to give `MobileADevice` or `agentFromBridgeDevice`. */
+  udid: string;
+  /** Always `"device"` (online and authorized). */
+  state: "device";
+}
+
+/** A connected device with what it reports about itself; unavailable fields are undefined. */
+export interface ConnectedDeviceDetails extends ConnectedDevice {
+  /** `ro.product.brand`. */
+  brand: string | undefined;
+  /** `ro.product.model`. */
+  model: string | undefined;
+  /** Screen size in physical pixels (`wm size`). */
+  resolution: { width: number; height: number } | undefined;
+  /** Screen density in dpi (`wm density`); the device pixel ratio is `density / 160`. */
+  density: number | undefined;
+}
+
+/**
+ * The devices the adb server lists as online and authorized (a local server is started when
+ * none runs).
+ *
+ * @throws {Error} when adb is not installed (saying how to install it) or the server cannot be
+ * reached.
+ */
+export async function getConnectedDevices(
+  options: BridgeOptions = {},
+): Promise<ConnectedDevice[]> {
+  const devices = await new Bridge(options).devices();
+  return devices.map((d) => ({ udid: d.serial, state: "device" as const }));
+}
+
+/**
+ * {@link getConnectedDevices} with brand, model, resolution and density, read from each device.
+ * A field the device does not report is undefined.
+ *
+ * @throws {Error} as {@link getConnectedDevices}.
+ */
+export async function getConnectedDevicesWithDetails(
+  options: BridgeOptions = {},
+): Promise<ConnectedDeviceDetails[]> {
+  const listed = await getConnectedDevices(options);
+  const details: ConnectedDeviceDetails[] = [];
+  for (const device of listed) {
+    const probe = new MobileADevice(device.udid, { ...options, exposeRunBridgeShellAction: true });
+    try {
+      const read = async (command: string): Promise<string | undefined> => {
+        try {
+          const result = await probe.runBridgeShell(command, { timeout: 10_000 });
+          const text = result.stdout.trim();
+          return result.exitCode === 0 && text !== "" ? text : undefined;
+        } catch {
+          return undefined;
+        }
+      };
+      const size = /(?:Override|Physical) size:\s*(\d+)x(\d+)/.exec((await read("wm size")) ?? "");
+      const dpi = /(?:Override|Physical) density:\s*(\d+)/.exec(
+        (await read("wm density")) ?? "",
+      );
+      details.push({
+        ...device,
+        brand: await read("getprop ro.product.brand"),
+        model: await read("getprop ro.product.model"),
+        resolution: size ? { width: Number(size[1]), height: Number(size[2]) } : undefined,
+        density: dpi ? Number(dpi[1]) : undefined,
+      });
+    } finally {
+      await probe.destroy();
+    }
+  }
+  return details;
+}
+
+/** Options of {@link agentFromBridgeDevice}: agent options plus device options. */
+export interface AgentFromBridgeDeviceOptions extends MobileAAgentOptions, MobileADeviceOptions {}
+
+/**
+ * Creates a {@link MobileAAgent} over a connected device.
+ *
+ * @param deviceId the adb serial; the first connected device when left out.
+ * @param options agent options plus device options (`bridgePath`, `remoteBridgeHost`,
+ * `remoteBridgePort` are also used to find the device).
+ * @throws {Error} when no device is connected, or `deviceId` is not among the connected ones
+ * (the message lists them); when adb is not installed (saying how to install it).
+ */
+export async function agentFromBridgeDevice(
+  deviceId?: string,
+  options: AgentFromBridgeDeviceOptions = {},
+): Promise<MobileAAgent> {
+  const devices = await getConnectedDevices(options);
+  const where = new Bridge(options).where;
+  let udid = deviceId;
+  if (udid === undefined) {
+    if (devices.length === 0) {
+      throw new Error(
+        `No Android device is connected to the adb server at ${where} (check \`adb devices\`)`,
+      );
+    }
+    udid = devices[0].udid;
+  } else if (!devices.some((d) => d.udid === udid)) {
+    throw new Error(
+      `Android device ${JSON.stringify(udid)} is not connected to the adb server at ${where}` +
+        (devices.length
+          ? `; connected devices: ${devices.map((d) => d.udid).join(", ")}`
+          : "; no device is connected (check `adb devices`)"),
+    );
+  }
+  return new MobileAAgent(new MobileADevice(udid, options), options);
+}

@@ -1,0 +1,999 @@
+/**
+ * `MobileADevice`: an Android device as the device seam (`AbstractInterface`), driven through the
+ * adb server with `@yume-chan/adb` (spec 4.8).
+ *
+ * Units: screenshots are in the screen's **physical** pixels (`screencap`). Actions take
+ * **logical** pixels: physical / (densityDpi / 160), Android's dp; the device pixel ratio is
+ * `densityDpi / 160` (420 dpi -> 2.625). Every shell command gets `-d <displayId>` when
+ * `displayId` is set.
+ *
+ * @module
+ */
+
+import type { Adb } from "@yume-chan/adb";
+import type {
+  AbstractInterface,
+  ActionContext,
+  ActionParams,
+  DeviceAction,
+  InputActionOptions,
+  InputStrategy,
+  LocatedElement,
+  Point,
+  Size,
+} from "@sdk/core";
+import {
+  checkInputOptions,
+  clearInputAction,
+  doubleClickAction,
+  dragAndDropAction,
+  INPUT_MODES,
+  inputAction,
+  keyboardPressAction,
+  logDeviceActions,
+  longPressAction,
+  readEnumParam,
+  readLocateParam,
+  readPositiveNumberParam,
+  readStringParam,
+  SCROLL_DIRECTIONS,
+  SCROLL_TYPES,
+  scrollAction,
+  sleep,
+  SWIPE_DIRECTIONS,
+  swipeAction,
+  tapAction,
+  withCustomActions,
+} from "@sdk/core";
+import { Bridge, type BridgeOptions } from "./bridge.ts";
+import { androidKeyCode } from "./keys.ts";
+
+/** Where the yadb helper must be on the device (push it there with `adb push`). */
+export const YADB_PATH = "/data/local/tmp/yadb";
+/** Default hold of `LongPress` on MobileA, ms (spec 8). */
+export const DEFAULT_LONG_PRESS_MS = 2000;
+/** Default duration of `Swipe`, ms. */
+export const DEFAULT_SWIPE_MS = 300;
+/** Default of `minScreenshotBufferSize`, bytes (spec 8). */
+export const DEFAULT_MIN_SCREENSHOT_BUFFER_SIZE = 1024;
+/** Default time limit of one shell command, ms. */
+export const DEFAULT_SHELL_TIMEOUT_MS = 20_000;
+
+const KEYCODE_BACK = 4;
+const KEYCODE_HOME = 3;
+const KEYCODE_APP_SWITCH = 187;
+const KEYCODE_ESCAPE = 111;
+const KEYCODE_DEL = 67;
+const KEYCODE_MOVE_END = 123;
+const SCROLL_SCREEN_FRACTION = 0.7;
+const SCROLL_SWIPE_MS = 500;
+const SCROLL_TO_END_SWIPES = 5;
+const DRAG_MS = 1500;
+// Deletes sent to empty a field when the yadb helper is not on the device.
+const CLEAR_DELETES = 120;
+
+/** Mirror stream settings (spec 4.8). Not implemented in this version: see `getMirrorStatus()`. */
+export interface MirrorConfig {
+  /** Enable mirror-stream screenshots. Default `false`. */
+  enabled?: boolean;
+  /** Max screenshot width or height in pixels; 0 disables scaling. */
+  maxSize?: number;
+  /** H.264 bitrate, bits/s. */
+  videoBitRate?: number;
+  /** Idle time before the stream disconnects, ms. */
+  idleTimeoutMs?: number;
+  /** Wait for a fresh keyframe after a video reset, ms. */
+  videoResetFrameTimeoutMs?: number;
+}
+
+/** State of the mirror stream (spec 3.5). */
+export interface MirrorStatus {
+  /** Whether `mirrorConfig.enabled` was set. */
+  enabled: boolean;
+  /** Always `false` in this version. */
+  connected: boolean;
+  /** Why the stream is unavailable. */
+  lastError: string | undefined;
+  /** When a retry may succeed (ms since the epoch); always `undefined` here. */
+  retryAfter: number | undefined;
+}
+
+/** Options of {@link MobileADevice} (spec 4.8), after the device id. */
+export interface MobileADeviceOptions extends BridgeOptions {
+  /** Hide the on-screen keyboard after `Input`. Default `true`. */
+  autoDismissKeyboard?: boolean;
+  /**
+   * Key order used to hide the keyboard: `'esc-first'` (default) presses ESCAPE, then BACK if the
+   * keyboard is still up; `'back-first'` the other way. Keys are pressed only while it is up.
+   */
+  keyboardDismissStrategy?: "esc-first" | "back-first";
+  /**
+   * Delay between typed code points, ms (finite, >= 0). With `'legacy'` a positive value makes
+   * the native `input text` path type one code point at a time; the helper path ignores it.
+   */
+  keyboardTypeDelay?: number;
+  /**
+   * `'legacy'` (default): one call per text (native or helper); `'sequential'`: one call per code
+   * point on both paths; `'bulk'`: one call, needs `keyboardTypeDelay` 0 or unset.
+   */
+  inputStrategy?: InputStrategy;
+  /**
+   * `'helper-for-non-ascii'` (default): printable ASCII without `%` format specifiers goes
+   * through `input text`, anything else (accents, Chinese, `%s`) through the yadb helper at
+   * {@link YADB_PATH}; `'always-helper'`: the helper for all text. `'always-yadb'` and
+   * `'yadb-for-non-ascii'` are accepted as the same.
+   */
+  imeStrategy?: "always-helper" | "helper-for-non-ascii" | "always-yadb" | "yadb-for-non-ascii";
+  /**
+   * `'auto'` (default): `exec:screencap -p`, then `screencap` to a file read back, then the yadb
+   * helper; `'always-helper'`: the helper only (default display only). Also set by
+   * `SDK_MOBILEA_SCREENSHOT_STRATEGY=always-helper`.
+   */
+  screenshotStrategy?: "auto" | "always-helper";
+  /** Display to target: passed as `-d <id>` to `input` and `screencap`. Default: none. */
+  displayId?: number;
+  /**
+   * `false` removes `RunBridgeShell` from the action space and makes
+   * {@link MobileADevice.runBridgeShell} throw. Default `true`.
+   */
+  exposeRunBridgeShellAction?: boolean;
+  /** Extra actions after the built-in ones. */
+  // deno-lint-ignore no-explicit-any
+  customActions?: DeviceAction<any>[];
+  /** Deprecated and removed: no effect. Use the agent's `screenshotShrinkFactor`. */
+  screenshotResizeScale?: number;
+  /**
+   * Screenshots smaller than this many bytes count as failed captures. Default 1024; `0` skips
+   * the size check (empty buffers and non-PNG data are still rejected).
+   */
+  minScreenshotBufferSize?: number;
+  /** Query the screen size and density before every `size()`. Default `false` (once). */
+  alwaysRefreshScreenInfo?: boolean;
+  /** The mirror stream: accepted, not implemented in this version (see `getMirrorStatus()`). */
+  mirrorConfig?: MirrorConfig;
+}
+
+/** What a shell command printed and its exit code. */
+export interface ShellResult {
+  /** Standard output. */
+  stdout: string;
+  /** Standard error (empty on devices without the shell protocol, where it is mixed in stdout). */
+  stderr: string;
+  /** Exit code (0 on devices without the shell protocol). */
+  exitCode: number;
+}
+
+/** Options of {@link MobileADevice.runBridgeShell}. */
+export interface RunBridgeShellOptions {
+  /** Time limit, ms (> 0). Default 20000. */
+  timeout?: number;
+}
+
+interface ScreenInfo {
+  physicalWidth: number;
+  physicalHeight: number;
+  densityDpi: number;
+}
+
+/**
+ * An Android device reached through the adb server.
+ *
+ * Nothing connects in the constructor: the first screenshot, size or action connects (starting
+ * a local adb server when none runs) and fails there when the device is not connected.
+ *
+ * @example
+ * ```ts ignore
+ * import { MobileAAgent, MobileADevice } from "@sdk/mobilea";
+ *
+ * const device = new MobileADevice("emulator-5554");
+ * const agent = new MobileAAgent(device);
+ * await agent.launch("com.android.settings");
+ * await agent.aiTap("the Network & internet item");
+ * await agent.destroy(); // the phone stays connected
+ * ```
+ */
+export class MobileADevice implements AbstractInterface {
+  /** Always `"android"`. */
+  readonly interfaceType: "android" = "android";
+  /** The adb serial of the device. */
+  readonly deviceId: string;
+  readonly #bridge: Bridge;
+  readonly #autoDismissKeyboard: boolean;
+  readonly #dismissStrategy: "esc-first" | "back-first";
+  readonly #typeDelay: number | undefined;
+  readonly #inputStrategy: InputStrategy;
+  readonly #alwaysHelper: boolean;
+  readonly #screenshotHelper: boolean;
+  readonly #displayId: number | undefined;
+  readonly #shellEnabled: boolean;
+  readonly #minScreenshot: number;
+  readonly #alwaysRefresh: boolean;
+  readonly #mirrorEnabled: boolean;
+  readonly #actions: readonly DeviceAction[];
+  #adb: Promise<Adb> | undefined;
+  #screen: ScreenInfo | undefined;
+  #helperPresent: boolean | undefined;
+  #destroyed = false;
+
+  /**
+   * Creates the device; connects lazily.
+   *
+   * @param deviceId the adb serial, as `adb devices` or {@link getConnectedDevices} lists it.
+   * @param options see {@link MobileADeviceOptions}.
+   * @throws {TypeError} for an empty `deviceId`, a non-boolean flag, an unknown
+   * `keyboardDismissStrategy`, `imeStrategy` or `screenshotStrategy`, or a malformed custom action.
+   * @throws {RangeError} for a negative `keyboardTypeDelay` or `minScreenshotBufferSize`, an
+   * unknown `inputStrategy`, `'bulk'` with a positive delay, a `displayId` that is not a
+   * non-negative integer, an invalid `remoteBridgePort`, or `screenshotStrategy:
+   * 'always-helper'` with a non-zero `displayId`.
+   */
+  constructor(deviceId: string, options: MobileADeviceOptions = {}) {
+    if (typeof deviceId !== "string" || deviceId.trim() === "") {
+      throw new TypeError(
+        `Cannot create MobileADevice as 'deviceId' must be a non-empty string: current value is ${
+          JSON.stringify(deviceId)
+        }`,
+      );
+    }
+    this.deviceId = deviceId;
+    this.#bridge = new Bridge(options);
+    for (
+      const key of [
+        "autoDismissKeyboard",
+        "exposeRunBridgeShellAction",
+        "alwaysRefreshScreenInfo",
+      ] as const
+    ) {
+      if (options[key] !== undefined && typeof options[key] !== "boolean") {
+        throw new TypeError(
+          `Cannot create MobileADevice as '${key}' must be a boolean: current value is ${
+            JSON.stringify(options[key])
+          }`,
+        );
+      }
+    }
+    this.#autoDismissKeyboard = options.autoDismissKeyboard ?? true;
+    this.#shellEnabled = options.exposeRunBridgeShellAction ?? true;
+    this.#alwaysRefresh = options.alwaysRefreshScreenInfo ?? false;
+    this.#dismissStrategy = oneOf(
+      "keyboardDismissStrategy",
+      options.keyboardDismissStrategy,
+      ["esc-first", "back-first"],
+      "esc-first",
+    );
+    const ime = oneOf("imeStrategy", options.imeStrategy, [
+      "helper-for-non-ascii",
+      "always-helper",
+      "always-yadb",
+      "yadb-for-non-ascii",
+    ], "helper-for-non-ascii");
+    this.#alwaysHelper = ime === "always-helper" || ime === "always-yadb";
+    const envStrategy = readEnv("SDK_MOBILEA_SCREENSHOT_STRATEGY");
+    const shot = oneOf(
+      "screenshotStrategy",
+      options.screenshotStrategy ??
+        (envStrategy === "always-helper" ? "always-helper" : undefined),
+      ["auto", "always-helper"],
+      "auto",
+    );
+    const display = options.displayId;
+    if (display !== undefined && !(Number.isInteger(display) && display >= 0)) {
+      throw new RangeError(
+        `Cannot create MobileADevice as 'displayId' must be an integer >= 0: current value is ${
+          JSON.stringify(display)
+        }`,
+      );
+    }
+    if (shot === "always-helper" && (display ?? 0) !== 0) {
+      throw new RangeError(
+        `Cannot create MobileADevice as screenshotStrategy 'always-helper' captures only the ` +
+          `default display: current displayId is ${display}`,
+      );
+    }
+    this.#displayId = display;
+    this.#screenshotHelper = shot === "always-helper";
+    const min = options.minScreenshotBufferSize ?? DEFAULT_MIN_SCREENSHOT_BUFFER_SIZE;
+    if (!(Number.isInteger(min) && min >= 0)) {
+      throw new RangeError(
+        `Cannot create MobileADevice as 'minScreenshotBufferSize' must be an integer number of ` +
+          `bytes >= 0: current value is ${JSON.stringify(options.minScreenshotBufferSize)}`,
+      );
+    }
+    this.#minScreenshot = min;
+    const delay = options.keyboardTypeDelay;
+    if (
+      delay !== undefined && !(typeof delay === "number" && Number.isFinite(delay) && delay >= 0)
+    ) {
+      throw new RangeError(
+        `Cannot create MobileADevice as 'keyboardTypeDelay' must be a finite number of ms >= 0: ` +
+          `current value is ${JSON.stringify(delay)}`,
+      );
+    }
+    checkInputOptions(options);
+    this.#typeDelay = delay;
+    this.#inputStrategy = options.inputStrategy ?? "legacy";
+    this.#mirrorEnabled = options.mirrorConfig?.enabled === true;
+    this.#actions = logDeviceActions(
+      withCustomActions("MobileADevice", this.#buildActions(), options.customActions),
+    );
+  }
+
+  /**
+   * The screen as `data:image/png;base64,...`, physical pixels (the encoding argument is not
+   * used: the agent encodes once). With `screenshotStrategy: 'auto'`: `exec:screencap -p`, then
+   * `screencap -p` to a file that is read back, then the yadb helper, each tried when the one
+   * before fails (an error, an empty or too small buffer, or data that is not a PNG).
+   *
+   * @throws {Error} naming each method's failure when all fail.
+   */
+  async screenshotBase64(): Promise<string> {
+    const tmp = "/data/local/tmp/sdk_screencap.png";
+    const d = this.#displayArgs();
+    const attempts: [string, () => Promise<Uint8Array>][] = this.#screenshotHelper ? [] : [
+      ["exec:screencap -p", () => this.#exec(`screencap -p${d}`)],
+      ["screencap to a file", async () => {
+        await this.#shellOk(`screencap -p${d} ${tmp}`);
+        return await this.#exec(`cat ${tmp}`);
+      }],
+    ];
+    attempts.push(["the yadb helper", async () => {
+      await this.#requireHelper("take a screenshot with it");
+      await this.#shellOk(`${yadbCommand("-screenshot")} ${tmp}`);
+      return await this.#exec(`cat ${tmp}`);
+    }]);
+    const failures: string[] = [];
+    for (const [name, capture] of attempts) {
+      try {
+        const png = await capture();
+        this.#checkScreenshot(png);
+        return `data:image/png;base64,${toBase64(png)}`;
+      } catch (error) {
+        if (this.#destroyed) throw error;
+        failures.push(`${name}: ${(error as Error).message}`);
+      }
+    }
+    throw new Error(
+      `Cannot take a screenshot of Android device ${JSON.stringify(this.deviceId)}: ${
+        failures.join("; ")
+      }`,
+    );
+  }
+
+  /**
+   * Logical size (physical / dpr) and `dpr` = densityDpi / 160, from `wm size` and `wm density`
+   * (their override values when set). Asked once, or before every call with
+   * `alwaysRefreshScreenInfo`.
+   *
+   * @throws {Error} after `destroy()`, or when the device cannot be reached.
+   */
+  async size(): Promise<Size> {
+    if (this.#destroyed) await this.#connect(); // throws: no more bridge commands
+    const info = await this.#screenInfo(this.#alwaysRefresh);
+    const dpr = info.densityDpi / 160;
+    return { width: info.physicalWidth / dpr, height: info.physicalHeight / dpr, dpr };
+  }
+
+  /**
+   * The MobileA actions: `Tap`, `DoubleClick`, `Input`, `ClearInput`, `KeyboardPress`, `Scroll`,
+   * `Swipe`, `DragAndDrop`, `LongPress`, `Launch`, `Terminate`, `RunBridgeShell` (unless
+   * `exposeRunBridgeShellAction: false`), `MobileABackButton`, `MobileAHomeButton`,
+   * `MobileARecentAppsButton`, then the custom actions. Each `call` throws a `TypeError` naming
+   * the action and parameter for a malformed parameter.
+   */
+  actionSpace(): DeviceAction[] {
+    return [...this.#actions];
+  }
+
+  /** `android <deviceId>`, for the report. */
+  describe(): Promise<string> {
+    return Promise.resolve(`android ${this.deviceId}`);
+  }
+
+  /** The mirror stream's state: always unavailable in this version. */
+  getMirrorStatus(): MirrorStatus {
+    return {
+      enabled: this.#mirrorEnabled,
+      connected: false,
+      lastError: "the mirror stream (scrcpy) is not implemented in this version of @sdk/mobilea",
+      retryAfter: undefined,
+    };
+  }
+
+  /** Does nothing in this version: the mirror stream stays unavailable (see `getMirrorStatus`). */
+  retryMirror(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /**
+   * Runs `command` in the device's shell (without the `adb shell` prefix).
+   *
+   * @returns what it printed and its exit code.
+   * @throws {Error} when `exposeRunBridgeShellAction` is `false`, when the device is gone, or on
+   * the time limit.
+   * @throws {RangeError} for a `timeout` that is not a finite number > 0.
+   */
+  async runBridgeShell(command: string, options: RunBridgeShellOptions = {}): Promise<ShellResult> {
+    if (!this.#shellEnabled) {
+      throw new Error(
+        "runBridgeShell is disabled: this device was created with exposeRunBridgeShellAction: false",
+      );
+    }
+    if (typeof command !== "string" || command.trim() === "") {
+      throw new TypeError(
+        `runBridgeShell needs a non-empty command: current value is ${JSON.stringify(command)}`,
+      );
+    }
+    const timeout = options.timeout ?? DEFAULT_SHELL_TIMEOUT_MS;
+    if (!(typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0)) {
+      throw new RangeError(
+        `runBridgeShell: 'timeout' must be a finite number of ms > 0: current value is ${
+          JSON.stringify(options.timeout)
+        }`,
+      );
+    }
+    return await this.#shell(command, timeout);
+  }
+
+  /**
+   * Closes the connection to the adb server; the device stays connected to it. Idempotent;
+   * afterwards every command throws.
+   */
+  async destroy(): Promise<void> {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    const adb = this.#adb;
+    this.#adb = undefined;
+    if (adb) await adb.then((a) => a.close()).catch(() => {});
+  }
+
+  // ---- adb ----------------------------------------------------------------------------------
+
+  #connect(): Promise<Adb> {
+    if (this.#destroyed) {
+      return Promise.reject(
+        new Error(
+          `MobileADevice ${JSON.stringify(this.deviceId)} was destroyed; create a new device`,
+        ),
+      );
+    }
+    this.#adb ??= this.#bridge.open(this.deviceId).catch((error) => {
+      this.#adb = undefined;
+      throw error;
+    });
+    return this.#adb;
+  }
+
+  // One command with the shell protocol (stdout, stderr, exit code apart) where the device has it.
+  async #shell(command: string, timeoutMs = DEFAULT_SHELL_TIMEOUT_MS): Promise<ShellResult> {
+    const adb = await this.#connect();
+    const run = async (): Promise<ShellResult> => {
+      const shell = adb.subprocess.shellProtocol;
+      if (shell?.isSupported) return await shell.spawnWaitText(command);
+      const stdout = await adb.subprocess.noneProtocol.spawnWaitText(command);
+      return { stdout, stderr: "", exitCode: 0 };
+    };
+    return await this.#guard(command, run(), timeoutMs);
+  }
+
+  // A command whose non-zero exit code is an error.
+  async #shellOk(command: string): Promise<string> {
+    const result = await this.#shell(command);
+    if (result.exitCode !== 0) {
+      throw new Error(
+        `\`${command}\` exited with ${result.exitCode}: ${
+          (result.stderr || result.stdout).trim().slice(0, 300)
+        }`,
+      );
+    }
+    return result.stdout;
+  }
+
+  // Raw bytes of `exec:command` (no terminal conversion).
+  async #exec(command: string): Promise<Uint8Array> {
+    const adb = await this.#connect();
+    return await this.#guard(command, adb.subprocess.noneProtocol.spawnWait(command));
+  }
+
+  // Names the device and command in failures, and drops a connection that broke (a device that
+  // went away) so that the next command reconnects or says the device is not connected.
+  async #guard<T>(
+    command: string,
+    work: Promise<T>,
+    timeoutMs = DEFAULT_SHELL_TIMEOUT_MS,
+  ): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([work, late]);
+    } catch (error) {
+      const adb = this.#adb;
+      this.#adb = undefined;
+      adb?.then((a) => a.close()).catch(() => {});
+      work.catch(() => {});
+      throw new Error(
+        `Android device ${JSON.stringify(this.deviceId)}: \`${command}\` failed: ${
+          (error as Error)?.message ?? String(error)
+        } (is the device still connected? check \`adb devices\`)`,
+        { cause: error },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #displayArgs(): string {
+    return this.#displayId === undefined ? "" : ` -d ${this.#displayId}`;
+  }
+
+  #input(rest: string): string {
+    return `input${this.#displayArgs()} ${rest}`;
+  }
+
+  async #screenInfo(refresh: boolean): Promise<ScreenInfo> {
+    if (this.#screen && !refresh) return this.#screen;
+    const sizeText = await this.#shellOk("wm size");
+    const densityText = await this.#shellOk("wm density");
+    const size = /Override size:\s*(\d+)x(\d+)/.exec(sizeText) ??
+      /Physical size:\s*(\d+)x(\d+)/.exec(sizeText);
+    const density = /Override density:\s*(\d+)/.exec(densityText) ??
+      /Physical density:\s*(\d+)/.exec(densityText);
+    if (!size || !density) {
+      throw new Error(
+        `Cannot read the screen of Android device ${JSON.stringify(this.deviceId)}: \`wm size\` ` +
+          `printed ${JSON.stringify(sizeText.trim())}, \`wm density\` ${
+            JSON.stringify(densityText.trim())
+          }`,
+      );
+    }
+    this.#screen = {
+      physicalWidth: Number(size[1]),
+      physicalHeight: Number(size[2]),
+      densityDpi: Number(density[1]),
+    };
+    return this.#screen;
+  }
+
+  #checkScreenshot(png: Uint8Array): void {
+    if (png.length === 0) throw new Error("the capture is empty");
+    if (png.length < this.#minScreenshot) {
+      throw new Error(
+        `the capture has ${png.length} bytes, fewer than minScreenshotBufferSize (${this.#minScreenshot})`,
+      );
+    }
+    const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+    if (png.length < 8 || signature.some((b, i) => png[i] !== b)) {
+      throw new Error("the capture is not a PNG image");
+    }
+  }
+
+  // ---- geometry -------------------------------------------------------------------------------
+
+  // A logical point as physical pixels on the screen.
+  async #physical(point: Point): Promise<[number, number]> {
+    const info = await this.#screenInfo(false);
+    const dpr = info.densityDpi / 160;
+    const clamp = (v: number, max: number) => Math.min(Math.max(Math.round(v), 0), max - 1);
+    return [
+      clamp(point[0] * dpr, info.physicalWidth),
+      clamp(point[1] * dpr, info.physicalHeight),
+    ];
+  }
+
+  async #center(): Promise<Point> {
+    const { width, height } = await this.size();
+    return [width / 2, height / 2];
+  }
+
+  async #tapAt(point: Point): Promise<void> {
+    const [x, y] = await this.#physical(point);
+    await this.#shellOk(this.#input(`tap ${x} ${y}`));
+  }
+
+  async #swipe(from: Point, to: Point, ms: number, verb = "swipe"): Promise<void> {
+    const [x1, y1] = await this.#physical(from);
+    const [x2, y2] = await this.#physical(to);
+    await this.#shellOk(this.#input(`${verb} ${x1} ${y1} ${x2} ${y2} ${Math.round(ms)}`));
+  }
+
+  async #keyevent(...codes: number[]): Promise<void> {
+    await this.#shellOk(this.#input(`keyevent ${codes.join(" ")}`));
+  }
+
+  // ---- text ---------------------------------------------------------------------------------
+
+  async #helperAvailable(): Promise<boolean> {
+    if (this.#helperPresent === true) return true;
+    const result = await this.#shell(`ls ${YADB_PATH}`);
+    this.#helperPresent = result.exitCode === 0 && result.stdout.includes("yadb");
+    return this.#helperPresent;
+  }
+
+  async #requireHelper(purpose: string): Promise<void> {
+    if (await this.#helperAvailable()) return;
+    throw new Error(
+      `Android device ${JSON.stringify(this.deviceId)} has no yadb helper at ${YADB_PATH}, ` +
+        `needed to ${purpose}. Push it once with \`adb -s ${this.deviceId} push yadb ` +
+        `/data/local/tmp/\` (yadb: https://github.com/ysbing/YADB); @sdk/mobilea does not ship it.`,
+    );
+  }
+
+  async #typeText(text: string, overrides: InputActionOptions | undefined, signal?: AbortSignal) {
+    checkInputOptions(overrides);
+    const delay = overrides?.keyboardTypeDelay ?? this.#typeDelay ?? 0;
+    const strategy = overrides?.inputStrategy ?? this.#inputStrategy;
+    if (strategy === "bulk" && delay > 0) {
+      throw new RangeError(
+        `Cannot run Input with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: ` +
+          `current value is ${delay}`,
+      );
+    }
+    if (text === "") return;
+    const helper = this.#alwaysHelper || !isNativeText(text);
+    if (helper) await this.#requireHelper("type this text (non-ASCII or a % format specifier)");
+    const send = (part: string) =>
+      helper
+        ? this.#shellOk(`${yadbCommand("-keyboard")} ${shellQuote(part)}`)
+        : this.#shellOk(this.#input(`text ${shellQuote(escapeInputText(part))}`));
+    // 'sequential' splits both paths; 'legacy' with a delay splits the native path only.
+    const split = strategy === "sequential" || (strategy === "legacy" && delay > 0 && !helper);
+    if (!split) {
+      await send(text);
+      return;
+    }
+    let first = true;
+    for (const codePoint of text) {
+      if (!first && delay > 0) await sleep(delay, signal);
+      first = false;
+      signal?.throwIfAborted();
+      await send(codePoint);
+    }
+  }
+
+  async #clearField(): Promise<void> {
+    if (await this.#helperAvailable()) {
+      await this.#shellOk(`${yadbCommand("-keyboard")} ~CLEAR~`);
+      return;
+    }
+    await this.#keyevent(KEYCODE_MOVE_END, ...Array(CLEAR_DELETES).fill(KEYCODE_DEL));
+  }
+
+  async #keyboardShown(): Promise<boolean> {
+    const result = await this.#shell("dumpsys input_method");
+    return /mInputShown=true/.test(result.stdout);
+  }
+
+  // Hides the keyboard with the strategy's keys, each only while the keyboard is still up (BACK
+  // on a screen without a keyboard would navigate).
+  async #dismissKeyboard(): Promise<void> {
+    const keys = this.#dismissStrategy === "esc-first"
+      ? [KEYCODE_ESCAPE, KEYCODE_BACK]
+      : [KEYCODE_BACK, KEYCODE_ESCAPE];
+    for (const key of keys) {
+      if (!(await this.#keyboardShown())) return;
+      await this.#keyevent(key);
+    }
+  }
+
+  // ---- actions ------------------------------------------------------------------------------
+
+  #buildActions(): DeviceAction[] {
+    const unit = "dp (logical pixels: screenshot pixels / (screen dpi / 160))";
+    const plain = (
+      name: string,
+      description: string,
+      params: DeviceAction["params"],
+      run: (param: ActionParams, context: ActionContext) => Promise<void>,
+    ): DeviceAction => ({
+      name,
+      description,
+      params,
+      call: async (param: ActionParams, context: ActionContext) => {
+        context?.signal?.throwIfAborted();
+        await run(param ?? {}, context ?? {});
+      },
+    });
+    const at = (action: string, param: ActionParams, name = "locate"): LocatedElement =>
+      readLocateParam(action, param, true, name)!;
+    const actions: DeviceAction[] = [
+      tapAction(async (param) => await this.#tapAt(at("Tap", param).center)),
+      doubleClickAction(async (param) => {
+        const [x, y] = await this.#physical(at("DoubleClick", param).center);
+        const tap = this.#input(`tap ${x} ${y}`);
+        await this.#shellOk(`${tap} && ${tap}`);
+      }, {
+        description: "Double-tap an element (two quick taps).",
+        params: { locate: "the element to double-tap" },
+      }),
+      inputAction(async (param, context) => {
+        const target = readLocateParam("Input", param, false);
+        const mode = readEnumParam("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
+        const value = readStringParam("Input", param, "value", mode !== "clear") ?? "";
+        if (target) await this.#tapAt(target.center);
+        if (mode === "typeOnly" || mode === "append") {
+          await this.#keyevent(KEYCODE_MOVE_END);
+        } else {
+          await this.#clearField();
+        }
+        if (mode !== "clear") await this.#typeText(value, context.inputOptions, context.signal);
+        if (this.#autoDismissKeyboard) await this.#dismissKeyboard();
+      }),
+      clearInputAction(async (param) => {
+        await this.#tapAt(at("ClearInput", param).center);
+        await this.#clearField();
+        if (this.#autoDismissKeyboard) await this.#dismissKeyboard();
+      }),
+      keyboardPressAction(async (param) => {
+        const target = readLocateParam("KeyboardPress", param, false);
+        const keyName = readStringParam("KeyboardPress", param, "keyName", true)!;
+        const code = androidKeyCode(keyName);
+        if (target) await this.#tapAt(target.center);
+        await this.#keyevent(code);
+      }, {
+        description: "Press a key on the phone, such as Enter, Tab, Escape, Backspace or a letter.",
+        params: {
+          locate: "the element to tap before pressing; the focused element when left out",
+          keyName: "one key name: Enter, Tab, Escape, Backspace, Delete, ArrowDown, a, 7",
+        },
+      }),
+      scrollAction((param) => this.#scroll(param), {
+        unit,
+        params: {
+          locate: "a point inside the area to scroll; the screen center when left out",
+        },
+      }),
+      swipeAction(async (param) => {
+        const { width, height } = await this.size();
+        const start = readLocateParam("Swipe", param, false, "start")?.center ??
+          await this.#center();
+        let end = readLocateParam("Swipe", param, false, "end")?.center;
+        if (!end) {
+          if (param.direction === undefined || param.direction === null) {
+            throw new TypeError(
+              "Cannot run Swipe: give 'end' (a located element) or 'direction' (up, down, left, right)",
+            );
+          }
+          const direction = readEnumParam("Swipe", param, "direction", SWIPE_DIRECTIONS, "up");
+          const vertical = direction === "up" || direction === "down";
+          const distance = readPositiveNumberParam("Swipe", param, "distance") ??
+            (vertical ? height : width) / 2;
+          const [dx, dy] = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] }[direction];
+          end = [start[0] + dx * distance, start[1] + dy * distance];
+        }
+        const ms = readPositiveNumberParam("Swipe", param, "duration") ?? DEFAULT_SWIPE_MS;
+        await this.#swipe(start, end, ms);
+      }, { unit, defaultDurationMs: DEFAULT_SWIPE_MS }),
+      dragAndDropAction(async (param) => {
+        await this.#swipe(
+          at("DragAndDrop", param, "from").center,
+          at("DragAndDrop", param, "to").center,
+          DRAG_MS,
+          "draganddrop",
+        );
+      }, {
+        description:
+          "Drag an element and drop it onto another place: press and hold 'from', move to 'to', lift.",
+      }),
+      longPressAction(async (param) => {
+        const point = at("LongPress", param).center;
+        const ms = readPositiveNumberParam("LongPress", param, "duration") ??
+          DEFAULT_LONG_PRESS_MS;
+        await this.#swipe(point, point, ms);
+      }, {
+        defaultDurationMs: DEFAULT_LONG_PRESS_MS,
+        description: "Press and hold an element with a finger (a long press).",
+      }),
+      plain("Launch", "Open an app or a web page.", [{
+        name: "uri",
+        type: "string",
+        required: true,
+        description:
+          "a package name (com.android.settings), package/.Activity, or a web URL (https://...)",
+      }], async (param) => {
+        await this.launch(readStringParam("Launch", param, "uri", true)!);
+      }),
+      plain("Terminate", "Force-stop an app.", [{
+        name: "uri",
+        type: "string",
+        required: true,
+        description: "the app's package name (or package/.Activity: only the package is used)",
+      }], async (param) => {
+        await this.terminate(readStringParam("Terminate", param, "uri", true)!);
+      }),
+    ];
+    if (this.#shellEnabled) {
+      actions.push(
+        plain("RunBridgeShell", "Run a command in the device's adb shell.", [{
+          name: "command",
+          type: "string",
+          required: true,
+          description: "the shell command, without the `adb shell` prefix",
+        }], async (param) => {
+          const command = readStringParam("RunBridgeShell", param, "command", true)!;
+          const result = await this.runBridgeShell(command);
+          if (result.exitCode !== 0) {
+            throw new Error(
+              `RunBridgeShell: \`${command}\` exited with ${result.exitCode}: ${
+                (result.stderr || result.stdout).trim().slice(0, 300)
+              }`,
+            );
+          }
+        }),
+      );
+    }
+    actions.push(
+      plain("MobileABackButton", "Press the system Back button.", [], () => this.back()),
+      plain(
+        "MobileAHomeButton",
+        "Press the system Home button (the launcher).",
+        [],
+        () => this.home(),
+      ),
+      plain(
+        "MobileARecentAppsButton",
+        "Press the system Recent apps button (the app switcher).",
+        [],
+        () => this.recentApps(),
+      ),
+    );
+    return actions;
+  }
+
+  async #scroll(param: ActionParams): Promise<void> {
+    const { width, height } = await this.size();
+    const start = readLocateParam("Scroll", param, false)?.center ?? await this.#center();
+    const direction = readEnumParam("Scroll", param, "direction", SCROLL_DIRECTIONS, "down");
+    const scrollType = readEnumParam("Scroll", param, "scrollType", SCROLL_TYPES, "singleAction");
+    const distance = readPositiveNumberParam("Scroll", param, "distance");
+    // Revealing content below moves the finger up, and so on.
+    const reveal = scrollType === "singleAction" ? direction : {
+      scrollToBottom: "down",
+      scrollToTop: "up",
+      scrollToRight: "right",
+      scrollToLeft: "left",
+    }[scrollType] as (typeof SCROLL_DIRECTIONS)[number];
+    const vertical = reveal === "down" || reveal === "up";
+    const span = vertical ? height : width;
+    const travel = Math.min(
+      scrollType === "singleAction" ? distance ?? span * SCROLL_SCREEN_FRACTION : span * 0.8,
+      span * 0.9,
+    );
+    const sign = reveal === "down" || reveal === "right" ? -1 : 1;
+    // Keep both ends on the screen: shift the start back when the move would leave it.
+    const along = vertical ? start[1] : start[0];
+    const from = Math.min(
+      Math.max(along, sign < 0 ? travel : 0),
+      sign < 0 ? span - 1 : span - 1 - travel,
+    );
+    const to = from + sign * travel;
+    const point = (v: number): Point => vertical ? [start[0], v] : [v, start[1]];
+    const swipes = scrollType === "singleAction" ? 1 : SCROLL_TO_END_SWIPES;
+    for (let i = 0; i < swipes; i++) {
+      await this.#swipe(
+        point(from),
+        point(to),
+        scrollType === "singleAction" ? SCROLL_SWIPE_MS : 150,
+      );
+    }
+  }
+
+  // ---- system actions (also the agent's methods) ---------------------------------------------
+
+  /**
+   * Opens `uri`: a web URL (`am start -a android.intent.action.VIEW -d`), a `package/.Activity`
+   * (`am start -n`), or a package name (its launcher activity, through `monkey`).
+   *
+   * @throws {Error} with the device's message when the app or activity does not exist.
+   */
+  async launch(uri: string): Promise<void> {
+    const target = uri.trim();
+    if (target === "") throw new TypeError("Cannot launch: the target is empty");
+    let command: string;
+    if (/^[a-z][a-z\d+.-]*:\/\//i.test(target)) {
+      command = `am start -a android.intent.action.VIEW -d ${shellQuote(target)}`;
+    } else if (target.includes("/")) {
+      command = `am start -n ${shellQuote(target)}`;
+    } else {
+      command = `monkey -p ${shellQuote(target)} -c android.intent.category.LAUNCHER 1`;
+    }
+    const result = await this.#shell(command);
+    const output = `${result.stdout}\n${result.stderr}`;
+    if (
+      result.exitCode !== 0 || /^Error:|No activities found|monkey aborted/m.test(output)
+    ) {
+      throw new Error(
+        `Cannot launch ${JSON.stringify(target)} on Android device ${
+          JSON.stringify(this.deviceId)
+        }: ${output.trim().slice(0, 300)}`,
+      );
+    }
+  }
+
+  /** Force-stops the app of `uri` (a package name, or `package/.Activity`). */
+  async terminate(uri: string): Promise<void> {
+    const pkg = uri.trim().split("/")[0];
+    if (pkg === "") throw new TypeError("Cannot terminate: the package name is empty");
+    await this.#shellOk(`am force-stop ${shellQuote(pkg)}`);
+  }
+
+  /** Presses the system Back button (KEYCODE_BACK). */
+  async back(): Promise<void> {
+    await this.#keyevent(KEYCODE_BACK);
+  }
+
+  /** Presses the system Home button (KEYCODE_HOME). */
+  async home(): Promise<void> {
+    await this.#keyevent(KEYCODE_HOME);
+  }
+
+  /** Presses the system Recent apps button (KEYCODE_APP_SWITCH). */
+  async recentApps(): Promise<void> {
+    await this.#keyevent(KEYCODE_APP_SWITCH);
+  }
+}
+
+// ---- helpers (exported for the unit tests) ---------------------------------------------------
+
+/**
+ * Whether `input text` can type `text`: printable ASCII without a `%` format specifier (Android's
+ * `input text` reads `%s` as a space).
+ */
+export function isNativeText(text: string): boolean {
+  return /^[\x20-\x7e]*$/.test(text) && !/%[a-zA-Z]/.test(text);
+}
+
+/** Android's `input text` escaping: a space is written `%s`. */
+export function escapeInputText(text: string): string {
+  return text.replace(/ /g, "%s");
+}
+
+/** One argument for the device's `sh`, in single quotes. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function yadbCommand(flag: string): string {
+  return `app_process -Djava.class.path=${YADB_PATH} /data/local/tmp com.ysbing.yadb.Main ${flag}`;
+}
+
+function oneOf<T extends string>(
+  name: string,
+  value: unknown,
+  values: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) return fallback;
+  if (typeof value === "string" && (values as readonly string[]).includes(value)) return value as T;
+  throw new TypeError(
+    `Cannot create MobileADevice as '${name}' must be one of ${
+      values.map((v) => `'${v}'`).join(", ")
+    }: current value is ${JSON.stringify(value)}`,
+  );
+}
+
+function readEnv(name: string): string | undefined {
+  const g = globalThis as {
+    Deno?: { env?: { get(name: string): string | undefined } };
+    process?: { env?: Record<string, string | undefined> };
+  };
+  try {
+    return g.Deno?.env?.get(name) ?? g.process?.env?.[name];
+  } catch {
+    return undefined; // no permission to read the environment
+  }
+}
+
+function toBase64(bytes: Uint8Array): string {
+  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
+  if (typeof native === "function") return native.call(bytes);
+  let binary = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  }
+  return btoa(binary);
+}

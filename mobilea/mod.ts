@@ -1,0 +1,55 @@
+/**
+ * `@sdk/mobilea`: Android agents over adb (spec 4.8). An agent drives one device through the adb
+ * server (Android platform-tools, or Debian's `adb` package) with `@yume-chan/adb`: screenshots
+ * with `screencap`, input with `input`, non-ASCII text with the yadb helper.
+ *
+ * Screenshots are in the screen's physical pixels; actions take logical pixels (Android's dp:
+ * physical / (dpi / 160)).
+ *
+ * @example
+ * ```ts ignore
+ * import { agentFromBridgeDevice, getConnectedDevicesWithDetails } from "@sdk/mobilea";
+ *
+ * console.log(await getConnectedDevicesWithDetails());
+ * const agent = await agentFromBridgeDevice(); // the first connected device; model from SDK_MODEL_*
+ * await agent.launch("com.android.settings");
+ * await agent.aiTap("the search box");
+ * await agent.aiInput("the search box", { value: "Wi-Fi" });
+ * await agent.back();
+ * await agent.destroy();
+ * ```
+ *
+ * @module
+ */
+
+export {
+  DEFAULT_LONG_PRESS_MS,
+  DEFAULT_MIN_SCREENSHOT_BUFFER_SIZE,
+  DEFAULT_SHELL_TIMEOUT_MS,
+  DEFAULT_SWIPE_MS,
+  MobileADevice,
+  YADB_PATH,
+} from "./device.ts";
+export type {
+  MirrorConfig,
+  MirrorStatus,
+  MobileADeviceOptions,
+  RunBridgeShellOptions,
+  ShellResult,
+} from "./device.ts";
+export {
+  agentFromBridgeDevice,
+  DEFAULT_APP_NAME_MAPPING,
+  getConnectedDevices,
+  getConnectedDevicesWithDetails,
+  MobileAAgent,
+} from "./agent.ts";
+export type {
+  AgentFromBridgeDeviceOptions,
+  ConnectedDevice,
+  ConnectedDeviceDetails,
+  MobileAAgentOptions,
+} from "./agent.ts";
+export { DEFAULT_BRIDGE_PORT, INSTALL_ADB_HINT } from "./bridge.ts";
+export type { BridgeOptions } from "./bridge.ts";
+export { androidKeyCode } from "./keys.ts";

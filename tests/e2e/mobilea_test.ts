@@ -1,0 +1,463 @@
+/**
+ * `@sdk/mobilea` end to end, with no Android anywhere: SDK -> `@yume-chan/adb` -> a private real
+ * adb server (`adb -P <free port>`, the SDK pointed at it with `remoteBridgePort`) -> the adb front
+ * of the device **simulator** -> the virtual phone (1080 x 2400 at density 2.625, 420 dpi) ->
+ * Chromium. The test model answers with boxes measured on the phone's page in CSS pixels; one CSS
+ * pixel of the phone's page is `density` physical pixels, which is the image scale the test model
+ * is given (`imagePixelsPerCssPixel = density / screenshotShrinkFactor`).
+ *
+ * One browser and one adb server serve the file; the "device gone" test gets a phone of its own.
+ *
+ * @module
+ */
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import {
+  agentFromBridgeDevice,
+  getConnectedDevices,
+  getConnectedDevicesWithDetails,
+  MobileAAgent,
+  type MobileAAgentOptions,
+  MobileADevice,
+  type MobileADeviceOptions,
+} from "@sdk/mobilea";
+import { startTestModel } from "@sdk/core/testing";
+import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
+import {
+  type AdbFront,
+  startAdbFront,
+  startVirtualPhone,
+  type VirtualPhone,
+} from "@sdk/web/testing";
+import { launchChromium } from "../helpers/browser.ts";
+import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+
+const NOTES = "com.example.notes";
+const SETTINGS = "com.example.settings";
+const WIDTH = 1080;
+const HEIGHT = 2400;
+const DENSITY = 2.625;
+
+let browser: Browser;
+let apps: StaticServer;
+let phone: VirtualPhone;
+let front: AdbFront;
+let adbPort: number;
+const models: TestModel[] = [];
+const agents: MobileAAgent[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function adb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      "adb",
+      ["-P", String(adbPort), ...args],
+      { timeout: 30_000 },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? (typeof error.code === "number" ? error.code : 1) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+        }),
+    );
+  });
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Connects the private adb server to a front and waits until it lists it as a device. */
+async function connect(target: AdbFront): Promise<void> {
+  const result = await adb("connect", target.serial);
+  assert.match(result.stdout, /connected to/, result.stderr);
+  await waitFor(
+    async () => (await adb("devices")).stdout.includes(`${target.serial}\tdevice`),
+    `${target.serial} to be listed as a device`,
+  );
+}
+
+before(async () => {
+  await new Promise<void>((resolve, reject) =>
+    execFile("adb", ["version"], (error) =>
+      error
+        ? reject(
+          new Error(
+            `mobilea e2e: adb not found on PATH (${error.message}); install Debian's adb ` +
+              "(apt-get install adb), as .ci/run does",
+          ),
+        )
+        : resolve())
+  );
+  browser = await launchChromium();
+  apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
+  phone = await startVirtualPhone({
+    browser,
+    width: WIDTH,
+    height: HEIGHT,
+    density: DENSITY,
+    apps: {
+      [NOTES]: { url: `${apps.url}notes/index.html`, label: "Notes" },
+      [SETTINGS]: { url: `${apps.url}settings/index.html`, label: "Settings" },
+    },
+    startApp: NOTES,
+  });
+  front = await startAdbFront(phone);
+  adbPort = await freePort();
+  const start = await adb("start-server");
+  assert.equal(start.code, 0, start.stderr);
+  await connect(front);
+  // A stand-in file at yadb's class path: the simulator then runs the yadb helper's commands.
+  const dir = await mkdtemp(join(tmpdir(), "sdk-mobilea-"));
+  try {
+    await writeFile(join(dir, "yadb"), "a stand-in for the yadb dex");
+    const push = await adb("-s", front.serial, "push", join(dir, "yadb"), "/data/local/tmp/yadb");
+    assert.equal(push.code, 0, push.stderr);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+after(async () => {
+  await Promise.allSettled(agents.map((a) => a.destroy()));
+  await Promise.allSettled(models.map((m) => m.close()));
+  if (adbPort) await adb("kill-server");
+  await front?.close();
+  await phone?.close();
+  await apps?.close();
+  await browser?.close();
+});
+
+/** The phone's page now, and a box on it in CSS pixels. */
+function page(target: VirtualPhone = phone): Page {
+  return target.foregroundPage();
+}
+
+async function boxOf(selector: string, target: VirtualPhone = phone): Promise<TargetBox> {
+  const box = await page(target).locator(selector).boundingBox();
+  assert.ok(box, `${selector} is not on the phone's screen`);
+  return { left: box.x, top: box.y, width: box.width, height: box.height };
+}
+
+/** The notes app's list, freshly started. */
+async function freshNotes(): Promise<void> {
+  phone.stopApp(NOTES);
+  await phone.launchApp(NOTES);
+  await waitFor(() => page().url().endsWith("index.html"), "the notes list");
+}
+
+async function mobileAgent(
+  script: TestModelScript,
+  options: MobileAAgentOptions & MobileADeviceOptions & { serial?: string } = {},
+): Promise<{ agent: MobileAAgent; model: TestModel; device: MobileADevice }> {
+  const { serial, ...rest } = options;
+  const shrink = rest.screenshotShrinkFactor ?? 1;
+  const model = await startTestModel({ script, imagePixelsPerCssPixel: DENSITY / shrink });
+  models.push(model);
+  const device = new MobileADevice(serial ?? front.serial, { remoteBridgePort: adbPort, ...rest });
+  const agent = new MobileAAgent(device, {
+    modelConfig: model.modelConfig(),
+    waitAfterAction: 50,
+    generateReport: false,
+    autoPrintReportMsg: false,
+    ...rest,
+  });
+  agents.push(agent);
+  return { agent, model, device };
+}
+
+/** Locates by a map of descriptions to selectors on the phone's current page. */
+function locateBy(targets: Record<string, string>, target: VirtualPhone = phone) {
+  return async ({ target: description }: { target: string }) => {
+    const selector = targets[description.trim()];
+    return selector ? await boxOf(selector, target) : null;
+  };
+}
+
+function lastInput<T extends VirtualPhone["inputs"][number]["type"]>(type: T) {
+  return phone.inputs.filter((i) => i.type === type).at(-1) as
+    | Extract<VirtualPhone["inputs"][number], { type: T }>
+    | undefined;
+}
+
+for (const shrink of [1, 3]) {
+  test(
+    `aiTap lands on the element at density 2.625${
+      shrink === 1 ? "" : ` with screenshotShrinkFactor ${shrink}`
+    }`,
+    async () => {
+      await freshNotes();
+      const { agent, model } = await mobileAgent({
+        locate: locateBy({ "Note 12": "#note-12" }),
+      }, { screenshotShrinkFactor: shrink });
+      const box = await boxOf("#note-12");
+      await agent.aiTap("Note 12");
+      // The tap reached the phone in physical pixels inside the element's box x density.
+      const tap = lastInput("tap");
+      assert.ok(tap);
+      const inside = (v: number, start: number, size: number) =>
+        v >= start * DENSITY && v <= (start + size) * DENSITY;
+      assert.ok(
+        inside(tap.x, box.left, box.width) && inside(tap.y, box.top, box.height),
+        `tap at (${tap.x}, ${tap.y}) is outside Note 12 (${JSON.stringify(box)} CSS px)`,
+      );
+      // Within 1.5 CSS px of the center (the 0-1000 grid and the shrink round).
+      const tolerance = (1.5 + shrink / DENSITY) * DENSITY;
+      assert.ok(Math.abs(tap.x - (box.left + box.width / 2) * DENSITY) <= tolerance);
+      assert.ok(Math.abs(tap.y - (box.top + box.height / 2) * DENSITY) <= tolerance);
+      await waitFor(() => page().url().endsWith("#/note/12"), "the detail screen of Note 12");
+      // The model saw the physical screenshot, shrunk.
+      const image = model.calls[0].call?.image;
+      assert.deepEqual(
+        image && [image.width, image.height],
+        [Math.round(WIDTH / shrink), Math.round(HEIGHT / shrink)],
+      );
+    },
+  );
+}
+
+test("the device reports the logical size and dpr from wm size and wm density", async () => {
+  const device = new MobileADevice(front.serial, { remoteBridgePort: adbPort });
+  try {
+    const size = await device.size();
+    assert.equal(size.dpr, 2.625);
+    assert.ok(Math.abs(size.width - WIDTH / DENSITY) < 1e-9);
+    assert.ok(Math.abs(size.height - HEIGHT / DENSITY) < 1e-9);
+    const png = await device.screenshotBase64();
+    assert.match(png, /^data:image\/png;base64,iVBORw0KGgo/);
+    // The action space the planner sees: the MobileA actions, with the system buttons.
+    assert.deepEqual(device.actionSpace().map((a) => a.name), [
+      "Tap",
+      "DoubleClick",
+      "Input",
+      "ClearInput",
+      "KeyboardPress",
+      "Scroll",
+      "Swipe",
+      "DragAndDrop",
+      "LongPress",
+      "Launch",
+      "Terminate",
+      "RunBridgeShell",
+      "MobileABackButton",
+      "MobileAHomeButton",
+      "MobileARecentAppsButton",
+    ]);
+  } finally {
+    await device.destroy();
+    await device.destroy(); // idempotent
+  }
+  await assert.rejects(device.size(), /was destroyed/);
+});
+
+test("aiInput types ASCII, accented, Chinese and %s text into the field, and hides the keyboard", async () => {
+  await freshNotes();
+  await phone.launchApp(NOTES);
+  await page().evaluate(() => location.hash = "#/note/4");
+  await waitFor(async () => await page().locator("#note-text").isVisible(), "the text field");
+  const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) });
+  const cases: [string, "keys" | "ime"][] = [
+    ["hello world 42", "keys"],
+    ["café crème", "ime"],
+    ["你好，世界", "ime"],
+    ["100%s done", "ime"],
+  ];
+  for (const [value, method] of cases) {
+    await agent.aiInput("the Text field", { value });
+    assert.equal(await page().locator("#note-text").inputValue(), value, `typing ${value}`);
+    const typed = lastInput("text");
+    assert.equal(typed?.method, method, `${value} went through ${typed?.method}`);
+    assert.equal(await phone.keyboardShown(), false, "the keyboard is still up");
+  }
+  // typeOnly appends; clear empties.
+  await agent.aiInput("the Text field", { value: " more", mode: "typeOnly" });
+  assert.equal(await page().locator("#note-text").inputValue(), "100%s done more");
+  await agent.aiClearInput("the Text field");
+  assert.equal(await page().locator("#note-text").inputValue(), "");
+  // KeyboardPress with a shared key name: Enter submits.
+  await agent.aiInput("the Text field", { value: "go" });
+  await agent.aiKeyboardPress("the Text field", { keyName: "enter" });
+  assert.equal(await page().locator("#submitted").textContent(), "Submitted: go");
+});
+
+test("launch, terminate, back, home and recentApps show in the phone's state", async () => {
+  await freshNotes();
+  const { agent } = await mobileAgent({}, { appNameMapping: { "My Settings": SETTINGS } });
+  await agent.launch("My Settings");
+  assert.equal(phone.foregroundApp().packageName, SETTINGS);
+  await agent.home();
+  assert.equal(phone.foregroundApp().packageName, "com.android.launcher3");
+  await agent.launch(`${NOTES}/.MainActivity`);
+  assert.equal(phone.foregroundApp().packageName, NOTES);
+  await agent.recentApps();
+  assert.match(phone.foregroundApp().activity ?? "", /RecentsActivity/);
+  await agent.back();
+  assert.equal(phone.foregroundApp().packageName, NOTES);
+  await agent.terminate("My Settings");
+  assert.ok(!phone.runningApps().includes(SETTINGS), "settings still runs");
+  assert.deepEqual(lastInput("stop"), { type: "stop", packageName: SETTINGS });
+  // Back from the notes app's first page leaves it for the home screen.
+  await agent.back();
+  assert.equal(phone.foregroundApp().packageName, "com.android.launcher3");
+  await assert.rejects(agent.launch("com.example.missing"), /Cannot launch "com.example.missing"/);
+  assert.equal(
+    (await agent.runBridgeShell("wm size")).trim(),
+    "Physical size: 1080x2400",
+  );
+  await assert.rejects(agent.runBridgeShell("nosuchcommand"), /exited with 127/);
+});
+
+test("aiAct runs a task over the two screens of the notes app", async () => {
+  await freshNotes();
+  let step = 0;
+  const { agent, model } = await mobileAgent({
+    async plan() {
+      step++;
+      if (step === 1) {
+        return {
+          log: "open Note 2",
+          action: {
+            type: "Tap",
+            param: { locate: { prompt: "Note 2", box: await boxOf("#note-2") } },
+          },
+        };
+      }
+      if (step === 2) {
+        return {
+          log: "type the text",
+          action: {
+            type: "Input",
+            param: {
+              locate: { prompt: "the Text field", box: await boxOf("#note-text") },
+              value: "buy milk",
+            },
+          },
+        };
+      }
+      if (step === 3) {
+        return {
+          log: "count once",
+          action: {
+            type: "Tap",
+            param: { locate: { prompt: "the +1 button", box: await boxOf("#increment") } },
+          },
+        };
+      }
+      return { log: "done", finished: true, output: "Note 2 has the text and a count of 1" };
+    },
+  });
+  const output = await agent.aiAct("open Note 2, write 'buy milk' and count once");
+  assert.equal(output, "Note 2 has the text and a count of 1");
+  assert.ok(page().url().endsWith("#/note/2"));
+  assert.equal(await page().locator("#note-text").inputValue(), "buy milk");
+  assert.equal(await page().locator("#count").textContent(), "1");
+  // The planner was offered the MobileA action space.
+  const system = model.calls[0].call?.systemPrompt ?? "";
+  for (const name of ["Tap", "Launch", "MobileABackButton", "RunBridgeShell"]) {
+    assert.ok(system.includes(`- ${name}: `), `${name} is not in the planning prompt`);
+  }
+});
+
+test("device listing finds the simulator with its details", async () => {
+  const devices = await getConnectedDevices({ remoteBridgePort: adbPort });
+  assert.ok(devices.some((d) => d.udid === front.serial && d.state === "device"));
+  const details = await getConnectedDevicesWithDetails({ remoteBridgePort: adbPort });
+  const mine = details.find((d) => d.udid === front.serial);
+  assert.ok(mine);
+  assert.deepEqual(mine.resolution, { width: 1080, height: 2400 });
+  assert.equal(mine.density, 420);
+  assert.equal(typeof mine.model, "string");
+  assert.equal(typeof mine.brand, "string");
+  const agent = await agentFromBridgeDevice(undefined, {
+    remoteBridgePort: adbPort,
+    generateReport: false,
+  });
+  agents.push(agent);
+  assert.equal(agent.interface.deviceId, devices[0].udid);
+});
+
+test("an unknown device id fails, naming the connected devices", async () => {
+  await assert.rejects(
+    agentFromBridgeDevice("emulator-9999", { remoteBridgePort: adbPort, generateReport: false }),
+    (error: Error) =>
+      /"emulator-9999" is not connected/.test(error.message) &&
+      error.message.includes(front.serial),
+  );
+  const device = new MobileADevice("emulator-9999", { remoteBridgePort: adbPort });
+  await assert.rejects(device.screenshotBase64(), /"emulator-9999" is not connected/);
+  await device.destroy();
+});
+
+test("adb missing: a clear error that says how to install it", async () => {
+  const port = await freePort(); // no server there, so the SDK tries to start one
+  await assert.rejects(
+    getConnectedDevices({ remoteBridgePort: port, bridgePath: "/nonexistent/adb" }),
+    (error: Error) =>
+      /adb executable "\/nonexistent\/adb" was not found/.test(error.message) &&
+      error.message.includes("apt-get install adb") && error.message.includes("bridgePath"),
+  );
+});
+
+test("shell disabled: no RunBridgeShell for the planner, and runBridgeShell throws", async () => {
+  const { agent, device } = await mobileAgent({}, { exposeRunBridgeShellAction: false });
+  assert.ok(!device.actionSpace().some((a) => a.name === "RunBridgeShell"));
+  await assert.rejects(agent.runBridgeShell("echo hi"), /exposeRunBridgeShellAction: false/);
+});
+
+test("a device gone in the middle of a step fails with an error naming it", async () => {
+  const second = await startVirtualPhone({
+    browser,
+    width: WIDTH,
+    height: HEIGHT,
+    density: DENSITY,
+    apps: { [NOTES]: `${apps.url}notes/index.html` },
+    startApp: NOTES,
+  });
+  const secondFront = await startAdbFront(second);
+  try {
+    await connect(secondFront);
+    const { agent } = await mobileAgent({
+      async locate() {
+        const box = await boxOf("#note-1", second);
+        // The screenshot was taken; the device goes away before the tap.
+        await secondFront.close();
+        await waitFor(
+          async () => !(await adb("devices")).stdout.includes(`${secondFront.serial}\tdevice`),
+          "the adb server to drop the device",
+        );
+        return box;
+      },
+    }, { serial: secondFront.serial });
+    await assert.rejects(
+      agent.aiTap("Note 1"),
+      (error: Error) => error.message.includes(`Android device "${secondFront.serial}"`),
+    );
+    assert.equal(second.inputs.filter((i) => i.type === "tap").length, 0);
+  } finally {
+    await secondFront.close();
+    await adb("disconnect", secondFront.serial);
+    await second.close();
+  }
+});
