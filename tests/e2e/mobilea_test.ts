@@ -461,3 +461,36 @@ test("a device gone in the middle of a step fails with an error naming it", asyn
     await second.close();
   }
 });
+
+test("aiScroll swipes the list the right way, aiLongPress holds long enough to pin a note", async () => {
+  await freshNotes();
+  const { agent } = await mobileAgent({ locate: locateBy({ "Note 3": "#note-3" }) });
+  await agent.aiScroll(undefined, { direction: "down", distance: 300 });
+  const scrolled = await page().evaluate<number>("scrollY");
+  assert.ok(scrolled > 100, `the list scrolled by ${scrolled} CSS px, expected about 300 or more`);
+  const swipe = lastInput("swipe");
+  assert.ok(swipe);
+  assert.ok(swipe.y2 < swipe.y1, "revealing content below moves the finger up");
+  await agent.aiScroll(undefined, { direction: "up", scrollType: "scrollToTop" });
+  await waitFor(
+    async () => (await page().evaluate<number>("scrollY")) === 0,
+    "the top of the list",
+  );
+  await agent.aiLongPress("Note 3");
+  assert.equal(await page().locator("#note-3").getAttribute("data-pinned"), "true");
+  assert.ok(page().url().endsWith("index.html"), "a long press is not a tap");
+});
+
+test("autoDismissKeyboard: false leaves the keyboard up after aiInput", async () => {
+  await freshNotes();
+  await page().evaluate(() => location.hash = "#/note/6");
+  await waitFor(async () => await page().locator("#note-text").isVisible(), "the text field");
+  const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) }, {
+    autoDismissKeyboard: false,
+  });
+  await agent.aiInput("the Text field", { value: "stay" });
+  assert.equal(await phone.keyboardShown(), true);
+  await agent.back(); // back only hides the keyboard while it is up
+  assert.equal(await phone.keyboardShown(), false);
+  assert.ok(page().url().endsWith("#/note/6"));
+});
