@@ -8,12 +8,15 @@
  *   and any other place where sharp fails to load.
  *
  * Every backend is loaded lazily by dynamic `import()` the first time an image must really be
- * transformed, so importing core costs nothing and never fails for lack of a native module.
+ * transformed, so importing core costs nothing and never fails for lack of a native module. This
+ * file is the only one that imports `sharp`, `pngjs` and `jpeg-js`, and only behind the runtime
+ * check: a browser bundle of core (scripts/bundle_core.ts) replaces them with modules that
+ * throw, and the canvas backend does all the work there (docs/in-browser.md).
  *
  * @module
  */
 
-import { nativeAddonsAllowed, runtimeKind } from "../runtime/runtime.ts";
+import { nativeAddonsAllowed, nodeBuiltin, runtimeKind } from "../runtime/runtime.ts";
 import { padRightBottomWhite, resizeBox, type RgbaImage } from "./resample.ts";
 import type { ImageMime } from "./size.ts";
 
@@ -47,6 +50,18 @@ export interface ImagePlan {
   height: number;
 }
 
+/** A region of an image in pixels: integers, inside the image. Internal to `core/image`. */
+export interface PixelRegion {
+  /** Left edge. */
+  left: number;
+  /** Top edge. */
+  top: number;
+  /** Width, > 0. */
+  width: number;
+  /** Height, > 0. */
+  height: number;
+}
+
 /** A loaded backend. Internal to `core/image`. */
 export interface ImageBackend {
   /** Which backend this is. */
@@ -57,6 +72,17 @@ export interface ImageBackend {
     mime: ImageMime,
     plan: ImagePlan,
     out: EncodeTarget,
+  ): Promise<Uint8Array>;
+  /**
+   * Decodes `bytes`, cuts `region` out, scales it to `width` x `height` and encodes it in the
+   * input's format (JPEG at {@link JPEG_QUALITY}).
+   */
+  crop(
+    bytes: Uint8Array,
+    mime: ImageMime,
+    region: PixelRegion,
+    width: number,
+    height: number,
   ): Promise<Uint8Array>;
 }
 
@@ -128,6 +154,7 @@ async function pick(m: ImageBackendMode): Promise<ImageBackend> {
 
 /** The part of sharp's API used here, typed locally so core's types do not pull in Node's. */
 interface SharpPipeline {
+  extract(region: PixelRegion): SharpPipeline;
   resize(width: number, height: number, options: { fit: "fill" }): SharpPipeline;
   extend(options: {
     right: number;
@@ -174,6 +201,13 @@ async function sharpBackend(): Promise<ImageBackend> {
       p = out.mime === "image/png" ? p.png() : p.jpeg({ quality: out.quality });
       return p.toBuffer();
     },
+    crop(bytes, mime, region, width, height) {
+      let p = sharp(bytes).extract(region);
+      if (width !== region.width || height !== region.height) {
+        p = p.resize(width, height, { fit: "fill" });
+      }
+      return (mime === "image/png" ? p.png() : p.jpeg({ quality: JPEG_QUALITY })).toBuffer();
+    },
   };
 }
 
@@ -186,6 +220,17 @@ interface Canvas2D {
   imageSmoothingQuality: string;
   fillRect(x: number, y: number, w: number, h: number): void;
   drawImage(image: unknown, x: number, y: number, w: number, h: number): void;
+  drawImage(
+    image: unknown,
+    sx: number,
+    sy: number,
+    sw: number,
+    sh: number,
+    dx: number,
+    dy: number,
+    dw: number,
+    dh: number,
+  ): void;
 }
 interface OffscreenCanvasLike {
   getContext(kind: "2d"): Canvas2D | null;
@@ -237,6 +282,24 @@ function canvasBackend(): ImageBackend {
         ctx.imageSmoothingQuality = "high";
         ctx.drawImage(bitmap, 0, 0, plan.contentWidth, plan.contentHeight);
         const blob = await canvas.convertToBlob({ type: out.mime, quality: out.quality / 100 });
+        return new Uint8Array(await blob.arrayBuffer());
+      } finally {
+        bitmap.close();
+      }
+    },
+    async crop(bytes, mime, region, width, height) {
+      const bitmap = await createImageBitmap(
+        new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }),
+      );
+      try {
+        const canvas = new OffscreenCanvas(width, height);
+        const ctx = canvas.getContext("2d");
+        if (!ctx) throw new Error("OffscreenCanvas has no 2d context");
+        ctx.imageSmoothingEnabled = true;
+        ctx.imageSmoothingQuality = "high";
+        const { left, top, width: w, height: h } = region;
+        ctx.drawImage(bitmap, left, top, w, h, 0, 0, width, height);
+        const blob = await canvas.convertToBlob({ type: mime, quality: JPEG_QUALITY / 100 });
         return new Uint8Array(await blob.arrayBuffer());
       } finally {
         bitmap.close();
@@ -297,9 +360,10 @@ export interface JsCodecs {
 let codecsLoad: Promise<JsCodecs> | undefined;
 
 /**
- * Loads `pngjs`, `jpeg-js` (and `node:buffer`, which pngjs needs for its input) once.
+ * Loads `pngjs` and `jpeg-js` once (and takes `node:buffer`, which pngjs needs for its input,
+ * from the runtime).
  *
- * @throws {Error} when they cannot be imported.
+ * @throws {Error} when they cannot be imported (in a browser bundle of core they throw).
  */
 export function loadJsCodecs(): Promise<JsCodecs> {
   if (codecsLoad) return codecsLoad;
@@ -307,14 +371,14 @@ export function loadJsCodecs(): Promise<JsCodecs> {
     const [pngMod, jpegMod, bufferMod] = await Promise.all([
       import("pngjs"),
       import("jpeg-js"),
-      // pngjs reads its input with Buffer methods. Lazy, like runtime.ts: this path only runs
-      // where pngjs itself runs (Deno, Node), never at module load.
-      import("node:buffer"),
+      // pngjs reads its input with Buffer methods. From the runtime, like runtime.ts: this path
+      // only runs where pngjs itself runs (Deno, Node), never at module load.
+      nodeBuiltin<BufferModule>("node:buffer"),
     ]);
     // CommonJS packages: the exports object is the default export under ESM interop.
     const pngjs = ((pngMod as { default?: unknown }).default ?? pngMod) as PngjsModule;
     const jpeg = ((jpegMod as { default?: unknown }).default ?? jpegMod) as JpegjsModule;
-    const { Buffer } = bufferMod as unknown as BufferModule;
+    const { Buffer } = bufferMod;
     return {
       decode(bytes, mime) {
         if (mime === "image/jpeg") {
@@ -360,6 +424,23 @@ async function jsBackend(): Promise<ImageBackend> {
       }
       image = padRightBottomWhite(image, plan.width, plan.height);
       return Promise.resolve(codecs.encode(image, out.mime, decoded.alpha, out.quality));
+    },
+    crop(bytes, mime, region, width, height) {
+      const decoded = codecs.decode(bytes, mime);
+      const { left, top } = region;
+      const cut: RgbaImage = {
+        width: region.width,
+        height: region.height,
+        data: new Uint8Array(region.width * region.height * 4),
+      };
+      for (let y = 0; y < region.height; y++) {
+        const from = ((top + y) * decoded.width + left) * 4;
+        cut.data.set(decoded.data.subarray(from, from + region.width * 4), y * region.width * 4);
+      }
+      const scaled = width !== region.width || height !== region.height
+        ? resizeBox(cut, width, height)
+        : cut;
+      return Promise.resolve(codecs.encode(scaled, mime, decoded.alpha));
     },
   };
 }

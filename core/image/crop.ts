@@ -1,14 +1,13 @@
 /**
  * Crops a region out of a PNG or JPEG screenshot and scales it, for deepLocate's second, zoomed
- * call. Same backends as `prepare.ts`: sharp when it loads, else the pure-JS codecs (the canvas
- * backend crops through the pure-JS path too).
+ * call. Same backends as `prepare.ts`: sharp when it loads, OffscreenCanvas in a browser page,
+ * else the pure-JS codecs.
  *
  * @module
  */
 
 import { decodeBase64, encodeBase64 } from "./base64.ts";
-import { loadImageBackend, loadJsCodecs } from "./backend.ts";
-import { resizeBox, type RgbaImage } from "./resample.ts";
+import { loadImageBackend } from "./backend.ts";
 import { readImageInput } from "./size.ts";
 
 /** A region in pixels of the input image; integers, inside the image. */
@@ -31,14 +30,6 @@ export interface CroppedImage {
   width: number;
   /** Height in pixels: `round(region.height * scale)`. */
   height: number;
-}
-
-interface SharpCrop {
-  extract(r: CropRegion): SharpCrop;
-  resize(w: number, h: number, o: { fit: "fill"; kernel?: string }): SharpCrop;
-  png(): SharpCrop;
-  jpeg(o: { quality: number }): SharpCrop;
-  toBuffer(): Promise<Uint8Array>;
 }
 
 /**
@@ -72,25 +63,6 @@ export async function cropImage(
   const outH = Math.max(1, Math.round(height * scale));
   const bytes = decodeBase64(input.base64);
   const backend = await loadImageBackend();
-  let out: Uint8Array;
-  if (backend.name === "sharp") {
-    const mod = await import("sharp");
-    const sharp = ((mod as unknown as { default?: unknown }).default ?? mod) as (
-      b: Uint8Array,
-    ) => SharpCrop;
-    let p = sharp(bytes).extract({ left, top, width, height });
-    if (outW !== width || outH !== height) p = p.resize(outW, outH, { fit: "fill" });
-    out = await (input.mime === "image/png" ? p.png() : p.jpeg({ quality: 90 })).toBuffer();
-  } else {
-    const codecs = await loadJsCodecs();
-    const decoded = codecs.decode(bytes, input.mime);
-    const cut: RgbaImage = { width, height, data: new Uint8Array(width * height * 4) };
-    for (let y = 0; y < height; y++) {
-      const from = ((top + y) * decoded.width + left) * 4;
-      cut.data.set(decoded.data.subarray(from, from + width * 4), y * width * 4);
-    }
-    const scaled = outW !== width || outH !== height ? resizeBox(cut, outW, outH) : cut;
-    out = codecs.encode(scaled, input.mime, decoded.alpha);
-  }
+  const out = await backend.crop(bytes, input.mime, region, outW, outH);
   return { dataUri: `data:${input.mime};base64,${encodeBase64(out)}`, width: outW, height: outH };
 }

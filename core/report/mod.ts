@@ -32,7 +32,7 @@
  * @module
  */
 
-export { ReportWriter } from "./writer.ts";
+export { reportToHtml, ReportWriter } from "./writer.ts";
 export { ReportMergingTool } from "./merge.ts";
 export type {
   MergeReportsOptions,
@@ -40,7 +40,12 @@ export type {
   ReportFileWithAttributes,
   TestStatus,
 } from "./merge.ts";
-export type { ReportOutputFormat, ReportWriterOptions } from "./writer.ts";
+export type {
+  ReportOutputFormat,
+  ReportSource,
+  ReportStorage,
+  ReportWriterOptions,
+} from "./writer.ts";
 export type {
   AIUsageInfo,
   ReportExecution,

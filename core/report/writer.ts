@@ -28,6 +28,13 @@ const log = logger("sdk:report");
  */
 export type ReportOutputFormat = "single-html" | "html-and-external-assets";
 
+/**
+ * Where a report goes: `"file"` under the run directory (where a file system exists), or
+ * `"memory"`, kept in memory as the data of one single-file report, for
+ * {@link ReportWriter.html} and {@link reportToHtml} (the only choice in a browser page).
+ */
+export type ReportStorage = "file" | "memory";
+
 /** Options of {@link ReportWriter.create}. */
 export interface ReportWriterOptions {
   /**
@@ -52,6 +59,13 @@ export interface ReportWriterOptions {
    * the images are in the report. Default `false`; ignored when no report is generated.
    */
   persistExecutionDump?: boolean;
+  /**
+   * `"file"` (the default where a file system exists) or `"memory"` (the default, and the only
+   * choice, in a browser runtime): the screenshots and executions stay in memory, nothing is
+   * written, {@link ReportWriter.file} stays undefined and {@link ReportWriter.html} returns the
+   * single-file report. `outputFormat` and `persistExecutionDump` do not apply in memory.
+   */
+  storage?: ReportStorage;
 }
 
 /** Where a report goes on disk. */
@@ -72,14 +86,32 @@ interface PendingShot {
 
 const encoder = new TextEncoder();
 
+/** The in-memory report of the writers that recorded `executions`; set by the class. */
+let htmlOf: (executions: readonly ReportExecution[]) => string;
+
+/** Writers that keep their report in memory, for {@link reportToHtml}; weak, so agents can go. */
+const memoryWriters = new Set<WeakRef<ReportWriter>>();
+
+/** What a writer keeps in memory (`storage: "memory"`). */
+interface MemoryReport {
+  /** Screenshot data URIs by id, in first-seen order. */
+  shots: Map<string, string>;
+  /** Each execution's JSON as last recorded, by id, in first-seen order. */
+  executions: Map<string, string>;
+  /** The viewer's CSP script hash. */
+  scriptHash: string | undefined;
+}
+
 /**
  * Writes an agent's report: an HTML viewer followed by data appended as the run goes on, so each
  * update costs only its new data and the file is readable after every {@link writeExecution},
  * even if the process dies later. Screenshots are stored once by content hash and dropped from
  * memory once written.
  *
- * Without a file system (browser runtime) or with `generateReport: false` nothing is written:
- * screenshots still get ids, every write resolves at once and {@link file} stays undefined.
+ * With `generateReport: false` nothing is kept: screenshots still get ids, every write resolves at
+ * once and {@link file} stays undefined. Without a file system (a browser page), or with
+ * `storage: "memory"`, nothing is written either, but the report is kept in memory:
+ * {@link html} (or {@link reportToHtml} with the agent) returns it as one HTML file to download.
  *
  * @example Write a report with one step
  * ```ts
@@ -108,6 +140,8 @@ export class ReportWriter implements ReportScreenshotSink {
   readonly meta: ReportMeta;
   /** Whether this writer produces a file (a file system exists and `generateReport` is on). */
   readonly enabled: boolean;
+  /** Whether this writer keeps its report in memory instead (`storage: "memory"`). */
+  readonly inMemory: boolean;
 
   readonly #target: Target | undefined;
   readonly #scriptHash: string | undefined;
@@ -123,6 +157,7 @@ export class ReportWriter implements ReportScreenshotSink {
   /** Bytes of the file known to be complete; a failed append is cut back to this. */
   #size = 0;
   #file: string | undefined;
+  readonly #memory: MemoryReport | undefined;
 
   private constructor(
     meta: ReportMeta,
@@ -130,10 +165,17 @@ export class ReportWriter implements ReportScreenshotSink {
     scriptHash: string | undefined,
     externalAssets: boolean,
     persistDump: boolean,
+    memory?: MemoryReport,
   ) {
     this.meta = meta;
     this.#target = target;
     this.enabled = target !== undefined;
+    this.#memory = memory;
+    this.inMemory = memory !== undefined;
+    if (memory) {
+      for (const ref of memoryWriters) if (!ref.deref()) memoryWriters.delete(ref);
+      memoryWriters.add(new WeakRef(this));
+    }
     this.#scriptHash = scriptHash;
     this.#externalAssets = externalAssets;
     this.#persistDump = persistDump;
@@ -143,7 +185,8 @@ export class ReportWriter implements ReportScreenshotSink {
    * Creates a writer. Writes nothing yet: the file appears with the first
    * {@link writeExecution}, so a run without executions leaves no file (spec 2.8).
    *
-   * @throws {TypeError} when `name` is empty or contains a path separator.
+   * @throws {TypeError} when `name` is empty or contains a path separator, or `storage` is
+   * `"file"` in a browser runtime or neither `"file"` nor `"memory"`.
    */
   static async create(options: ReportWriterOptions): Promise<ReportWriter> {
     const createdAt = Date.now();
@@ -162,8 +205,29 @@ export class ReportWriter implements ReportScreenshotSink {
       name: !external && /\.html$/i.test(name) ? name.slice(0, -5) : name,
       createdAt,
     };
-    if (!hasFileSystem || options.generateReport === false) {
+    const storage = options.storage ?? (hasFileSystem ? "file" : "memory");
+    if (storage !== "file" && storage !== "memory") {
+      throw new TypeError(
+        `Cannot create report as 'storage' must be "file" or "memory": current value is ${
+          JSON.stringify(storage)
+        }`,
+      );
+    }
+    if (storage === "file" && !hasFileSystem) {
+      throw new TypeError(
+        `Cannot create report as 'storage' is "file" and a browser runtime has no file system; use "memory"`,
+      );
+    }
+    if (options.generateReport === false) {
       return new ReportWriter(meta, undefined, undefined, external, false);
+    }
+    if (storage === "memory") {
+      const memory: MemoryReport = {
+        shots: new Map(),
+        executions: new Map(),
+        scriptHash: await viewerScriptHash(),
+      };
+      return new ReportWriter(meta, undefined, undefined, false, false, memory);
     }
     const path = await nodePath();
     const reportDir = path.join(await runDir(), "report");
@@ -213,6 +277,7 @@ export class ReportWriter implements ReportScreenshotSink {
   addScreenshot(dataUri: string): string {
     const { uri, mime } = normalizeScreenshot(dataUri);
     const id = contentHash(uri);
+    if (this.#memory && !this.#memory.shots.has(id)) this.#memory.shots.set(id, uri);
     if (this.#target && !this.#known.has(id)) {
       this.#known.add(id);
       this.#pending.push({ id, uri, mime });
@@ -234,12 +299,16 @@ export class ReportWriter implements ReportScreenshotSink {
    */
   writeExecution(exec: ReportExecution): Promise<void> {
     const target = this.#target;
-    if (!target) return Promise.resolve();
+    if (!target && !this.#memory) return Promise.resolve();
     let snapshot: ExecutionSnapshot;
     try {
       snapshot = snapshotExecution(exec);
     } catch (error) {
       return Promise.reject(error);
+    }
+    if (!target) {
+      this.#memory!.executions.set(snapshot.id, snapshot.json());
+      return Promise.resolve();
     }
     const dump = this.#persistDump && exec.status !== "running"
       ? `{"meta":${JSON.stringify(this.meta)},"execution":${snapshot.json()}}`
@@ -311,6 +380,62 @@ export class ReportWriter implements ReportScreenshotSink {
     return this.#file;
   }
 
+  /**
+   * The report kept in memory (`storage: "memory"`, the default in a browser page) as one
+   * self-contained HTML file, the same viewer a report file has, with every screenshot embedded:
+   * what a page offers for download. Each call builds it anew from what was recorded so far.
+   *
+   * @returns the HTML, or undefined when the writer keeps no report in memory or no execution was
+   * recorded yet (spec 2.8: no executions, no report).
+   */
+  html(): string | undefined {
+    const memory = this.#memory;
+    if (!memory || memory.executions.size === 0) return undefined;
+    return composeHtml(
+      this.meta,
+      memory.scriptHash,
+      memory.shots,
+      [...memory.executions].map(([id, json]) => ({ id, json })),
+    );
+  }
+
+  static {
+    // reportToHtml reads the in-memory reports of other writers; a static block gives it the
+    // private fields without a public method.
+    htmlOf = (executions) => {
+      if (executions.length === 0) {
+        throw new Error("Cannot build a report: there are no executions yet (spec 2.8)");
+      }
+      const owners: ReportWriter[] = [];
+      for (const ref of memoryWriters) {
+        const writer = ref.deref();
+        if (!writer) {
+          memoryWriters.delete(ref);
+          continue;
+        }
+        const held = writer.#memory?.executions;
+        if (held && executions.some((e) => held.has(String(e.id)))) owners.push(writer);
+      }
+      if (owners.length === 0) {
+        throw new Error(
+          "Cannot build a report: no in-memory report holds these executions. The report is " +
+            "kept in memory in a browser runtime (or with the writer's storage: 'memory') " +
+            "unless generateReport is false; in Deno and Node open agent.reportFile instead.",
+        );
+      }
+      const shots = new Map<string, string>();
+      for (const owner of owners) {
+        for (const [id, uri] of owner.#memory!.shots) shots.set(id, uri);
+      }
+      return composeHtml(
+        owners[0].meta,
+        owners[0].#memory!.scriptHash,
+        shots,
+        executions.map((e) => ({ id: String(e.id), json: JSON.stringify(e) })),
+      );
+    };
+  }
+
   #enqueue(task: () => Promise<void>): Promise<void> {
     const run = this.#chain.then(task);
     this.#chain = run.catch(() => {});
@@ -359,6 +484,51 @@ export class ReportWriter implements ReportScreenshotSink {
       throw error;
     }
   }
+}
+
+/** Anything that holds an agent's executions: the agent itself, or its `_unstableLogContent()`. */
+export type ReportSource =
+  | { readonly executions: readonly ReportExecution[] }
+  | { _unstableLogContent(): { executions: ReportExecution[] } };
+
+/**
+ * The report of an agent whose report is kept in memory (in a browser page, where there is no
+ * report file and `agent.reportFile` stays undefined) as one self-contained HTML file: the same
+ * viewer as a report file, with every screenshot embedded. Offer it for download, e.g. through a
+ * `Blob` and an `<a download>` link (docs/in-browser.md).
+ *
+ * @param source the agent, or what its `_unstableLogContent()` returned.
+ * @returns the HTML text.
+ * @throws {Error} when there are no executions yet, or when no in-memory report holds them (in
+ * Deno and Node, where the report is a file: open `agent.reportFile`; or `generateReport: false`).
+ *
+ * @example Download the report from a page
+ * ```ts ignore
+ * const html = reportToHtml(agent);
+ * const a = document.createElement("a");
+ * a.href = URL.createObjectURL(new Blob([html], { type: "text/html" }));
+ * a.download = "report.html";
+ * a.click();
+ * ```
+ */
+export function reportToHtml(source: ReportSource): string {
+  const log = "_unstableLogContent" in source ? source._unstableLogContent() : source;
+  if (!log || !Array.isArray(log.executions)) {
+    throw new TypeError("reportToHtml: expected an agent or { executions: [...] }");
+  }
+  return htmlOf(log.executions);
+}
+
+function composeHtml(
+  meta: ReportMeta,
+  scriptHash: string | undefined,
+  shots: ReadonlyMap<string, string>,
+  executions: readonly { id: string; json: string }[],
+): string {
+  let html = viewerPage({ title: meta.name, scriptHash }) + metaTag(meta);
+  for (const [id, uri] of shots) html += inlineScreenshotTag(id, uri);
+  for (const { id, json } of executions) html += executionTag(id, json);
+  return html;
 }
 
 /** An execution frozen as JSON text at the time of a write call. */

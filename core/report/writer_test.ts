@@ -4,7 +4,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseReportHtml, reportTags } from "./_format.ts";
 import { execution, fakePng, step, withRunDir } from "./_test_helpers.ts";
-import { ReportWriter } from "./writer.ts";
+import { reportToHtml, ReportWriter } from "./writer.ts";
 
 const meta = { sdkVersion: "0.1.0", interfaceType: "web-page" };
 
@@ -293,4 +293,54 @@ test("ReportWriter: one writer updating its own report many times, and writers o
     });
     assert.deepEqual(warnings, []);
   });
+});
+
+test("storage 'memory' writes nothing and html() returns the single-file report with its screenshots", async () => {
+  await withRunDir(async (dir) => {
+    const writer = await ReportWriter.create({ name: "in-page", meta, storage: "memory" });
+    assert.equal(writer.inMemory, true);
+    assert.equal(writer.enabled, false);
+    assert.equal(writer.html(), undefined, "no executions, no report");
+    const shot = writer.addScreenshot(fakePng(1));
+    await writer.writeExecution(execution({ id: "e1", status: "running", steps: [] }));
+    await writer.writeExecution(execution({ id: "e1", steps: [step({ screenshot: shot })] }));
+    assert.equal(await writer.finalize(), undefined);
+    assert.equal(writer.file, undefined);
+    assert.deepEqual(await readdir(dir).catch(() => []), [], "nothing on disk");
+    const report = parseReportHtml(writer.html()!);
+    assert.equal(report.meta?.name, "in-page");
+    assert.deepEqual(report.executions.map((e) => e.id), ["e1"]);
+    assert.equal(report.executions[0].status, "passed", "the last state wins");
+    assert.equal(report.executions[0].steps[0].screenshot, shot);
+    assert.equal(report.screenshots.get(shot), fakePng(1));
+  });
+});
+
+test("reportToHtml() builds the report of an agent's log from the writer that recorded it", async () => {
+  const writer = await ReportWriter.create({ name: "log", meta, storage: "memory" });
+  const other = await ReportWriter.create({ name: "other", meta, storage: "memory" });
+  const shot = writer.addScreenshot(fakePng(2));
+  other.addScreenshot(fakePng(3));
+  const exec = execution({ id: "log-1", steps: [step({ screenshot: shot })] });
+  await writer.writeExecution(exec);
+  await other.writeExecution(execution({ id: "other-1" }));
+  const fromLog = parseReportHtml(reportToHtml({ executions: [exec] }));
+  assert.equal(fromLog.meta?.name, "log");
+  assert.deepEqual(fromLog.executions.map((e) => e.id), ["log-1"]);
+  assert.deepEqual([...fromLog.screenshots.keys()], [shot], "only the owner's screenshots");
+  const agentLike = { _unstableLogContent: () => ({ executions: [exec] }) };
+  assert.equal(reportToHtml(agentLike), reportToHtml({ executions: [exec] }));
+  assert.throws(() => reportToHtml({ executions: [] }), /no executions yet/);
+  assert.throws(
+    () => reportToHtml({ executions: [execution({ id: "unknown" })] }),
+    /no in-memory report holds these executions.*agent\.reportFile/,
+  );
+});
+
+test("ReportWriter.create() rejects an unknown storage", async () => {
+  await assert.rejects(
+    ReportWriter.create({ meta, storage: "disk" as "file" }),
+    (e: unknown) =>
+      e instanceof TypeError && /'storage' must be "file" or "memory"/.test(e.message),
+  );
 });

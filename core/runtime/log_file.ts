@@ -2,7 +2,7 @@
  * The file side of the run log (docs/logs.md): one file per process under `<run dir>/log`, lines
  * buffered in memory and appended synchronously in batches, a new part when a file reaches its
  * size cap, and the oldest files of the directory deleted when their total would pass the
- * directory's cap. Reaches `node:fs` lazily, like the rest of `core/runtime`, so core still loads
+ * directory's cap. Reaches `node:fs` lazily through `nodeBuiltin`, like the rest of `core/runtime`, so core still loads
  * in a browser page (where nothing of this runs).
  *
  * Writes are synchronous on purpose: a batch is one `appendFileSync` of a few kilobytes (tens of
@@ -11,6 +11,8 @@
  *
  * @module
  */
+
+import { nodeBuiltin } from "./runtime.ts";
 
 type FsSync = typeof import("node:fs");
 type PathModule = typeof import("node:path");
@@ -102,8 +104,12 @@ export class RotatingLogFile {
     this.#maxTotal = Math.max(this.#maxFile, options.maxTotalBytes);
     this.#stem = options.stem ?? defaultStem();
     this.#onError = options.onError;
-    this.ready = Promise.all([import("node:fs"), import("node:path"), options.dir]).then(
-      ([fs, path, dir]) => {
+    const modules = Promise.all([
+      nodeBuiltin<FsSync>("node:fs"),
+      nodeBuiltin<PathModule>("node:path"),
+    ]);
+    this.ready = Promise.all([modules, options.dir]).then(
+      ([[fs, path], dir]) => {
         this.#fs = fs;
         this.#path = path;
         this.#dir = dir;

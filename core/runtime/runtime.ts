@@ -69,27 +69,44 @@ export function cwd(): string {
 type FsPromises = typeof import("node:fs/promises");
 type PathModule = typeof import("node:path");
 
-let fsPromise: Promise<FsPromises> | undefined;
-let pathPromise: Promise<PathModule> | undefined;
+/**
+ * A Node built-in module (`"node:fs"`, ...) of Deno or Node, taken from
+ * `process.getBuiltinModule` (Deno 2, Node 20.16 / 22.3 and newer) instead of an `import()`: a
+ * bundler sees no import of it, so a browser bundle of core pulls in no Node built-in
+ * (docs/in-browser.md). Only called where {@link hasFileSystem} is true. A Node without
+ * `getBuiltinModule` (22.0 to 22.2) gets the module by an `import()` that bundlers and Deno's
+ * publish analysis cannot follow, built at run time, which only such a Node ever runs.
+ *
+ * @throws {Error} (as a rejection) in a browser runtime.
+ */
+export function nodeBuiltin<T>(name: `node:${string}`): Promise<T> {
+  if (!hasFileSystem) return Promise.reject(new Error(`No ${name} in a browser runtime`));
+  const get = (g.process as { getBuiltinModule?: (id: string) => unknown } | undefined)
+    ?.getBuiltinModule;
+  if (typeof get === "function") return Promise.resolve(get(name) as T);
+  // deno-lint-ignore no-explicit-any
+  const load = new Function("name", "return import(name)") as (name: string) => Promise<any>;
+  return load(name).then((m) => (m.default ?? m) as T);
+}
 
 /**
- * Node's `fs/promises`, loaded lazily (works in Deno and Node).
+ * Node's `fs/promises` (works in Deno and Node), reached only when first asked for.
  *
  * @throws {Error} in a browser runtime, where no file system exists.
  */
 export function nodeFs(): Promise<FsPromises> {
   if (!hasFileSystem) throw new Error("No file system in a browser runtime");
-  return fsPromise ??= import("node:fs/promises");
+  return nodeBuiltin<FsPromises>("node:fs/promises");
 }
 
 /**
- * Node's `path`, loaded lazily.
+ * Node's `path`, reached only when first asked for.
  *
  * @throws {Error} in a browser runtime.
  */
 export function nodePath(): Promise<PathModule> {
   if (!hasFileSystem) throw new Error("No file system in a browser runtime");
-  return pathPromise ??= import("node:path");
+  return nodeBuiltin<PathModule>("node:path");
 }
 
 /**

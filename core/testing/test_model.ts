@@ -145,6 +145,15 @@ export interface TestModelOptions {
    * not `Bearer {apiKey}` get HTTP 401. Default `"sdk-test-model-key"`.
    */
   apiKey?: string;
+  /**
+   * Lets a web page call the server with `fetch` (the SDK running inside a page, docs/in-browser.md):
+   * `true` allows any origin (`Access-Control-Allow-Origin: *`), a string allows that one origin
+   * (e.g. `"http://127.0.0.1:8080"`). Every answer then carries the header, and a CORS preflight
+   * (`OPTIONS` with `Access-Control-Request-Method`) gets 204 allowing `GET`, `POST` and the
+   * headers it asks for (the `openai` client sends `Authorization` and its `x-stainless-*`
+   * headers). Default `false`: no CORS headers, and `OPTIONS` gets 404 like any unknown route.
+   */
+  cors?: boolean | string;
 }
 
 /** Token counts the server reported for a call (also sent as `usage`). */
@@ -246,6 +255,17 @@ function validateOptions(options: TestModelOptions): void {
       `Cannot start the test model as 'wrap' must be "plain", "fence" or "prose": current value is "${wrap}"`,
     );
   }
+  const cors = options.cors;
+  if (
+    cors !== undefined && typeof cors !== "boolean" &&
+    !(typeof cors === "string" && /^https?:\/\/[^/\s]+$/.test(cors))
+  ) {
+    throw new TypeError(
+      `Cannot start the test model as 'cors' must be a boolean or an origin such as "http://127.0.0.1:8080": current value is ${
+        JSON.stringify(cors)
+      }`,
+    );
+  }
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new RangeError(
@@ -309,7 +329,10 @@ function tokens(text: string): number {
  *
  * @param options the script and how to answer.
  * @returns the running server; close it with `close()` (or `await using`).
- * @throws {TypeError} when `script` is missing.
+ * With `cors` set, every answer carries `Access-Control-Allow-Origin` and a CORS preflight is
+ * answered, so a page can call the server (see {@link TestModelOptions.cors}).
+ *
+ * @throws {TypeError} when `script` is missing or `cors` is neither a boolean nor an origin.
  * @throws {RangeError} when an option is out of range (family, port, scale, wrap).
  *
  * @example Answer a locate call in the qwen3-vl format
@@ -621,8 +644,30 @@ export async function startTestModel(options: TestModelOptions): Promise<TestMod
     }
   }
 
+  const corsOrigin = options.cors === true
+    ? "*"
+    : typeof options.cors === "string"
+    ? options.cors
+    : undefined;
+
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://test-model").pathname.replace(/\/+$/, "");
+    if (corsOrigin) {
+      res.setHeader("access-control-allow-origin", corsOrigin);
+      if (corsOrigin !== "*") res.setHeader("vary", "Origin");
+      if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
+        req.resume();
+        res.writeHead(204, {
+          "access-control-allow-methods": "GET, POST, OPTIONS",
+          "access-control-allow-headers": req.headers["access-control-request-headers"] ??
+            "authorization, content-type",
+          "access-control-max-age": "600",
+          "content-length": "0",
+        });
+        res.end();
+        return;
+      }
+    }
     if (
       req.method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions")
     ) {

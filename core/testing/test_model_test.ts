@@ -551,3 +551,50 @@ test("TestModel.close() can be called twice and works with await using", async (
   await model.close();
   await model.close();
 });
+
+test("startTestModel() with cors answers a preflight and marks every answer for the page's origin", async () => {
+  await using model = await startTestModel({ cors: true, script: {} });
+  const preflight = await fetch(`${model.baseURL}/chat/completions`, {
+    method: "OPTIONS",
+    headers: {
+      origin: "http://127.0.0.1:9",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization,content-type,x-stainless-os",
+    },
+  });
+  await preflight.body?.cancel();
+  assert.equal(preflight.status, 204);
+  assert.equal(preflight.headers.get("access-control-allow-origin"), "*");
+  assert.match(preflight.headers.get("access-control-allow-methods") ?? "", /POST/);
+  assert.equal(
+    preflight.headers.get("access-control-allow-headers"),
+    "authorization,content-type,x-stainless-os",
+  );
+  const models = await fetch(`${model.baseURL}/models`);
+  await models.body?.cancel();
+  assert.equal(models.headers.get("access-control-allow-origin"), "*");
+  const error = await fetch(`${model.baseURL}/chat/completions`, { method: "POST", body: "{" });
+  await error.body?.cancel();
+  assert.equal(error.status, 400, "the body is not JSON");
+  assert.equal(error.headers.get("access-control-allow-origin"), "*", "errors too");
+});
+
+test("startTestModel() without cors sends no CORS header and no preflight answer; one origin when given", async () => {
+  await using plain = await startTestModel({ script: {} });
+  const preflight = await fetch(`${plain.baseURL}/chat/completions`, {
+    method: "OPTIONS",
+    headers: { origin: "http://127.0.0.1:9", "access-control-request-method": "POST" },
+  });
+  await preflight.body?.cancel();
+  assert.equal(preflight.status, 404);
+  assert.equal(preflight.headers.get("access-control-allow-origin"), null);
+  await using one = await startTestModel({ cors: "http://127.0.0.1:9", script: {} });
+  const models = await fetch(`${one.baseURL}/models`);
+  await models.body?.cancel();
+  assert.equal(models.headers.get("access-control-allow-origin"), "http://127.0.0.1:9");
+  await assert.rejects(
+    startTestModel({ cors: "*" as unknown as string, script: {} }),
+    (e: unknown) =>
+      e instanceof TypeError && /'cors' must be a boolean or an origin/.test(e.message),
+  );
+});

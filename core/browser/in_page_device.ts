@@ -1,0 +1,585 @@
+/**
+ * The in-page device: an {@link AbstractInterface} that runs inside the web page it drives, for
+ * core bundled into a page (docs/in-browser.md).
+ *
+ * A page has no screenshot API, so the screenshot comes from a callback the user gives
+ * (`captureScreenshot`: e.g. html2canvas, or an extension's `captureVisibleTab`). Actions are
+ * **synthetic DOM events** dispatched at the point the model chose (`document.elementFromPoint`):
+ * the page sees `isTrusted === false`, the browser does no default action for key events (typing,
+ * Tab focus moves), and a page that checks for trusted input ignores them. For real input, drive
+ * the page from outside (`@sdk/web`).
+ *
+ * @module
+ */
+
+import type {
+  AbstractInterface,
+  ActionContext,
+  ActionParamSpec,
+  DeviceAction,
+  LocatedElement,
+  Point,
+  Size,
+} from "../device/types.ts";
+import { normalizeKeyCombo } from "../device/keys.ts";
+
+// ---------------------------------------------------------------------------------------------
+// The few DOM shapes used here, typed locally: core's type check does not include the DOM lib.
+
+/** An element as this device uses it. */
+interface DomElement {
+  readonly tagName: string;
+  readonly parentElement: DomElement | null;
+  readonly isContentEditable?: boolean;
+  readonly form?: { requestSubmit?(): void } | null;
+  readonly type?: string;
+  readonly disabled?: boolean;
+  value?: string;
+  textContent: string | null;
+  scrollTop: number;
+  scrollLeft: number;
+  readonly scrollHeight: number;
+  readonly scrollWidth: number;
+  readonly clientHeight: number;
+  readonly clientWidth: number;
+  closest(selector: string): DomElement | null;
+  focus?(options?: { preventScroll?: boolean }): void;
+  dispatchEvent(event: unknown): boolean;
+}
+
+type EventConstructor = new (type: string, init?: Record<string, unknown>) => {
+  readonly defaultPrevented: boolean;
+};
+
+/**
+ * The window an {@link InPageDevice} drives: the page's own `window` by default. Only what the
+ * device reads is listed.
+ */
+export interface InPageWindow {
+  /** Viewport width, CSS pixels. */
+  readonly innerWidth: number;
+  /** Viewport height, CSS pixels. */
+  readonly innerHeight: number;
+  /** Physical pixels per CSS pixel. */
+  readonly devicePixelRatio: number;
+  /** The page's document. */
+  readonly document: unknown;
+  /** The page's URL. */
+  readonly location: { readonly href: string };
+  /** Style of an element, for finding a scrollable area. */
+  getComputedStyle(element: unknown): { overflowX: string; overflowY: string };
+  /** Runs a callback before the next paint. */
+  requestAnimationFrame(callback: () => void): number;
+}
+
+interface DomDocument {
+  readonly title: string;
+  readonly activeElement: DomElement | null;
+  readonly body: DomElement | null;
+  readonly scrollingElement: DomElement | null;
+  elementFromPoint(x: number, y: number): DomElement | null;
+}
+
+interface DomEvents {
+  PointerEvent?: EventConstructor;
+  MouseEvent: EventConstructor;
+  KeyboardEvent: EventConstructor;
+  InputEvent?: EventConstructor;
+  Event: EventConstructor;
+}
+
+/** Options of {@link InPageDevice}. */
+export interface InPageDeviceOptions {
+  /**
+   * Takes a screenshot of the viewport as a `data:image/png;base64,...` or
+   * `data:image/jpeg;base64,...` URI, in physical pixels (`innerWidth * devicePixelRatio` wide)
+   * or in CSS pixels. A page cannot take a real screenshot of itself: use a library that draws
+   * the DOM into a canvas (html2canvas and the like; an approximation of what is shown), or ask
+   * an extension (`chrome.tabs.captureVisibleTab`, real pixels).
+   */
+  captureScreenshot(): Promise<string>;
+  /** The window to drive. Default: `globalThis` (the page's own window). */
+  window?: InPageWindow;
+  /** Short name for reports. Default `"in-page"`. */
+  interfaceType?: string;
+}
+
+const FOCUSABLE =
+  "input, textarea, select, button, a[href], [tabindex], [contenteditable=''], [contenteditable='true']";
+const TEXT_INPUT_TYPES = new Set([
+  "",
+  "text",
+  "search",
+  "email",
+  "url",
+  "tel",
+  "password",
+  "number",
+  "date",
+  "time",
+  "datetime-local",
+  "month",
+  "week",
+]);
+
+const INPUT_MODES = ["replace", "typeOnly", "clear"] as const;
+const SCROLL_DIRECTIONS = ["down", "up", "left", "right"] as const;
+const SCROLL_TYPES = [
+  "singleAction",
+  "scrollToBottom",
+  "scrollToTop",
+  "scrollToRight",
+  "scrollToLeft",
+] as const;
+
+/**
+ * Drives the page it runs in, from inside (docs/in-browser.md): screenshots from the user's
+ * `captureScreenshot`, the size from `window.innerWidth` / `innerHeight` / `devicePixelRatio`,
+ * and the actions `Tap`, `Input`, `Scroll` and `KeyboardPress` as **synthetic events** (not
+ * trusted input; see the module documentation for what that means).
+ *
+ * @example Drive the page from a script inside it
+ * ```ts ignore
+ * import { Agent, InPageDevice } from "./sdk-core.js"; // deno task build:browser
+ * import html2canvas from "html2canvas";
+ *
+ * const device = new InPageDevice({
+ *   captureScreenshot: async () => (await html2canvas(document.body)).toDataURL("image/png"),
+ * });
+ * const agent = new Agent(device, { modelConfig: { ... } });
+ * await agent.aiTap("the Sign in button");
+ * ```
+ */
+export class InPageDevice implements AbstractInterface {
+  /** `"in-page"` unless set in the options. */
+  readonly interfaceType: string;
+  readonly #capture: () => Promise<string>;
+  readonly #window: InPageWindow;
+  #pointer: Point | undefined;
+
+  /**
+   * Creates the device.
+   *
+   * @throws {TypeError} when `captureScreenshot` is not a function, or there is no window (not
+   *   in a page, and none given).
+   */
+  constructor(options: InPageDeviceOptions) {
+    if (typeof options?.captureScreenshot !== "function") {
+      throw new TypeError(
+        "InPageDevice needs 'captureScreenshot': a function returning a data:image/png or " +
+          "data:image/jpeg URI of the viewport (a page cannot take its own screenshot)",
+      );
+    }
+    const win = options.window ?? (globalThis as unknown as Partial<InPageWindow>);
+    if (!win || typeof win.innerWidth !== "number" || !win.document) {
+      throw new TypeError(
+        "InPageDevice runs inside a web page: there is no window here (pass 'window')",
+      );
+    }
+    this.#capture = options.captureScreenshot;
+    this.#window = win as InPageWindow;
+    this.interfaceType = options.interfaceType ?? "in-page";
+  }
+
+  get #doc(): DomDocument {
+    return this.#window.document as DomDocument;
+  }
+
+  get #events(): DomEvents {
+    return this.#window as unknown as DomEvents;
+  }
+
+  /**
+   * The user's screenshot.
+   *
+   * @throws {TypeError} when `captureScreenshot` gave something other than an image data URI.
+   */
+  async screenshotBase64(): Promise<string> {
+    const uri = await this.#capture();
+    if (typeof uri !== "string" || !/^data:image\/(png|jpeg);base64,/.test(uri)) {
+      throw new TypeError(
+        `InPageDevice: captureScreenshot must return a data:image/png or data:image/jpeg base64 URI: got ${
+          typeof uri === "string" ? JSON.stringify(uri.slice(0, 40)) : typeof uri
+        }`,
+      );
+    }
+    return uri;
+  }
+
+  /** The viewport in CSS pixels and the device pixel ratio. */
+  size(): Promise<Size> {
+    const w = this.#window;
+    return Promise.resolve({
+      width: w.innerWidth,
+      height: w.innerHeight,
+      dpr: w.devicePixelRatio || 1,
+    });
+  }
+
+  /** The page's URL and title, for the report. */
+  describe(): Promise<string> {
+    const title = this.#doc.title;
+    return Promise.resolve(
+      title ? `${title} (${this.#window.location.href})` : this.#window.location.href,
+    );
+  }
+
+  /** Waits two animation frames, so what an action started is painted before the next look. */
+  afterAction(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, 100); // a hidden tab runs no animation frames
+      this.#window.requestAnimationFrame(() =>
+        this.#window.requestAnimationFrame(() => {
+          clearTimeout(timer);
+          resolve();
+        })
+      );
+    });
+  }
+
+  /** `Tap`, `Input`, `Scroll` and `KeyboardPress`. */
+  actionSpace(): DeviceAction[] {
+    const locate = (required: boolean, description: string): ActionParamSpec => ({
+      name: "locate",
+      type: "locate",
+      required,
+      description,
+    });
+    const action = (
+      name: string,
+      description: string,
+      params: ActionParamSpec[],
+      run: (param: Record<string, unknown>) => void,
+    ): DeviceAction => ({
+      name,
+      description,
+      params,
+      call: (param: Record<string, unknown>, context: ActionContext) => {
+        context?.signal?.throwIfAborted();
+        run(param ?? {});
+        return Promise.resolve();
+      },
+    });
+    return [
+      action("Tap", "Click an element once.", [locate(true, "the element to click")], (p) => {
+        this.#tap(readLocate("Tap", p, true)!.center);
+      }),
+      action(
+        "Input",
+        "Type text into a text field, replacing its content (default), appending to it, or clearing it.",
+        [
+          locate(false, "the field to type into; the focused element when left out"),
+          { name: "value", type: "string", required: true, description: "the text to type" },
+          {
+            name: "mode",
+            type: "enum",
+            values: INPUT_MODES,
+            required: false,
+            description:
+              "replace (default): replace the field's content; typeOnly: type after the existing content; clear: empty the field, value ignored",
+          },
+        ],
+        (p) => this.#input(p),
+      ),
+      action(
+        "Scroll",
+        "Scroll the page or a scrollable area, by a distance or to one of its ends.",
+        [
+          locate(
+            false,
+            "a point inside the area to scroll; the last pointer position when left out",
+          ),
+          {
+            name: "direction",
+            type: "enum",
+            values: SCROLL_DIRECTIONS,
+            required: false,
+            description:
+              "which hidden content to reveal for singleAction: down (default), up, left, right",
+          },
+          {
+            name: "scrollType",
+            type: "enum",
+            values: SCROLL_TYPES,
+            required: false,
+            description:
+              "singleAction (default): scroll by distance; or scrollToBottom, scrollToTop, scrollToRight, scrollToLeft",
+          },
+          {
+            name: "distance",
+            type: "number",
+            required: false,
+            description:
+              "CSS pixels to scroll for singleAction; about 70% of the viewport when left out",
+          },
+        ],
+        (p) => this.#scroll(p),
+      ),
+      action(
+        "KeyboardPress",
+        "Press a key or a key combination, such as Enter, Tab, Escape or Control+A.",
+        [
+          locate(false, "the element to click before pressing; the focused element when left out"),
+          {
+            name: "keyName",
+            type: "string",
+            required: true,
+            description: "key name or combination joined with +: Enter, Tab, Escape, Control+A",
+          },
+        ],
+        (p) => this.#keyboardPress(p),
+      ),
+    ];
+  }
+
+  // ---- actions ----------------------------------------------------------------------------
+
+  #elementAt(action: string, [x, y]: Point): DomElement {
+    const element = this.#doc.elementFromPoint(x, y);
+    if (!element) {
+      throw new Error(
+        `Cannot run ${action}: no element at (${x}, ${y}) in the ${this.#window.innerWidth}x${this.#window.innerHeight} viewport`,
+      );
+    }
+    return element;
+  }
+
+  #mouse(type: string, target: DomElement, [x, y]: Point, buttons: number): void {
+    const init = {
+      bubbles: true,
+      cancelable: true,
+      composed: true,
+      clientX: x,
+      clientY: y,
+      screenX: x,
+      screenY: y,
+      button: 0,
+      buttons,
+      detail: 1,
+      view: this.#window,
+    };
+    const { PointerEvent, MouseEvent } = this.#events;
+    if (type.startsWith("pointer")) {
+      if (!PointerEvent) return;
+      target.dispatchEvent(
+        new PointerEvent(type, { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true }),
+      );
+    } else target.dispatchEvent(new MouseEvent(type, init));
+  }
+
+  #tap(point: Point): DomElement {
+    const target = this.#elementAt("Tap", point);
+    this.#pointer = point;
+    this.#mouse("pointerover", target, point, 0);
+    this.#mouse("mouseover", target, point, 0);
+    this.#mouse("pointerdown", target, point, 1);
+    this.#mouse("mousedown", target, point, 1);
+    const focusable = target.closest(FOCUSABLE);
+    if (focusable && !focusable.disabled) focusable.focus?.({ preventScroll: true });
+    this.#mouse("pointerup", target, point, 0);
+    this.#mouse("mouseup", target, point, 0);
+    // A dispatched click runs the element's activation behaviour (links, checkboxes, submit).
+    this.#mouse("click", target, point, 0);
+    return target;
+  }
+
+  #input(p: Record<string, unknown>): void {
+    const target = readLocate("Input", p, false);
+    const mode = p.mode ?? "replace";
+    if (!INPUT_MODES.includes(mode as typeof INPUT_MODES[number])) {
+      throw new TypeError(
+        `Cannot run Input: 'mode' must be one of ${INPUT_MODES.join(", ")}: current value is ${
+          JSON.stringify(mode)
+        }`,
+      );
+    }
+    const value = mode === "clear" ? "" : p.value;
+    if (typeof value !== "string") {
+      throw new TypeError(
+        `Cannot run Input: 'value' must be a string: current value is ${JSON.stringify(value)}`,
+      );
+    }
+    if (target) this.#tap(target.center);
+    const field = this.#doc.activeElement;
+    const tag = field?.tagName.toLowerCase();
+    const isText = field && (tag === "textarea" ||
+      (tag === "input" && TEXT_INPUT_TYPES.has((field.type ?? "").toLowerCase())));
+    if (!field || (!isText && !field.isContentEditable)) {
+      throw new TypeError(
+        `Cannot run Input: the ${target ? "element there" : "focused element"} is ${
+          tag ? `a <${tag}>` : "nothing"
+        }, not a text field`,
+      );
+    }
+    const before = isText ? field.value ?? "" : field.textContent ?? "";
+    const next = mode === "typeOnly" ? before + value : value;
+    if (isText) setNativeValue(field, next);
+    else field.textContent = next;
+    const { InputEvent, Event } = this.#events;
+    const inputInit = {
+      bubbles: true,
+      composed: true,
+      inputType: mode === "clear" ? "deleteContentBackward" : "insertText",
+      data: mode === "clear" ? null : value,
+    };
+    field.dispatchEvent(
+      InputEvent ? new InputEvent("input", inputInit) : new Event("input", inputInit),
+    );
+    field.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  #scroll(p: Record<string, unknown>): void {
+    const target = readLocate("Scroll", p, false);
+    const direction = (p.direction ?? "down") as string;
+    const scrollType = (p.scrollType ?? "singleAction") as string;
+    if (!SCROLL_DIRECTIONS.includes(direction as typeof SCROLL_DIRECTIONS[number])) {
+      throw new TypeError(
+        `Cannot run Scroll: 'direction' must be one of ${
+          SCROLL_DIRECTIONS.join(", ")
+        }: current value is ${JSON.stringify(direction)}`,
+      );
+    }
+    if (!SCROLL_TYPES.includes(scrollType as typeof SCROLL_TYPES[number])) {
+      throw new TypeError(
+        `Cannot run Scroll: 'scrollType' must be one of ${
+          SCROLL_TYPES.join(", ")
+        }: current value is ${JSON.stringify(scrollType)}`,
+      );
+    }
+    const w = this.#window;
+    const point: Point = target?.center ?? this.#pointer ?? [w.innerWidth / 2, w.innerHeight / 2];
+    const horizontal = scrollType === "singleAction"
+      ? direction === "left" || direction === "right"
+      : scrollType === "scrollToLeft" || scrollType === "scrollToRight";
+    const area = this.#scrollableAt(point, horizontal);
+    this.#pointer = point;
+    if (scrollType === "scrollToTop") area.scrollTop = 0;
+    else if (scrollType === "scrollToBottom") area.scrollTop = area.scrollHeight;
+    else if (scrollType === "scrollToLeft") area.scrollLeft = 0;
+    else if (scrollType === "scrollToRight") area.scrollLeft = area.scrollWidth;
+    else {
+      const distance = p.distance === undefined || p.distance === null
+        ? Math.round((horizontal ? w.innerWidth : w.innerHeight) * 0.7)
+        : p.distance;
+      if (typeof distance !== "number" || !(distance > 0) || !Number.isFinite(distance)) {
+        throw new TypeError(
+          `Cannot run Scroll: 'distance' must be a positive number: current value is ${
+            JSON.stringify(distance)
+          }`,
+        );
+      }
+      const sign = direction === "up" || direction === "left" ? -1 : 1;
+      if (horizontal) area.scrollLeft += sign * distance;
+      else area.scrollTop += sign * distance;
+    }
+  }
+
+  /** The innermost element under `point` that scrolls on the axis, else the document. */
+  #scrollableAt(point: Point, horizontal: boolean): DomElement {
+    const doc = this.#doc;
+    let element: DomElement | null = doc.elementFromPoint(point[0], point[1]);
+    while (element && element !== doc.body && element !== doc.scrollingElement) {
+      const style = this.#window.getComputedStyle(element);
+      const overflow = horizontal ? style.overflowX : style.overflowY;
+      const room = horizontal
+        ? element.scrollWidth > element.clientWidth
+        : element.scrollHeight > element.clientHeight;
+      if (room && /^(auto|scroll|overlay)$/.test(overflow)) return element;
+      element = element.parentElement;
+    }
+    const root = doc.scrollingElement ?? doc.body;
+    if (!root) throw new Error("Cannot run Scroll: the document has no scrolling element");
+    return root;
+  }
+
+  #keyboardPress(p: Record<string, unknown>): void {
+    const target = readLocate("KeyboardPress", p, false);
+    const keyName = p.keyName;
+    if (typeof keyName !== "string" || keyName === "") {
+      throw new TypeError(
+        `Cannot run KeyboardPress: 'keyName' must be a non-empty string: current value is ${
+          JSON.stringify(keyName)
+        }`,
+      );
+    }
+    let combo: string;
+    try {
+      combo = normalizeKeyCombo(keyName);
+    } catch (error) {
+      throw new TypeError(
+        `Cannot run KeyboardPress: 'keyName' is not a key: ${(error as Error).message}`,
+      );
+    }
+    if (target) this.#tap(target.center);
+    const element = this.#doc.activeElement ?? this.#doc.body;
+    if (!element) throw new Error("Cannot run KeyboardPress: the document has no body");
+    const keys = combo.split("+").map((k) => (k === "" ? "+" : k));
+    const key = keys[keys.length - 1];
+    const held = new Set(keys.slice(0, -1));
+    const init = (k: string) => ({
+      key: k,
+      code: codeOf(k),
+      bubbles: true,
+      cancelable: true,
+      composed: true,
+      ctrlKey: held.has("Control"),
+      shiftKey: held.has("Shift"),
+      altKey: held.has("Alt"),
+      metaKey: held.has("Meta"),
+    });
+    const { KeyboardEvent } = this.#events;
+    for (const m of held) element.dispatchEvent(new KeyboardEvent("keydown", init(m)));
+    const down = new KeyboardEvent("keydown", init(key));
+    element.dispatchEvent(down);
+    element.dispatchEvent(new KeyboardEvent("keyup", init(key)));
+    for (const m of [...held].reverse()) {
+      element.dispatchEvent(new KeyboardEvent("keyup", init(m)));
+    }
+    // The one default action emulated: Enter in a single-line field submits its form.
+    if (
+      key === "Enter" && held.size === 0 && !down.defaultPrevented &&
+      element.tagName.toLowerCase() === "input"
+    ) element.form?.requestSubmit?.();
+  }
+}
+
+/** Sets a field's value through its prototype's setter, which frameworks such as React watch. */
+function setNativeValue(field: DomElement, value: string): void {
+  let proto = Object.getPrototypeOf(field);
+  while (proto) {
+    const setter = Object.getOwnPropertyDescriptor(proto, "value")?.set;
+    if (setter) return setter.call(field, value);
+    proto = Object.getPrototypeOf(proto);
+  }
+  field.value = value;
+}
+
+/** `KeyboardEvent.code` for a key name: letters and digits get theirs, others their name. */
+function codeOf(key: string): string {
+  if (/^[a-z]$/i.test(key)) return `Key${key.toUpperCase()}`;
+  if (/^[0-9]$/.test(key)) return `Digit${key}`;
+  if (key === " ") return "Space";
+  if (key === "Control" || key === "Shift" || key === "Alt" || key === "Meta") return `${key}Left`;
+  return key;
+}
+
+function readLocate(
+  action: string,
+  p: Record<string, unknown>,
+  required: boolean,
+): LocatedElement | undefined {
+  const value = p.locate as LocatedElement | undefined;
+  if (value === undefined || value === null) {
+    if (required) throw new TypeError(`Cannot run ${action}: 'locate' is required`);
+    return undefined;
+  }
+  const c = value.center;
+  if (!Array.isArray(c) || c.length !== 2 || !c.every((n) => Number.isFinite(n))) {
+    throw new TypeError(
+      `Cannot run ${action}: 'locate' must be a located element with a center [x, y]: current value is ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return value;
+}
