@@ -4,7 +4,7 @@
  * Core in a browser page (issue 11, part 1; docs/in-browser.md): `deno task build:browser` bundles
  * core with esbuild, a page in headless Chromium loads the bundle, and an agent over the in-page
  * device runs against the test model over HTTP (a cross-origin `fetch`, so CORS). Checked: the
- * actions land, `agent.reportFile` is undefined, nothing reaches a file system, and the report
+ * actions land (a deepLocate tap too, whose crop the canvas backend cuts), `agent.reportFile` is undefined, nothing reaches a file system, and the report
  * downloads as one HTML file that shows the calls.
  */
 
@@ -109,6 +109,8 @@ window.runAgent = async (modelConfig) => {
   await agent.aiInput("the New todo field", { value: "Water the plants" });
   await agent.aiTap("the Add button");
   const output = await agent.aiAct("add the todo 'Buy milk' with the Enter key");
+  // deepLocate: the second locate call gets a zoomed crop, cut and scaled by the canvas backend.
+  await agent.aiTap("the Add button, zoomed", { deepLocate: true });
   await agent.aiScroll(undefined, { direction: "down", distance: 400 });
   const items = await agent.aiQuery("the todo items, as an array of strings");
   const reportFileBeforeDestroy = agent.reportFile;
@@ -232,8 +234,37 @@ test("an agent over the in-page device runs in a page: actions land, no report f
   let model: TestModel | undefined;
   let plans = 0;
   try {
+    // The zoomed call of deepLocate: the first box enlarged to a third of the screenshot's side
+    // (or twice the box), moved inside the image, scaled by min(2, screen / region)
+    // (docs/model-protocol.md); the answer is the button's box inside that crop.
+    let zoomCalls = 0;
+    const norm = (v: number, size: number) => Math.round(v * 1000 / (size - 1));
+    const zoomAnswer = async (image: { width: number; height: number }) => {
+      const b = await measure(page, "#add");
+      const box = [b.left, b.top, b.left + b.width, b.top + b.height];
+      if (zoomCalls++ % 2 === 0) {
+        return [norm(box[0], 800), norm(box[1], 600), norm(box[2], 800), norm(box[3], 600)];
+      }
+      const side = (len: number, size: number) =>
+        Math.min(size, Math.max(Math.ceil(size / 3), Math.ceil(len * 2)));
+      const w = side(b.width, 800), h = side(b.height, 600);
+      const left = Math.min(800 - w, Math.max(0, Math.round((box[0] + box[2]) / 2 - w / 2)));
+      const top = Math.min(600 - h, Math.max(0, Math.round((box[1] + box[3]) / 2 - h / 2)));
+      const scale = Math.max(1, Math.min(2, 800 / w, 600 / h));
+      assert.deepEqual([image.width, image.height], [Math.round(w * scale), Math.round(h * scale)]);
+      return [
+        norm((box[0] - left) * scale, image.width),
+        norm((box[1] - top) * scale, image.height),
+        norm((box[2] - left) * scale, image.width),
+        norm((box[3] - top) * scale, image.height),
+      ];
+    };
     model = await startTestModel({
       cors: true,
+      answerOverride: async (call) =>
+        call.kind === "locate" && call.target.includes("zoomed")
+          ? JSON.stringify({ thought: "There.", bbox: await zoomAnswer(call.image!) })
+          : undefined,
       viewport: { width: 800, height: 600 },
       script: {
         locate: async (call) => {
@@ -299,6 +330,7 @@ test("an agent over the in-page device runs in a page: actions land, no report f
       "aiInput passed",
       "aiTap passed",
       "aiAct passed",
+      "aiTap passed",
       "aiScroll passed",
       "aiQuery passed",
     ]);
@@ -309,6 +341,17 @@ test("an agent over the in-page device runs in a page: actions land, no report f
     const image = model.calls.find((c) => c.kind === "locate")?.call?.image;
     assert.equal(image?.width, 800);
     assert.equal(image?.format, "jpeg", "the PNG capture was re-encoded in the page (canvas)");
+    const zoomed = model.calls.filter((c) =>
+      c.call?.kind === "locate" && /zoomed/.test(c.call.target)
+    )
+      .map((c) => c.call!.image!);
+    assert.equal(zoomed.length, 2, "deepLocate asked twice");
+    assert.deepEqual([zoomed[1].format, zoomed[1].width < 800], ["jpeg", true]);
+    assert.equal(
+      events?.filter((e) => e === "click trusted=false").length,
+      2,
+      "the zoomed tap landed on Add",
+    );
 
     // No report file, and nothing reached a file system.
     assert.equal(result.reportFileBeforeDestroy, "undefined");
