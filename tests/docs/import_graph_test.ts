@@ -15,6 +15,7 @@ const ENTRY_POINTS = [
   "script/mod.ts",
   "gherkin/mod.ts",
   "testing/mod.ts",
+  "browser/mod.ts",
 ];
 
 /** Lower layers and the folders they must not import. */
