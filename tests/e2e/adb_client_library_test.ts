@@ -13,7 +13,6 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
@@ -24,6 +23,7 @@ import {
   startVirtualPhone,
   type VirtualPhone,
 } from "@sdk/web/testing";
+import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
 
@@ -33,7 +33,7 @@ let browser: Browser;
 let apps: StaticServer;
 let phone: VirtualPhone;
 let front: AdbFront;
-let adbPort: number;
+let server: PrivateAdbServer;
 let client: AdbServerClient;
 
 /** A `ServerConnector` over `node:net` (what `@yume-chan/adb-server-node-tcp` does). */
@@ -98,26 +98,6 @@ function tcpConnector(port: number): AdbServerClient.ServerConnector {
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function adb(...args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile("adb", ["-P", String(adbPort), ...args], { timeout: 30_000 }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve(stdout);
-    });
-  });
-}
-
 before(async () => {
   browser = await launchChromium();
   apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
@@ -127,21 +107,9 @@ before(async () => {
     startApp: NOTES,
   });
   front = await startAdbFront(phone);
-  adbPort = await freePort();
-  await new Promise<void>((resolve, reject) =>
-    execFile("adb", ["version"], (error) =>
-      error
-        ? reject(
-          new Error(
-            `adb-simulator: adb not found on PATH (${error.message}); install Debian's adb ` +
-              "(apt-get install adb), as .ci/run does",
-          ),
-        )
-        : resolve())
-  );
-  await adb("start-server");
-  await adb("connect", front.serial);
-  client = new AdbServerClient(tcpConnector(adbPort));
+  server = await startPrivateAdbServer();
+  await server.connect(front.serial);
+  client = new AdbServerClient(tcpConnector(server.port));
   const deadline = Date.now() + 5000;
   while (!(await client.getDevices()).some((d) => d.serial === front.serial)) {
     if (Date.now() > deadline) throw new Error("the simulator did not come online");
@@ -150,7 +118,7 @@ before(async () => {
 });
 
 after(async () => {
-  if (adbPort) await adb("kill-server").catch(() => {});
+  await server?.close();
   await front?.close();
   await phone?.close();
   await apps?.close();

@@ -10,9 +10,6 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import net from "node:net";
-import { Buffer } from "node:buffer";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +23,7 @@ import {
   startVirtualPhone,
   type VirtualPhone,
 } from "@sdk/web/testing";
+import { type AdbRun, type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
 
@@ -34,62 +32,17 @@ const NOTES = "com.example.notes";
 const SETTINGS = "com.example.settings";
 const DENSITY = 2.625;
 
-interface Run {
-  stdout: Buffer;
-  stderr: string;
-  code: number;
-  ms: number;
-}
-
 let browser: Browser;
 let apps: StaticServer;
 let phone: VirtualPhone;
 let front: AdbFront;
-let adbPort: number;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+let server: PrivateAdbServer;
 
 /** Runs `adb -P <private server port> ...args`. */
-function adb(...args: string[]): Promise<Run> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    execFile(
-      "adb",
-      ["-P", String(adbPort), ...args],
-      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        resolve({ stdout, stderr: stderr.toString(), code, ms: performance.now() - started });
-      },
-    );
-  });
-}
+const adb = (...args: string[]): Promise<AdbRun> => server.run(args);
 
 /** Runs `adb -P <port> ...args` with `input` on its standard input. */
-function adbWithInput(input: string, ...args: string[]): Promise<Run> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = execFile(
-      "adb",
-      ["-P", String(adbPort), ...args],
-      { encoding: "buffer", timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        resolve({ stdout, stderr: stderr.toString(), code, ms: performance.now() - started });
-      },
-    );
-    child.stdin!.end(input);
-  });
-}
+const adbWithInput = (input: string, ...args: string[]): Promise<AdbRun> => server.run(args, input);
 
 /** `adb -s <simulator> shell <command>`: its stdout as text, and the exit code. */
 async function shell(command: string): Promise<{ out: string; err: string; code: number }> {
@@ -140,30 +93,12 @@ before(async () => {
     },
   });
   front = await startAdbFront(phone);
-  adbPort = await freePort();
-  await new Promise<void>((resolve, reject) =>
-    execFile("adb", ["version"], (error) =>
-      error
-        ? reject(
-          new Error(
-            `adb-simulator: adb not found on PATH (${error.message}); install Debian's adb ` +
-              "(apt-get install adb), as .ci/run does",
-          ),
-        )
-        : resolve())
-  );
-  const start = await adb("start-server");
-  assert.equal(start.code, 0, start.stderr);
-  const connect = await adb("connect", front.serial);
-  assert.match(connect.stdout.toString(), /connected to/);
-  await waitFor(async () => {
-    const devices = await adb("devices");
-    return devices.stdout.toString().includes(`${front.serial}\tdevice`);
-  }, "the simulator to be listed as a device");
+  server = await startPrivateAdbServer();
+  await server.connect(front.serial);
 });
 
 after(async () => {
-  if (adbPort) await adb("kill-server");
+  await server?.close();
   await front?.close();
   await phone?.close();
   await apps?.close();

@@ -13,9 +13,7 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,6 +35,7 @@ import {
   startVirtualPhone,
   type VirtualPhone,
 } from "@sdk/web/testing";
+import { freePort, type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
 
@@ -50,35 +49,14 @@ let browser: Browser;
 let apps: StaticServer;
 let phone: VirtualPhone;
 let front: AdbFront;
-let adbPort: number;
+let server: PrivateAdbServer;
 const models: TestModel[] = [];
 const agents: MobileAAgent[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function adb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      "adb",
-      ["-P", String(adbPort), ...args],
-      { timeout: 30_000 },
-      (error, stdout, stderr) =>
-        resolve({
-          code: error ? (typeof error.code === "number" ? error.code : 1) : 0,
-          stdout: String(stdout),
-          stderr: String(stderr),
-        }),
-    );
-  });
+/** Runs `adb -P <private server port> ...args`; stdout as text. */
+async function adb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const run = await server.run(args);
+  return { code: run.code, stdout: run.text, stderr: run.stderr };
 }
 
 async function waitFor(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
@@ -89,28 +67,7 @@ async function waitFor(check: () => Promise<boolean> | boolean, what: string): P
   }
 }
 
-/** Connects the private adb server to a front and waits until it lists it as a device. */
-async function connect(target: AdbFront): Promise<void> {
-  const result = await adb("connect", target.serial);
-  assert.match(result.stdout, /connected to/, result.stderr);
-  await waitFor(
-    async () => (await adb("devices")).stdout.includes(`${target.serial}\tdevice`),
-    `${target.serial} to be listed as a device`,
-  );
-}
-
 before(async () => {
-  await new Promise<void>((resolve, reject) =>
-    execFile("adb", ["version"], (error) =>
-      error
-        ? reject(
-          new Error(
-            `mobilea e2e: adb not found on PATH (${error.message}); install Debian's adb ` +
-              "(apt-get install adb), as .ci/run does",
-          ),
-        )
-        : resolve())
-  );
   browser = await launchChromium();
   apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
   phone = await startVirtualPhone({
@@ -125,10 +82,8 @@ before(async () => {
     startApp: NOTES,
   });
   front = await startAdbFront(phone);
-  adbPort = await freePort();
-  const start = await adb("start-server");
-  assert.equal(start.code, 0, start.stderr);
-  await connect(front);
+  server = await startPrivateAdbServer();
+  await server.connect(front.serial);
   // A stand-in file at yadb's class path: the simulator then runs the yadb helper's commands.
   const dir = await mkdtemp(join(tmpdir(), "sdk-mobilea-"));
   try {
@@ -143,7 +98,7 @@ before(async () => {
 after(async () => {
   await Promise.allSettled(agents.map((a) => a.destroy()));
   await Promise.allSettled(models.map((m) => m.close()));
-  if (adbPort) await adb("kill-server");
+  await server?.close();
   await front?.close();
   await phone?.close();
   await apps?.close();
@@ -176,7 +131,10 @@ async function mobileAgent(
   const shrink = rest.screenshotShrinkFactor ?? 1;
   const model = await startTestModel({ script, imagePixelsPerCssPixel: DENSITY / shrink });
   models.push(model);
-  const device = new MobileADevice(serial ?? front.serial, { remoteBridgePort: adbPort, ...rest });
+  const device = new MobileADevice(serial ?? front.serial, {
+    remoteBridgePort: server.port,
+    ...rest,
+  });
   const agent = new MobileAAgent(device, {
     modelConfig: model.modelConfig(),
     waitAfterAction: 50,
@@ -239,7 +197,7 @@ for (const shrink of [1, 3]) {
 }
 
 test("the device reports the logical size and dpr from wm size and wm density", async () => {
-  const device = new MobileADevice(front.serial, { remoteBridgePort: adbPort });
+  const device = new MobileADevice(front.serial, { remoteBridgePort: server.port });
   try {
     const size = await device.size();
     assert.equal(size.dpr, 2.625);
@@ -381,9 +339,9 @@ test("aiAct runs a task over the two screens of the notes app", async () => {
 });
 
 test("device listing finds the simulator with its details", async () => {
-  const devices = await getConnectedDevices({ remoteBridgePort: adbPort });
+  const devices = await getConnectedDevices({ remoteBridgePort: server.port });
   assert.ok(devices.some((d) => d.udid === front.serial && d.state === "device"));
-  const details = await getConnectedDevicesWithDetails({ remoteBridgePort: adbPort });
+  const details = await getConnectedDevicesWithDetails({ remoteBridgePort: server.port });
   const mine = details.find((d) => d.udid === front.serial);
   assert.ok(mine);
   assert.deepEqual(mine.resolution, { width: 1080, height: 2400 });
@@ -391,7 +349,7 @@ test("device listing finds the simulator with its details", async () => {
   assert.equal(typeof mine.model, "string");
   assert.equal(typeof mine.brand, "string");
   const agent = await agentFromBridgeDevice(undefined, {
-    remoteBridgePort: adbPort,
+    remoteBridgePort: server.port,
     generateReport: false,
   });
   agents.push(agent);
@@ -400,12 +358,15 @@ test("device listing finds the simulator with its details", async () => {
 
 test("an unknown device id fails, naming the connected devices", async () => {
   await assert.rejects(
-    agentFromBridgeDevice("emulator-9999", { remoteBridgePort: adbPort, generateReport: false }),
+    agentFromBridgeDevice("emulator-9999", {
+      remoteBridgePort: server.port,
+      generateReport: false,
+    }),
     (error: Error) =>
       /"emulator-9999" is not connected/.test(error.message) &&
       error.message.includes(front.serial),
   );
-  const device = new MobileADevice("emulator-9999", { remoteBridgePort: adbPort });
+  const device = new MobileADevice("emulator-9999", { remoteBridgePort: server.port });
   await assert.rejects(device.screenshotBase64(), /"emulator-9999" is not connected/);
   await device.destroy();
 });
@@ -437,7 +398,7 @@ test("a device gone in the middle of a step fails with an error naming it", asyn
   });
   const secondFront = await startAdbFront(second);
   try {
-    await connect(secondFront);
+    await server.connect(secondFront.serial);
     const { agent } = await mobileAgent({
       async locate() {
         const box = await boxOf("#note-1", second);
