@@ -100,10 +100,6 @@ export {
   longPressAction,
   PINCH_DIRECTIONS,
   pinchAction,
-  readEnumParam,
-  readLocateParam,
-  readPositiveNumberParam,
-  readStringParam,
   SCROLL_DIRECTIONS,
   SCROLL_TYPES,
   scrollAction,
@@ -111,9 +107,15 @@ export {
   swipeAction,
   tapAction,
 } from "./device/actions.ts";
+export {
+  readEnumParam,
+  readLocateParam,
+  readPositiveNumberParam,
+  readStringParam,
+} from "./device/params.ts";
+export type { ActionParams } from "./device/params.ts";
 export type {
   ActionImplementation,
-  ActionParams,
   SharedActionText,
   SharedLengthActionText,
   SharedTimedActionText,

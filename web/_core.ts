@@ -10,6 +10,7 @@
 export type {
   AbstractInterface,
   ActionContext,
+  ActionParams,
   ActionParamSpec,
   DeviceAction,
   ElementsDescriptionOptions,
@@ -26,6 +27,12 @@ export type {
 } from "@sdk/core";
 export { logDeviceActions, normalizeKeyCombo, withCustomActions } from "@sdk/core";
 export { checkInputOptions, sleep } from "@sdk/core";
+export {
+  readEnumParam,
+  readLocateParam,
+  readPositiveNumberParam,
+  readStringParam,
+} from "@sdk/core";
 export {
   clearInputAction,
   doubleClickAction,

@@ -6,16 +6,13 @@
  * shared name, parameter schema and descriptions, so the planner sees the same action on every
  * platform. A platform words what differs on it (a mouse on the web, a finger on a phone) through
  * {@link SharedActionText}; lengths are in the unit it names (`"CSS pixels"` on the web, logical
- * pixels elsewhere). The readers (`readLocateParam`, ...) check a `param` object from a model's
- * answer and name the action and the parameter in every error.
+ * pixels elsewhere). `params.ts` reads a `param` object back, checked.
  *
  * @module
  */
 
-import type { ActionContext, ActionParamSpec, DeviceAction, LocatedElement } from "./types.ts";
-
-/** A `param` object as a device action receives it (from a model's answer, so unchecked). */
-export type ActionParams = Record<string, unknown>;
+import type { ActionContext, ActionParamSpec, DeviceAction } from "./types.ts";
+import type { ActionParams } from "./params.ts";
 
 /**
  * A platform's implementation of a shared action. `param` is never null (an absent one is `{}`),
@@ -370,128 +367,4 @@ export function pinchAction(
     run,
     text,
   );
-}
-
-// ---- reading params ---------------------------------------------------------------------------
-
-function show(value: unknown): string {
-  if (value === undefined) return "undefined";
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function isFiniteNumber(value: unknown): value is number {
-  return typeof value === "number" && Number.isFinite(value);
-}
-
-/**
- * A locate parameter (`name`, default `"locate"`) of `action`, checked.
- *
- * @returns the located element (logical pixels), or `undefined` when `required` is false and
- * the parameter is absent.
- * @throws {TypeError} naming the action and parameter when it is required and absent, or is not
- * a located element with a finite `center`.
- */
-export function readLocateParam(
-  action: string,
-  param: ActionParams,
-  required: boolean,
-  name = "locate",
-): LocatedElement | undefined {
-  const value = param[name];
-  if (value === undefined || value === null) {
-    if (!required) return undefined;
-    throw new TypeError(
-      `Cannot run ${action}: '${name}' is required: current value is ${show(value)}`,
-    );
-  }
-  const center = (value as { center?: unknown }).center;
-  if (
-    typeof value !== "object" || !Array.isArray(center) || center.length !== 2 ||
-    !isFiniteNumber(center[0]) || !isFiniteNumber(center[1])
-  ) {
-    throw new TypeError(
-      `Cannot run ${action}: '${name}' must be a located element with a center [x, y] in logical pixels: current value is ${
-        show(value)
-      }`,
-    );
-  }
-  return value as LocatedElement;
-}
-
-/**
- * A string parameter; a finite number is turned into text (models write `"value": 42`).
- *
- * @returns the text, or `undefined` when `required` is false and it is absent.
- * @throws {TypeError} naming the action and parameter otherwise.
- */
-export function readStringParam(
-  action: string,
-  param: ActionParams,
-  name: string,
-  required: boolean,
-): string | undefined {
-  const value = param[name];
-  if (typeof value === "string") return value;
-  if (isFiniteNumber(value)) return String(value);
-  if ((value === undefined || value === null) && !required) return undefined;
-  throw new TypeError(
-    `Cannot run ${action}: '${name}' must be a string${
-      required ? " and is required" : ""
-    }: current value is ${show(value)}`,
-  );
-}
-
-/**
- * An enum parameter: one of `values`, or `fallback` when absent or `""`.
- *
- * @throws {TypeError} naming the action, parameter and allowed values otherwise.
- */
-export function readEnumParam<T extends string>(
-  action: string,
-  param: ActionParams,
-  name: string,
-  values: readonly T[],
-  fallback: T,
-): T {
-  const value = param[name];
-  if (value === undefined || value === null || value === "") return fallback;
-  if (typeof value === "string" && (values as readonly string[]).includes(value)) return value as T;
-  throw new TypeError(
-    `Cannot run ${action}: '${name}' must be one of ${
-      values.map((v) => `'${v}'`).join(", ")
-    }: current value is ${show(value)}`,
-  );
-}
-
-/**
- * An optional positive number; numeric strings are accepted.
- *
- * @returns the number, or `undefined` when absent or `""`.
- * @throws {TypeError} when it is not a number; {RangeError} when it is not > 0.
- */
-export function readPositiveNumberParam(
-  action: string,
-  param: ActionParams,
-  name: string,
-): number | undefined {
-  const value = param[name];
-  if (value === undefined || value === null || value === "") return undefined;
-  const number = typeof value === "string" ? Number(value) : value;
-  if (!isFiniteNumber(number)) {
-    throw new TypeError(
-      `Cannot run ${action}: '${name}' must be a number: current value is ${show(value)}`,
-    );
-  }
-  if (number <= 0) {
-    throw new RangeError(
-      `Cannot run ${action}: '${name}' must be > 0: current value is ${show(value)}`,
-    );
-  }
-  return number;
 }

@@ -12,12 +12,14 @@ import {
   longPressAction,
   PINCH_DIRECTIONS,
   pinchAction,
+  readEnumParam,
+  readLocateParam,
+  readPositiveNumberParam,
   sleep,
   SWIPE_DIRECTIONS,
   swipeAction,
 } from "../_core.ts";
 import type { PageDriver, PageDriverTouch, TouchPoint, ViewportInfo } from "./page_driver.ts";
-import { readEnum, readLocate, readPositiveNumber } from "./_params.ts";
 
 /** Default hold of `LongPress` on the web, ms (spec 8). */
 export const DEFAULT_LONG_PRESS_MS = 500;
@@ -115,16 +117,16 @@ export function pinchPath(
 export function gestureActions(host: GestureHost, touch: boolean): DeviceAction[] {
   const actions: DeviceAction[] = [
     dragAndDropAction(async (param, { signal }) => {
-      const from = readLocate("DragAndDrop", param, true, "from").center;
-      const to = readLocate("DragAndDrop", param, true, "to").center;
+      const from = readLocateParam("DragAndDrop", param, true, "from").center;
+      const to = readLocateParam("DragAndDrop", param, true, "to").center;
       await mouseDrag(host, from, to, signal);
     }, {
       description:
         "Drag an element and drop it onto another place: press the mouse on 'from', move to 'to', release.",
     }),
     longPressAction(async (param, { signal }) => {
-      const at = readLocate("LongPress", param, true).center;
-      const ms = readPositiveNumber("LongPress", param, "duration") ?? DEFAULT_LONG_PRESS_MS;
+      const at = readLocateParam("LongPress", param, true).center;
+      const ms = readPositiveNumberParam("LongPress", param, "duration") ?? DEFAULT_LONG_PRESS_MS;
       if (touch) await touchHold(host.touch(), at, ms, signal);
       else await mouseHold(host, at, ms, signal);
     }, {
@@ -139,22 +141,22 @@ export function gestureActions(host: GestureHost, touch: boolean): DeviceAction[
     swipeAction(async (param, { signal }) => {
       const touchInput = host.touch();
       const viewport = await host.driver().viewport();
-      const start = readLocate("Swipe", param, false, "start")?.center ??
+      const start = readLocateParam("Swipe", param, false, "start")?.center ??
         screenCenter(viewport);
-      let end = readLocate("Swipe", param, false, "end")?.center;
+      let end = readLocateParam("Swipe", param, false, "end")?.center;
       if (!end) {
         if (param.direction === undefined || param.direction === null) {
           throw new TypeError(
             "Cannot run Swipe: give 'end' (a located element) or 'direction' (up, down, left, right)",
           );
         }
-        const direction = readEnum("Swipe", param, "direction", SWIPE_DIRECTIONS, "up");
+        const direction = readEnumParam("Swipe", param, "direction", SWIPE_DIRECTIONS, "up");
         const vertical = direction === "up" || direction === "down";
-        const distance = readPositiveNumber("Swipe", param, "distance") ??
+        const distance = readPositiveNumberParam("Swipe", param, "distance") ??
           (vertical ? viewport.height : viewport.width) * SWIPE_SCREEN_FRACTION;
         end = swipeEnd(start, direction, distance, viewport);
       }
-      const ms = readPositiveNumber("Swipe", param, "duration") ?? DEFAULT_SWIPE_MS;
+      const ms = readPositiveNumberParam("Swipe", param, "duration") ?? DEFAULT_SWIPE_MS;
       await touchMove(touchInput, [start], [end], ms, signal);
     }, { unit: "CSS pixels", defaultDurationMs: DEFAULT_SWIPE_MS }),
     pinchAction(async (param, { signal }) => {
@@ -162,12 +164,12 @@ export function gestureActions(host: GestureHost, touch: boolean): DeviceAction[
       if (param.direction === undefined || param.direction === null) {
         throw new TypeError("Cannot run Pinch: 'direction' ('in' or 'out') is required");
       }
-      const direction = readEnum("Pinch", param, "direction", PINCH_DIRECTIONS, "out");
+      const direction = readEnumParam("Pinch", param, "direction", PINCH_DIRECTIONS, "out");
       const viewport = await host.driver().viewport();
-      const center = readLocate("Pinch", param, false)?.center ?? screenCenter(viewport);
-      const distance = readPositiveNumber("Pinch", param, "distance") ??
+      const center = readLocateParam("Pinch", param, false)?.center ?? screenCenter(viewport);
+      const distance = readPositiveNumberParam("Pinch", param, "distance") ??
         Math.min(viewport.width, viewport.height) / 4;
-      const ms = readPositiveNumber("Pinch", param, "duration") ?? DEFAULT_PINCH_MS;
+      const ms = readPositiveNumberParam("Pinch", param, "duration") ?? DEFAULT_PINCH_MS;
       const path = pinchPath(center, direction, distance, viewport);
       await touchMove(touchInput, path.from, path.to, ms, signal);
     }, { unit: "CSS pixels", defaultDurationMs: DEFAULT_PINCH_MS }),

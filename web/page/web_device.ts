@@ -11,6 +11,7 @@
 import type {
   AbstractInterface,
   ActionContext,
+  ActionParams,
   ActionParamSpec,
   DeviceAction,
   ElementsDescriptionOptions,
@@ -31,6 +32,10 @@ import {
   INPUT_MODES,
   inputAction,
   keyboardPressAction,
+  readEnumParam,
+  readLocateParam,
+  readPositiveNumberParam,
+  readStringParam,
   SCROLL_DIRECTIONS,
   SCROLL_TYPES,
   scrollAction,
@@ -53,7 +58,6 @@ import {
   renderSelectsInPage,
   waitForScrollToSettle,
 } from "./_page_scripts.ts";
-import { type Params, readEnum, readLocate, readPositiveNumber, readString } from "./_params.ts";
 import { describePageElements } from "./_dom_scripts.ts";
 import { findByXpath } from "./_xpath_script.ts";
 import { xpathsAtPoint } from "./_xpath_at_script.ts";
@@ -563,7 +567,7 @@ export class WebPageDevice implements AbstractInterface {
       description: string,
       params: ActionParamSpec[],
       run: (
-        param: Params,
+        param: ActionParams,
         signal: AbortSignal | undefined,
         context: ActionContext | undefined,
       ) => Promise<void>,
@@ -571,7 +575,7 @@ export class WebPageDevice implements AbstractInterface {
       name,
       description,
       params,
-      call: async (param: Params, context: ActionContext) => {
+      call: async (param: ActionParams, context: ActionContext) => {
         context?.signal?.throwIfAborted();
         await run(param ?? {}, context?.signal, context);
       },
@@ -590,7 +594,7 @@ export class WebPageDevice implements AbstractInterface {
         }],
       }),
       doubleClickAction(async (param, { signal }) => {
-        const target = readLocate("DoubleClick", param, true);
+        const target = readLocateParam("DoubleClick", param, true);
         await this.#click(target, signal, { clickCount: 2 });
       }),
       action(
@@ -598,27 +602,27 @@ export class WebPageDevice implements AbstractInterface {
         "Right-click an element (for the page's own context menu, not the browser's).",
         [locate(true, "the element to right-click")],
         async (param, signal) => {
-          const target = readLocate("RightClick", param, true);
+          const target = readLocateParam("RightClick", param, true);
           await this.#click(target, signal, { button: "right" });
         },
       ),
       action("Hover", "Move the mouse pointer over an element without clicking.", [
         locate(true, "the element to hover"),
       ], async (param) => {
-        const [x, y] = readLocate("Hover", param, true).center;
+        const [x, y] = readLocateParam("Hover", param, true).center;
         await this.driver.mouse.move(x, y);
         this.#pointer = [x, y];
       }),
       inputAction((param, context) => this.#input(param, context.signal, context.inputOptions)),
       clearInputAction(async (param, { signal }) => {
-        const target = readLocate("ClearInput", param, true);
+        const target = readLocateParam("ClearInput", param, true);
         await this.#click(target, signal);
         await this.#selectAllInField(signal);
         await this.driver.keyboard.press("Backspace");
       }),
       keyboardPressAction(async (param, { signal }) => {
-        const target = readLocate("KeyboardPress", param, false);
-        const keyName = readString("KeyboardPress", param, "keyName", true);
+        const target = readLocateParam("KeyboardPress", param, false);
+        const keyName = readStringParam("KeyboardPress", param, "keyName", true);
         let combo: string;
         try {
           combo = normalizeKeyCombo(keyName);
@@ -635,7 +639,7 @@ export class WebPageDevice implements AbstractInterface {
       action("Navigate", "Open a URL in the current tab.", [
         { name: "url", type: "string", required: true, description: "the URL to open" },
       ], async (param) => {
-        const url = readString("Navigate", param, "url", true).trim();
+        const url = readStringParam("Navigate", param, "url", true).trim();
         if (url === "") {
           throw new TypeError(`Cannot run Navigate: 'url' must not be empty: current value is ""`);
         }
@@ -673,8 +677,8 @@ export class WebPageDevice implements AbstractInterface {
 
   // A Tap with files (the planner's, else the call's fileChooserAccept) catches the file chooser
   // the click opens and gives it the files; when none opens, the click is all there is.
-  async #tap(param: Params, context: ActionContext): Promise<void> {
-    const target = readLocate("Tap", param, true);
+  async #tap(param: ActionParams, context: ActionContext): Promise<void> {
+    const target = readLocateParam("Tap", param, true);
     const files = readFiles("Tap", param) ?? context.fileChooserAccept;
     if (!files?.length) return await this.#click(target, context.signal);
     if (!this.driver.watchFileChooser) {
@@ -716,17 +720,17 @@ export class WebPageDevice implements AbstractInterface {
   }
 
   async #input(
-    param: Params,
+    param: ActionParams,
     signal: AbortSignal | undefined,
     overrides: InputActionOptions | undefined,
   ): Promise<void> {
     const typing = this.#typeSettings(overrides);
-    const target = readLocate("Input", param, false);
+    const target = readLocateParam("Input", param, false);
     // 'append' is the deprecated name of 'typeOnly' (spec 4.7); it is accepted, not advertised.
-    const mode = readEnum("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
+    const mode = readEnumParam("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
     const value = mode === "clear"
-      ? readString("Input", param, "value", false)
-      : readString("Input", param, "value", true);
+      ? readStringParam("Input", param, "value", false)
+      : readStringParam("Input", param, "value", true);
     if (target) await this.#click(target, signal);
     signal?.throwIfAborted();
     if (mode === "typeOnly" || mode === "append") {
@@ -797,11 +801,11 @@ export class WebPageDevice implements AbstractInterface {
     return await this.driver.evaluate(editFocusedField, edit);
   }
 
-  async #scroll(param: Params, signal: AbortSignal | undefined): Promise<void> {
-    const target = readLocate("Scroll", param, false);
-    const direction = readEnum("Scroll", param, "direction", SCROLL_DIRECTIONS, "down");
-    const scrollType = readEnum("Scroll", param, "scrollType", SCROLL_TYPES, "singleAction");
-    const distance = readPositiveNumber("Scroll", param, "distance");
+  async #scroll(param: ActionParams, signal: AbortSignal | undefined): Promise<void> {
+    const target = readLocateParam("Scroll", param, false);
+    const direction = readEnumParam("Scroll", param, "direction", SCROLL_DIRECTIONS, "down");
+    const scrollType = readEnumParam("Scroll", param, "scrollType", SCROLL_TYPES, "singleAction");
+    const distance = readPositiveNumberParam("Scroll", param, "distance");
 
     let deltaX = 0;
     let deltaY = 0;
@@ -848,7 +852,7 @@ export class WebPageDevice implements AbstractInterface {
 }
 
 // The `files` of a Tap: a path or a list of paths; undefined when absent.
-function readFiles(action: string, param: Params): readonly string[] | undefined {
+function readFiles(action: string, param: ActionParams): readonly string[] | undefined {
   const value = param.files;
   if (value === undefined || value === null) return undefined;
   const list = typeof value === "string" ? [value] : value;

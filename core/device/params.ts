@@ -1,16 +1,14 @@
 /**
- * Reading and checking the `param` object of a web action (private to `@sdk/web`).
- *
- * Params come from a model's answer, so they are checked at run time; every error names the
- * action and the parameter.
+ * Reading a device action's `param` object, checked. Params come from a model's answer, so every
+ * platform checks them at run time; each error names the action and the parameter.
  *
  * @module
  */
 
-import type { LocatedElement } from "../_core.ts";
+import type { LocatedElement } from "./types.ts";
 
-/** A `param` object as a device action receives it. */
-export type Params = Record<string, unknown>;
+/** A `param` object as a device action receives it (from a model's answer, so unchecked). */
+export type ActionParams = Record<string, unknown>;
 
 function show(value: unknown): string {
   if (value === undefined) return "undefined";
@@ -27,22 +25,29 @@ function isFiniteNumber(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value);
 }
 
-/** A locate parameter (`name`, default `locate`), checked; `undefined` when optional and absent. */
-export function readLocate(
+/**
+ * A locate parameter (`name`, default `"locate"`) of `action`, checked.
+ *
+ * @returns the located element (logical pixels), or `undefined` when `required` is false and
+ * the parameter is absent.
+ * @throws {TypeError} naming the action and parameter when it is required and absent, or is not
+ * a located element with a finite `center`.
+ */
+export function readLocateParam(
   action: string,
-  param: Params,
+  param: ActionParams,
   required: true,
   name?: string,
 ): LocatedElement;
-export function readLocate(
+export function readLocateParam(
   action: string,
-  param: Params,
-  required: false,
+  param: ActionParams,
+  required: boolean,
   name?: string,
 ): LocatedElement | undefined;
-export function readLocate(
+export function readLocateParam(
   action: string,
-  param: Params,
+  param: ActionParams,
   required: boolean,
   name = "locate",
 ): LocatedElement | undefined {
@@ -59,7 +64,7 @@ export function readLocate(
     !isFiniteNumber(center[0]) || !isFiniteNumber(center[1])
   ) {
     throw new TypeError(
-      `Cannot run ${action}: '${name}' must be a located element with a center [x, y] in CSS pixels: current value is ${
+      `Cannot run ${action}: '${name}' must be a located element with a center [x, y] in logical pixels: current value is ${
         show(value)
       }`,
     );
@@ -67,22 +72,27 @@ export function readLocate(
   return value as LocatedElement;
 }
 
-/** A string parameter; numbers are accepted and turned into text (models write `"value": 42`). */
-export function readString(
+/**
+ * A string parameter; a finite number is turned into text (models write `"value": 42`).
+ *
+ * @returns the text, or `undefined` when `required` is false and it is absent.
+ * @throws {TypeError} naming the action and parameter otherwise.
+ */
+export function readStringParam(
   action: string,
-  param: Params,
+  param: ActionParams,
   name: string,
   required: true,
 ): string;
-export function readString(
+export function readStringParam(
   action: string,
-  param: Params,
+  param: ActionParams,
   name: string,
-  required: false,
+  required: boolean,
 ): string | undefined;
-export function readString(
+export function readStringParam(
   action: string,
-  param: Params,
+  param: ActionParams,
   name: string,
   required: boolean,
 ): string | undefined {
@@ -97,10 +107,14 @@ export function readString(
   );
 }
 
-/** An enum parameter; `fallback` when absent. */
-export function readEnum<T extends string>(
+/**
+ * An enum parameter: one of `values`, or `fallback` when absent or `""`.
+ *
+ * @throws {TypeError} naming the action, parameter and allowed values otherwise.
+ */
+export function readEnumParam<T extends string>(
   action: string,
-  param: Params,
+  param: ActionParams,
   name: string,
   values: readonly T[],
   fallback: T,
@@ -115,10 +129,15 @@ export function readEnum<T extends string>(
   );
 }
 
-/** An optional positive number; numeric strings are accepted. */
-export function readPositiveNumber(
+/**
+ * An optional positive number; numeric strings are accepted.
+ *
+ * @returns the number, or `undefined` when absent or `""`.
+ * @throws {TypeError} when it is not a number; {RangeError} when it is not > 0.
+ */
+export function readPositiveNumberParam(
   action: string,
-  param: Params,
+  param: ActionParams,
   name: string,
 ): number | undefined {
   const value = param[name];
