@@ -12,15 +12,23 @@
  * @module
  */
 
-import type {
-  AbstractInterface,
-  ActionContext,
-  ActionParamSpec,
-  DeviceAction,
-  LocatedElement,
-  Point,
-  Size,
-} from "../device/types.ts";
+import type { AbstractInterface, DeviceAction, Point, Size } from "../device/types.ts";
+import {
+  INPUT_MODES,
+  inputAction,
+  keyboardPressAction,
+  SCROLL_DIRECTIONS,
+  SCROLL_TYPES,
+  scrollAction,
+  tapAction,
+} from "../device/actions.ts";
+import {
+  type ActionParams,
+  readEnumParam,
+  readLocateParam,
+  readPositiveNumberParam,
+  readStringParam,
+} from "../device/params.ts";
 import { normalizeKeyCombo } from "../device/keys.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -121,16 +129,6 @@ const TEXT_INPUT_TYPES = new Set([
   "month",
   "week",
 ]);
-
-const INPUT_MODES = ["replace", "typeOnly", "clear"] as const;
-const SCROLL_DIRECTIONS = ["down", "up", "left", "right"] as const;
-const SCROLL_TYPES = [
-  "singleAction",
-  "scrollToBottom",
-  "scrollToTop",
-  "scrollToRight",
-  "scrollToLeft",
-] as const;
 
 /**
  * Drives the page it runs in, from inside (docs/in-browser.md): screenshots from the user's
@@ -237,98 +235,28 @@ export class InPageDevice implements AbstractInterface {
     });
   }
 
-  /** `Tap`, `Input`, `Scroll` and `KeyboardPress`. */
+  /**
+   * `Tap`, `Input`, `Scroll` and `KeyboardPress`: the shared definitions of `core/device`, worded
+   * for a mouse, lengths in CSS pixels.
+   */
   actionSpace(): DeviceAction[] {
-    const locate = (required: boolean, description: string): ActionParamSpec => ({
-      name: "locate",
-      type: "locate",
-      required,
-      description,
-    });
-    const action = (
-      name: string,
-      description: string,
-      params: ActionParamSpec[],
-      run: (param: Record<string, unknown>) => void,
-    ): DeviceAction => ({
-      name,
-      description,
-      params,
-      call: (param: Record<string, unknown>, context: ActionContext) => {
-        context?.signal?.throwIfAborted();
-        run(param ?? {});
-        return Promise.resolve();
-      },
-    });
+    const sync = (run: (p: ActionParams) => void) => (p: ActionParams) => {
+      run(p);
+      return Promise.resolve();
+    };
     return [
-      action("Tap", "Click an element once.", [locate(true, "the element to click")], (p) => {
-        this.#tap(readLocate("Tap", p, true)!.center);
+      tapAction(sync((p) => this.#tap(readLocateParam("Tap", p, true).center)), {
+        description: "Click an element once.",
+        params: { locate: "the element to click" },
       }),
-      action(
-        "Input",
-        "Type text into a text field, replacing its content (default), appending to it, or clearing it.",
-        [
-          locate(false, "the field to type into; the focused element when left out"),
-          { name: "value", type: "string", required: true, description: "the text to type" },
-          {
-            name: "mode",
-            type: "enum",
-            values: INPUT_MODES,
-            required: false,
-            description:
-              "replace (default): replace the field's content; typeOnly: type after the existing content; clear: empty the field, value ignored",
-          },
-        ],
-        (p) => this.#input(p),
-      ),
-      action(
-        "Scroll",
-        "Scroll the page or a scrollable area, by a distance or to one of its ends.",
-        [
-          locate(
-            false,
-            "a point inside the area to scroll; the last pointer position when left out",
-          ),
-          {
-            name: "direction",
-            type: "enum",
-            values: SCROLL_DIRECTIONS,
-            required: false,
-            description:
-              "which hidden content to reveal for singleAction: down (default), up, left, right",
-          },
-          {
-            name: "scrollType",
-            type: "enum",
-            values: SCROLL_TYPES,
-            required: false,
-            description:
-              "singleAction (default): scroll by distance; or scrollToBottom, scrollToTop, scrollToRight, scrollToLeft",
-          },
-          {
-            name: "distance",
-            type: "number",
-            required: false,
-            description:
-              "CSS pixels to scroll for singleAction; about 70% of the viewport when left out",
-          },
-        ],
-        (p) => this.#scroll(p),
-      ),
-      action(
-        "KeyboardPress",
-        "Press a key or a key combination, such as Enter, Tab, Escape or Control+A.",
-        [
-          locate(false, "the element to click before pressing; the focused element when left out"),
-          {
-            name: "keyName",
-            type: "string",
-            required: true,
-            description: "key name or combination joined with +: Enter, Tab, Escape, Control+A",
-          },
-        ],
-        (p) => this.#keyboardPress(p),
-      ),
+      inputAction(sync((p) => this.#input(p))),
+      scrollAction(sync((p) => this.#scroll(p)), {
+        unit: "CSS pixels",
+        params: {
+          locate: "a point inside the area to scroll; the last pointer position when left out",
+        },
+      }),
+      keyboardPressAction(sync((p) => this.#keyboardPress(p))),
     ];
   }
 
@@ -383,22 +311,10 @@ export class InPageDevice implements AbstractInterface {
     return target;
   }
 
-  #input(p: Record<string, unknown>): void {
-    const target = readLocate("Input", p, false);
-    const mode = p.mode ?? "replace";
-    if (!INPUT_MODES.includes(mode as typeof INPUT_MODES[number])) {
-      throw new TypeError(
-        `Cannot run Input: 'mode' must be one of ${INPUT_MODES.join(", ")}: current value is ${
-          JSON.stringify(mode)
-        }`,
-      );
-    }
-    const value = mode === "clear" ? "" : p.value;
-    if (typeof value !== "string") {
-      throw new TypeError(
-        `Cannot run Input: 'value' must be a string: current value is ${JSON.stringify(value)}`,
-      );
-    }
+  #input(p: ActionParams): void {
+    const target = readLocateParam("Input", p, false);
+    const mode = readEnumParam("Input", p, "mode", INPUT_MODES, "replace");
+    const value = mode === "clear" ? "" : readStringParam("Input", p, "value", true);
     if (target) this.#tap(target.center);
     const field = this.#doc.activeElement;
     const tag = field?.tagName.toLowerCase();
@@ -428,24 +344,10 @@ export class InPageDevice implements AbstractInterface {
     field.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
-  #scroll(p: Record<string, unknown>): void {
-    const target = readLocate("Scroll", p, false);
-    const direction = (p.direction ?? "down") as string;
-    const scrollType = (p.scrollType ?? "singleAction") as string;
-    if (!SCROLL_DIRECTIONS.includes(direction as typeof SCROLL_DIRECTIONS[number])) {
-      throw new TypeError(
-        `Cannot run Scroll: 'direction' must be one of ${
-          SCROLL_DIRECTIONS.join(", ")
-        }: current value is ${JSON.stringify(direction)}`,
-      );
-    }
-    if (!SCROLL_TYPES.includes(scrollType as typeof SCROLL_TYPES[number])) {
-      throw new TypeError(
-        `Cannot run Scroll: 'scrollType' must be one of ${
-          SCROLL_TYPES.join(", ")
-        }: current value is ${JSON.stringify(scrollType)}`,
-      );
-    }
+  #scroll(p: ActionParams): void {
+    const target = readLocateParam("Scroll", p, false);
+    const direction = readEnumParam("Scroll", p, "direction", SCROLL_DIRECTIONS, "down");
+    const scrollType = readEnumParam("Scroll", p, "scrollType", SCROLL_TYPES, "singleAction");
     const w = this.#window;
     const point: Point = target?.center ?? this.#pointer ?? [w.innerWidth / 2, w.innerHeight / 2];
     const horizontal = scrollType === "singleAction"
@@ -458,16 +360,8 @@ export class InPageDevice implements AbstractInterface {
     else if (scrollType === "scrollToLeft") area.scrollLeft = 0;
     else if (scrollType === "scrollToRight") area.scrollLeft = area.scrollWidth;
     else {
-      const distance = p.distance === undefined || p.distance === null
-        ? Math.round((horizontal ? w.innerWidth : w.innerHeight) * 0.7)
-        : p.distance;
-      if (typeof distance !== "number" || !(distance > 0) || !Number.isFinite(distance)) {
-        throw new TypeError(
-          `Cannot run Scroll: 'distance' must be a positive number: current value is ${
-            JSON.stringify(distance)
-          }`,
-        );
-      }
+      const distance = readPositiveNumberParam("Scroll", p, "distance") ??
+        Math.round((horizontal ? w.innerWidth : w.innerHeight) * 0.7);
       const sign = direction === "up" || direction === "left" ? -1 : 1;
       if (horizontal) area.scrollLeft += sign * distance;
       else area.scrollTop += sign * distance;
@@ -492,16 +386,9 @@ export class InPageDevice implements AbstractInterface {
     return root;
   }
 
-  #keyboardPress(p: Record<string, unknown>): void {
-    const target = readLocate("KeyboardPress", p, false);
-    const keyName = p.keyName;
-    if (typeof keyName !== "string" || keyName === "") {
-      throw new TypeError(
-        `Cannot run KeyboardPress: 'keyName' must be a non-empty string: current value is ${
-          JSON.stringify(keyName)
-        }`,
-      );
-    }
+  #keyboardPress(p: ActionParams): void {
+    const target = readLocateParam("KeyboardPress", p, false);
+    const keyName = readStringParam("KeyboardPress", p, "keyName", true);
     let combo: string;
     try {
       combo = normalizeKeyCombo(keyName);
@@ -561,25 +448,4 @@ function codeOf(key: string): string {
   if (key === " ") return "Space";
   if (key === "Control" || key === "Shift" || key === "Alt" || key === "Meta") return `${key}Left`;
   return key;
-}
-
-function readLocate(
-  action: string,
-  p: Record<string, unknown>,
-  required: boolean,
-): LocatedElement | undefined {
-  const value = p.locate as LocatedElement | undefined;
-  if (value === undefined || value === null) {
-    if (required) throw new TypeError(`Cannot run ${action}: 'locate' is required`);
-    return undefined;
-  }
-  const c = value.center;
-  if (!Array.isArray(c) || c.length !== 2 || !c.every((n) => Number.isFinite(n))) {
-    throw new TypeError(
-      `Cannot run ${action}: 'locate' must be a located element with a center [x, y]: current value is ${
-        JSON.stringify(value)
-      }`,
-    );
-  }
-  return value;
 }
