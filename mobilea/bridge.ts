@@ -7,8 +7,8 @@
  */
 
 import { execFile } from "node:child_process";
-import net from "node:net";
 import { type Adb, AdbServerClient } from "@yume-chan/adb";
+import { AdbServerNodeTcpConnector } from "@yume-chan/adb-server-node-tcp";
 
 /** Where the adb server is, and how to start it (the bridge options of spec 4.8). */
 export interface BridgeOptions {
@@ -73,75 +73,6 @@ export function bridgeAddress(options: BridgeOptions = {}): BridgeAddress {
   return { host, port, local };
 }
 
-/** A `ServerConnector` of `@yume-chan/adb` over `node:net`. */
-function tcpConnector(host: string, port: number): AdbServerClient.ServerConnector {
-  return {
-    async connect() {
-      const socket = net.connect({ host, port });
-      await new Promise<void>((resolve, reject) => {
-        socket.once("connect", resolve);
-        socket.once("error", reject);
-      });
-      socket.setNoDelay(true);
-      const closed = new Promise<undefined>((resolve) =>
-        socket.once("close", () => resolve(undefined))
-      );
-      const readable = new ReadableStream<Uint8Array>({
-        start(controller) {
-          socket.on("data", (data: Uint8Array) => controller.enqueue(new Uint8Array(data)));
-          socket.on("end", () => {
-            try {
-              controller.close();
-            } catch { /* already closed */ }
-          });
-          socket.on("error", (error) => {
-            try {
-              controller.error(error);
-            } catch { /* already closed */ }
-          });
-        },
-        cancel() {
-          socket.destroy();
-        },
-      });
-      // Chunks may be "consumables": a value plus a consume() to call once it is written.
-      const writable = new WritableStream<unknown>({
-        write(chunk) {
-          const consumable = chunk as { value?: Uint8Array; consume?: () => void };
-          const data = typeof consumable.consume === "function"
-            ? consumable.value!
-            : chunk as Uint8Array;
-          return new Promise<void>((resolve, reject) =>
-            socket.write(data, (error) => {
-              if (error) return reject(error);
-              consumable.consume?.();
-              resolve();
-            })
-          );
-        },
-        close() {
-          socket.end();
-        },
-      });
-      return {
-        readable,
-        writable,
-        get closed() {
-          return closed;
-        },
-        close() {
-          socket.end();
-        },
-      } as unknown as AdbServerClient.ServerConnection;
-    },
-    addReverseTunnel(): never {
-      throw new Error("MobileA does not use reverse tunnels");
-    },
-    removeReverseTunnel(): void {},
-    clearReverseTunnels(): void {},
-  };
-}
-
 function errorCode(error: unknown): string | undefined {
   let e: unknown = error;
   for (let i = 0; i < 4 && e; i++) {
@@ -195,7 +126,9 @@ export class Bridge {
   constructor(options: BridgeOptions = {}) {
     this.address = bridgeAddress(options);
     this.#bridgePath = options.bridgePath ?? "adb";
-    this.#client = new AdbServerClient(tcpConnector(this.address.host, this.address.port));
+    this.#client = new AdbServerClient(
+      new AdbServerNodeTcpConnector({ host: this.address.host, port: this.address.port }),
+    );
   }
 
   /** Where the server is, for messages. */

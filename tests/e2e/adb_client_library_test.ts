@@ -4,19 +4,18 @@
  * protocol v2), `getprop`, and `screencap -p` as bytes. The chain is library -> private adb
  * server (`adb -P <free port>`) -> adb front -> virtual phone -> Chromium.
  *
- * The library talks to the adb server through a "server connector"; the package
- * `@yume-chan/adb-server-node-tcp` provides one over `node:net`. The test carries an equivalent
- * few-line connector so that the root import map gains a single entry (`@yume-chan/adb`).
+ * The library talks to the adb server through a "server connector": `@yume-chan/adb-server-node-tcp`
+ * (over `node:net`), as `@sdk/mobilea` does.
  *
  * @module
  */
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import net from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { AdbServerClient } from "@yume-chan/adb";
+import { AdbServerNodeTcpConnector } from "@yume-chan/adb-server-node-tcp";
 import {
   type AdbFront,
   startAdbFront,
@@ -36,68 +35,6 @@ let front: AdbFront;
 let server: PrivateAdbServer;
 let client: AdbServerClient;
 
-/** A `ServerConnector` over `node:net` (what `@yume-chan/adb-server-node-tcp` does). */
-function tcpConnector(port: number): AdbServerClient.ServerConnector {
-  return {
-    async connect() {
-      const socket = net.connect({ host: "127.0.0.1", port });
-      await new Promise<void>((resolve, reject) => {
-        socket.once("connect", resolve);
-        socket.once("error", reject);
-      });
-      socket.setNoDelay(true);
-      const closed = new Promise<undefined>((resolve) =>
-        socket.once("close", () => resolve(undefined))
-      );
-      const readable = new ReadableStream<Uint8Array>({
-        start(controller) {
-          socket.on("data", (data: Uint8Array) => controller.enqueue(new Uint8Array(data)));
-          socket.on("end", () => {
-            try {
-              controller.close();
-            } catch { /* already closed */ }
-          });
-          socket.on("error", (error) => controller.error(error));
-        },
-        cancel() {
-          socket.destroy();
-        },
-      });
-      // Chunks may be "consumables": a value plus a consume() to call once it is written.
-      const writable = new WritableStream<unknown>({
-        write(chunk) {
-          const consumable = chunk as { value?: Uint8Array; consume?: () => void };
-          const data = typeof consumable.consume === "function"
-            ? consumable.value!
-            : chunk as Uint8Array;
-          return new Promise<void>((resolve, reject) =>
-            socket.write(data, (error) => {
-              if (error) return reject(error);
-              consumable.consume?.();
-              resolve();
-            })
-          );
-        },
-      });
-      return {
-        readable,
-        writable,
-        get closed() {
-          return closed;
-        },
-        close() {
-          socket.end();
-        },
-      } as unknown as AdbServerClient.ServerConnection;
-    },
-    addReverseTunnel(): never {
-      throw new Error("reverse tunnels are not used here");
-    },
-    removeReverseTunnel(): void {},
-    clearReverseTunnels(): void {},
-  };
-}
-
 before(async () => {
   browser = await launchChromium();
   apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
@@ -109,7 +46,9 @@ before(async () => {
   front = await startAdbFront(phone);
   server = await startPrivateAdbServer();
   await server.connect(front.serial);
-  client = new AdbServerClient(tcpConnector(server.port));
+  client = new AdbServerClient(
+    new AdbServerNodeTcpConnector({ host: "127.0.0.1", port: server.port }),
+  );
   const deadline = Date.now() + 5000;
   while (!(await client.getDevices()).some((d) => d.serial === front.serial)) {
     if (Date.now() > deadline) throw new Error("the simulator did not come online");
