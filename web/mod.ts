@@ -78,3 +78,15 @@ export {
 } from "./playground/playground.ts";
 export type { PlaygroundCallRequest, PlaygroundCallResult } from "./playground/calls.ts";
 export { PLAYGROUND_HOST_ENV, playgroundHostWarning } from "./playground/security.ts";
+export {
+  AgentOverBrowserBridge,
+  type AgentOverBrowserBridgeOptions,
+  BRIDGE_TOKEN_ENV,
+  DEFAULT_BRIDGE_CONNECT_TIMEOUT_MS,
+  DEFAULT_BRIDGE_PORT,
+} from "./bridge/bridge_agent.ts";
+export {
+  BRIDGE_NAVIGATION_TIMEOUT_MS,
+  type BridgeChannel,
+  BridgePageDriver,
+} from "./bridge/bridge_driver.ts";

@@ -1,0 +1,213 @@
+// SDK Bridge service worker (MV3, plain JS module; not type-checked by Deno).
+//
+// Connects as a WebSocket client to the SDK's AgentOverBrowserBridge server
+// (ws://127.0.0.1:<port>, port 3766 unless set in the popup), says hello with the pairing token
+// this extension generated (shown in the popup), then executes the SDK's commands on one tab
+// through chrome.debugger and forwards that tab's DevTools-protocol events.
+//
+// Wire format (JSON text frames):
+//   extension -> SDK  {type:"hello", token, version}
+//   SDK -> extension  {type:"welcome"}             (or the server closes with code 4001..4003)
+//   SDK -> extension  {id, method, params}          methods: connectCurrentTab, connectNewTab,
+//                                                  cdp, closeTab, detach
+//   extension -> SDK  {id, result} | {id, error}
+//   extension -> SDK  {type:"event", method, params} (CDP events of the driven tab)
+//   extension -> SDK  {type:"detached", reason}     (the debugger left the tab)
+
+const VERSION = "0.1.0";
+const DEFAULT_PORT = 3766;
+const MIN_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 3000;
+
+/** @type {WebSocket | undefined} */
+let socket;
+let backoff = MIN_BACKOFF_MS;
+let retryTimer;
+/** Status shown by the popup. */
+const status = {
+  state: "disconnected",
+  port: DEFAULT_PORT,
+  tabId: undefined,
+  tabUrl: undefined,
+  tabTitle: undefined,
+  error: undefined,
+};
+/** @type {number | undefined} the tab under the debugger */
+let tabId;
+/** Tabs opened for the SDK (closed on request). */
+const createdTabs = new Set();
+
+async function settings() {
+  const stored = await chrome.storage.local.get(["token", "port"]);
+  let token = stored.token;
+  if (typeof token !== "string" || token.length < 16) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    token = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    await chrome.storage.local.set({ token });
+  }
+  const port = Number.isInteger(stored.port) && stored.port > 0 && stored.port < 65536
+    ? stored.port
+    : DEFAULT_PORT;
+  return { token, port };
+}
+
+function setStatus(patch) {
+  Object.assign(status, patch);
+  chrome.runtime.sendMessage({ type: "status", status }).catch(() => {});
+}
+
+async function connect() {
+  clearTimeout(retryTimer);
+  if (socket && socket.readyState <= WebSocket.OPEN) return;
+  const { token, port } = await settings();
+  setStatus({ state: "connecting", port, error: undefined });
+  let ws;
+  try {
+    ws = new WebSocket(`ws://127.0.0.1:${port}`);
+  } catch (error) {
+    scheduleRetry(String(error));
+    return;
+  }
+  socket = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token, version: VERSION }));
+  ws.onmessage = (event) => onMessage(ws, event.data);
+  ws.onclose = (event) => {
+    if (socket !== ws) return;
+    socket = undefined;
+    detachQuietly();
+    const reason = event.code >= 4000 ? `rejected by the SDK: ${event.reason}` : undefined;
+    scheduleRetry(reason);
+  };
+}
+
+function scheduleRetry(error) {
+  setStatus({
+    state: "disconnected",
+    error,
+    tabId: undefined,
+    tabUrl: undefined,
+    tabTitle: undefined,
+  });
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(connect, backoff);
+  backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+}
+
+async function onMessage(ws, data) {
+  let message;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return;
+  }
+  if (message.type === "welcome") {
+    backoff = MIN_BACKOFF_MS;
+    setStatus({ state: "connected" });
+    return;
+  }
+  if (typeof message.id !== "number") return;
+  try {
+    const result = await execute(message.method, message.params ?? {});
+    ws.send(JSON.stringify({ id: message.id, result: result ?? null }));
+  } catch (error) {
+    ws.send(JSON.stringify({ id: message.id, error: error?.message ?? String(error) }));
+  }
+}
+
+async function execute(method, params) {
+  switch (method) {
+    case "connectCurrentTab": {
+      let [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+      if (!tab) [tab] = await chrome.tabs.query({ active: true });
+      if (!tab?.id) throw new Error("no active tab to drive");
+      return await attach(tab);
+    }
+    case "connectNewTab": {
+      const tab = await chrome.tabs.create({ url: params.url, active: true });
+      createdTabs.add(tab.id);
+      return await attach(tab);
+    }
+    case "cdp": {
+      if (tabId === undefined) throw new Error("no tab is connected");
+      return await chrome.debugger.sendCommand({ tabId }, params.method, params.params ?? {});
+    }
+    case "closeTab": {
+      // Closes the driven tab, only when the extension opened it.
+      const id = tabId;
+      await detachQuietly();
+      if (id !== undefined && createdTabs.delete(id)) await chrome.tabs.remove(id).catch(() => {});
+      return { closed: id !== undefined };
+    }
+    case "detach":
+      await detachQuietly();
+      return {};
+    default:
+      throw new Error(`unknown method '${method}'`);
+  }
+}
+
+async function attach(tab) {
+  if (tabId !== undefined) {
+    throw new Error(`already driving tab ${tabId}: one tab per bridge agent`);
+  }
+  if (tab.url && /^(chrome|chrome-extension|devtools|edge):/.test(tab.url)) {
+    throw new Error(`cannot drive a browser page (${tab.url}); switch to a web page first`);
+  }
+  await chrome.debugger.attach({ tabId: tab.id }, "1.3");
+  tabId = tab.id;
+  setStatus({ tabId: tab.id, tabUrl: tab.pendingUrl || tab.url, tabTitle: tab.title });
+  return { tabId: tab.id, url: tab.pendingUrl || tab.url || "" };
+}
+
+async function detachQuietly() {
+  const id = tabId;
+  tabId = undefined;
+  setStatus({ tabId: undefined, tabUrl: undefined, tabTitle: undefined });
+  if (id !== undefined) await chrome.debugger.detach({ tabId: id }).catch(() => {});
+}
+
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  if (source.tabId !== tabId || !socket || socket.readyState !== WebSocket.OPEN) return;
+  socket.send(JSON.stringify({ type: "event", method, params: params ?? {} }));
+});
+
+chrome.debugger.onDetach.addListener((source, reason) => {
+  if (source.tabId !== tabId) return;
+  tabId = undefined;
+  setStatus({ tabId: undefined, tabUrl: undefined, tabTitle: undefined });
+  socket?.send(JSON.stringify({ type: "detached", reason }));
+});
+
+chrome.tabs.onUpdated.addListener((id, change, tab) => {
+  if (id === tabId && (change.url || change.title)) {
+    setStatus({ tabUrl: tab.url, tabTitle: tab.title });
+  }
+});
+
+chrome.runtime.onMessage.addListener((message, _sender, reply) => {
+  if (message?.type === "getStatus") {
+    settings().then(({ token, port }) => reply({ status, token, port }));
+    return true;
+  }
+  if (message?.type === "reconnect") {
+    backoff = MIN_BACKOFF_MS;
+    socket?.close();
+    socket = undefined;
+    connect().then(() => reply({ ok: true }));
+    return true;
+  }
+  return false;
+});
+
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area !== "local" || !(changes.port || changes.token)) return;
+  backoff = MIN_BACKOFF_MS;
+  const old = socket;
+  socket = undefined;
+  old?.close();
+  connect();
+});
+
+chrome.runtime.onStartup.addListener(connect);
+chrome.runtime.onInstalled.addListener(connect);
+connect();

@@ -1,0 +1,235 @@
+/// <reference lib="dom" />
+/**
+ * The extension bridge end to end: headless Chromium (`--headless=new`) with the built SDK Bridge
+ * extension loaded, its service worker connecting to `AgentOverBrowserBridge`'s server in this
+ * process, the agent driving the fixture app through `chrome.debugger` with the test model.
+ *
+ * Playwright only launches the browser, configures the extension (port and pairing token in
+ * `chrome.storage`, through its service worker) and reads the page back; every action goes
+ * through the bridge.
+ *
+ * @module
+ */
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs/promises";
+import * as os from "node:os";
+import * as path from "node:path";
+import { createServer } from "node:net";
+import { chromium } from "playwright-core";
+import type { BrowserContext, Page, Worker } from "playwright-core";
+import { WebSocket } from "ws";
+import { AgentOverBrowserBridge, type AgentOverBrowserBridgeOptions } from "@sdk/web";
+import { startTestModel, type TestModel, type TestModelScript } from "@sdk/core/testing";
+import { CHROMIUM_ARGS, findChromium, measure } from "../helpers/browser.ts";
+import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "../helpers/static_server.ts";
+import { buildExtension } from "../../scripts/build_extension.ts";
+
+const TOKEN = "test-pairing-token-0123456789";
+
+let tmp: string;
+let context: BrowserContext;
+let worker: Worker;
+let app: StaticServer;
+let port: number;
+const models: TestModel[] = [];
+const agents: AgentOverBrowserBridge[] = [];
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+before(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), "sdk-bridge-"));
+  const extension = await buildExtension(path.join(tmp, "extension"));
+  app = await serveStatic(FIXTURE_APP_DIR);
+  port = await freePort();
+  // `headless: false` plus `--headless=new`: Chromium's own headless mode, which runs
+  // extensions (Playwright's `headless: true` would pick the old mode, without them).
+  context = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
+    executablePath: await findChromium(),
+    headless: false,
+    viewport: null,
+    args: [
+      ...CHROMIUM_ARGS,
+      "--headless=new",
+      "--window-size=1280,800",
+      `--disable-extensions-except=${extension}`,
+      `--load-extension=${extension}`,
+    ],
+  });
+  worker = context.serviceWorkers()[0] ?? await context.waitForEvent("serviceworker");
+  assert.match(worker.url(), /^chrome-extension:\/\/[a-p]{32}\/background\.js$/);
+  await worker.evaluate(
+    ([p, t]) => chrome.storage.local.set({ port: p, token: t }),
+    [port, TOKEN] as [number, string],
+  );
+});
+
+after(async () => {
+  await Promise.allSettled(agents.map((a) => a.destroy()));
+  await Promise.allSettled(models.map((m) => m.close()));
+  await context?.close();
+  await app?.close();
+  if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+});
+
+// The extension's chrome.* API as the service worker sees it (only what the tests use).
+declare const chrome: {
+  storage: { local: { set(items: Record<string, unknown>): Promise<void> } };
+};
+
+async function bridge(
+  page: () => Page,
+  script: TestModelScript,
+  options: AgentOverBrowserBridgeOptions = {},
+): Promise<AgentOverBrowserBridge> {
+  const model = await startTestModel({
+    script,
+    viewport: () => page().evaluate(() => ({ width: innerWidth, height: innerHeight })),
+  });
+  models.push(model);
+  const agent = new AgentOverBrowserBridge({
+    port,
+    token: TOKEN,
+    connectTimeout: 15_000,
+    modelConfig: model.modelConfig(),
+    waitAfterAction: 50,
+    autoPrintReportMsg: false,
+    generateReport: false,
+    ...options,
+  });
+  agents.push(agent);
+  return agent;
+}
+
+async function openFixture(file: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(new URL(file, app.url).href);
+  await page.bringToFront();
+  return page;
+}
+
+const state = <T>(page: Page, key: string) =>
+  page.evaluate(
+    (k) => (window as unknown as { appState: Record<string, unknown> }).appState[k],
+    key,
+  ) as Promise<T>;
+
+test("connectCurrentTab drives the active tab: aiTap and aiInput land", async () => {
+  const page = await openFixture("actions.html");
+  let target = "#click-button";
+  const agent = await bridge(() => page, { locate: () => measure(page, target) });
+  await agent.connectCurrentTab();
+  await agent.aiTap("the Click me button");
+  assert.equal(await state<number>(page, "clicks"), 1);
+  target = "#key-input";
+  await agent.aiInput("the key input", { value: "héllo bridge" });
+  assert.equal(await page.inputValue("#key-input"), "héllo bridge");
+  await agent.aiInput("the key input", { value: "bulk 😀", inputStrategy: "bulk" });
+  assert.equal(await page.inputValue("#key-input"), "bulk 😀");
+  assert.equal(await agent.evaluateJavaScript("location.pathname"), "/actions.html");
+  await agent.destroy();
+  assert.equal(page.isClosed(), false, "destroy never closes a tab the bridge did not open");
+  await page.close();
+});
+
+test("connectNewTabWithUrl opens the URL in a new tab; destroy closes it when asked", async () => {
+  const url = new URL("actions.html", app.url).href;
+  const tab: { page?: Page } = {};
+  const opened = context.waitForEvent("page");
+  const agent = await bridge(
+    () => tab.page!,
+    { locate: () => measure(tab.page!, "#click-button") },
+    {
+      closeNewTabsAfterDisconnect: true,
+    },
+  );
+  await agent.connectNewTabWithUrl(url);
+  const page = tab.page = await opened;
+  assert.equal(page.url(), url);
+  await agent.aiTap("the Click me button");
+  assert.equal(await state<number>(page, "clicks"), 1);
+  const closed = page.waitForEvent("close");
+  await agent.destroy();
+  await closed;
+  assert.equal(page.isClosed(), true);
+});
+
+test("destroy(false) keeps the new tab even with closeNewTabsAfterDisconnect", async () => {
+  const opened = context.waitForEvent("page");
+  const agent = await bridge(() => page, {}, { closeNewTabsAfterDisconnect: true });
+  await agent.connectNewTabWithUrl(new URL("input.html", app.url).href);
+  const page = await opened;
+  await agent.destroy(false);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(page.isClosed(), false);
+  await page.close();
+});
+
+test("no extension within connectTimeout: the error says how to install and pair it", async () => {
+  const agent = new AgentOverBrowserBridge({ port: await freePort(), connectTimeout: 300 });
+  agents.push(agent);
+  await assert.rejects(agent.connectCurrentTab(), (error: Error) => {
+    assert.match(error.message, /no SDK Bridge extension connected .* within 300 ms/);
+    assert.match(error.message, /deno task build:extension/);
+    assert.match(error.message, /Load unpacked/);
+    return true;
+  });
+  await agent.destroy();
+});
+
+test("an extension with another pairing token is turned away", async () => {
+  const agent = new AgentOverBrowserBridge({
+    port,
+    token: "not-the-extension-token",
+    connectTimeout: 3000,
+  });
+  agents.push(agent);
+  await assert.rejects(
+    agent.connectCurrentTab(),
+    /turned away: the extension's pairing token does not match/,
+  );
+  await agent.destroy();
+  assert.doesNotMatch(String(agent), new RegExp(TOKEN));
+});
+
+test("remote access needs a token; non-extension origins and a second extension are rejected", async () => {
+  assert.throws(
+    () => new AgentOverBrowserBridge({ allowRemoteAccess: true, token: undefined }),
+    /pairing token/,
+  );
+  assert.throws(() => new AgentOverBrowserBridge({ host: "0.0.0.0" }), /pairing token/);
+
+  const page = await openFixture("input.html");
+  const agent = await bridge(() => page, {});
+  await agent.connectCurrentTab();
+  const url = `ws://127.0.0.1:${port}`;
+  // A web page (or any non-extension client) cannot even open the socket.
+  const refused = await new Promise<string>((resolve) => {
+    const ws = new WebSocket(url, { headers: { origin: "http://evil.example" } });
+    ws.on(
+      "unexpected-response",
+      (_req: unknown, res: { statusCode: number }) => resolve(`http ${res.statusCode}`),
+    );
+    ws.on("open", () => resolve("open"));
+    ws.on("error", (e: Error) => resolve(`error ${e.message}`));
+  });
+  assert.equal(refused, "http 401");
+  // A second extension with the right token is closed: one extension per bridge.
+  const closed = await new Promise<number>((resolve) => {
+    const ws = new WebSocket(url, { headers: { origin: `chrome-extension://${"a".repeat(32)}` } });
+    ws.on("open", () => ws.send(JSON.stringify({ type: "hello", token: TOKEN })));
+    ws.on("close", (code: number) => resolve(code));
+  });
+  assert.equal(closed, 4002);
+  // The first connection still works.
+  assert.equal(await agent.evaluateJavaScript("1 + 1"), 2);
+  await agent.destroy();
+  await page.close();
+});

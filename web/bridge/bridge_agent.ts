@@ -1,0 +1,271 @@
+/**
+ * `AgentOverBrowserBridge` (spec 3.4, 4.7): an agent over a tab of the user's own desktop Chrome,
+ * driven through the SDK Bridge extension (docs/bridge.md).
+ *
+ * @module
+ */
+
+import process from "node:process";
+import { WebPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
+import { BridgePageDriver } from "./bridge_driver.ts";
+import { BridgeServer } from "./_server.ts";
+
+/** Default TCP port of the bridge server (spec 4.7). */
+export const DEFAULT_BRIDGE_PORT = 3766;
+/** Default wait for the extension to connect, ms. */
+export const DEFAULT_BRIDGE_CONNECT_TIMEOUT_MS = 30_000;
+/** Environment variable read when the `token` option is not given. */
+export const BRIDGE_TOKEN_ENV = "SDK_BRIDGE_TOKEN";
+
+/** Options of {@link AgentOverBrowserBridge}: the page agent's plus the bridge's (spec 4.7). */
+export interface AgentOverBrowserBridgeOptions extends WebPageAgentOptions {
+  /** Close the tabs the bridge opened (`connectNewTabWithUrl`) on `destroy()`. Default `false`. */
+  closeNewTabsAfterDisconnect?: boolean;
+  /**
+   * Listen on every interface (`0.0.0.0`) instead of `127.0.0.1`. Needs a pairing token.
+   * Default `false`.
+   */
+  allowRemoteAccess?: boolean;
+  /**
+   * Interface to bind; wins over `allowRemoteAccess`. A host other than `127.0.0.1`,
+   * `localhost` or `::1` needs a pairing token.
+   */
+  host?: string;
+  /** TCP port of the bridge server. Default 3766 ({@link DEFAULT_BRIDGE_PORT}). */
+  port?: number;
+  /**
+   * Blue animated border and pointer overlay while controlling (spec 4.7). Accepted; not drawn
+   * by this version of the extension.
+   */
+  enableWaterFlowAnimation?: boolean;
+  /**
+   * The pairing token shown in the extension's popup; only an extension sending it may connect.
+   * Default: the `SDK_BRIDGE_TOKEN` environment variable; unset on a local server, any token is
+   * accepted (only `chrome-extension://` origins can connect).
+   */
+  token?: string;
+  /** Only this extension id may connect (the `Origin` is checked). Default: any extension. */
+  extensionId?: string;
+  /** How long `connect...()` waits for the extension to connect, ms. Default 30000. */
+  connectTimeout?: number;
+}
+
+// The agent's state (spec 3.4), shared with the driver's channel.
+interface Link {
+  state: "unconnected" | "connected" | "destroyed";
+  // Why the debugger left the tab, once it did.
+  detached: string | undefined;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/**
+ * An agent over one tab of the user's desktop Chrome, through the SDK Bridge extension
+ * (`deno task build:extension`, then "Load unpacked" `dist/extension`). The agent runs a
+ * WebSocket server (127.0.0.1:3766 by default); the extension's service worker connects to it
+ * and drives the tab with `chrome.debugger`. The web action space, screenshots and input
+ * strategies are those of the page agents.
+ *
+ * States (spec 3.4): unconnected, then `connectCurrentTab()` or `connectNewTabWithUrl()` make it
+ * connected to one tab; `destroy()` ends it. One tab per instance: create a new instance after
+ * `destroy()`.
+ *
+ * @example
+ * ```ts ignore
+ * import { AgentOverBrowserBridge } from "@sdk/web";
+ *
+ * const agent = new AgentOverBrowserBridge({ closeNewTabsAfterDisconnect: true });
+ * await agent.connectNewTabWithUrl("https://example.com");
+ * await agent.aiAct("open the 'More information' link");
+ * await agent.destroy();
+ * ```
+ */
+export class AgentOverBrowserBridge extends WebPageAgent {
+  readonly #server: BridgeServer;
+  readonly #bridgeDriver: BridgePageDriver;
+  readonly #closeNewTabs: boolean;
+  readonly #connectTimeout: number;
+  readonly #host: string;
+  readonly #port: number;
+  readonly #link: Link;
+  #createdTab = false;
+
+  /**
+   * Creates the agent; nothing listens until a `connect...()` call.
+   *
+   * @throws {TypeError} when `allowRemoteAccess` or a non-loopback `host` comes without a
+   * pairing token (option `token` or `SDK_BRIDGE_TOKEN`), or a bridge option has the wrong type.
+   * @throws {RangeError} for a port outside 0-65535, a negative `connectTimeout`, or the page
+   * agent's invalid options.
+   */
+  constructor(options: AgentOverBrowserBridgeOptions = {}) {
+    const {
+      closeNewTabsAfterDisconnect,
+      allowRemoteAccess,
+      host,
+      port,
+      enableWaterFlowAnimation: _animation,
+      token,
+      extensionId,
+      connectTimeout,
+      ...agentOptions
+    } = options;
+    const boundHost = host ?? (allowRemoteAccess ? "0.0.0.0" : "127.0.0.1");
+    const pairing = token ?? (process.env[BRIDGE_TOKEN_ENV] || undefined);
+    if (pairing !== undefined && (typeof pairing !== "string" || pairing.length < 8)) {
+      throw new TypeError(
+        "AgentOverBrowserBridge: 'token' must be a string of 8 characters or more",
+      );
+    }
+    if (!LOOPBACK.has(boundHost) && pairing === undefined) {
+      throw new TypeError(
+        `AgentOverBrowserBridge: listening on ${boundHost} (remote access) needs the pairing token ` +
+          `shown in the extension's popup: pass 'token' or set ${BRIDGE_TOKEN_ENV}`,
+      );
+    }
+    const boundPort = port ?? DEFAULT_BRIDGE_PORT;
+    if (!Number.isInteger(boundPort) || boundPort < 0 || boundPort > 65535) {
+      throw new RangeError(
+        `AgentOverBrowserBridge: 'port' must be an integer 0-65535: current value is ${port}`,
+      );
+    }
+    const timeout = connectTimeout ?? DEFAULT_BRIDGE_CONNECT_TIMEOUT_MS;
+    if (!(Number.isFinite(timeout) && timeout >= 0)) {
+      throw new RangeError(
+        `AgentOverBrowserBridge: 'connectTimeout' must be a finite number of ms >= 0: current value is ${connectTimeout}`,
+      );
+    }
+    const server = new BridgeServer({
+      host: boundHost,
+      port: boundPort,
+      token: pairing,
+      extensionId,
+    });
+    const link: Link = { state: "unconnected", detached: undefined };
+    const driver = new BridgePageDriver({
+      send: (method, params) => {
+        if (link.state !== "connected") {
+          return Promise.reject(
+            new Error(
+              link.state === "destroyed"
+                ? "AgentOverBrowserBridge was destroyed; create a new instance"
+                : "AgentOverBrowserBridge is not connected: call connectCurrentTab() or connectNewTabWithUrl() first",
+            ),
+          );
+        }
+        if (link.detached !== undefined) {
+          return Promise.reject(
+            new Error(`AgentOverBrowserBridge: the tab is no longer driven (${link.detached})`),
+          );
+        }
+        return server.call("cdp", { method, params: params ?? {} });
+      },
+      onEvent: (listener) => server.onEvent(listener),
+    });
+    super(driver, agentOptions);
+    this.#link = link;
+    this.#server = server;
+    this.#bridgeDriver = driver;
+    this.#closeNewTabs = closeNewTabsAfterDisconnect ?? false;
+    this.#connectTimeout = timeout;
+    this.#host = boundHost;
+    this.#port = boundPort;
+    server.onDetached = (reason) => link.detached = reason;
+  }
+
+  /** The port the server listens on once a `connect...()` call started it (useful with port 0). */
+  get port(): number | undefined {
+    return this.#server.port;
+  }
+
+  /**
+   * Connects to the active tab of the browser's last focused window (spec 3.4).
+   *
+   * @throws {Error} when no extension connects within `connectTimeout` (the message says how to
+   * install and pair it), the port is taken, the active tab is a browser page, or the instance is
+   * already connected or destroyed.
+   */
+  async connectCurrentTab(): Promise<void> {
+    await this.#connect(async () => {
+      await this.#server.call("connectCurrentTab");
+      await this.#bridgeDriver.start();
+    });
+  }
+
+  /**
+   * Opens `url` in a new tab and connects to it (spec 3.4); resolves once the page is parsed.
+   * The tab is closed by `destroy()` when `closeNewTabsAfterDisconnect` says so.
+   *
+   * @throws {Error} as {@link AgentOverBrowserBridge.connectCurrentTab}, or when the navigation
+   * fails.
+   */
+  async connectNewTabWithUrl(url: string): Promise<void> {
+    if (typeof url !== "string") {
+      throw new TypeError(
+        `connectNewTabWithUrl needs a URL string: current value is ${typeof url}`,
+      );
+    }
+    await this.#connect(async () => {
+      await this.#server.call("connectNewTab", { url: "about:blank" });
+      this.#createdTab = true;
+      await this.#bridgeDriver.start();
+      await this.#bridgeDriver.goto(url);
+    });
+  }
+
+  async #connect(attach: () => Promise<void>): Promise<void> {
+    if (this.#link.state === "destroyed") {
+      throw new Error("AgentOverBrowserBridge was destroyed; create a new instance");
+    }
+    if (this.#link.state === "connected") {
+      throw new Error("AgentOverBrowserBridge is already connected to a tab: one tab per instance");
+    }
+    await this.#server.listen();
+    try {
+      await this.#server.waitForClient(this.#connectTimeout);
+    } catch {
+      const rejected = this.#server.lastRejection;
+      throw new Error(
+        `AgentOverBrowserBridge: no SDK Bridge extension connected to ws://${this.#host}:${this.#port} ` +
+          `within ${this.#connectTimeout} ms${
+            rejected ? ` (one was turned away: ${rejected})` : ""
+          }. ` +
+          `Build it with 'deno task build:extension', load dist/extension in chrome://extensions ` +
+          `("Developer mode", "Load unpacked"), then open its popup: it must show this port` +
+          `${
+            this.#server.port === this.#port ? "" : ` (${this.#server.port})`
+          } and, if you set a ` +
+          `pairing token, the same token (see docs/bridge.md).`,
+      );
+    }
+    this.#link.state = "connected";
+    this.#link.detached = undefined;
+    try {
+      await attach();
+    } catch (error) {
+      this.#link.state = "unconnected";
+      await this.#server.call("detach").catch(() => {});
+      throw error;
+    }
+  }
+
+  /**
+   * Disconnects and stops the server (spec 3.4); idempotent. The tab stays open unless it was
+   * opened by `connectNewTabWithUrl` and `closeNewTabsAfterDisconnect` (this argument, else the
+   * option) is true.
+   */
+  override async destroy(closeNewTabsAfterDisconnect?: boolean): Promise<void> {
+    if (this.#link.state === "destroyed") return;
+    const wasConnected = this.#link.state === "connected";
+    this.#link.state = "destroyed";
+    try {
+      await super.destroy();
+    } finally {
+      if (wasConnected && this.#server.connected) {
+        const close = this.#createdTab && (closeNewTabsAfterDisconnect ?? this.#closeNewTabs);
+        await this.#server.call(close ? "closeTab" : "detach", {}, 5000).catch(() => {});
+      }
+      await this.#server.close();
+    }
+  }
+}
