@@ -7,7 +7,7 @@
  */
 
 import { Agent } from "@sdk/core";
-import type { AgentOptions } from "@sdk/core";
+import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { Bridge, type BridgeOptions } from "./bridge.ts";
 import { MobileADevice, type MobileADeviceOptions, type RunBridgeShellOptions } from "./device.ts";
 
@@ -80,6 +80,8 @@ export class MobileAAgent extends Agent<MobileADevice> {
     for (const [name, pkg] of Object.entries({ ...DEFAULT_APP_NAME_MAPPING, ...mapping })) {
       this.#apps.set(name.trim().toLowerCase(), pkg.trim());
     }
+    // The planner's Launch and Terminate resolve app names as launch() and terminate() do.
+    device.useAppNameMapping((target) => this.resolveApp(target));
   }
 
   /**
@@ -91,21 +93,39 @@ export class MobileAAgent extends Agent<MobileADevice> {
 
   /**
    * Opens an app or web page: a web URL, `package/.Activity`, a package name, or an app name of
-   * `appNameMapping`.
+   * `appNameMapping`. Recorded in the report as a `launch` call.
    *
    * @throws {Error} with the device's message when the app or activity does not exist.
    */
   async launch(target: string): Promise<void> {
-    await this.interface.launch(this.resolveApp(requireString("launch", target)));
-  }
-
-  /** Force-stops an app: package name, mapped app name, or `package/.Activity`. */
-  async terminate(uri: string): Promise<void> {
-    await this.interface.terminate(this.resolveApp(requireString("terminate", uri)));
+    const resolved = this.resolveApp(requireString("launch", target));
+    await this.recordedCall(
+      "launch",
+      target,
+      "Launch",
+      { uri: resolved },
+      () => this.interface.launch(resolved),
+    );
   }
 
   /**
-   * Runs `command` in the device's shell (without the `adb shell` prefix).
+   * Force-stops an app: package name, mapped app name, or `package/.Activity`. Recorded in the
+   * report as a `terminate` call.
+   */
+  async terminate(uri: string): Promise<void> {
+    const resolved = this.resolveApp(requireString("terminate", uri));
+    await this.recordedCall(
+      "terminate",
+      uri,
+      "Terminate",
+      { uri: resolved },
+      () => this.interface.terminate(resolved),
+    );
+  }
+
+  /**
+   * Runs `command` in the device's shell (without the `adb shell` prefix). Recorded in the
+   * report as a `runBridgeShell` call (its output is the command's stdout).
    *
    * @param options `timeout` in ms (default 20000).
    * @returns its standard output.
@@ -114,32 +134,65 @@ export class MobileAAgent extends Agent<MobileADevice> {
    * time limit.
    */
   async runBridgeShell(command: string, options?: RunBridgeShellOptions): Promise<string> {
-    const result = await this.interface.runBridgeShell(command, options);
-    if (result.exitCode !== 0) {
-      throw new Error(
-        `runBridgeShell: \`${command}\` exited with ${result.exitCode}: ${
-          (result.stderr || result.stdout).trim().slice(0, 500)
-        }`,
-      );
-    }
-    return result.stdout;
+    return await this.recordedCall(
+      "runBridgeShell",
+      String(command),
+      "RunBridgeShell",
+      { command },
+      async () => {
+        const result = await this.interface.runBridgeShell(command, options);
+        if (result.exitCode !== 0) {
+          throw new Error(
+            `runBridgeShell: \`${command}\` exited with ${result.exitCode}: ${
+              (result.stderr || result.stdout).trim().slice(0, 500)
+            }`,
+          );
+        }
+        return result.stdout;
+      },
+    );
   }
 
-  /** Presses the system Back button. */
+  /** Presses the system Back button. Recorded in the report as a `back` call. */
   async back(): Promise<void> {
-    await this.interface.back();
+    await this.recordedCall("back", "Back", "MobileABackButton", {}, () => this.interface.back());
   }
 
-  /** Presses the system Home button. */
+  /** Presses the system Home button. Recorded in the report as a `home` call. */
   async home(): Promise<void> {
-    await this.interface.home();
+    await this.recordedCall("home", "Home", "MobileAHomeButton", {}, () => this.interface.home());
   }
 
-  /** Opens the recent apps screen. */
+  /** Opens the recent apps screen. Recorded in the report as a `recentApps` call. */
   async recentApps(): Promise<void> {
-    await this.interface.recentApps();
+    await this.recordedCall(
+      "recentApps",
+      "Recent apps",
+      "MobileARecentAppsButton",
+      {},
+      () => this.interface.recentApps(),
+    );
+  }
+
+  /**
+   * Not available on MobileA: always rejects. Android's shell `input` command moves one pointer
+   * only (`tap`, `swipe`, `motionevent`), so a two-finger pinch cannot be sent over plain adb;
+   * `sendevent` on the touchscreen's `/dev/input/event*` node could, but that node, its axes
+   * and its multi-touch protocol differ per phone. `Pinch` is therefore not in the MobileA
+   * action space. Zoom with `aiDoubleClick` or `KeyboardPress` where the app supports it.
+   *
+   * @throws {TypeError} always (as a rejected promise).
+   */
+  override aiPinch(_locate: TUserPrompt | undefined, _options: AiPinchOptions): Promise<void> {
+    return Promise.reject(new TypeError(PINCH_UNAVAILABLE));
   }
 }
+
+/** Why `aiPinch` rejects on MobileA. */
+export const PINCH_UNAVAILABLE =
+  "aiPinch is not available on MobileA: adb's shell `input` command moves one pointer only " +
+  "(tap, swipe, motionevent), so a two-finger pinch cannot be sent over plain adb; Pinch is not " +
+  "in the MobileA action space";
 
 function requireString(api: string, value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") {

@@ -54,6 +54,8 @@ export const YADB_PATH = "/data/local/tmp/yadb";
 export const DEFAULT_LONG_PRESS_MS = 2000;
 /** Default duration of `Swipe`, ms. */
 export const DEFAULT_SWIPE_MS = 300;
+/** Default duration of `PullGesture`, ms. */
+export const DEFAULT_PULL_MS = 500;
 /** Default of `minScreenshotBufferSize`, bytes (spec 8). */
 export const DEFAULT_MIN_SCREENSHOT_BUFFER_SIZE = 1024;
 /** Default time limit of one shell command, ms. */
@@ -69,6 +71,10 @@ const SCROLL_SCREEN_FRACTION = 0.7;
 const SCROLL_SWIPE_MS = 500;
 const SCROLL_TO_END_SWIPES = 5;
 const DRAG_MS = 1500;
+// Where a pull starts: this fraction of the screen height from the top (pull down) or bottom
+// (pull up) edge; its default travel: this fraction of the screen height.
+const PULL_EDGE_FRACTION = 0.1;
+const PULL_DEFAULT_FRACTION = 0.5;
 // Deletes sent to empty a field when the yadb helper is not on the device.
 const CLEAR_DELETES = 120;
 
@@ -214,6 +220,7 @@ export class MobileADevice implements AbstractInterface {
   #screen: ScreenInfo | undefined;
   #helperPresent: boolean | undefined;
   #destroyed = false;
+  #resolveApp: (target: string) => string = (target) => target;
 
   /**
    * Creates the device; connects lazily.
@@ -375,7 +382,7 @@ export class MobileADevice implements AbstractInterface {
 
   /**
    * The MobileA actions: `Tap`, `DoubleClick`, `Input`, `ClearInput`, `KeyboardPress`, `Scroll`,
-   * `Swipe`, `DragAndDrop`, `LongPress`, `Launch`, `Terminate`, `RunBridgeShell` (unless
+   * `Swipe`, `DragAndDrop`, `LongPress`, `PullGesture`, `Launch`, `Terminate`, `RunBridgeShell` (unless
    * `exposeRunBridgeShellAction: false`), `MobileABackButton`, `MobileAHomeButton`,
    * `MobileARecentAppsButton`, then the custom actions. Each `call` throws a `TypeError` naming
    * the action and parameter for a malformed parameter.
@@ -387,6 +394,17 @@ export class MobileADevice implements AbstractInterface {
   /** `android <deviceId>`, for the report. */
   describe(): Promise<string> {
     return Promise.resolve(`android ${this.deviceId}`);
+  }
+
+  /**
+   * Makes the planner's `Launch` and `Terminate` actions resolve app names with `resolve` (the
+   * agent's `appNameMapping`; `MobileAAgent` calls this). Without it, targets are used as given.
+   */
+  useAppNameMapping(resolve: (target: string) => string): void {
+    if (typeof resolve !== "function") {
+      throw new TypeError("useAppNameMapping needs a function from app name to package name");
+    }
+    this.#resolveApp = resolve;
   }
 
   /** The mirror stream's state: always unavailable in this version. */
@@ -787,22 +805,67 @@ export class MobileADevice implements AbstractInterface {
         defaultDurationMs: DEFAULT_LONG_PRESS_MS,
         description: "Press and hold an element with a finger (a long press).",
       }),
+      plain(
+        "PullGesture",
+        "Pull the screen with one finger: 'down' from near the top edge (refresh a list, open " +
+          "the notification shade), 'up' from near the bottom edge (load more, open a bottom sheet).",
+        [
+          {
+            name: "direction",
+            type: "enum",
+            values: ["down", "up"],
+            required: true,
+            description:
+              "down: from near the top edge downwards; up: from near the bottom edge upwards",
+          },
+          {
+            name: "distance",
+            type: "number",
+            required: false,
+            description: `how far the finger moves, ${unit}; default half the screen height`,
+          },
+          {
+            name: "duration",
+            type: "number",
+            required: false,
+            description: `how long the pull takes, ms; default ${DEFAULT_PULL_MS}`,
+          },
+        ],
+        async (param) => {
+          if (param.direction === undefined || param.direction === null) {
+            throw new TypeError("Cannot run PullGesture: give 'direction' (down or up)");
+          }
+          const direction = readEnumParam(
+            "PullGesture",
+            param,
+            "direction",
+            ["down", "up"],
+            "down",
+          );
+          const distance = readPositiveNumberParam("PullGesture", param, "distance");
+          const ms = readPositiveNumberParam("PullGesture", param, "duration") ?? DEFAULT_PULL_MS;
+          await this.#pull(direction, distance, ms);
+        },
+      ),
       plain("Launch", "Open an app or a web page.", [{
         name: "uri",
         type: "string",
         required: true,
         description:
-          "a package name (com.android.settings), package/.Activity, or a web URL (https://...)",
+          "an app name (Settings), a package name (com.android.settings), package/.Activity, or a web URL (https://...)",
       }], async (param) => {
-        await this.launch(readStringParam("Launch", param, "uri", true)!);
+        await this.launch(this.#resolveApp(readStringParam("Launch", param, "uri", true)!));
       }),
       plain("Terminate", "Force-stop an app.", [{
         name: "uri",
         type: "string",
         required: true,
-        description: "the app's package name (or package/.Activity: only the package is used)",
+        description:
+          "the app's name or package name (or package/.Activity: only the package is used)",
       }], async (param) => {
-        await this.terminate(readStringParam("Terminate", param, "uri", true)!);
+        await this.terminate(
+          this.#resolveApp(readStringParam("Terminate", param, "uri", true)!),
+        );
       }),
     ];
     if (this.#shellEnabled) {
@@ -879,6 +942,18 @@ export class MobileADevice implements AbstractInterface {
         scrollType === "singleAction" ? SCROLL_SWIPE_MS : 150,
       );
     }
+  }
+
+  // A vertical swipe from near the top edge down, or from near the bottom edge up; the travel
+  // is cut so that the finger stays on the screen.
+  async #pull(direction: "down" | "up", distance: number | undefined, ms: number): Promise<void> {
+    const { width, height } = await this.size();
+    const edge = height * PULL_EDGE_FRACTION;
+    const travel = Math.min(distance ?? height * PULL_DEFAULT_FRACTION, height - 1 - edge);
+    const x = width / 2;
+    const from = direction === "down" ? edge : height - 1 - edge;
+    const to = direction === "down" ? from + travel : from - travel;
+    await this.#swipe([x, from], [x, to], ms);
   }
 
   // ---- system actions (also the agent's methods) ---------------------------------------------

@@ -25,6 +25,7 @@
 export {
   DEFAULT_LONG_PRESS_MS,
   DEFAULT_MIN_SCREENSHOT_BUFFER_SIZE,
+  DEFAULT_PULL_MS,
   DEFAULT_SHELL_TIMEOUT_MS,
   DEFAULT_SWIPE_MS,
   MobileADevice,
@@ -43,6 +44,7 @@ export {
   getConnectedDevices,
   getConnectedDevicesWithDetails,
   MobileAAgent,
+  PINCH_UNAVAILABLE,
 } from "./agent.ts";
 export type {
   AgentFromBridgeDeviceOptions,

@@ -960,6 +960,33 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   }
 
   // Interaction methods must not run on a frozen context: the model could not see what they do.
+  /**
+   * Runs a platform agent's own method (MobileA's `launch`, `back`, ...) as one recorded call
+   * with one `Action` step named `action` (with `param`): it appears in the report and
+   * `_unstableLogContent()` with `apiName`, `title`, its status, error and output. No model
+   * call, no `waitAfterAction`; `body`'s result is returned.
+   */
+  protected async recordedCall<T>(
+    apiName: string,
+    title: string,
+    action: string,
+    param: Record<string, unknown>,
+    body: () => Promise<T>,
+  ): Promise<T> {
+    this.#checkLive(apiName);
+    return await this.#run(apiName, title, [], async (s) => {
+      const step = s.recorder.begin("Action", action, { param });
+      try {
+        const out = await body();
+        s.recorder.end(step);
+        return out;
+      } catch (e) {
+        s.recorder.end(step, e);
+        throw e;
+      }
+    });
+  }
+
   #checkLive(api: string): void {
     if (this.#frozen) {
       throw new Error(

@@ -216,6 +216,7 @@ test("the device reports the logical size and dpr from wm size and wm density", 
       "Swipe",
       "DragAndDrop",
       "LongPress",
+      "PullGesture",
       "Launch",
       "Terminate",
       "RunBridgeShell",
@@ -285,6 +286,97 @@ test("launch, terminate, back, home and recentApps show in the phone's state", a
     "Physical size: 1080x2400",
   );
   await assert.rejects(agent.runBridgeShell("nosuchcommand"), /exited with 127/);
+  // Each method is one execution of the report, with one Action step and its status.
+  const executions = agent._unstableLogContent().executions;
+  assert.deepEqual(
+    executions.map((e) => [e.apiName, e.status, e.steps.map((s) => s.title).join()]),
+    [
+      ["launch", "passed", "Launch"],
+      ["home", "passed", "MobileAHomeButton"],
+      ["launch", "passed", "Launch"],
+      ["recentApps", "passed", "MobileARecentAppsButton"],
+      ["back", "passed", "MobileABackButton"],
+      ["terminate", "passed", "Terminate"],
+      ["back", "passed", "MobileABackButton"],
+      ["launch", "failed", "Launch"],
+      ["runBridgeShell", "passed", "RunBridgeShell"],
+      ["runBridgeShell", "failed", "RunBridgeShell"],
+    ],
+  );
+  // The mapped name is shown as asked, the package it resolved to in the step's param.
+  assert.equal(executions[0].prompt, "My Settings");
+  assert.deepEqual(executions[0].steps[0].param, { uri: SETTINGS });
+  assert.equal(executions[8].output, "Physical size: 1080x2400\n");
+  assert.match(executions[9].error ?? "", /exited with 127/);
+});
+
+test("the planner's Launch and Terminate resolve app names through appNameMapping", async () => {
+  await freshNotes();
+  let step = 0;
+  const { agent } = await mobileAgent({
+    plan() {
+      step++;
+      if (step === 1) {
+        return { log: "open settings", action: { type: "Launch", param: { uri: "my settings" } } };
+      }
+      if (step === 2) {
+        return { log: "stop it", action: { type: "Terminate", param: { uri: "My Settings" } } };
+      }
+      return { log: "done", finished: true };
+    },
+  }, { appNameMapping: { "My Settings": SETTINGS } });
+  await agent.aiAct("open my settings, then stop it");
+  const launched = phone.inputs.filter((i) => i.type === "launch").at(-1);
+  assert.equal(launched && "packageName" in launched ? launched.packageName : undefined, SETTINGS);
+  assert.deepEqual(lastInput("stop"), { type: "stop", packageName: SETTINGS });
+});
+
+test("PullGesture swipes from near the top edge down, or from near the bottom edge up", async () => {
+  await freshNotes();
+  let step = 0;
+  const plans = [
+    { type: "PullGesture", param: { direction: "down" } },
+    { type: "PullGesture", param: { direction: "up", distance: 200, duration: 250 } },
+  ];
+  const { agent } = await mobileAgent({
+    plan() {
+      const action = plans[step++];
+      return action ? { log: "pull", action } : { log: "done", finished: true };
+    },
+  });
+  await agent.aiAct("pull down, then pull up by 200 dp");
+  const swipes = phone.inputs.filter((i) => i.type === "swipe").slice(-2);
+  assert.equal(swipes.length, 2);
+  const [down, up] = swipes as Extract<VirtualPhone["inputs"][number], { type: "swipe" }>[];
+  // Down: from the top tenth of the screen, half the screen's height, 500 ms, at the middle.
+  assert.ok(down.y1 <= HEIGHT * 0.1 + 1 && down.y1 > 0, `pull down starts at y=${down.y1}`);
+  assert.ok(Math.abs(down.y2 - down.y1 - HEIGHT / 2) <= 2, `pull down ends at y=${down.y2}`);
+  assert.equal(down.x1, WIDTH / 2);
+  assert.equal(down.x2, WIDTH / 2);
+  assert.equal(down.durationMs, 500);
+  // Up: from the bottom tenth, 200 dp = 525 physical pixels, 250 ms.
+  assert.ok(up.y1 >= HEIGHT * 0.9 - DENSITY - 1 && up.y1 < HEIGHT, `pull up starts at y=${up.y1}`);
+  assert.ok(Math.abs(up.y1 - up.y2 - 200 * DENSITY) <= 2, `pull up ends at y=${up.y2}`);
+  assert.equal(up.durationMs, 250);
+  // A pull without a direction is refused before anything moves.
+  const device = new MobileADevice(front.serial, { remoteBridgePort: server.port });
+  try {
+    const pull = device.actionSpace().find((a) => a.name === "PullGesture")!;
+    await assert.rejects(pull.call({}, {}), /PullGesture: give 'direction'/);
+    await assert.rejects(pull.call({ direction: "left" }, {}), /PullGesture/);
+  } finally {
+    await device.destroy();
+  }
+});
+
+test("aiPinch rejects on MobileA, saying why; Pinch is not in the action space", async () => {
+  const { agent, model, device } = await mobileAgent({ locate: locateBy({ map: "#list" }) });
+  await assert.rejects(
+    agent.aiPinch("map", { direction: "out" }),
+    (e: Error) => e instanceof TypeError && /one pointer only/.test(e.message),
+  );
+  assert.equal(model.calls.length, 0, "aiPinch called the model");
+  assert.ok(!device.actionSpace().some((a) => a.name === "Pinch"));
 });
 
 test("aiAct runs a task over the two screens of the notes app", async () => {
