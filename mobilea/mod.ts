@@ -55,3 +55,5 @@ export type {
 export { DEFAULT_BRIDGE_PORT, INSTALL_ADB_HINT } from "./bridge.ts";
 export type { BridgeOptions } from "./bridge.ts";
 export { androidKeyCode } from "./keys.ts";
+export { runMobileAYaml } from "./yaml.ts";
+export type { RunMobileAYamlOptions } from "./yaml.ts";

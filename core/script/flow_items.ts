@@ -47,6 +47,10 @@
  * - `javascript`: a script run by the agent's `evaluateJavaScript` (web agents); `name`; its
  *   value is stored like a query's.
  * - `recordToReport`: the title (empty: `untitled`); `content`, the description.
+ * - Android agents (`MobileAAgent`) only: `launch` (an app name, package, `package/.Activity`
+ *   or web URL), `terminate` (an app name or package), `runBridgeShell` (a shell command;
+ *   `timeout` in ms; `name`; its stdout is stored like a query's; fails when the device has
+ *   `exposeRunBridgeShellAction: false`), and `back`, `home`, `recentApps` (empty value).
  *
  * @module
  */
@@ -378,6 +382,46 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
     result: true,
     options: {},
     run: (agent, item) => agent.evaluateJavaScript!(item.value as string),
+  },
+  launch: {
+    value: text,
+    method: "launch",
+    options: {},
+    run: (agent, item) => agent.launch!(item.value as string),
+  },
+  terminate: {
+    value: text,
+    method: "terminate",
+    options: {},
+    run: (agent, item) => agent.terminate!(item.value as string),
+  },
+  runBridgeShell: {
+    value: text,
+    method: "runBridgeShell",
+    result: true,
+    options: { timeout: num({ above: 0, unit: "ms" }) },
+    run: (agent, item) => {
+      const { timeout } = item.options as { timeout?: number };
+      return agent.runBridgeShell!(item.value as string, timeout === undefined ? {} : { timeout });
+    },
+  },
+  back: {
+    value: optional(text),
+    method: "back",
+    options: {},
+    run: (agent) => agent.back!(),
+  },
+  home: {
+    value: optional(text),
+    method: "home",
+    options: {},
+    run: (agent) => agent.home!(),
+  },
+  recentApps: {
+    value: optional(text),
+    method: "recentApps",
+    options: {},
+    run: (agent) => agent.recentApps!(),
   },
   recordToReport: {
     value: optional(text),

@@ -35,6 +35,7 @@ export { runScriptTasks, runYamlScript } from "./run_yaml.ts";
 export type { RunYamlOptions, RunYamlResult, YamlTaskOutcome } from "./run_yaml.ts";
 export {
   LATER_TARGET_SECTIONS,
+  parseMobileAScriptFile,
   parseScriptFile,
   parseScriptTasks,
   SCRIPT_SECTION_KEYS,
@@ -43,6 +44,8 @@ export {
 export type {
   ScriptAgentOptions,
   ScriptFile,
+  ScriptMobileAFile,
+  ScriptMobileATarget,
   ScriptReadOptions,
   ScriptTask,
   ScriptTasks,

@@ -153,6 +153,43 @@ export interface ScriptFile extends ScriptTasks {
   agent: ScriptAgentOptions;
 }
 
+/**
+ * The `mobilea` section (spec 4.8): the device to drive, its plain-data options and the app or
+ * page to open first. Values are type-checked here; `MobileADevice` checks their ranges.
+ */
+export interface ScriptMobileATarget {
+  /** The adb serial; the first connected device when left out. */
+  deviceId?: string;
+  /** An app name, package name, `package/.Activity` or web URL to open before the tasks. */
+  launch?: string;
+  /** MobileA device options. */
+  autoDismissKeyboard?: boolean;
+  keyboardDismissStrategy?: "esc-first" | "back-first";
+  keyboardTypeDelay?: number;
+  inputStrategy?: "legacy" | "sequential" | "bulk";
+  imeStrategy?: "always-helper" | "helper-for-non-ascii" | "always-yadb" | "yadb-for-non-ascii";
+  screenshotStrategy?: "auto" | "always-helper";
+  displayId?: number;
+  exposeRunBridgeShellAction?: boolean;
+  minScreenshotBufferSize?: number;
+  alwaysRefreshScreenInfo?: boolean;
+  bridgePath?: string;
+  remoteBridgeHost?: string;
+  remoteBridgePort?: number;
+  /** App name -> package name (the agent's `appNameMapping`). */
+  appNameMapping?: Record<string, string>;
+}
+
+/** A script file with a `mobilea` section, checked: tasks, agent options and the section. */
+export interface ScriptMobileAFile extends ScriptTasks {
+  /** Always `"mobilea"`. */
+  target: "mobilea";
+  /** The `mobilea` section (`{}` when it is empty). */
+  mobilea: ScriptMobileATarget;
+  /** The `agent` section; `{}` when absent. */
+  agent: ScriptAgentOptions;
+}
+
 /** How a script's text is read. */
 export interface ScriptReadOptions {
   /** Named in errors. Default `"script.yaml"`. */
@@ -251,6 +288,25 @@ const agentFields: { [K in keyof ScriptAgentOptions]-?: Reader<ScriptAgentOption
   screenshotShrinkFactor: num({ min: 1 }),
   screenshotFormat: oneOf("jpeg", "png"),
   screenshotQuality: num({ integer: true, min: 1 }),
+};
+
+const mobileaFields: { [K in keyof ScriptMobileATarget]-?: Reader<ScriptMobileATarget[K]> } = {
+  deviceId: text,
+  launch: text,
+  autoDismissKeyboard: bool,
+  keyboardDismissStrategy: oneOf("esc-first", "back-first"),
+  keyboardTypeDelay: num({ min: 0, unit: "ms" }),
+  inputStrategy: oneOf("legacy", "sequential", "bulk"),
+  imeStrategy: oneOf("always-helper", "helper-for-non-ascii", "always-yadb", "yadb-for-non-ascii"),
+  screenshotStrategy: oneOf("auto", "always-helper"),
+  displayId: num({ integer: true, min: 0 }),
+  exposeRunBridgeShellAction: bool,
+  minScreenshotBufferSize: num({ integer: true, min: 0, unit: "bytes" }),
+  alwaysRefreshScreenInfo: bool,
+  bridgePath: text,
+  remoteBridgeHost: text,
+  remoteBridgePort: num({ integer: true, above: 0 }),
+  appNameMapping: record(text),
 };
 
 /**
@@ -489,7 +545,10 @@ export async function parseScriptFile(
         childAt(at, entry.key, "the script"),
         entry.keyPos,
         `the '${entry.key}' section is not supported yet in this version: it runs scripts on ` +
-          `web pages ('web' section) only`,
+          `web pages ('web' section) only` +
+          (entry.key === "mobilea"
+            ? "; run MobileA scripts with runMobileAYaml of @sdk/mobilea"
+            : ""),
       );
     }
   }
@@ -518,14 +577,70 @@ export async function parseScriptFile(
       }`,
     );
   }
-  const agentNode = section("agent");
-  let agent: ScriptAgentOptions = {};
-  if (agentNode !== undefined) {
-    const agentAt = childAt(at, "agent", "the script");
-    if (agentNode.kind !== "map") {
-      failAt(agentAt, agentNode.pos, `'agent' must be a mapping: got ${describeNode(agentNode)}`);
-    }
-    agent = readMapping(agentNode, agentAt, "the agent section", agentFields) as ScriptAgentOptions;
-  }
+  const agent = readAgentSection(section("agent"), at);
   return { fileName: at.fileName, tasks: readTasks(node, at), target: "web", web, agent };
+}
+
+function readAgentSection(agentNode: YamlNode | undefined, at: ReadContext): ScriptAgentOptions {
+  if (agentNode === undefined) return {};
+  const agentAt = childAt(at, "agent", "the script");
+  if (agentNode.kind !== "map") {
+    failAt(agentAt, agentNode.pos, `'agent' must be a mapping: got ${describeNode(agentNode)}`);
+  }
+  return readMapping(agentNode, agentAt, "the agent section", agentFields) as ScriptAgentOptions;
+}
+
+/**
+ * Reads and checks a script file for an Android device (`@sdk/mobilea`'s `runMobileAYaml`): the
+ * tasks, the `agent` section and the `mobilea` section. Another target section (`web`,
+ * `mobileb`, ...) is an error.
+ *
+ * @param content the file's text.
+ * @param fileName named in errors.
+ * @param options `env` reads environment variables for `${NAME}`.
+ * @throws {YamlScriptError} as {@link parseScriptTasks}, for a missing `mobilea` section, an
+ * unknown key or a value of the wrong type in `mobilea` or `agent`, or another target section.
+ */
+export async function parseMobileAScriptFile(
+  content: string,
+  fileName: string,
+  options: { env?: EnvLookup } = {},
+): Promise<ScriptMobileAFile> {
+  const at = topContext({ ...options, fileName });
+  const { node, section } = await readTop(content, at);
+  for (const entry of node.entries) {
+    if (
+      [...TARGET_SECTIONS, ...LATER_TARGET_SECTIONS].includes(entry.key) && entry.key !== "mobilea"
+    ) {
+      failAt(
+        childAt(at, entry.key, "the script"),
+        entry.keyPos,
+        `a MobileA script has a 'mobilea' section and no '${entry.key}' section`,
+      );
+    }
+  }
+  const sectionNode = section("mobilea");
+  const mobileaAt = childAt(at, "mobilea", "the script");
+  if (sectionNode === undefined) {
+    failAt(mobileaAt, node.pos, "a MobileA script needs a 'mobilea' section (it may be empty)");
+  }
+  let mobilea: ScriptMobileATarget = {};
+  if (sectionNode.kind === "map") {
+    mobilea = readMapping(
+      sectionNode,
+      mobileaAt,
+      "the mobilea section",
+      mobileaFields,
+    ) as ScriptMobileATarget;
+  } else if (!(sectionNode.kind === "scalar" && sectionNode.value === null)) {
+    failAt(
+      mobileaAt,
+      sectionNode.pos,
+      `'mobilea' must be a mapping (deviceId, launch, device options): got ${
+        describeNode(sectionNode)
+      }`,
+    );
+  }
+  const agent = readAgentSection(section("agent"), at);
+  return { fileName: at.fileName, tasks: readTasks(node, at), target: "mobilea", mobilea, agent };
 }

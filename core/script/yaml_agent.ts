@@ -70,4 +70,16 @@ export interface YamlAgent {
   recordToReport(title?: string, options?: RecordToReportOptions): Promise<void>;
   /** `javascript` items; web agents only. */
   evaluateJavaScript?(script: string): Promise<unknown>;
+  /** `launch` items; Android agents (`MobileAAgent`) only. */
+  launch?(target: string): Promise<void>;
+  /** `terminate` items; Android agents only. */
+  terminate?(uri: string): Promise<void>;
+  /** `runBridgeShell` items; Android agents only. */
+  runBridgeShell?(command: string, options?: { timeout?: number }): Promise<string>;
+  /** `back` items; Android agents only. */
+  back?(): Promise<void>;
+  /** `home` items; Android agents only. */
+  home?(): Promise<void>;
+  /** `recentApps` items; Android agents only. */
+  recentApps?(): Promise<void>;
 }

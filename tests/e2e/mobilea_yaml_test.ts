@@ -1,0 +1,211 @@
+/**
+ * YAML scripts with a `mobilea:` section, end to end through `runMobileAYaml`: SDK ->
+ * `@yume-chan/adb` -> a private real adb server -> the adb front of the device **simulator** ->
+ * the virtual phone (1080 x 2400 at density 2.625) -> Chromium, with the test model.
+ *
+ * @module
+ */
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser } from "playwright-core";
+import { type MobileAAgent, runMobileAYaml } from "@sdk/mobilea";
+import { YamlScriptError, YamlTaskError } from "@sdk/core";
+import { startTestModel, type TargetBox, type TestModel } from "@sdk/core/testing";
+import {
+  type AdbFront,
+  startAdbFront,
+  startVirtualPhone,
+  type VirtualPhone,
+} from "@sdk/web/testing";
+import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
+import { launchChromium } from "../helpers/browser.ts";
+import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+
+const NOTES = "com.example.notes";
+const SETTINGS = "com.example.settings";
+const DENSITY = 2.625;
+
+let browser: Browser;
+let apps: StaticServer;
+let phone: VirtualPhone;
+let front: AdbFront;
+let server: PrivateAdbServer;
+let model: TestModel;
+
+async function boxOf(selector: string): Promise<TargetBox> {
+  const box = await phone.foregroundPage().locator(selector).boundingBox();
+  assert.ok(box, `${selector} is not on the phone's screen`);
+  return { left: box.x, top: box.y, width: box.width, height: box.height };
+}
+
+before(async () => {
+  browser = await launchChromium();
+  apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
+  phone = await startVirtualPhone({
+    browser,
+    width: 1080,
+    height: 2400,
+    density: DENSITY,
+    apps: {
+      [NOTES]: { url: `${apps.url}notes/index.html`, label: "Notes" },
+      [SETTINGS]: { url: `${apps.url}settings/index.html`, label: "Settings" },
+    },
+    startApp: NOTES,
+  });
+  front = await startAdbFront(phone);
+  server = await startPrivateAdbServer();
+  await server.connect(front.serial);
+  model = await startTestModel({
+    script: {
+      locate: async ({ target }) => target.trim() === "Note 3" ? await boxOf("#note-3") : null,
+    },
+    imagePixelsPerCssPixel: DENSITY,
+  });
+});
+
+after(async () => {
+  await model?.close();
+  await server?.close();
+  await front?.close();
+  await phone?.close();
+  await apps?.close();
+  await browser?.close();
+});
+
+function options(onAgent?: (agent: MobileAAgent) => void) {
+  return {
+    agentOptions: {
+      modelConfig: model.modelConfig(),
+      remoteBridgePort: server.port,
+      generateReport: false,
+      autoPrintReportMsg: false,
+      waitAfterAction: 50,
+    },
+    ...(onAgent && { onAgent }),
+  };
+}
+
+test("a mobilea script launches its app, taps, runs shell commands and system keys", async () => {
+  phone.stopApp(NOTES);
+  phone.stopApp(SETTINGS);
+  let agent: MobileAAgent | undefined;
+  const tapsBefore = phone.inputs.filter((i) => i.type === "tap").length;
+  const { result, tasks } = await runMobileAYaml(
+    `
+mobilea:
+  deviceId: ${front.serial}
+  launch: My Notes
+  appNameMapping:
+    My Notes: ${NOTES}
+    My Settings: ${SETTINGS}
+agent:
+  waitAfterAction: 50
+tasks:
+  - name: open a note
+    flow:
+      - aiTap: Note 3
+      - runBridgeShell: wm density
+        name: density
+  - name: system keys
+    flow:
+      - launch: My Settings
+      - home:
+      - terminate: My Settings
+      - recentApps:
+      - back:
+`,
+    options((a) => agent = a),
+  );
+  assert.deepEqual(tasks.map((t) => [t.name, t.status]), [
+    ["open a note", "passed"],
+    ["system keys", "passed"],
+  ]);
+  assert.equal(result.density, "Physical density: 420\n");
+  // The launch of the section, the tap on Note 3, then the second task's keys and apps.
+  const launches = phone.inputs.filter((i) => i.type === "launch");
+  assert.deepEqual(
+    launches.slice(-2).map((l) => "packageName" in l && l.packageName),
+    [NOTES, SETTINGS],
+  );
+  // aiTap sent exactly one tap.
+  assert.equal(phone.inputs.filter((i) => i.type === "tap").length - tapsBefore, 1);
+  const keys = phone.inputs.filter((i) => i.type === "key").slice(-3)
+    .map((k) => "keyCode" in k && k.keyCode);
+  assert.deepEqual(keys, [3, 187, 4]); // HOME, APP_SWITCH, BACK
+  assert.deepEqual(phone.inputs.filter((i) => i.type === "stop").at(-1), {
+    type: "stop",
+    packageName: SETTINGS,
+  });
+  // The agent's own methods are executions of its report, between the YAML items.
+  const apis = agent!._unstableLogContent().executions.map((e) => e.apiName);
+  assert.deepEqual(apis, [
+    "launch",
+    "aiTap",
+    "runBridgeShell",
+    "launch",
+    "home",
+    "terminate",
+    "recentApps",
+    "back",
+  ]);
+});
+
+test("exposeRunBridgeShellAction: false blocks runBridgeShell items: the command never runs", async () => {
+  const before = phone.inputs.length;
+  const error = await runMobileAYaml(
+    `
+mobilea:
+  exposeRunBridgeShellAction: false
+tasks:
+  - name: shell
+    flow:
+      - runBridgeShell: input tap 10 10
+`,
+    options(),
+  ).then(() => undefined, (e) => e);
+  assert.ok(error instanceof YamlTaskError, String(error));
+  assert.match(error.message, /exposeRunBridgeShellAction: false/);
+  assert.equal(error.taskName, "shell");
+  assert.equal(phone.inputs.length, before, "the shell command ran");
+});
+
+test("a script file path works as well as its text; the first connected device is used", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "sdk-mobilea-yaml-"));
+  try {
+    const file = join(dir, "density.yaml");
+    await writeFile(
+      file,
+      "mobilea: {}\ntasks:\n  - name: read\n    flow:\n      - runBridgeShell: wm size\n        name: size\n",
+    );
+    const { result } = await runMobileAYaml(file, options());
+    assert.equal(result.size, "Physical size: 1080x2400\n");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("bad mobilea scripts fail before anything runs, naming the key", async () => {
+  const before = phone.inputs.length;
+  await assert.rejects(
+    runMobileAYaml("mobilea:\n  deviceid: x\ntasks: []\n", options()),
+    (e: Error) => e instanceof YamlScriptError && /deviceid/.test(e.message),
+  );
+  await assert.rejects(
+    runMobileAYaml("mobilea:\n  displayId: -1\ntasks: []\n", options()),
+    (e: Error) => e instanceof YamlScriptError && /displayId/.test(e.message),
+  );
+  await assert.rejects(
+    runMobileAYaml("web:\n  url: https://example.com\ntasks: []\n", options()),
+    (e: Error) => e instanceof YamlScriptError && /'mobilea' section/.test(e.message),
+  );
+  await assert.rejects(
+    runMobileAYaml(`mobilea:\n  deviceId: no-such-device\ntasks: []\n`, options()),
+    /"no-such-device" is not connected/,
+  );
+  assert.equal(phone.inputs.length, before);
+});
