@@ -127,13 +127,16 @@ try {
   // The split: the device's screenshot and the Tap action timed in place, the model round trip
   // as the HTTP calls to the test model.
   const parts = { shot: 0, model: 0, tap: 0, shots: 0 };
+  // Moments of the step: screenshot done, model request sent, tap done.
+  const marks = { shotEnd: NaN, modelStart: NaN, tapEnd: NaN };
   const shot = device.screenshotBase64.bind(device);
   device.screenshotBase64 = async () => {
     const t = performance.now();
     try {
       return await shot();
     } finally {
-      parts.shot += performance.now() - t;
+      marks.shotEnd = performance.now();
+      parts.shot += marks.shotEnd - t;
       parts.shots++;
     }
   };
@@ -147,7 +150,8 @@ try {
           try {
             return await action.call(...args);
           } finally {
-            parts.tap += performance.now() - t;
+            marks.tapEnd = performance.now();
+            parts.tap += marks.tapEnd - t;
           }
         },
       }
@@ -155,6 +159,7 @@ try {
   const fetch = globalThis.fetch;
   globalThis.fetch = async (...args: Parameters<typeof fetch>) => {
     const t = performance.now();
+    marks.modelStart = t;
     try {
       return await fetch(...args);
     } finally {
@@ -164,7 +169,15 @@ try {
 
   const taps = () => phone.inputs.filter((i) => i.type === "tap").length;
   const before = taps();
-  const rows: { step: number; shot: number; model: number; tap: number; shots: number }[] = [];
+  const rows: {
+    step: number;
+    shot: number;
+    model: number;
+    tap: number;
+    shots: number;
+    prep: number;
+    after: number;
+  }[] = [];
   for (let i = 0; i <= steps; i++) {
     parts.shot =
       parts.model =
@@ -173,8 +186,13 @@ try {
         0;
     const t = performance.now();
     await agent.aiTap("the title");
-    const ms = performance.now() - t;
-    if (i > 0) rows.push({ step: ms, ...parts }); // step 0 is cold (connection, wm size)
+    const end = performance.now();
+    const ms = end - t;
+    // prep: screenshot -> model request (image preparation); after: tap -> aiTap returned,
+    // less waitAfterAction (timer lateness, recording).
+    const prep = marks.modelStart - marks.shotEnd;
+    const after = end - marks.tapEnd - WAIT_AFTER_ACTION_MS;
+    if (i > 0) rows.push({ step: ms, ...parts, prep, after }); // step 0 is cold (connection, wm size)
   }
   globalThis.fetch = fetch;
   if (taps() - before !== steps + 1) {
@@ -226,6 +244,12 @@ try {
   console.log(`  model round trip    ${fmt(split.model)}`);
   console.log(`  tap (adb)           ${fmt(split.tap)}`);
   console.log(`  rest                ${fmt(rest)}`);
+  console.log(
+    `    screenshot -> model request (image preparation): ${fmt(median(rows.map((r) => r.prep)))}`,
+  );
+  console.log(
+    `    tap -> step end, less waitAfterAction: ${fmt(median(rows.map((r) => r.after)))}`,
+  );
   console.log(`    of which PNG -> JPEG for the model (measured apart): ${fmt(imagePrep)}`);
   console.log(
     `  of the screenshot, the simulator's own capture (Chromium, apart): ${fmt(simulatorCapture)}`,
