@@ -8,6 +8,7 @@
 
 import { type Browser, chromium, type Page } from "playwright-core";
 import { after, before } from "node:test";
+import type { Buffer } from "node:buffer";
 import { pathToFileURL } from "node:url";
 import { execution, step } from "./_test_helpers.ts";
 import type { ReportExecution, ReportStep } from "./types.ts";
@@ -107,6 +108,21 @@ export interface Shot {
 }
 
 /**
+ * A PNG of the page, asked again when Chromium answers "Unable to capture screenshot" (a busy
+ * renderer on a loaded machine), as the web device does.
+ */
+async function screenshotOf(page: Page): Promise<Buffer> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await page.screenshot({ type: "png" });
+    } catch (error) {
+      if (attempt >= 3 || !/Unable to capture screenshot/.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/**
  * Real PNG screenshots of simple pages at 1280x800 CSS pixels, with the box of an element on
  * each. `scale` is the device pixel ratio: the images are `scale` times larger than the page, as
  * an agent's screenshots are on a high-density screen.
@@ -120,7 +136,7 @@ export async function makeScreenshots(browser: Browser, scale = 1): Promise<Shot
   for (const html of SCREEN_PAGES) {
     await page.setContent(html);
     const box = (await page.locator("#target").boundingBox())!;
-    const png = await page.screenshot({ type: "png" });
+    const png = await screenshotOf(page);
     const cssRect = {
       left: Math.round(box.x),
       top: Math.round(box.y),

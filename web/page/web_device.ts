@@ -138,6 +138,9 @@ const ELEMENTS_DESCRIPTION_MAX_CHARS = 60_000;
 
 // How long a Tap with files waits, once the page has handled its click, for a file chooser.
 const FILE_CHOOSER_WAIT_MS = 1000;
+// Chromium's "Unable to capture screenshot" on a busy renderer: asked this many times in all.
+const SCREENSHOT_ATTEMPTS = 3;
+const SCREENSHOT_RETRY_MS = 100;
 
 /**
  * A web page as a device: screenshots, size, the web action space, and settling after actions.
@@ -300,7 +303,24 @@ export class WebPageDevice implements AbstractInterface {
     await this.#preparePage();
     await this.#enableTouch();
     const mime = encoding?.format === "jpeg" ? "image/jpeg" : "image/png";
-    return `data:${mime};base64,${toBase64(await this.driver.screenshot(encoding))}`;
+    return `data:${mime};base64,${toBase64(await this.#capture(encoding))}`;
+  }
+
+  /**
+   * The driver's screenshot, asked again (up to {@link SCREENSHOT_ATTEMPTS} times, a short pause
+   * between) when Chromium answers "Unable to capture screenshot": a busy renderer sometimes has
+   * no frame ready, and the next request gets one. Other errors are thrown at once.
+   */
+  async #capture(encoding?: ScreenshotEncoding): Promise<Uint8Array> {
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await this.driver.screenshot(encoding);
+      } catch (error) {
+        const transient = /Unable to capture screenshot/i.test(String((error as Error)?.message));
+        if (!transient || attempt >= SCREENSHOT_ATTEMPTS) throw error;
+        await sleep(SCREENSHOT_RETRY_MS);
+      }
+    }
   }
 
   /** CSS viewport size and device pixel ratio. */

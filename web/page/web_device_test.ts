@@ -2,7 +2,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser as DriverBBrowser } from "playwright-core";
 import type { Browser as DriverABrowser } from "puppeteer-core";
-import type { DeviceAction, LocatedElement } from "../_core.ts";
+import type { DeviceAction, LocatedElement, ScreenshotEncoding } from "../_core.ts";
 import { DriverAPageDriver } from "../driver_a/puppeteer_driver.ts";
 import { DriverBPageDriver } from "../driver_b/playwright_driver.ts";
 import type { PageDriver } from "./page_driver.ts";
@@ -418,6 +418,45 @@ function suite(kind: DriverUnderTest): void {
       await close();
     }
   }
+
+  test(`${kind.name}: a screenshot Chromium could not capture is asked for again; other screenshot errors are thrown at once`, async () => {
+    const { native, driver, close } = await kind.open();
+    try {
+      await native.setContent(CLICK_PAGE);
+      const failing = (failures: number, message: string) => {
+        let calls = 0;
+        const proxy = new Proxy(driver, {
+          get(target, key) {
+            if (key === "screenshot") {
+              return (encoding?: ScreenshotEncoding) => {
+                calls++;
+                if (calls <= failures) return Promise.reject(new Error(message));
+                return target.screenshot(encoding);
+              };
+            }
+            const value = Reflect.get(target, key, target);
+            return typeof value === "function" ? value.bind(target) : value;
+          },
+        });
+        return { device: new WebPageDevice(proxy), calls: () => calls };
+      };
+      const busy = "Protocol error (Page.captureScreenshot): Unable to capture screenshot";
+      const once = failing(1, busy);
+      assert.match(await once.device.screenshotBase64(), /^data:image\/png;base64,iVBOR/);
+      assert.equal(once.calls(), 2);
+      await once.device.destroy();
+      const always = failing(99, busy);
+      await assert.rejects(always.device.screenshotBase64(), /Unable to capture screenshot/);
+      assert.equal(always.calls(), 3);
+      await always.device.destroy();
+      const closed = failing(99, "Target page, context or browser has been closed");
+      await assert.rejects(closed.device.screenshotBase64(), /has been closed/);
+      assert.equal(closed.calls(), 1);
+      await closed.device.destroy();
+    } finally {
+      await close();
+    }
+  });
 
   test(`${kind.name}: WebPageDevice.actionSpace() lists the web actions of the model protocol with their params`, async () => {
     await withDevice((_page, device) => {
