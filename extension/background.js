@@ -13,11 +13,16 @@
 //   extension -> SDK  {id, result} | {id, error}
 //   extension -> SDK  {type:"event", method, params} (CDP events of the driven tab)
 //   extension -> SDK  {type:"detached", reason}     (the debugger left the tab)
+//   extension -> SDK  {type:"ping"}                 (every 20 s: keeps this worker alive)
 
 const VERSION = "0.1.0";
 const DEFAULT_PORT = 3766;
 const MIN_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 3000;
+// Chrome stops an idle service worker after 30 s; WebSocket traffic counts as activity
+// (Chrome 116+), so a connected worker sends a ping this often.
+const KEEPALIVE_MS = 20_000;
+let keepalive;
 
 /** @type {WebSocket | undefined} */
 let socket;
@@ -56,10 +61,23 @@ function setStatus(patch) {
   chrome.runtime.sendMessage({ type: "status", status }).catch(() => {});
 }
 
+// True while connect() reads the settings (one connection attempt at a time).
+let connecting = false;
+// The settings of the current socket; a change of either makes a new connection.
+let current;
+
 async function connect() {
   clearTimeout(retryTimer);
-  if (socket && socket.readyState <= WebSocket.OPEN) return;
-  const { token, port } = await settings();
+  if (connecting || (socket && socket.readyState <= WebSocket.OPEN)) return;
+  connecting = true;
+  let token, port;
+  try {
+    ({ token, port } = await settings());
+  } finally {
+    connecting = false;
+  }
+  if (socket) return;
+  current = { token, port };
   setStatus({ state: "connecting", port, error: undefined });
   let ws;
   try {
@@ -69,10 +87,17 @@ async function connect() {
     return;
   }
   socket = ws;
-  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token, version: VERSION }));
+  ws.onopen = () => {
+    ws.send(JSON.stringify({ type: "hello", token, version: VERSION }));
+    clearInterval(keepalive);
+    keepalive = setInterval(() => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
+    }, KEEPALIVE_MS);
+  };
   ws.onmessage = (event) => onMessage(ws, event.data);
   ws.onclose = (event) => {
     if (socket !== ws) return;
+    clearInterval(keepalive);
     socket = undefined;
     detachQuietly();
     const reason = event.code >= 4000 ? `rejected by the SDK: ${event.reason}` : undefined;
@@ -191,23 +216,31 @@ chrome.runtime.onMessage.addListener((message, _sender, reply) => {
   }
   if (message?.type === "reconnect") {
     backoff = MIN_BACKOFF_MS;
-    socket?.close();
-    socket = undefined;
-    connect().then(() => reply({ ok: true }));
-    return true;
+    if (socket) socket.close();
+    else connect();
+    reply({ ok: true });
+    return false;
   }
   return false;
 });
 
-chrome.storage.onChanged.addListener((changes, area) => {
+// A new port or token (from the popup, or a test): close the socket; its close handler retries at
+// once with the new settings. Writing the first generated token changes nothing.
+chrome.storage.onChanged.addListener(async (changes, area) => {
   if (area !== "local" || !(changes.port || changes.token)) return;
+  const { token, port } = await settings();
+  if (current && current.token === token && current.port === port) return;
   backoff = MIN_BACKOFF_MS;
-  const old = socket;
-  socket = undefined;
-  old?.close();
-  connect();
+  if (socket) socket.close();
+  else connect();
 });
 
+// A worker Chrome stopped while no SDK was listening is woken by this alarm (every 30 s, the
+// shortest Chrome allows), by the popup, or by the browser starting.
+chrome.alarms.create("reconnect", { periodInMinutes: 0.5 });
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === "reconnect" && !socket) connect();
+});
 chrome.runtime.onStartup.addListener(connect);
 chrome.runtime.onInstalled.addListener(connect);
 connect();

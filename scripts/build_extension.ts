@@ -6,7 +6,7 @@
  * code 1, naming the problem) when:
  *
  * - `manifest.json` is not JSON, not `manifest_version` 3, lacks one of the permissions the bridge
- *   needs (`debugger`, `tabs`, `storage`) or asks for more, or has no module service worker;
+ *   needs (`alarms`, `debugger`, `storage`, `tabs`) or asks for more, or has no module service worker;
  * - a file the manifest names (service worker, popup) is missing;
  * - a `.js` file does not parse as an ES module.
  *
@@ -28,7 +28,7 @@ export const EXTENSION_SOURCE: string = path.join(ROOT, "extension");
 export const EXTENSION_DIST: string = path.join(ROOT, "dist/extension");
 
 /** Exactly the permissions the bridge needs. */
-export const EXTENSION_PERMISSIONS: readonly string[] = ["debugger", "storage", "tabs"];
+export const EXTENSION_PERMISSIONS: readonly string[] = ["alarms", "debugger", "storage", "tabs"];
 
 interface Manifest {
   manifest_version?: unknown;

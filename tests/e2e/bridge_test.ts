@@ -139,6 +139,23 @@ test("connectCurrentTab drives the active tab: aiTap and aiInput land", async ()
   await page.close();
 });
 
+test("the popup shows the connection, the tab being driven and the pairing token", async () => {
+  const page = await openFixture("input.html");
+  const agent = await bridge(() => page, {});
+  await agent.connectCurrentTab();
+  const popup = await context.newPage();
+  await popup.goto(new URL("popup.html", worker.url()).href);
+  await popup.locator("#state.connected").waitFor();
+  assert.match(await popup.locator("#state").innerText(), new RegExp(`connected .*:${port}`));
+  assert.match(await popup.locator("#tab").innerText(), /input\.html/);
+  assert.equal(await popup.locator("#token").innerText(), TOKEN);
+  assert.equal(await popup.locator("#port").inputValue(), String(port));
+  await agent.destroy();
+  await popup.locator("#tab", { hasText: "none" }).waitFor();
+  await popup.close();
+  await page.close();
+});
+
 test("connectNewTabWithUrl opens the URL in a new tab; destroy closes it when asked", async () => {
   const url = new URL("actions.html", app.url).href;
   const tab: { page?: Page } = {};

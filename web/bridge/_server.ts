@@ -7,7 +7,8 @@
  *   the server closes the socket with a 4000-range code and a reason;
  * - SDK -> extension `{id, method, params}`; extension -> SDK `{id, result}` or `{id, error}`;
  * - extension -> SDK `{type: "event", method, params}` (DevTools-protocol events of the driven
- *   tab) and `{type: "detached", reason}`.
+ *   tab), `{type: "detached", reason}`, and `{type: "ping"}` every 20 s (it keeps the extension's
+ *   service worker alive; ignored here).
  *
  * @module
  */

@@ -225,16 +225,14 @@ export class AgentOverBrowserBridge extends WebPageAgent {
       await this.#server.waitForClient(this.#connectTimeout);
     } catch {
       const rejected = this.#server.lastRejection;
+      const port = this.#server.port ?? this.#port;
       throw new Error(
-        `AgentOverBrowserBridge: no SDK Bridge extension connected to ws://${this.#host}:${this.#port} ` +
+        `AgentOverBrowserBridge: no SDK Bridge extension connected to ws://${this.#host}:${port} ` +
           `within ${this.#connectTimeout} ms${
             rejected ? ` (one was turned away: ${rejected})` : ""
           }. ` +
           `Build it with 'deno task build:extension', load dist/extension in chrome://extensions ` +
-          `("Developer mode", "Load unpacked"), then open its popup: it must show this port` +
-          `${
-            this.#server.port === this.#port ? "" : ` (${this.#server.port})`
-          } and, if you set a ` +
+          `("Developer mode", "Load unpacked"), then open its popup: it must show port ${port} and, if you set a ` +
           `pairing token, the same token (see docs/bridge.md).`,
       );
     }

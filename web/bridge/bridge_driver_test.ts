@@ -26,6 +26,13 @@ declare const chrome: {
 };
 
 testPageDriverContract("BridgePageDriver", {
+  // Through chrome.debugger, the screencast shows the tab's real surface (the window's size), not
+  // the emulated viewport this harness sets: at an emulated 320x240 the frames are 780x493. A real
+  // tab has no emulation, so its frames are its viewport's CSS size; the pacing test runs.
+  skip: {
+    "startScreencast() sends the current frame":
+      "frame size under an emulated viewport: chrome.debugger screencasts the window's surface",
+  },
   async launch() {
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), "sdk-bridge-contract-"));
     const extension = await buildExtension(path.join(tmp, "extension"));
@@ -49,16 +56,32 @@ testPageDriverContract("BridgePageDriver", {
   async open({ width, height, dpr }) {
     const bridge = server!;
     await bridge.call("connectNewTab", { url: "about:blank" });
+    // Listeners end with the tab: a test that fails mid-screencast leaves none behind to ack
+    // the next tab's frames.
+    const offs = new Set<() => void>();
     const driver = new BridgePageDriver({
       send: (method, params) => bridge.call("cdp", { method, params: params ?? {} }),
-      onEvent: (listener) => bridge.onEvent(listener),
+      onEvent: (listener) => {
+        const off = bridge.onEvent(listener);
+        offs.add(off);
+        return () => {
+          offs.delete(off);
+          off();
+        };
+      },
     });
     await driver.start();
     await bridge.call("cdp", {
       method: "Emulation.setDeviceMetricsOverride",
       params: { width, height, deviceScaleFactor: dpr, mobile: false },
     });
-    return { driver, close: () => bridge.call("closeTab").then(() => {}) };
+    return {
+      driver,
+      close: async () => {
+        for (const off of offs) off();
+        await bridge.call("closeTab");
+      },
+    };
   },
   async close() {
     await context?.close();

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { after, before, test } from "node:test";
+import { after, before, test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
 import type { DriverRequest, PageDriver } from "./page_driver.ts";
 import { pngSize, startServer, type TestServer } from "../_test_support.ts";
@@ -30,6 +30,11 @@ export interface PageDriverHarness {
   open(viewport: { width: number; height: number; dpr: number }): Promise<ContractPage>;
   /** Closes the browser; called once after the tests. */
   close(): Promise<void>;
+  /**
+   * Tests this harness cannot hold its driver to, each skipped with the reason given: keys are
+   * a part of the test's name, values the reason (shown by the runner). Default: none.
+   */
+  skip?: Readonly<Record<string, string>>;
 }
 
 // Resolves once `done()` holds, polling; gives up after `ms` and lets the assertions tell.
@@ -48,6 +53,11 @@ function setBody(driver: PageDriver, html: string): Promise<void> {
 
 /** Registers the contract tests, named `"{name} ..."`. */
 export function testPageDriverContract(name: string, harness: PageDriverHarness): void {
+  const test = (title: string, fn: () => Promise<void>) => {
+    const reason = Object.entries(harness.skip ?? {}).find(([part]) => title.includes(part))?.[1];
+    if (reason) nodeTest.skip(`${title} (skipped: ${reason})`, fn);
+    else nodeTest(title, fn);
+  };
   let server: TestServer;
 
   before(async () => {
