@@ -189,6 +189,18 @@ test("destroy(false) keeps the new tab even with closeNewTabsAfterDisconnect", a
   await page.close();
 });
 
+test("aiTap with fileChooserAccept sets the file the tap's chooser asks for", async () => {
+  const file = path.join(tmp, "one.txt");
+  await fs.writeFile(file, "one");
+  const page = await openFixture("upload.html");
+  const agent = await bridge(() => page, { locate: () => measure(page, "#pick-button") });
+  await agent.connectCurrentTab();
+  await agent.aiTap("the Upload a document button", { fileChooserAccept: file });
+  assert.deepEqual(await state(page, "hidden"), [{ name: "one.txt", size: 3 }]);
+  await agent.destroy();
+  await page.close();
+});
+
 test("no extension within connectTimeout: the error says how to install and pair it", async () => {
   const agent = new AgentOverBrowserBridge({ port: await freePort(), connectTimeout: 300 });
   agents.push(agent);

@@ -9,12 +9,14 @@ import type {
   ButtonOptions,
   ClickOptions,
   DriverRequest,
+  FileChooserWatch,
   MouseButton,
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
   PageDriverScreencast,
   PageDriverTouch,
+  PageFileChooser,
   ScreencastOptions,
   TypeOptions,
   Unsubscribe,
@@ -49,8 +51,9 @@ const BUTTON_BITS: Record<MouseButton, number> = { left: 1, right: 2, middle: 4 
 /**
  * A {@link PageDriver} over a {@link BridgeChannel}: the tab the SDK Bridge extension drives.
  * Input goes through `Input.dispatchMouseEvent` / `dispatchKeyEvent` / `insertText`, screenshots
- * through `Page.captureScreenshot`, scripts through `Runtime.evaluate`. Touch and the screencast
- * work as on the other Chromium drivers; there is no file-chooser interception yet.
+ * through `Page.captureScreenshot`, scripts through `Runtime.evaluate`, file choosers through
+ * `Page.setInterceptFileChooserDialog`. Touch and the screencast work as on the other Chromium
+ * drivers.
  *
  * Call {@link BridgePageDriver.start} once the tab is attached, before any other member.
  */
@@ -76,6 +79,7 @@ export class BridgePageDriver implements PageDriver {
   readonly #startListeners = new Set<(request: DriverRequest) => void>();
   readonly #endListeners = new Set<(request: DriverRequest, failed: boolean) => void>();
   #offNetwork: (() => void) | undefined;
+  #chooserWatches = 0;
 
   /** Wraps a channel; sends nothing until {@link BridgePageDriver.start}. */
   constructor(channel: BridgeChannel) {
@@ -382,6 +386,41 @@ export class BridgePageDriver implements PageDriver {
     } else if (method === "Network.loadingFailed") {
       end(this.#requests.get(id), true);
     }
+  }
+
+  /**
+   * Catches file choosers (`Page.setInterceptFileChooserDialog`, `Page.fileChooserOpened`) and
+   * sets their files with `DOM.setFileInputFiles`; see {@link PageDriver.watchFileChooser}. The
+   * interception is on while at least one watch is.
+   */
+  watchFileChooser(): FileChooserWatch {
+    let settle!: (chooser: PageFileChooser | undefined) => void;
+    const opened = new Promise<PageFileChooser | undefined>((resolve) => settle = resolve);
+    const setIntercept = (enabled: boolean) =>
+      this.#channel.send("Page.setInterceptFileChooserDialog", { enabled }).catch(() => {});
+    if (this.#chooserWatches++ === 0) setIntercept(true);
+    const off = this.#channel.onEvent((method, params) => {
+      if (method !== "Page.fileChooserOpened") return;
+      const backendNodeId = params.backendNodeId as number | undefined;
+      settle({
+        multiple: params.mode === "selectMultiple",
+        setFiles: async (paths: readonly string[]) => {
+          if (backendNodeId === undefined) throw new Error("the file input is gone");
+          await this.#channel.send("DOM.setFileInputFiles", { files: [...paths], backendNodeId });
+        },
+      });
+    });
+    let stopped = false;
+    return {
+      opened,
+      stop: () => {
+        if (stopped) return;
+        stopped = true;
+        off();
+        settle(undefined);
+        if (--this.#chooserWatches === 0) setIntercept(false);
+      },
+    };
   }
 
   /** Listens for the top-level document's `load` event (`Page.loadEventFired`). */
