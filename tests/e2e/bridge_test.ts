@@ -201,6 +201,26 @@ test("aiTap with fileChooserAccept sets the file the tap's chooser asks for", as
   await page.close();
 });
 
+test("extraction: aiString and aiBoolean send the tab's screenshot and its element list", async () => {
+  const page = await openFixture("actions.html");
+  const seen: { image: { width: number; height: number } | null; dom?: string }[] = [];
+  const agent = await bridge(() => page, {
+    extract: (call) => {
+      seen.push({ image: call.image, dom: call.dom });
+      return call.returnType === "boolean" ? true : "Click me";
+    },
+  });
+  await agent.connectCurrentTab();
+  assert.equal(await agent.aiString("the label of the first button"), "Click me");
+  assert.equal(await agent.aiBoolean("is there a hover card", { domIncluded: true }), true);
+  const viewport = await page.evaluate(() => ({ width: innerWidth, height: innerHeight }));
+  assert.equal(seen[0].image?.width, viewport.width);
+  assert.equal(seen[0].image?.height, viewport.height);
+  assert.match(seen[1].dom ?? "", /Click me/);
+  await agent.destroy();
+  await page.close();
+});
+
 test("no extension within connectTimeout: the error says how to install and pair it", async () => {
   const agent = new AgentOverBrowserBridge({ port: await freePort(), connectTimeout: 300 });
   agents.push(agent);
