@@ -221,6 +221,24 @@ test("extraction: aiString and aiBoolean send the tab's screenshot and its eleme
   await page.close();
 });
 
+test("closing the driven tab ends the connection: the next call says so, destroy still works", async () => {
+  const page = await openFixture("input.html");
+  const agent = await bridge(() => page, {});
+  await agent.connectCurrentTab();
+  await page.close();
+  await assert.rejects(
+    (async () => {
+      // The detach notice may trail the close by a moment.
+      for (let i = 0; i < 50; i++) {
+        await agent.evaluateJavaScript("1");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })(),
+    /the tab is no longer driven|no tab is connected/,
+  );
+  await agent.destroy();
+});
+
 test("no extension within connectTimeout: the error says how to install and pair it", async () => {
   const agent = new AgentOverBrowserBridge({ port: await freePort(), connectTimeout: 300 });
   agents.push(agent);
