@@ -262,6 +262,10 @@ export class BridgeServer {
     const server = this.#server;
     this.#server = undefined;
     this.#client = undefined;
+    for (const { reject } of this.#pending.values()) {
+      reject(new Error("AgentOverBrowserBridge: the bridge was closed"));
+    }
+    this.#pending.clear();
     if (!server) return;
     for (const socket of server.clients) socket.close(1001, "bridge closed");
     await new Promise<void>((resolve) => server.close(() => resolve()));
