@@ -15,16 +15,24 @@ export interface ModelProcess {
   close(): Promise<void>;
 }
 
+/** How the model maps the screenshot to CSS pixels: one of the two. */
+export interface ModelScreen {
+  /** The page's viewport, CSS pixels. */
+  viewport?: ViewportSize;
+  /** Screenshot pixels per CSS pixel (a phone's density). */
+  imagePixelsPerCssPixel?: number;
+}
+
 /**
  * Starts the test model in a child process, answering every locate call with `box` at once.
  *
- * @param box the box every locate answers, in CSS pixels of `viewport`.
- * @param viewport the page's viewport, as the model sees the screenshot.
+ * @param box the box every locate answers, in CSS pixels.
+ * @param screen how the model maps the screenshot to CSS pixels.
  * @throws {Error} when the process exits before printing its configuration.
  */
 export async function startModelProcess(
   box: TargetBox,
-  viewport: ViewportSize,
+  screen: ModelScreen,
 ): Promise<ModelProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -33,7 +41,7 @@ export async function startModelProcess(
       "--allow-read",
       "--allow-env",
       new URL("_model_process.ts", import.meta.url).pathname,
-      JSON.stringify({ box, viewport }),
+      JSON.stringify({ box, ...screen }),
     ],
     stdin: "piped",
     stdout: "piped",

@@ -3,7 +3,7 @@
  *
  * SDK -> `@yume-chan/adb` -> a private real adb server -> the adb front of the device simulator
  * -> the virtual phone (1080 x 2400 at density 2.625) -> Chromium. The test model runs in its own
- * process (this file, started with `--model`) and answers every locate call at once with a box
+ * process (`_model_child.ts`) and answers every locate call at once with a box
  * measured once before the loop, so what remains is the SDK and the adb path: the screenshot
  * (`screencap` through adb), the model round trip (HTTP to the test model process, which includes
  * the agent's image preparation only as far as it happens inside the request), the tap (`input
@@ -19,9 +19,13 @@
  * @module
  */
 
-import { startTestModel } from "@sdk/core/testing";
-import type { TargetBox } from "@sdk/core/testing";
 import { fileURLToPath } from "node:url";
+import { MobileAAgent, MobileADevice } from "@sdk/mobilea";
+import { startAdbFront, startVirtualPhone } from "@sdk/web/testing";
+import { startPrivateAdbServer } from "../tests/helpers/adb.ts";
+import { launchChromium } from "../tests/helpers/browser.ts";
+import { serveStatic } from "../tests/helpers/static_server.ts";
+import { startModelProcess } from "./_model_child.ts";
 
 const WIDTH = 1080;
 const HEIGHT = 2400;
@@ -31,67 +35,12 @@ const WAIT_AFTER_ACTION_MS = 300;
 export const OVERHEAD_TARGET_MS = 150;
 const NOTES = "com.example.notes";
 
-if (Deno.args[0] === "--model") {
-  // The test model process: answers every locate with the box, prints its config, serves until
-  // stdin closes.
-  const box = JSON.parse(Deno.args[1]) as TargetBox;
-  const model = await startTestModel({
-    script: { locate: () => box },
-    imagePixelsPerCssPixel: DENSITY,
-  });
-  console.log(JSON.stringify(model.modelConfig()));
-  for await (const _ of Deno.stdin.readable) {
-    // Nothing is sent; the loop ends when the parent closes stdin.
-  }
-  await model.close();
-  Deno.exit(0);
-}
-
 /** Median of a series. */
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
-
-async function startModel(box: TargetBox) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net=127.0.0.1",
-      "--allow-read",
-      "--allow-env",
-      fileURLToPath(import.meta.url),
-      "--model",
-      JSON.stringify(box),
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the test model process exited before printing its config");
-    text += value;
-  }
-  return {
-    config: JSON.parse(text.slice(0, text.indexOf("\n"))) as Record<string, string>,
-    async close() {
-      await child.stdin.close();
-      await reader.cancel();
-      await child.status;
-    },
-  };
-}
-
-// Loaded here, not in the model process.
-const { MobileAAgent, MobileADevice } = await import("@sdk/mobilea");
-const { startAdbFront, startVirtualPhone } = await import("@sdk/web/testing");
-const { startPrivateAdbServer } = await import("../tests/helpers/adb.ts");
-const { launchChromium } = await import("../tests/helpers/browser.ts");
-const { serveStatic } = await import("../tests/helpers/static_server.ts");
 
 const steps = Number(Deno.args[0] ?? 30);
 const browser = await launchChromium();
@@ -115,10 +64,10 @@ try {
   const found = await phone.foregroundPage().locator("#list-title").boundingBox();
   if (!found) throw new Error("the notes app has no #list-title to tap");
   const box = { left: found.x, top: found.y, width: found.width, height: found.height };
-  const model = await startModel(box);
+  const model = await startModelProcess(box, { imagePixelsPerCssPixel: DENSITY });
   const device = new MobileADevice(front.serial, { remoteBridgePort: server.port });
   const agent = new MobileAAgent(device, {
-    modelConfig: model.config,
+    modelConfig: model.modelConfig(),
     waitAfterAction: WAIT_AFTER_ACTION_MS,
     generateReport: false,
     autoPrintReportMsg: false,

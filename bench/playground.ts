@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   await probe.goto(`${app.url}actions.html`);
   const box = await measure(probe, "#click-button");
   await probe.close();
-  const model = await startModelProcess(box, VIEWPORT);
+  const model = await startModelProcess(box, { viewport: VIEWPORT });
 
   let modelMs = 0;
   const playground = await startPlayground({

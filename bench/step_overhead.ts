@@ -362,7 +362,7 @@ async function runVariant(
     const imageUris: number[] = [];
     const imageBytes: number[] = [];
     let imageMime = "";
-    model = await startModelProcess(box, VIEWPORT);
+    model = await startModelProcess(box, { viewport: VIEWPORT });
     const testModel = model;
     agent = new DriverBPageAgent(page, {
       modelConfig: testModel.modelConfig(),
