@@ -114,6 +114,7 @@ export {
   readStringParam,
 } from "./device/params.ts";
 export type { ActionParams } from "./device/params.ts";
+export { checkBooleanOptions } from "./device/options.ts";
 export type {
   ActionImplementation,
   SharedActionText,

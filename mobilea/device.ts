@@ -23,6 +23,7 @@ import type {
   Size,
 } from "@sdk/core";
 import {
+  checkBooleanOptions,
   checkInputOptions,
   clearInputAction,
   doubleClickAction,
@@ -244,21 +245,11 @@ export class MobileADevice implements AbstractInterface {
     }
     this.deviceId = deviceId;
     this.#bridge = new Bridge(options);
-    for (
-      const key of [
-        "autoDismissKeyboard",
-        "exposeRunBridgeShellAction",
-        "alwaysRefreshScreenInfo",
-      ] as const
-    ) {
-      if (options[key] !== undefined && typeof options[key] !== "boolean") {
-        throw new TypeError(
-          `Cannot create MobileADevice as '${key}' must be a boolean: current value is ${
-            JSON.stringify(options[key])
-          }`,
-        );
-      }
-    }
+    checkBooleanOptions("MobileADevice", options, [
+      "autoDismissKeyboard",
+      "exposeRunBridgeShellAction",
+      "alwaysRefreshScreenInfo",
+    ]);
     this.#autoDismissKeyboard = options.autoDismissKeyboard ?? true;
     this.#shellEnabled = options.exposeRunBridgeShellAction ?? true;
     this.#alwaysRefresh = options.alwaysRefreshScreenInfo ?? false;

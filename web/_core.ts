@@ -26,7 +26,7 @@ export type {
   StreamFrame,
 } from "@sdk/core";
 export { logDeviceActions, normalizeKeyCombo, withCustomActions } from "@sdk/core";
-export { checkInputOptions, sleep } from "@sdk/core";
+export { checkBooleanOptions, checkInputOptions, sleep } from "@sdk/core";
 export {
   readEnumParam,
   readLocateParam,

@@ -24,7 +24,7 @@ import type {
   ScreenshotEncoding,
   Size,
 } from "../_core.ts";
-import { checkInputOptions, sleep } from "../_core.ts";
+import { checkBooleanOptions, checkInputOptions, sleep } from "../_core.ts";
 import { logDeviceActions, normalizeKeyCombo, withCustomActions } from "../_core.ts";
 import {
   clearInputAction,
@@ -223,21 +223,11 @@ export class WebPageDevice implements AbstractInterface {
    */
   constructor(driver: PageDriver, options: WebPageDeviceOptions = {}) {
     this.#driver = driver;
-    for (
-      const key of [
-        "forceSameTabNavigation",
-        "forceChromeSelectRendering",
-        "enableTouchEventsInActionSpace",
-      ] as const
-    ) {
-      if (options[key] !== undefined && typeof options[key] !== "boolean") {
-        throw new TypeError(
-          `Cannot create WebPageDevice as '${key}' must be a boolean: current value is ${
-            JSON.stringify(options[key])
-          }`,
-        );
-      }
-    }
+    checkBooleanOptions("WebPageDevice", options, [
+      "forceSameTabNavigation",
+      "forceChromeSelectRendering",
+      "enableTouchEventsInActionSpace",
+    ]);
     if (options.forceSameTabNavigation ?? true) this.#pageScripts.push(keepNavigationInTab);
     if (options.forceChromeSelectRendering ?? true) this.#pageScripts.push(renderSelectsInPage);
     this.#navigationTimeout = checkMs(
