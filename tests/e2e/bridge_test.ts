@@ -65,8 +65,15 @@ before(async () => {
   });
   worker = context.serviceWorkers()[0] ?? await context.waitForEvent("serviceworker");
   assert.match(worker.url(), /^chrome-extension:\/\/[a-p]{32}\/background\.js$/);
+  // The extension writes its generated token on first start; ours must land after it, or that
+  // write would replace ours.
   await worker.evaluate(
-    ([p, t]) => chrome.storage.local.set({ port: p, token: t }),
+    async ([p, t]) => {
+      while (typeof (await chrome.storage.local.get("token")).token !== "string") {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await chrome.storage.local.set({ port: p, token: t });
+    },
     [port, TOKEN] as [number, string],
   );
 });
@@ -81,7 +88,12 @@ after(async () => {
 
 // The extension's chrome.* API as the service worker sees it (only what the tests use).
 declare const chrome: {
-  storage: { local: { set(items: Record<string, unknown>): Promise<void> } };
+  storage: {
+    local: {
+      get(key: string): Promise<Record<string, unknown>>;
+      set(items: Record<string, unknown>): Promise<void>;
+    };
+  };
 };
 
 async function bridge(
@@ -197,6 +209,53 @@ test("aiTap with fileChooserAccept sets the file the tap's chooser asks for", as
   await agent.connectCurrentTab();
   await agent.aiTap("the Upload a document button", { fileChooserAccept: file });
   assert.deepEqual(await state(page, "hidden"), [{ name: "one.txt", size: 3 }]);
+  await agent.destroy();
+  await page.close();
+});
+
+test("aiAct uploads a model-planned file inside fileChooserAllowedDir; outside it is rejected", async () => {
+  const uploads = path.join(tmp, "uploads");
+  await fs.mkdir(uploads, { recursive: true });
+  await fs.writeFile(path.join(uploads, "inside.txt"), "inside!");
+  await fs.writeFile(path.join(tmp, "secret.txt"), "secret");
+  const page = await openFixture("upload.html");
+  let files: unknown = ["inside.txt"];
+  const agent = await bridge(() => page, {
+    locate: () => measure(page, "#pick-button"),
+    plan: async ({ history }) => {
+      if (history.length) return { log: "Done", finished: true };
+      return {
+        log: "Tap the Upload a document button",
+        action: {
+          type: "Tap",
+          param: {
+            locate: {
+              prompt: "the Upload a document button",
+              box: await measure(page, "#pick-button"),
+            },
+            files,
+          },
+        },
+      };
+    },
+  });
+  await agent.connectCurrentTab();
+  await agent.aiAct("upload inside.txt with the Upload a document button", {
+    fileChooserAllowedDir: uploads,
+  });
+  assert.deepEqual(await state(page, "hidden"), [{ name: "inside.txt", size: 7 }]);
+  assert.equal(await state(page, "pickClicks"), 1);
+  for (const outside of ["../secret.txt", path.join(tmp, "secret.txt")]) {
+    files = [outside];
+    await assert.rejects(
+      agent.aiAct("upload the secret", { fileChooserAllowedDir: uploads }),
+      /is outside fileChooserAllowedDir/,
+    );
+  }
+  // The rejected plans neither tapped nor set a file.
+  assert.equal(await state(page, "pickClicks"), 1);
+  assert.deepEqual(await state(page, "hidden"), [{ name: "inside.txt", size: 7 }]);
+  assert.deepEqual(await state(page, "changes"), { single: 0, multi: 0, hidden: 1 });
   await agent.destroy();
   await page.close();
 });
