@@ -9,8 +9,9 @@
  * `DriverBPageAgent`. The test model runs in its own process and answers every locate call at once
  * with the "Click me" button's box, so the model costs ~0 ms. Both agents tap in alternating
  * blocks of 5 steps (the tab in use is brought to the front outside the timed call), N steps each
- * (default 30), first with `waitAfterAction` 300 ms (the default), then with 0 ms (the SDK's cost
- * alone). Reports are off for both (`generateReport: false`): same work on both sides, less noise.
+ * (default 30), with `waitAfterAction` 300 ms (the default) and 0 ms (the SDK's cost alone), each
+ * with the bridge's water-flow overlay on (the default: drawn, hidden for each screenshot) and
+ * off. Reports are off for both (`generateReport: false`): same work on both sides, less noise.
  *
  * It prints the medians and the ratio bridge / DriverB (issue 11's target: <= 1.3x) and writes
  * `bench/output/bridge.json`. Exit code 0 even when the target is missed; 1 when the run fails,
@@ -43,6 +44,8 @@ const OUTPUT = new URL("output/bridge.json", import.meta.url);
 /** One `waitAfterAction` setting's result. */
 export interface BridgeBenchRow {
   waitAfterActionMs: number;
+  /** The bridge agent's `enableWaterFlowAnimation` (the overlay drawn, hidden for each capture). */
+  overlay: boolean;
   steps: number;
   bridgeMs: number[];
   driverBMs: number[];
@@ -79,6 +82,7 @@ async function runSetting(
   port: number,
   steps: number,
   waitAfterAction: number,
+  overlay: boolean,
 ): Promise<BridgeBenchRow> {
   const url = new URL("actions.html", appUrl).href;
   const driverBPage = await context.newPage();
@@ -97,7 +101,13 @@ async function runSetting(
       autoPrintReportMsg: false,
     };
     driverB = new DriverBPageAgent(driverBPage, common);
-    bridge = new AgentOverBrowserBridge({ ...common, port, token: TOKEN, connectTimeout: 30_000 });
+    bridge = new AgentOverBrowserBridge({
+      ...common,
+      port,
+      token: TOKEN,
+      connectTimeout: 30_000,
+      enableWaterFlowAnimation: overlay,
+    });
     const opened = context.waitForEvent("page", { timeout: 60_000 });
     opened.catch(() => {});
     await bridge.connectNewTabWithUrl(url);
@@ -145,6 +155,7 @@ async function runSetting(
     const ratio = bridgeMedianMs / driverBMedianMs;
     return {
       waitAfterActionMs: waitAfterAction,
+      overlay,
       steps,
       bridgeMs,
       driverBMs,
@@ -207,23 +218,27 @@ async function main(): Promise<void> {
       [port, TOKEN] as [number, string],
     );
     const rows: BridgeBenchRow[] = [];
-    for (const wait of [300, 0]) rows.push(await runSetting(context, app.url, port, steps, wait));
+    for (const overlay of [true, false]) {
+      for (const wait of [300, 0]) {
+        rows.push(await runSetting(context, app.url, port, steps, wait, overlay));
+      }
+    }
 
     console.log(
       `bridge vs DriverB, one aiTap on actions.html, ${steps} steps each, blocks of ${BLOCK}, ` +
         `test model in its own process`,
     );
     console.log(
-      "| waitAfterAction | bridge median | DriverB median | bridge overhead | DriverB overhead | ratio | target |",
+      "| waitAfterAction | overlay | bridge median | DriverB median | bridge overhead | DriverB overhead | ratio | target |",
     );
-    console.log("| --: | --: | --: | --: | --: | --: | :-- |");
+    console.log("| --: | :-- | --: | --: | --: | --: | --: | :-- |");
     for (const r of rows) {
       console.log(
-        `| ${r.waitAfterActionMs} ms | ${r.bridgeMedianMs.toFixed(1)} ms | ${
-          r.driverBMedianMs.toFixed(1)
-        } ms | ${r.bridgeOverheadMs.toFixed(1)} ms | ${r.driverBOverheadMs.toFixed(1)} ms | ${
-          r.ratio.toFixed(2)
-        }x | <= ${RATIO_TARGET}x ${r.pass ? "PASS" : "MISS"} |`,
+        `| ${r.waitAfterActionMs} ms | ${r.overlay ? "on" : "off"} | ${
+          r.bridgeMedianMs.toFixed(1)
+        } ms | ${r.driverBMedianMs.toFixed(1)} ms | ${r.bridgeOverheadMs.toFixed(1)} ms | ${
+          r.driverBOverheadMs.toFixed(1)
+        } ms | ${r.ratio.toFixed(2)}x | <= ${RATIO_TARGET}x ${r.pass ? "PASS" : "MISS"} |`,
       );
     }
     await fs.mkdir(path.dirname(OUTPUT.pathname), { recursive: true });

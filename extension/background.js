@@ -9,7 +9,8 @@
 //   extension -> SDK  {type:"hello", token, version}
 //   SDK -> extension  {type:"welcome"}             (or the server closes with code 4001..4003)
 //   SDK -> extension  {id, method, params}          methods: connectCurrentTab, connectNewTab,
-//                                                  cdp, closeTab, detach
+//                                                  cdp, closeTab, detach; the connect methods
+//                                                  take {overlay: true} for the water-flow overlay
 //   extension -> SDK  {id, result} | {id, error}
 //   extension -> SDK  {type:"event", method, params} (CDP events of the driven tab)
 //   extension -> SDK  {type:"detached", reason}     (the debugger left the tab)
@@ -41,6 +42,70 @@ const status = {
 let tabId;
 /** Tabs opened for the SDK (closed on request). */
 const createdTabs = new Set();
+/** Whether the driven tab shows the water-flow border and pointer overlay. */
+let overlayOn = false;
+
+// The water-flow overlay (enableWaterFlowAnimation): a fixed, click-through <sdk-bridge-overlay>
+// element on top of the page with an animated blue gradient border and a pointer dot. Injected by
+// Runtime.evaluate into the current document and Page.addScriptToEvaluateOnNewDocument into every
+// later one (so it survives navigation); idempotent. The element's data-x / data-y hold the
+// pointer's CSS position; data-hidden is set while a screenshot is taken.
+const OVERLAY_SOURCE = `(() => {
+  const mount = () => {
+    if (document.querySelector("sdk-bridge-overlay") || !document.documentElement) return;
+    const host = document.createElement("sdk-bridge-overlay");
+    host.setAttribute("aria-hidden", "true");
+    host.style.cssText = "all: initial; position: fixed; inset: 0; pointer-events: none; " +
+      "z-index: 2147483647; display: block;";
+    const root = host.attachShadow({ mode: "open" });
+    root.innerHTML = \`<style>
+      .edge { position: fixed; overflow: hidden; pointer-events: none; }
+      .top { top: 0; left: 0; right: 0; height: 5px; }
+      .bottom { bottom: 0; left: 0; right: 0; height: 5px; }
+      .left { top: 0; bottom: 0; left: 0; width: 5px; }
+      .right { top: 0; bottom: 0; right: 0; width: 5px; }
+      .flow { position: absolute; top: 0; left: 0; width: 200%; height: 100%;
+        background: linear-gradient(90deg, #0a5cff, #00c8ff, #6a4cff, #0a5cff, #00c8ff, #6a4cff,
+          #0a5cff);
+        will-change: transform; animation: sdk-flow-x 3s linear infinite; }
+      .left .flow, .right .flow { width: 100%; height: 200%;
+        background: linear-gradient(180deg, #0a5cff, #00c8ff, #6a4cff, #0a5cff, #00c8ff, #6a4cff,
+          #0a5cff);
+        animation-name: sdk-flow-y; }
+      @keyframes sdk-flow-x { to { transform: translateX(-50%); } }
+      @keyframes sdk-flow-y { to { transform: translateY(-50%); } }
+      .pointer { position: fixed; left: -9px; top: -9px; width: 18px; height: 18px; box-sizing: border-box;
+        border-radius: 50%; background: rgba(10, 92, 255, 0.55); border: 2px solid #fff;
+        box-shadow: 0 0 0 2px #0a5cff; opacity: 0; pointer-events: none;
+        transition: transform 0.15s ease-out; }
+    </style>\${["top", "bottom", "left", "right"].map((side) =>
+      \`<div class="edge \${side}"><div class="flow"></div></div>\`
+    ).join("")}<div class="pointer"></div>\`;
+    document.documentElement.appendChild(host);
+  };
+  if (document.documentElement) mount();
+  else document.addEventListener("DOMContentLoaded", mount, { once: true });
+})()`;
+const OVERLAY_REMOVE = `document.querySelectorAll("sdk-bridge-overlay").forEach((e) => e.remove())`;
+const overlayMove = (x, y) =>
+  `(() => { const h = document.querySelector("sdk-bridge-overlay"); if (!h) return;
+    h.dataset.x = ${x}; h.dataset.y = ${y};
+    const p = h.shadowRoot.querySelector(".pointer");
+    p.style.transform = "translate(${x}px, ${y}px)"; p.style.opacity = "1"; })()`;
+const overlayVisibility = (hidden) =>
+  `(() => { const h = document.querySelector("sdk-bridge-overlay"); if (!h) return;
+    h.style.visibility = "${hidden ? "hidden" : "visible"}";
+    ${hidden ? 'h.dataset.hidden = ""' : "delete h.dataset.hidden"}; })()`;
+
+/** Runs a script in the driven tab's page; gives up after `ms` (a navigating page may not answer). */
+function pageEval(expression, ms = 1000) {
+  const id = tabId;
+  if (id === undefined) return Promise.resolve();
+  return Promise.race([
+    chrome.debugger.sendCommand({ tabId: id }, "Runtime.evaluate", { expression }),
+    new Promise((resolve) => setTimeout(resolve, ms)),
+  ]).catch(() => {});
+}
 
 async function settings() {
   const stored = await chrome.storage.local.get(["token", "port"]);
@@ -145,16 +210,34 @@ async function execute(method, params) {
       let [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
       if (!tab) [tab] = await chrome.tabs.query({ active: true });
       if (!tab?.id) throw new Error("no active tab to drive");
-      return await attach(tab);
+      return await attach(tab, params.overlay === true);
     }
     case "connectNewTab": {
       const tab = await chrome.tabs.create({ url: params.url, active: true });
       createdTabs.add(tab.id);
-      return await attach(tab);
+      return await attach(tab, params.overlay === true);
     }
     case "cdp": {
       if (tabId === undefined) throw new Error("no tab is connected");
-      return await chrome.debugger.sendCommand({ tabId }, params.method, params.params ?? {});
+      const command = params.params ?? {};
+      if (overlayOn && params.method === "Page.captureScreenshot") {
+        // The model sees the page, not the overlay: hidden during the capture.
+        await pageEval(overlayVisibility(true));
+        try {
+          return await chrome.debugger.sendCommand({ tabId }, params.method, command);
+        } finally {
+          pageEval(overlayVisibility(false));
+        }
+      }
+      const result = await chrome.debugger.sendCommand({ tabId }, params.method, command);
+      if (
+        overlayOn && params.method === "Input.dispatchMouseEvent" &&
+        (command.type === "mouseMoved" || command.type === "mousePressed")
+      ) {
+        // Not awaited: the page applies it in order, before any later command's effect.
+        pageEval(overlayMove(Number(command.x) || 0, Number(command.y) || 0));
+      }
+      return result;
     }
     case "closeTab": {
       // Closes the driven tab, only when the extension opened it.
@@ -171,7 +254,7 @@ async function execute(method, params) {
   }
 }
 
-async function attach(tab) {
+async function attach(tab, overlay) {
   if (tabId !== undefined) {
     throw new Error(`already driving tab ${tabId}: one tab per bridge agent`);
   }
@@ -180,11 +263,22 @@ async function attach(tab) {
   }
   await chrome.debugger.attach({ tabId: tab.id }, "1.3");
   tabId = tab.id;
+  overlayOn = overlay;
+  if (overlay) {
+    await chrome.debugger.sendCommand({ tabId }, "Page.addScriptToEvaluateOnNewDocument", {
+      source: OVERLAY_SOURCE,
+    });
+    await pageEval(OVERLAY_SOURCE);
+  }
   setStatus({ tabId: tab.id, tabUrl: tab.pendingUrl || tab.url, tabTitle: tab.title });
   return { tabId: tab.id, url: tab.pendingUrl || tab.url || "" };
 }
 
 async function detachQuietly() {
+  // The overlay goes first, while the debugger can still reach the page (the script added for new
+  // documents ends with the debugger session).
+  if (overlayOn) await pageEval(OVERLAY_REMOVE);
+  overlayOn = false;
   const id = tabId;
   tabId = undefined;
   setStatus({ tabId: undefined, tabUrl: undefined, tabTitle: undefined });
@@ -199,6 +293,7 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
 chrome.debugger.onDetach.addListener((source, reason) => {
   if (source.tabId !== tabId) return;
   tabId = undefined;
+  overlayOn = false;
   setStatus({ tabId: undefined, tabUrl: undefined, tabTitle: undefined });
   socket?.send(JSON.stringify({ type: "detached", reason }));
 });

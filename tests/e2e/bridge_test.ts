@@ -20,7 +20,10 @@ import { createServer } from "node:net";
 import { chromium } from "playwright-core";
 import type { BrowserContext, Page, Worker } from "playwright-core";
 import { WebSocket } from "ws";
+import { Buffer } from "node:buffer";
+import { PNG } from "pngjs";
 import { AgentOverBrowserBridge, type AgentOverBrowserBridgeOptions } from "@sdk/web";
+import type { ModelClient } from "@sdk/core";
 import { startTestModel, type TestModel, type TestModelScript } from "@sdk/core/testing";
 import { CHROMIUM_ARGS, findChromium, measure } from "../helpers/browser.ts";
 import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "../helpers/static_server.ts";
@@ -276,6 +279,123 @@ test("extraction: aiString and aiBoolean send the tab's screenshot and its eleme
   assert.equal(seen[0].image?.width, viewport.width);
   assert.equal(seen[0].image?.height, viewport.height);
   assert.match(seen[1].dom ?? "", /Click me/);
+  assert.doesNotMatch(seen[1].dom ?? "", /sdk-bridge|pointer/i, "the overlay is not in the list");
+  await agent.destroy();
+  await page.close();
+});
+
+/** Pixels of the water-flow border's blues in the 6-pixel band along the edges of a PNG. */
+function borderBluePixels(png: Uint8Array): number {
+  const image = PNG.sync.read(Buffer.from(png));
+  let count = 0;
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      if (x >= 6 && x < image.width - 6 && y >= 6 && y < image.height - 6) continue;
+      const i = (y * image.width + x) * 4;
+      const [r, g, b] = [image.data[i], image.data[i + 1], image.data[i + 2]];
+      if (b > 180 && r < 130 && b - r > 80 && b - g > 20) count++;
+    }
+  }
+  return count;
+}
+
+const overlayState = (page: Page) =>
+  page.evaluate(() => {
+    const host = document.querySelector("sdk-bridge-overlay") as HTMLElement | null;
+    if (!host) return null;
+    const style = getComputedStyle(host);
+    const pointer = host.shadowRoot!.querySelector(".pointer")!.getBoundingClientRect();
+    return {
+      position: style.position,
+      pointerEvents: style.pointerEvents,
+      visibility: style.visibility,
+      x: Number(host.dataset.x),
+      y: Number(host.dataset.y),
+      pointer: { x: pointer.left + pointer.width / 2, y: pointer.top + pointer.height / 2 },
+    };
+  });
+
+test("the water-flow overlay: shown while connected, pointer at the tap, not in the model's screenshot, gone after destroy", async () => {
+  const page = await openFixture("actions.html");
+  const box = await measure(page, "#click-button");
+  const shots: Uint8Array[] = [];
+  const agent = await bridge(() => page, { locate: () => box, extract: () => "Click me" }, {
+    screenshotFormat: "png",
+    // Keeps the screenshot of each request the model gets; passes everything through.
+    createModelClient: (client: ModelClient) =>
+      Promise.resolve({
+        chat: {
+          completions: {
+            create(body: Record<string, unknown>, options?: { signal?: AbortSignal }) {
+              const uri = JSON.stringify(body).match(/data:image\/png;base64,[A-Za-z0-9+/=]+/)?.[0];
+              if (uri) {
+                shots.push(
+                  Uint8Array.from(atob(uri.slice(uri.indexOf(",") + 1)), (c) => c.charCodeAt(0)),
+                );
+              }
+              return client.chat.completions.create(body, options);
+            },
+          },
+        },
+      }),
+  });
+  await agent.connectCurrentTab();
+  try {
+    await overlayChecks();
+  } finally {
+    await agent.destroy();
+  }
+  assert.equal(await overlayState(page), null, "destroy removes the overlay");
+  await page.reload();
+  assert.equal(await overlayState(page), null, "and no later document gets it");
+  assert.equal(borderBluePixels(await page.screenshot()), 0);
+  await page.close();
+
+  async function overlayChecks() {
+    const shown = await overlayState(page);
+    assert.equal(shown?.position, "fixed");
+    assert.equal(shown?.pointerEvents, "none");
+    // The overlay is drawn: the tab's own pixels (Playwright's capture, not the agent's) have the
+    // border's blues along the edges.
+    assert.ok(borderBluePixels(await page.screenshot()) > 1000, "the border is drawn");
+
+    await agent.aiTap("the Click me button");
+    assert.equal(await state<number>(page, "clicks"), 1, "the overlay lets the tap through");
+    const center = { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+    const moved = await overlayState(page);
+    assert.ok(Math.abs(moved!.x - center.x) <= 1 && Math.abs(moved!.y - center.y) <= 1);
+    // The dot itself ends its transition on the tap point.
+    await page.waitForFunction(([x, y]) => {
+      const host = document.querySelector("sdk-bridge-overlay") as HTMLElement;
+      const r = host.shadowRoot!.querySelector(".pointer")!.getBoundingClientRect();
+      return Math.abs(r.left + r.width / 2 - x) <= 1 && Math.abs(r.top + r.height / 2 - y) <= 1;
+    }, [center.x, center.y]);
+
+    assert.equal(await agent.aiString("the label of the first button"), "Click me");
+    assert.equal(shots.length, 2, "the tap's screenshot and the extraction's");
+    for (const shot of shots) {
+      assert.equal(borderBluePixels(shot), 0, "the model's screenshots have no overlay pixels");
+    }
+    // Shown again after the capture.
+    await page.waitForFunction(() =>
+      getComputedStyle(document.querySelector("sdk-bridge-overlay")!).visibility === "visible"
+    );
+
+    // It survives a navigation (a script for every new document).
+    await page.goto(new URL("input.html", app.url).href);
+    await page.waitForFunction(() => document.querySelector("sdk-bridge-overlay") !== null);
+  }
+});
+
+test("enableWaterFlowAnimation: false draws no overlay", async () => {
+  const page = await openFixture("actions.html");
+  const agent = await bridge(() => page, { locate: () => measure(page, "#click-button") }, {
+    enableWaterFlowAnimation: false,
+  });
+  await agent.connectCurrentTab();
+  await agent.aiTap("the Click me button");
+  assert.equal(await state<number>(page, "clicks"), 1);
+  assert.equal(await overlayState(page), null);
   await agent.destroy();
   await page.close();
 });

@@ -34,8 +34,10 @@ export interface AgentOverBrowserBridgeOptions extends WebPageAgentOptions {
   /** TCP port of the bridge server. Default 3766 ({@link DEFAULT_BRIDGE_PORT}). */
   port?: number;
   /**
-   * Blue animated border and pointer overlay while controlling (spec 4.7). Accepted; not drawn
-   * by this version of the extension.
+   * Blue animated (water-flow) border and a pointer dot at each mouse action's point while the
+   * tab is controlled (spec 4.7). Drawn by the extension on top of the page, click-through,
+   * hidden during screenshots (the model sees the page, not the overlay), removed on `destroy()`.
+   * Default `true`.
    */
   enableWaterFlowAnimation?: boolean;
   /**
@@ -88,6 +90,7 @@ export class AgentOverBrowserBridge extends WebPageAgent {
   readonly #host: string;
   readonly #port: number;
   readonly #link: Link;
+  readonly #overlay: boolean;
   #createdTab = false;
 
   /**
@@ -104,12 +107,17 @@ export class AgentOverBrowserBridge extends WebPageAgent {
       allowRemoteAccess,
       host,
       port,
-      enableWaterFlowAnimation: _animation,
+      enableWaterFlowAnimation,
       token,
       extensionId,
       connectTimeout,
       ...agentOptions
     } = options;
+    if (enableWaterFlowAnimation !== undefined && typeof enableWaterFlowAnimation !== "boolean") {
+      throw new TypeError(
+        `AgentOverBrowserBridge: 'enableWaterFlowAnimation' must be a boolean: current value is ${typeof enableWaterFlowAnimation}`,
+      );
+    }
     const boundHost = host ?? (allowRemoteAccess ? "0.0.0.0" : "127.0.0.1");
     const pairing = token ?? (process.env[BRIDGE_TOKEN_ENV] || undefined);
     if (pairing !== undefined && (typeof pairing !== "string" || pairing.length < 8)) {
@@ -170,6 +178,7 @@ export class AgentOverBrowserBridge extends WebPageAgent {
     this.#connectTimeout = timeout;
     this.#host = boundHost;
     this.#port = boundPort;
+    this.#overlay = enableWaterFlowAnimation ?? true;
     server.onDetached = (reason) => link.detached = reason;
   }
 
@@ -187,7 +196,7 @@ export class AgentOverBrowserBridge extends WebPageAgent {
    */
   async connectCurrentTab(): Promise<void> {
     await this.#connect(async () => {
-      await this.#server.call("connectCurrentTab");
+      await this.#server.call("connectCurrentTab", { overlay: this.#overlay });
       await this.#bridgeDriver.start();
     });
   }
@@ -206,7 +215,7 @@ export class AgentOverBrowserBridge extends WebPageAgent {
       );
     }
     await this.#connect(async () => {
-      await this.#server.call("connectNewTab", { url: "about:blank" });
+      await this.#server.call("connectNewTab", { url: "about:blank", overlay: this.#overlay });
       this.#createdTab = true;
       await this.#bridgeDriver.start();
       await this.#bridgeDriver.goto(url);
