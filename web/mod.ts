@@ -82,6 +82,7 @@ export {
   AgentOverBrowserBridge,
   type AgentOverBrowserBridgeOptions,
   BRIDGE_TOKEN_ENV,
+  type BridgeConnectOptions,
   DEFAULT_BRIDGE_CONNECT_TIMEOUT_MS,
   DEFAULT_BRIDGE_PORT,
 } from "./bridge/bridge_agent.ts";

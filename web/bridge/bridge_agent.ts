@@ -61,6 +61,15 @@ interface Link {
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
+/** Options of a connect call (spec 4.7). */
+export interface BridgeConnectOptions {
+  /**
+   * Links and `window.open` that would open a new tab open in the connected one. Default: the
+   * constructor's `forceSameTabNavigation`, else `true`.
+   */
+  forceSameTabNavigation?: boolean;
+}
+
 /**
  * An agent over one tab of the user's desktop Chrome, through the SDK Bridge extension
  * (`deno task build:extension`, then "Load unpacked" `dist/extension`). The agent runs a
@@ -190,11 +199,15 @@ export class AgentOverBrowserBridge extends WebPageAgent {
   /**
    * Connects to the active tab of the browser's last focused window (spec 3.4).
    *
+   * @param options `forceSameTabNavigation`: links that would open a new tab open in this one;
+   *   default: the constructor's option, else `true`.
+   * @throws {TypeError} when `options.forceSameTabNavigation` is not a boolean.
    * @throws {Error} when no extension connects within `connectTimeout` (the message says how to
    * install and pair it), the port is taken, the active tab is a browser page, or the instance is
    * already connected or destroyed.
    */
-  async connectCurrentTab(): Promise<void> {
+  async connectCurrentTab(options: BridgeConnectOptions = {}): Promise<void> {
+    this.#applyConnectOptions("connectCurrentTab", options);
     await this.#connect(async () => {
       await this.#server.call("connectCurrentTab", { overlay: this.#overlay });
       await this.#bridgeDriver.start();
@@ -205,21 +218,36 @@ export class AgentOverBrowserBridge extends WebPageAgent {
    * Opens `url` in a new tab and connects to it (spec 3.4); resolves once the page is parsed.
    * The tab is closed by `destroy()` when `closeNewTabsAfterDisconnect` says so.
    *
+   * @param options as for {@link AgentOverBrowserBridge.connectCurrentTab}.
    * @throws {Error} as {@link AgentOverBrowserBridge.connectCurrentTab}, or when the navigation
    * fails.
    */
-  async connectNewTabWithUrl(url: string): Promise<void> {
+  async connectNewTabWithUrl(url: string, options: BridgeConnectOptions = {}): Promise<void> {
     if (typeof url !== "string") {
       throw new TypeError(
         `connectNewTabWithUrl needs a URL string: current value is ${typeof url}`,
       );
     }
+    this.#applyConnectOptions("connectNewTabWithUrl", options);
     await this.#connect(async () => {
       await this.#server.call("connectNewTab", { url: "about:blank", overlay: this.#overlay });
       this.#createdTab = true;
       await this.#bridgeDriver.start();
       await this.#bridgeDriver.goto(url);
     });
+  }
+
+  #applyConnectOptions(method: string, options: BridgeConnectOptions): void {
+    const same = options?.forceSameTabNavigation;
+    if (same === undefined) return;
+    if (typeof same !== "boolean") {
+      throw new TypeError(
+        `${method}: 'forceSameTabNavigation' must be a boolean: current value is ${
+          JSON.stringify(same)
+        }`,
+      );
+    }
+    this.interface.setForceSameTabNavigation(same);
   }
 
   async #connect(attach: () => Promise<void>): Promise<void> {

@@ -113,11 +113,10 @@ export class BridgePageDriver implements PageDriver {
       },
     };
     this.keyboard = {
-      type: async (text: string, options?: TypeOptions) => {
-        let first = true;
+      // Legacy bridge typing has no delay (spec 4.7 `keyboardTypeDelay`): the device's
+      // 'sequential' strategy types one code point per call and waits between them itself.
+      type: async (text: string, _options?: TypeOptions) => {
         for (const char of text) {
-          if (!first && options?.delayMs) await sleep(options.delayMs);
-          first = false;
           const name = char === "\n" || char === "\r" ? "Enter" : char === "\t" ? "Tab" : char;
           const known = keyDefinition(name);
           if (known && known.keyCode > 0) await keys.press(name);

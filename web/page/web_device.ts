@@ -483,6 +483,17 @@ export class WebPageDevice implements AbstractInterface {
 
   // Once per page: an init script for later documents, and a run in the current one. Each
   // script is idempotent, so a retry after a half-done setup is harmless.
+  /**
+   * Turns `forceSameTabNavigation` on or off for the pages this device sets up from now on (the
+   * extension bridge's connect option, spec 4.7, given before the tab is first used). A page
+   * already set up keeps its links as they are.
+   */
+  setForceSameTabNavigation(enabled: boolean): void {
+    const at = this.#pageScripts.indexOf(keepNavigationInTab);
+    if (enabled && at < 0) this.#pageScripts.unshift(keepNavigationInTab);
+    if (!enabled && at >= 0) this.#pageScripts.splice(at, 1);
+  }
+
   async #preparePage(): Promise<void> {
     const driver = this.#driver;
     if (this.#destroyed || this.#preparedDrivers.has(driver)) return;
