@@ -25,13 +25,12 @@
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createServer } from "node:net";
-import { chromium } from "playwright-core";
 import type { BrowserContext, Page } from "playwright-core";
 import { AgentOverBrowserBridge, DriverBPageAgent } from "@sdk/web";
-import { CHROMIUM_ARGS, findChromium, measure } from "../tests/helpers/browser.ts";
+import { measure } from "../tests/helpers/browser.ts";
+import { launchWithBridgeExtension } from "../tests/helpers/bridge_extension.ts";
+import { freePort } from "../tests/helpers/free_port.ts";
 import { FIXTURE_APP_DIR, serveStatic } from "../tests/helpers/static_server.ts";
-import { buildExtension } from "../scripts/build_extension.ts";
 import { type ModelProcess, startModelProcess } from "./_model_child.ts";
 
 /** Issue 11's target: a bridge step costs at most this many times a DriverB step. */
@@ -63,14 +62,6 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const clicks = (page: Page) =>
@@ -181,42 +172,9 @@ async function main(): Promise<void> {
   const app = await serveStatic(FIXTURE_APP_DIR);
   let context: BrowserContext | undefined;
   try {
-    const extension = await buildExtension(path.join(tmp, "extension"));
     const port = await freePort();
-    context = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
-      executablePath: await findChromium(),
-      headless: false,
-      viewport: null,
-      args: [
-        ...CHROMIUM_ARGS,
-        "--headless=new",
-        "--window-size=1280,800",
-        `--disable-extensions-except=${extension}`,
-        `--load-extension=${extension}`,
-      ],
-    });
-    const worker = context.serviceWorkers()[0] ?? await context.waitForEvent("serviceworker");
-    // The extension writes its generated token on first start; ours must land after it, or that
-    // write would replace ours.
-    await worker.evaluate(
-      async ([p, t]) => {
-        const local = (globalThis as unknown as {
-          chrome: {
-            storage: {
-              local: {
-                get(k: string): Promise<Record<string, unknown>>;
-                set(v: unknown): Promise<void>;
-              };
-            };
-          };
-        }).chrome.storage.local;
-        while (typeof (await local.get("token")).token !== "string") {
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        await local.set({ port: p, token: t });
-      },
-      [port, TOKEN] as [number, string],
-    );
+    const launched = await launchWithBridgeExtension(tmp, { port, token: TOKEN });
+    context = launched.context;
     const rows: BridgeBenchRow[] = [];
     for (const overlay of [true, false]) {
       for (const wait of [300, 0]) {

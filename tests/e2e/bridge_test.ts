@@ -16,8 +16,6 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createServer } from "node:net";
-import { chromium } from "playwright-core";
 import type { BrowserContext, Page, Worker } from "playwright-core";
 import { WebSocket } from "ws";
 import { Buffer } from "node:buffer";
@@ -25,9 +23,10 @@ import { PNG } from "pngjs";
 import { AgentOverBrowserBridge, type AgentOverBrowserBridgeOptions } from "@sdk/web";
 import type { ModelClient } from "@sdk/core";
 import { startTestModel, type TestModel, type TestModelScript } from "@sdk/core/testing";
-import { CHROMIUM_ARGS, findChromium, measure } from "../helpers/browser.ts";
+import { measure } from "../helpers/browser.ts";
+import { launchWithBridgeExtension } from "../helpers/bridge_extension.ts";
+import { freePort } from "../helpers/free_port.ts";
 import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "../helpers/static_server.ts";
-import { buildExtension } from "../../scripts/build_extension.ts";
 
 const TOKEN = "test-pairing-token-0123456789";
 
@@ -39,46 +38,12 @@ let port: number;
 const models: TestModel[] = [];
 const agents: AgentOverBrowserBridge[] = [];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 before(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), "sdk-bridge-"));
-  const extension = await buildExtension(path.join(tmp, "extension"));
   app = await serveStatic(FIXTURE_APP_DIR);
   port = await freePort();
-  // `headless: false` plus `--headless=new`: Chromium's own headless mode, which runs
-  // extensions (Playwright's `headless: true` would pick the old mode, without them).
-  context = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
-    executablePath: await findChromium(),
-    headless: false,
-    viewport: null,
-    args: [
-      ...CHROMIUM_ARGS,
-      "--headless=new",
-      "--window-size=1280,800",
-      `--disable-extensions-except=${extension}`,
-      `--load-extension=${extension}`,
-    ],
-  });
-  worker = context.serviceWorkers()[0] ?? await context.waitForEvent("serviceworker");
+  ({ context, worker } = await launchWithBridgeExtension(tmp, { port, token: TOKEN }));
   assert.match(worker.url(), /^chrome-extension:\/\/[a-p]{32}\/background\.js$/);
-  // The extension writes its generated token on first start; ours must land after it, or that
-  // write would replace ours.
-  await worker.evaluate(
-    async ([p, t]) => {
-      while (typeof (await chrome.storage.local.get("token")).token !== "string") {
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      await chrome.storage.local.set({ port: p, token: t });
-    },
-    [port, TOKEN] as [number, string],
-  );
 });
 
 after(async () => {

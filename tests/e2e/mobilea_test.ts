@@ -35,7 +35,8 @@ import {
   startVirtualPhone,
   type VirtualPhone,
 } from "@sdk/web/testing";
-import { freePort, type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
+import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
+import { freePort } from "../helpers/free_port.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
 

@@ -7,21 +7,9 @@
  */
 
 import { execFile } from "node:child_process";
-import net from "node:net";
 import process from "node:process";
 import type { Buffer } from "node:buffer";
-
-/** A free TCP port on 127.0.0.1 (free when asked; the caller binds it next). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from "./free_port.ts";
 
 /** One finished adb command. */
 export interface AdbRun {

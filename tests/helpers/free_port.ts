@@ -1,0 +1,19 @@
+/**
+ * A free TCP port for a test's own server.
+ *
+ * @module
+ */
+
+import net from "node:net";
+
+/** A free TCP port on 127.0.0.1 (free when asked; the caller binds it next). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
