@@ -384,6 +384,17 @@ function suite<P extends object, C>(h: Harness<P, C>) {
     });
   });
 
+  test(`${n}PageAgent: the device's setForceSameTabNavigation(false), before the first action, lets a link open a new tab (the bridge's connect option)`, async () => {
+    await withContext(async (context) => {
+      const page = await h.open(context, "newtab.html");
+      const agent = await pageAgent(page);
+      agent.interface.setForceSameTabNavigation(false);
+      await agent.aiTap("the new tab link");
+      await until("a second page", async () => (await h.contextPages(context)).length === 2);
+      assert.match(h.url(page), /newtab\.html$/);
+    });
+  });
+
   test(`${n}PageAgent with forceSameTabNavigation false lets links and window.open open new tabs`, async () => {
     await withContext(async (context) => {
       const page = await h.open(context, "newtab.html");
