@@ -63,6 +63,24 @@ async function where(page: Page) {
 }
 
 /**
+ * Asserts what is shown, reading it until it matches for up to 5 s: on a loaded machine the step a
+ * key or a link selects may be drawn later than `where()`'s 100 ms read.
+ */
+async function assertShown(
+  page: Page,
+  expected: { ex: string | null; step: number; hash: string },
+  message?: string,
+): Promise<void> {
+  let shown = await where(page);
+  for (const end = Date.now() + 5000; Date.now() < end;) {
+    if (JSON.stringify(shown) === JSON.stringify(expected)) break;
+    await new Promise((r) => setTimeout(r, 50));
+    shown = await where(page);
+  }
+  assert.deepEqual(shown, expected, message);
+}
+
+/**
  * Waits until the current step's card is built and at the top of the view, below the header (or
  * wholly in view, when the page ends before it could reach the top).
  */
@@ -80,7 +98,7 @@ test("deep links: #execution-N/step-M opens that step, #execution-N that executi
   await withRunDir(async () => {
     const file = await report(taps());
     const { page, errors } = await open(browser, file, "#execution-60/step-2");
-    assert.deepEqual(await where(page), { ex: "tap-60", step: 2, hash: "#execution-60/step-2" });
+    await assertShown(page, { ex: "tap-60", step: 2, hash: "#execution-60/step-2" });
     assert.equal(await page.locator("#detail li.step.cur .title").textContent(), "Tap 60");
     await stepInView(page);
     assert.ok(
@@ -96,7 +114,7 @@ test("deep links: #execution-N/step-M opens that step, #execution-N that executi
     await page.waitForFunction(() =>
       document.querySelector("nav .ex.sel")?.getAttribute("data-id") === "tap-3"
     );
-    assert.deepEqual(await where(page), { ex: "tap-3", step: 1, hash: "#execution-3/step-1" });
+    await assertShown(page, { ex: "tap-3", step: 1, hash: "#execution-3/step-1" });
     await page.close();
 
     for (
@@ -108,7 +126,7 @@ test("deep links: #execution-N/step-M opens that step, #execution-N that executi
       ] as const
     ) {
       const other = await open(browser, file, hash);
-      assert.deepEqual(await where(other.page), expected, hash);
+      await assertShown(other.page, expected, hash);
       assert.deepEqual(other.errors, []);
       await other.page.close();
     }
@@ -121,22 +139,12 @@ test("keys: j/k and arrows walk through steps across executions, n/p jump execut
   await withRunDir(async () => {
     const file = await report(taps());
     const { page, errors } = await open(browser, file, "#execution-60");
-    // A key is handled at once, but on a loaded machine the step it selects may be drawn a little
-    // later: read until it shows, for up to 5 s, then compare what is shown.
-    const at = async (ex: string, step: number) => {
-      const expected = {
+    const at = (ex: string, step: number) =>
+      assertShown(page, {
         ex,
         step,
         hash: `#execution-${ex.slice(4)}${step ? `/step-${step}` : ""}`,
-      };
-      let w = await where(page);
-      for (const end = Date.now() + 5000; Date.now() < end;) {
-        if (JSON.stringify(w) === JSON.stringify(expected)) break;
-        await new Promise((r) => setTimeout(r, 50));
-        w = await where(page);
-      }
-      assert.deepEqual(w, expected);
-    };
+      });
     await at("tap-60", 0);
     await page.keyboard.press("j");
     await at("tap-60", 1);
