@@ -11,7 +11,7 @@
  * @module
  */
 
-import { after, before, test } from "node:test";
+import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
@@ -44,6 +44,11 @@ before(async () => {
   port = await freePort();
   ({ context, worker } = await launchWithBridgeExtension(tmp, { port, token: TOKEN }));
   assert.match(worker.url(), /^chrome-extension:\/\/[a-p]{32}\/background\.js$/);
+});
+
+// A test that fails midway must not leave its agent listening on the port the next test uses.
+afterEach(async () => {
+  await Promise.allSettled(agents.splice(0).map((a) => a.destroy()));
 });
 
 after(async () => {
@@ -382,19 +387,22 @@ test("enableWaterFlowAnimation: false draws no overlay", async () => {
 test("closing the driven tab ends the connection: the next call says so, destroy still works", async () => {
   const page = await openFixture("input.html");
   const agent = await bridge(() => page, {});
-  await agent.connectCurrentTab();
-  await page.close();
-  await assert.rejects(
-    (async () => {
-      // The detach notice may trail the close by a moment.
-      for (let i = 0; i < 50; i++) {
-        await agent.evaluateJavaScript("1");
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })(),
-    /the tab is no longer driven|no tab is connected/,
-  );
-  await agent.destroy();
+  try {
+    await agent.connectCurrentTab();
+    await page.close();
+    await assert.rejects(
+      (async () => {
+        // The detach notice may trail the close by a moment.
+        for (let i = 0; i < 50; i++) {
+          await agent.evaluateJavaScript("1");
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })(),
+      /the tab is no longer driven|no tab is connected/,
+    );
+  } finally {
+    await agent.destroy();
+  }
 });
 
 test("no extension within connectTimeout: the error says how to install and pair it", async () => {

@@ -175,7 +175,14 @@ export class AgentOverBrowserBridge extends WebPageAgent {
             new Error(`AgentOverBrowserBridge: the tab is no longer driven (${link.detached})`),
           );
         }
-        return server.call("cdp", { method, params: params ?? {} });
+        // A tab closed a moment ago: Chrome may answer before the extension's detach notice.
+        return server.call("cdp", { method, params: params ?? {} }).catch((error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          if (/No tab with given id|Debugger is not attached/i.test(message)) {
+            throw new Error(`AgentOverBrowserBridge: the tab is no longer driven (${message})`);
+          }
+          throw error;
+        });
       },
       onEvent: (listener) => server.onEvent(listener),
     });
