@@ -35,6 +35,7 @@ export {
   type SimulatedApp,
   type SimulatorInput,
   startVirtualPhone,
+  type TouchPoint,
   type VirtualPhone,
   type VirtualPhoneOptions,
 } from "./virtual_phone.ts";

@@ -110,7 +110,18 @@ export type SimulatorInput =
   | { type: "key"; keyCode: number }
   | { type: "launch"; packageName: string; activity?: string }
   | { type: "stop"; packageName: string }
-  | { type: "openUrl"; url: string };
+  | { type: "openUrl"; url: string }
+  | { type: "multiTouch"; points: TouchPoint[] };
+
+/** A finger on the screen, physical pixels; `id` tells fingers apart across calls. */
+export interface TouchPoint {
+  /** Any number naming the finger; the same id in the next call is the same finger. */
+  id: number;
+  /** Horizontal position, physical pixels. */
+  x: number;
+  /** Vertical position, physical pixels. */
+  y: number;
+}
 
 /** A running virtual phone. Every coordinate is in physical pixels of its screen. */
 export interface VirtualPhone {
@@ -156,6 +167,14 @@ export interface VirtualPhone {
    * a finger down is ignored.
    */
   touch(action: "down" | "move" | "up" | "cancel", x: number, y: number): Promise<void>;
+  /**
+   * Sets the fingers now on the screen: new ids go down, known ids move, missing ids lift; `[]`
+   * lifts all. One call is one touch event on the page (DevTools `Input.dispatchTouchEvent` with
+   * every finger still down), so several fingers can pinch. Recorded as one `multiTouch` input.
+   *
+   * @throws {TypeError} when a point has a non-finite coordinate or two points share an id.
+   */
+  multiTouch(points: readonly TouchPoint[]): Promise<void>;
   /** Types text into the focused element, one key per character (any Unicode text). */
   inputText(text: string): Promise<void>;
   /**
@@ -356,6 +375,8 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
   const sessions = new Map<Page, Promise<CDPSession>>();
   let closed = false;
   let fingerDown = false;
+  // The fingers multiTouch put down, by id, in physical pixels.
+  let fingers = new Map<number, TouchPoint>();
   let queue: Promise<unknown> = Promise.resolve();
 
   // One operation on the screen at a time, in arrival order.
@@ -617,6 +638,42 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
           fingerDown = false;
           await touch(action === "up" ? "touchEnd" : "touchCancel");
         }
+      }),
+    multiTouch: (points) =>
+      serial(async () => {
+        const next = new Map<number, TouchPoint>();
+        for (const { id, x, y } of points) {
+          checkPoint(x, y);
+          if (next.has(id)) throw new TypeError(`multiTouch(): two fingers share the id ${id}`);
+          next.set(id, { id, x, y });
+        }
+        inputs.push({ type: "multiTouch", points: [...next.values()] });
+        const known = fingers;
+        fingers = next;
+        const s = await session(current());
+        const send = (
+          type: "touchStart" | "touchMove" | "touchEnd",
+          points: Iterable<TouchPoint>,
+        ) =>
+          s.send("Input.dispatchTouchEvent", {
+            type,
+            touchPoints: [...points].map(({ id, x, y }) => ({
+              id,
+              x: x / density,
+              y: y / density,
+            })),
+          });
+        // Chromium compares each event's points with the last event's: missing ids are released,
+        // new ids pressed, known ids moved. So lifts go first (the staying fingers where they
+        // were), then one event puts new fingers down and moves the others.
+        const staying = [...known.values()].filter(({ id }) => next.has(id));
+        if (staying.length < known.size) await send("touchEnd", staying);
+        if ([...next.keys()].some((id) => !known.has(id))) await send("touchStart", next.values());
+        else if (
+          [...next.values()].some(({ id, x, y }) =>
+            known.get(id)!.x !== x || known.get(id)!.y !== y
+          )
+        ) await send("touchMove", next.values());
       }),
     inputText: (text) =>
       serial(async () => {
