@@ -5,17 +5,80 @@
  * @module
  */
 
-import { readFile } from "node:fs/promises";
-import { basename, extname } from "node:path";
-import type { AgentOptions, RunYamlResult } from "@sdk/core";
+import type { RunYamlResult } from "@sdk/core";
 import {
+  bool,
   type EnvLookup,
-  parseMobileAScriptFile,
+  num,
+  oneOf,
+  parsePlatformScriptFile,
+  readScriptSource,
+  record,
   runScriptTasks,
-  type ScriptAgentOptions,
+  scriptAgentOptions,
+  type ScriptSectionSchema,
+  text,
 } from "@sdk/core/script";
 import { agentFromBridgeDevice, type AgentFromBridgeDeviceOptions } from "./agent.ts";
 import type { MobileAAgent } from "./agent.ts";
+
+/**
+ * The `mobilea` section of a script (spec 4.8): the device to drive, its plain-data options and
+ * the app or page to open first. Values are type-checked when the script is read;
+ * `MobileADevice` checks their ranges.
+ */
+export interface MobileAScriptSection extends Record<string, unknown> {
+  /** The adb serial; the first connected device when left out. */
+  deviceId?: string;
+  /** An app name, package name, `package/.Activity` or web URL to open before the tasks. */
+  launch?: string;
+  /** MobileA device options. */
+  autoDismissKeyboard?: boolean;
+  keyboardDismissStrategy?: "esc-first" | "back-first";
+  keyboardTypeDelay?: number;
+  inputStrategy?: "legacy" | "sequential" | "bulk";
+  imeStrategy?: "always-helper" | "helper-for-non-ascii" | "always-yadb" | "yadb-for-non-ascii";
+  screenshotStrategy?: "auto" | "always-helper";
+  displayId?: number;
+  exposeRunBridgeShellAction?: boolean;
+  minScreenshotBufferSize?: number;
+  alwaysRefreshScreenInfo?: boolean;
+  bridgePath?: string;
+  remoteBridgeHost?: string;
+  remoteBridgePort?: number;
+  /** App name -> package name (the agent's `appNameMapping`). */
+  appNameMapping?: Record<string, string>;
+}
+
+/** How the `mobilea` section is read. */
+export const MOBILEA_SCRIPT_SECTION: ScriptSectionSchema<MobileAScriptSection> = {
+  key: "mobilea",
+  label: "MobileA",
+  describe: "deviceId, launch, device options",
+  fields: {
+    deviceId: text,
+    launch: text,
+    autoDismissKeyboard: bool,
+    keyboardDismissStrategy: oneOf("esc-first", "back-first"),
+    keyboardTypeDelay: num({ min: 0, unit: "ms" }),
+    inputStrategy: oneOf("legacy", "sequential", "bulk"),
+    imeStrategy: oneOf(
+      "always-helper",
+      "helper-for-non-ascii",
+      "always-yadb",
+      "yadb-for-non-ascii",
+    ),
+    screenshotStrategy: oneOf("auto", "always-helper"),
+    displayId: num({ integer: true, min: 0 }),
+    exposeRunBridgeShellAction: bool,
+    minScreenshotBufferSize: num({ integer: true, min: 0, unit: "bytes" }),
+    alwaysRefreshScreenInfo: bool,
+    bridgePath: text,
+    remoteBridgeHost: text,
+    remoteBridgePort: num({ integer: true, above: 0 }),
+    appNameMapping: record(text),
+  },
+};
 
 /** Options of {@link runMobileAYaml}. */
 export interface RunMobileAYamlOptions {
@@ -72,13 +135,16 @@ export async function runMobileAYaml(
   script: string,
   options: RunMobileAYamlOptions = {},
 ): Promise<RunYamlResult> {
-  const isFile = !script.includes("\n") && /\.ya?ml$/i.test(script.trim());
-  const text = isFile ? await readFile(script.trim(), "utf8") : script;
-  const fileName = isFile ? script.trim() : options.fileName ?? "script.yaml";
-  const parsed = await parseMobileAScriptFile(text, fileName, { env: options.env });
-  const { deviceId, launch, ...deviceOptions } = parsed.mobilea;
+  const source = await readScriptSource(script, options.fileName);
+  const parsed = await parsePlatformScriptFile(
+    MOBILEA_SCRIPT_SECTION,
+    source.text,
+    source.fileName,
+    { env: options.env },
+  );
+  const { deviceId, launch, ...deviceOptions } = parsed.section;
   const agent = await agentFromBridgeDevice(deviceId, {
-    ...agentOptionsOf(fileName, parsed.agent),
+    ...scriptAgentOptions(source.fileName, parsed.agent),
     ...deviceOptions,
     ...options.agentOptions,
   });
@@ -89,15 +155,4 @@ export async function runMobileAYaml(
   } finally {
     await agent.destroy();
   }
-}
-
-// The `agent` section as agent options: a `cache` without an id takes the file's name.
-function agentOptionsOf(fileName: string, section: ScriptAgentOptions): AgentOptions {
-  const id = basename(fileName, extname(fileName));
-  const { cache, ...rest } = section;
-  const options: AgentOptions = { ...rest };
-  if (cache === true) options.cache = { id };
-  else if (cache) options.cache = { ...cache, id: cache.id ?? id };
-  else if (cache === false) options.cache = false;
-  return options;
 }

@@ -47,10 +47,16 @@
  * - `javascript`: a script run by the agent's `evaluateJavaScript` (web agents); `name`; its
  *   value is stored like a query's.
  * - `recordToReport`: the title (empty: `untitled`); `content`, the description.
- * - Android agents (`MobileAAgent`) only: `launch` (an app name, package, `package/.Activity`
- *   or web URL), `terminate` (an app name or package), `runBridgeShell` (a shell command;
- *   `timeout` in ms; `name`; its stdout is stored like a query's; fails when the device has
- *   `exposeRunBridgeShellAction: false`), and `back`, `home`, `recentApps` (empty value).
+ * - Phone agents, each item where the agent has its method: `launch` (an app name, package or
+ *   bundle, `package/.Activity`, URL), `terminate` (an app name, package or bundle), `home`,
+ *   `back`, `recentApps` (MobileA, MobileC) and `appSwitcher` (MobileB), all with an empty value.
+ * - MobileA only: `runBridgeShell` (a shell command; `timeout` in ms; `name`; its stdout is
+ *   stored like a query's; fails when the device has `exposeRunBridgeShellAction: false`).
+ * - MobileB only: `runDriverRequest` (the driver endpoint path, e.g. `/status`; `method` `GET`
+ *   (default), `POST`, `DELETE` or `PUT`; `data`, the JSON body; `name`; the answer is stored
+ *   like a query's).
+ * - MobileC only: `runToolShell` (a device shell command; `name`; its output is stored like a
+ *   query's).
  *
  * @module
  */
@@ -61,6 +67,7 @@ import {
   bool,
   either,
   failAt,
+  jsonValue,
   list,
   nullValue,
   num,
@@ -71,7 +78,7 @@ import {
   type Reader,
   text,
 } from "./value_readers.ts";
-import type { YamlAgent } from "./yaml_agent.ts";
+import type { DriverRequestMethod, YamlAgent } from "./yaml_agent.ts";
 import type { SourcePosition, YamlNode } from "./yaml_parse.ts";
 
 /** A checked flow item, ready to run. */
@@ -404,6 +411,33 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
       const { timeout } = item.options as { timeout?: number };
       return agent.runBridgeShell!(item.value as string, timeout === undefined ? {} : { timeout });
     },
+  },
+  runDriverRequest: {
+    value: text,
+    method: "runDriverRequest",
+    result: true,
+    options: { method: oneOf("GET", "POST", "DELETE", "PUT"), data: jsonValue },
+    run: (agent, item) => {
+      const { method, data } = item.options as { method?: DriverRequestMethod; data?: unknown };
+      return agent.runDriverRequest!({
+        method: method ?? "GET",
+        endpoint: item.value as string,
+        ...(data !== undefined && { data }),
+      });
+    },
+  },
+  runToolShell: {
+    value: text,
+    method: "runToolShell",
+    result: true,
+    options: {},
+    run: (agent, item) => agent.runToolShell!(item.value as string),
+  },
+  appSwitcher: {
+    value: optional(text),
+    method: "appSwitcher",
+    options: {},
+    run: (agent) => agent.appSwitcher!(),
   },
   back: {
     value: optional(text),

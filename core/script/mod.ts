@@ -34,27 +34,42 @@
 export { runScriptTasks, runYamlScript } from "./run_yaml.ts";
 export type { RunYamlOptions, RunYamlResult, YamlTaskOutcome } from "./run_yaml.ts";
 export {
-  LATER_TARGET_SECTIONS,
-  parseMobileAScriptFile,
+  parsePlatformScriptFile,
   parseScriptFile,
   parseScriptTasks,
+  PLATFORM_TARGET_SECTIONS,
   SCRIPT_SECTION_KEYS,
   TARGET_SECTIONS,
 } from "./script_schema.ts";
 export type {
+  PlatformScriptFile,
   ScriptAgentOptions,
   ScriptFile,
-  ScriptMobileAFile,
-  ScriptMobileATarget,
   ScriptReadOptions,
+  ScriptSectionSchema,
   ScriptTask,
   ScriptTasks,
   ScriptWebTarget,
 } from "./script_schema.ts";
+export { readScriptSource, scriptAgentOptions } from "./script_source.ts";
+export type { ScriptSource } from "./script_source.ts";
+export {
+  bool,
+  either,
+  jsonValue,
+  list,
+  mapping,
+  num,
+  oneOf,
+  optional,
+  record,
+  text,
+} from "./value_readers.ts";
+export type { NumberBounds, ReadContext, Reader } from "./value_readers.ts";
 export { FLOW_ITEM_KEYS } from "./flow_items.ts";
 export type { ScriptFlowItem } from "./flow_items.ts";
 export { YamlScriptError, YamlTaskError } from "./script_errors.ts";
 export type { YamlScriptErrorLocation, YamlTaskErrorDetails } from "./script_errors.ts";
 export { interpolateEnvVars } from "./env_vars.ts";
 export type { EnvInterpolation, EnvLookup } from "./env_vars.ts";
-export type { YamlAgent } from "./yaml_agent.ts";
+export type { DriverRequestMethod, YamlAgent } from "./yaml_agent.ts";

@@ -154,38 +154,26 @@ export interface ScriptFile extends ScriptTasks {
 }
 
 /**
- * The `mobilea` section (spec 4.8): the device to drive, its plain-data options and the app or
- * page to open first. Values are type-checked here; `MobileADevice` checks their ranges.
+ * How a device platform's script section is read (spec 4.5): each platform package (MobileA,
+ * MobileB, ...) supplies its own, so a platform plugs into scripts without core naming it.
  */
-export interface ScriptMobileATarget {
-  /** The adb serial; the first connected device when left out. */
-  deviceId?: string;
-  /** An app name, package name, `package/.Activity` or web URL to open before the tasks. */
-  launch?: string;
-  /** MobileA device options. */
-  autoDismissKeyboard?: boolean;
-  keyboardDismissStrategy?: "esc-first" | "back-first";
-  keyboardTypeDelay?: number;
-  inputStrategy?: "legacy" | "sequential" | "bulk";
-  imeStrategy?: "always-helper" | "helper-for-non-ascii" | "always-yadb" | "yadb-for-non-ascii";
-  screenshotStrategy?: "auto" | "always-helper";
-  displayId?: number;
-  exposeRunBridgeShellAction?: boolean;
-  minScreenshotBufferSize?: number;
-  alwaysRefreshScreenInfo?: boolean;
-  bridgePath?: string;
-  remoteBridgeHost?: string;
-  remoteBridgePort?: number;
-  /** App name -> package name (the agent's `appNameMapping`). */
-  appNameMapping?: Record<string, string>;
+export interface ScriptSectionSchema<S extends Record<string, unknown>> {
+  /** The section's key, e.g. `"mobilea"`. */
+  readonly key: string;
+  /** The platform's name in messages, e.g. `"MobileA"`. */
+  readonly label: string;
+  /** One reader per key of the section (readers: `@sdk/core/script`'s `text`, `num`, ...). */
+  readonly fields: { readonly [K in keyof S]-?: Reader<S[K]> };
+  /** What the section holds, for the message when it is not a mapping: `"deviceId, launch, ..."`. */
+  readonly describe: string;
 }
 
-/** A script file with a `mobilea` section, checked: tasks, agent options and the section. */
-export interface ScriptMobileAFile extends ScriptTasks {
-  /** Always `"mobilea"`. */
-  target: "mobilea";
-  /** The `mobilea` section (`{}` when it is empty). */
-  mobilea: ScriptMobileATarget;
+/** A script file with a device platform's section, checked: tasks, agent options, the section. */
+export interface PlatformScriptFile<S> extends ScriptTasks {
+  /** The section's key. */
+  target: string;
+  /** The platform's section (`{}` when it is empty). */
+  section: S;
   /** The `agent` section; `{}` when absent. */
   agent: ScriptAgentOptions;
 }
@@ -201,8 +189,11 @@ export interface ScriptReadOptions {
 /** Target sections this version runs. */
 export const TARGET_SECTIONS: readonly string[] = ["web"];
 
-/** Target sections of platforms still to come: named in a clear "not supported yet" error. */
-export const LATER_TARGET_SECTIONS: readonly string[] = [
+/**
+ * Target sections of device platforms, each read and run by its platform package's
+ * `run...Yaml` (`mobilea`: `runMobileAYaml` of `@sdk/mobilea`, ...), not by {@link parseScriptFile}.
+ */
+export const PLATFORM_TARGET_SECTIONS: readonly string[] = [
   "mobilea",
   "mobileb",
   "mobilec",
@@ -290,25 +281,6 @@ const agentFields: { [K in keyof ScriptAgentOptions]-?: Reader<ScriptAgentOption
   screenshotQuality: num({ integer: true, min: 1 }),
 };
 
-const mobileaFields: { [K in keyof ScriptMobileATarget]-?: Reader<ScriptMobileATarget[K]> } = {
-  deviceId: text,
-  launch: text,
-  autoDismissKeyboard: bool,
-  keyboardDismissStrategy: oneOf("esc-first", "back-first"),
-  keyboardTypeDelay: num({ min: 0, unit: "ms" }),
-  inputStrategy: oneOf("legacy", "sequential", "bulk"),
-  imeStrategy: oneOf("always-helper", "helper-for-non-ascii", "always-yadb", "yadb-for-non-ascii"),
-  screenshotStrategy: oneOf("auto", "always-helper"),
-  displayId: num({ integer: true, min: 0 }),
-  exposeRunBridgeShellAction: bool,
-  minScreenshotBufferSize: num({ integer: true, min: 0, unit: "bytes" }),
-  alwaysRefreshScreenInfo: bool,
-  bridgePath: text,
-  remoteBridgeHost: text,
-  remoteBridgePort: num({ integer: true, above: 0 }),
-  appNameMapping: record(text),
-};
-
 /**
  * The keys of each part of a script, for tools (the command line's help and checks): the top
  * level, a task, the `web` and `agent` sections. Flow items' keys are in {@link FLOW_ITEM_KEYS}.
@@ -319,7 +291,7 @@ export const SCRIPT_SECTION_KEYS: Readonly<{
   web: readonly string[];
   agent: readonly string[];
 }> = {
-  top: ["tasks", "agent", ...TARGET_SECTIONS, ...LATER_TARGET_SECTIONS],
+  top: ["tasks", "agent", ...TARGET_SECTIONS, ...PLATFORM_TARGET_SECTIONS],
   task: Object.keys(taskFields),
   web: Object.keys(webFields),
   agent: Object.keys(agentFields),
@@ -511,15 +483,15 @@ export async function parseScriptTasks(
 /**
  * Reads and checks a whole script file, for tools that set up the target themselves (the
  * command line): the tasks, the `agent` section and the target section. This version runs web
- * scripts: the `web` section is required and needs `url`; `mobilea`, `mobileb`, `mobilec` and
- * `computer` sections are an error saying they are not supported yet.
+ * scripts: the `web` section is required and needs `url`; a device platform's section
+ * ({@link PLATFORM_TARGET_SECTIONS}) is an error naming the package that runs it.
  *
  * @param content the file's text.
  * @param fileName named in errors.
  * @param options `env` reads environment variables for `${NAME}`.
  * @throws {YamlScriptError} as {@link parseScriptTasks}, and for an unknown key or a wrong value
  * in `web` or `agent`, a missing `url` (or one that is not an absolute URL without `serve`), a
- * target section of a later version, or no target section.
+ * device platform's section, or no target section.
  *
  * @example
  * ```ts
@@ -540,15 +512,13 @@ export async function parseScriptFile(
   const at = topContext({ ...options, fileName });
   const { node, section } = await readTop(content, at);
   for (const entry of node.entries) {
-    if (LATER_TARGET_SECTIONS.includes(entry.key)) {
+    if (PLATFORM_TARGET_SECTIONS.includes(entry.key)) {
       failAt(
         childAt(at, entry.key, "the script"),
         entry.keyPos,
-        `the '${entry.key}' section is not supported yet in this version: it runs scripts on ` +
-          `web pages ('web' section) only` +
-          (entry.key === "mobilea"
-            ? "; run MobileA scripts with runMobileAYaml of @sdk/mobilea"
-            : ""),
+        `'${entry.key}' is a device platform's section: this reads web scripts ('web' ` +
+          `section); run it with its platform package's run...Yaml (e.g. runMobileAYaml of ` +
+          `@sdk/mobilea for 'mobilea')`,
       );
     }
   }
@@ -591,56 +561,67 @@ function readAgentSection(agentNode: YamlNode | undefined, at: ReadContext): Scr
 }
 
 /**
- * Reads and checks a script file for an Android device (`@sdk/mobilea`'s `runMobileAYaml`): the
- * tasks, the `agent` section and the `mobilea` section. Another target section (`web`,
- * `mobileb`, ...) is an error.
+ * Reads and checks a script file for a device platform (a platform package's `run...Yaml`): the
+ * tasks, the `agent` section and the platform's section, read by its schema. Another target
+ * section (`web`, another platform's) is an error.
  *
+ * @param schema the platform's section: key, name and readers.
  * @param content the file's text.
  * @param fileName named in errors.
  * @param options `env` reads environment variables for `${NAME}`.
- * @throws {YamlScriptError} as {@link parseScriptTasks}, for a missing `mobilea` section, an
- * unknown key or a value of the wrong type in `mobilea` or `agent`, or another target section.
+ * @throws {YamlScriptError} as {@link parseScriptTasks}, for a missing platform section, an
+ * unknown key or a value of the wrong type in it or in `agent`, or another target section.
  */
-export async function parseMobileAScriptFile(
+export async function parsePlatformScriptFile<S extends Record<string, unknown>>(
+  schema: ScriptSectionSchema<S>,
   content: string,
   fileName: string,
   options: { env?: EnvLookup } = {},
-): Promise<ScriptMobileAFile> {
+): Promise<PlatformScriptFile<S>> {
   const at = topContext({ ...options, fileName });
   const { node, section } = await readTop(content, at);
   for (const entry of node.entries) {
     if (
-      [...TARGET_SECTIONS, ...LATER_TARGET_SECTIONS].includes(entry.key) && entry.key !== "mobilea"
+      [...TARGET_SECTIONS, ...PLATFORM_TARGET_SECTIONS].includes(entry.key) &&
+      entry.key !== schema.key
     ) {
       failAt(
         childAt(at, entry.key, "the script"),
         entry.keyPos,
-        `a MobileA script has a 'mobilea' section and no '${entry.key}' section`,
+        `a ${schema.label} script has a '${schema.key}' section and no '${entry.key}' section`,
       );
     }
   }
-  const sectionNode = section("mobilea");
-  const mobileaAt = childAt(at, "mobilea", "the script");
+  const sectionNode = section(schema.key);
+  const sectionAt = childAt(at, schema.key, "the script");
   if (sectionNode === undefined) {
-    failAt(mobileaAt, node.pos, "a MobileA script needs a 'mobilea' section (it may be empty)");
+    failAt(
+      sectionAt,
+      node.pos,
+      `a ${schema.label} script needs a '${schema.key}' section (it may be empty)`,
+    );
   }
-  let mobilea: ScriptMobileATarget = {};
+  let value = {} as S;
   if (sectionNode.kind === "map") {
-    mobilea = readMapping(
+    value = readMapping(
       sectionNode,
-      mobileaAt,
-      "the mobilea section",
-      mobileaFields,
-    ) as ScriptMobileATarget;
+      sectionAt,
+      `the ${schema.key} section`,
+      schema.fields as Record<string, Reader<unknown>>,
+    ) as S;
   } else if (!(sectionNode.kind === "scalar" && sectionNode.value === null)) {
     failAt(
-      mobileaAt,
+      sectionAt,
       sectionNode.pos,
-      `'mobilea' must be a mapping (deviceId, launch, device options): got ${
-        describeNode(sectionNode)
-      }`,
+      `'${schema.key}' must be a mapping (${schema.describe}): got ${describeNode(sectionNode)}`,
     );
   }
   const agent = readAgentSection(section("agent"), at);
-  return { fileName: at.fileName, tasks: readTasks(node, at), target: "mobilea", mobilea, agent };
+  return {
+    fileName: at.fileName,
+    tasks: readTasks(node, at),
+    target: schema.key,
+    section: value,
+    agent,
+  };
 }

@@ -403,7 +403,7 @@ test("parseScriptFile() names a missing url, unknown keys and wrong types of the
   }, file);
 });
 
-test("parseScriptFile() needs a target section and rejects later platforms' sections", async () => {
+test("parseScriptFile() needs a target section and sends device platforms' sections to their packages", async () => {
   await rejects("tasks: []\n", {
     line: 1,
     column: 1,
@@ -416,7 +416,7 @@ test("parseScriptFile() needs a target section and rejects later platforms' sect
     column: 1,
     key: "mobileb",
     path: "mobileb",
-    message: /the 'mobileb' section is not supported yet in this version/,
+    message: /'mobileb' is a device platform's section: .*run it with its platform package/,
   }, file);
 });
 

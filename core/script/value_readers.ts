@@ -290,6 +290,27 @@ export function record<T>(value: Reader<T>): Reader<Record<string, T>> {
   };
 }
 
+/**
+ * Any value as plain JSON data (a request body, for example): mappings become objects, lists
+ * arrays, scalars their value; `${NAME}` is read in every string.
+ */
+export const jsonValue: Reader<unknown> = {
+  describe: "any value",
+  read(node, at): unknown {
+    if (node.kind === "map") {
+      const out: Record<string, unknown> = {};
+      for (const entry of node.entries) {
+        out[entry.key] = jsonValue.read(entry.value, childAt(at, entry.key, at.owner));
+      }
+      return out;
+    }
+    if (node.kind === "seq") {
+      return node.items.map((n, i) => jsonValue.read(n, { ...at, path: `${at.path}[${i}]` }));
+    }
+    return isString(node) ? stringValue(node, at).text : node.value;
+  },
+};
+
 /** `reader`, with an empty value read as `undefined`. */
 export function optional<T>(reader: Reader<T>): Reader<T | undefined> {
   return {

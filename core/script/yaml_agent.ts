@@ -22,6 +22,9 @@ import type {
   TUserPrompt,
 } from "../agent/options.ts";
 
+/** HTTP methods of a driver request (spec 4.9 `runDriverRequest`). */
+export type DriverRequestMethod = "GET" | "POST" | "DELETE" | "PUT";
+
 /**
  * What `runYamlScript` needs of an agent: the shared methods of spec 4.2-4.5 in their
  * locate-first forms, plus platform methods that only some agents have (optional here; a script
@@ -70,16 +73,26 @@ export interface YamlAgent {
   recordToReport(title?: string, options?: RecordToReportOptions): Promise<void>;
   /** `javascript` items; web agents only. */
   evaluateJavaScript?(script: string): Promise<unknown>;
-  /** `launch` items; Android agents (`MobileAAgent`) only. */
+  /** `launch` items; phone agents. */
   launch?(target: string): Promise<void>;
-  /** `terminate` items; Android agents only. */
+  /** `terminate` items; phone agents. */
   terminate?(uri: string): Promise<void>;
-  /** `runBridgeShell` items; Android agents only. */
+  /** `runBridgeShell` items; MobileA agents. */
   runBridgeShell?(command: string, options?: { timeout?: number }): Promise<string>;
-  /** `back` items; Android agents only. */
+  /** `runDriverRequest` items; MobileB agents (spec 4.9). */
+  runDriverRequest?(params: {
+    method: DriverRequestMethod;
+    endpoint: string;
+    data?: unknown;
+  }): Promise<unknown>;
+  /** `runToolShell` items; MobileC agents (spec 4.10). */
+  runToolShell?(command: string): Promise<string>;
+  /** `back` items; MobileA and MobileC agents. */
   back?(): Promise<void>;
-  /** `home` items; Android agents only. */
+  /** `home` items; phone agents. */
   home?(): Promise<void>;
-  /** `recentApps` items; Android agents only. */
+  /** `recentApps` items; MobileA and MobileC agents. */
   recentApps?(): Promise<void>;
+  /** `appSwitcher` items; MobileB agents. */
+  appSwitcher?(): Promise<void>;
 }
