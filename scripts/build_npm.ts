@@ -2,9 +2,10 @@
  * Builds the npm packages of the workspace: `npm/core` (`@sdk/core`), `npm/web` (`@sdk/web`) and
  * `npm/mobilea` (`@sdk/mobilea`, which depends on `@yume-chan/adb`).
  *
- * For each workspace member, in workspace order, TypeScript's compiler (5.9, from the npm
- * registry, installed once into `npm/.tools`) type-checks the files reachable from the member's
- * `deno.json` exports and emits ES2022 ESM JavaScript plus `.d.ts` files.
+ * For each workspace member, in workspace order (the device platforms before `@sdk/web`, whose
+ * command line loads them), TypeScript's compiler (5.9, from the npm registry, installed once
+ * into `npm/.tools`) type-checks the files reachable from the member's `deno.json` exports and
+ * emits ES2022 ESM JavaScript plus `.d.ts` files.
  * `rewriteRelativeImportExtensions` turns `./x.ts` imports into `./x.js` in the JavaScript; the
  * same rewrite is applied to the declarations, so TypeScript versions before 5.7 read them too.
  * Bare specifiers stay bare: `@sdk/core` inside `@sdk/web` resolves, while type-checking, to the
@@ -49,10 +50,14 @@ const OWN_NODE_ENGINE = ">=20";
  * loaded lazily by core, which falls back to pure-JavaScript code without it.
  */
 const OPTIONAL_DEPENDENCIES: ReadonlySet<string> = new Set(["sharp"]);
-/** Browser drivers: the user brings the one they drive, so each is an optional peer. */
+/**
+ * Packages the user brings, each an optional peer: the browser drivers (the one they drive), and
+ * the device platforms whose scripts `sdk run` of `@sdk/web` runs when they are installed.
+ */
 const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
   "playwright-core",
   "puppeteer-core",
+  "@sdk/mobilea",
 ]);
 
 /**
@@ -446,7 +451,8 @@ function classifyDependencies(
       if (!(key in sibling.packageJson.exports)) {
         problems.push(`${file} imports "${specifier}", which ${name} does not export`);
       }
-      result.dependencies[name] = sibling.version;
+      if (OPTIONAL_PEER_DEPENDENCIES.has(name)) result.peerDependencies[name] = sibling.version;
+      else result.dependencies[name] = sibling.version;
       continue;
     }
     const mapped = imports[name] ?? imports[`${name}/`];

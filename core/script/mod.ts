@@ -39,6 +39,7 @@ export {
   parseScriptTasks,
   PLATFORM_TARGET_SECTIONS,
   SCRIPT_SECTION_KEYS,
+  scriptTargetOf,
   TARGET_SECTIONS,
 } from "./script_schema.ts";
 export type {

@@ -561,6 +561,25 @@ function readAgentSection(agentNode: YamlNode | undefined, at: ReadContext): Scr
 }
 
 /**
+ * Which target section a script file has, for tools that dispatch a file to its platform (the
+ * command line): the first top-level key that is `web` or a device platform's section.
+ *
+ * @param content the file's text.
+ * @param fileName named in errors.
+ * @returns the section's key, or `undefined` when the file has none.
+ * @throws {YamlScriptError} when the text is not YAML, not a mapping, or has an unknown top key.
+ */
+export async function scriptTargetOf(
+  content: string,
+  fileName: string,
+): Promise<string | undefined> {
+  const { node } = await readTop(content, topContext({ fileName }));
+  return node.entries.find((e) =>
+    TARGET_SECTIONS.includes(e.key) || PLATFORM_TARGET_SECTIONS.includes(e.key)
+  )?.key;
+}
+
+/**
  * Reads and checks a script file for a device platform (a platform package's `run...Yaml`): the
  * tasks, the `agent` section and the platform's section, read by its schema. Another target
  * section (`web`, another platform's) is an error.

@@ -1,18 +1,26 @@
 /**
- * Runs one script file of a `sdk run` in its own browser context with its own page agent
- * (DriverB) and report: a YAML script's tasks on its `web` page, or a Gherkin feature's scenarios
- * on the page of their `@url:` tag.
+ * Runs one script file of a `sdk run` with its own agent and report: a YAML script's tasks on its
+ * `web` page (in its own browser context, with a DriverB page agent), a device platform's script
+ * (`mobilea`, ...) through its platform package, or a Gherkin feature's scenarios on the page of
+ * their `@url:` tag.
  *
  * @module
  */
 
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { basename, dirname, extname, relative, resolve } from "node:path";
+import { dirname, extname, relative, resolve } from "node:path";
 import type { Browser } from "playwright-core";
 import { runGherkinFeature } from "@sdk/core/gherkin";
-import { parseScriptFile, runScriptTasks, type ScriptAgentOptions } from "@sdk/core/script";
-import type { ScriptWebTarget } from "@sdk/core/script";
+import {
+  parseScriptFile,
+  runScriptTasks,
+  type ScriptAgentOptions,
+  scriptAgentOptions,
+  scriptTargetOf,
+} from "@sdk/core/script";
+import { PLATFORM_TARGET_SECTIONS, type ScriptWebTarget } from "@sdk/core/script";
 import { DriverBPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
+import { type PlatformRunAgent, platformScriptRunner } from "./platform_scripts.ts";
 import type { Progress } from "./progress.ts";
 import type { FileResult, ItemResult } from "./summary.ts";
 import { type OpenedTarget, openTarget, readFeatureTags } from "./web_target.ts";
@@ -54,16 +62,11 @@ export function agentOptionsOf(
   agent: ScriptAgentOptions,
   flags: Partial<WebPageAgentOptions>,
 ): WebPageAgentOptions {
-  const id = basename(file, extname(file));
-  const { cache, ...rest } = agent;
-  const options: WebPageAgentOptions = { ...rest };
+  const options: WebPageAgentOptions = {};
   for (const key of PAGE_OPTION_KEYS) {
     if (web[key] !== undefined) (options as Record<string, unknown>)[key] = web[key];
   }
-  if (cache === true) options.cache = { id };
-  else if (cache) options.cache = { ...cache, id: cache.id ?? id };
-  else if (cache === false) options.cache = false;
-  return { ...options, ...flags };
+  return { ...options, ...scriptAgentOptions(file, agent), ...flags };
 }
 
 /**
@@ -90,6 +93,8 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
     if (extname(file).toLowerCase() === ".feature") {
       target = await openTarget(ctx.browser, {}, file);
       result.items = await runFeature(makeAgent({}, {}), text, shown, target, ctx);
+    } else if (PLATFORM_TARGET_SECTIONS.includes(await scriptTargetOf(text, shown) ?? "")) {
+      result.items = await runPlatformScript(file, text, shown, ctx, (r) => result.report = r);
     } else {
       const script = await parseScriptFile(text, shown);
       target = await openTarget(ctx.browser, script.web, file);
@@ -125,6 +130,42 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
     ctx.progress.end(result);
   }
   return result;
+}
+
+/**
+ * Runs a device platform's script through its package's runner; the command line's flags that
+ * are agent options (not page options) outrank the file's sections.
+ */
+async function runPlatformScript(
+  file: string,
+  text: string,
+  shown: string,
+  ctx: RunFileContext,
+  onReport: (report: string | undefined) => void,
+): Promise<ItemResult[]> {
+  const section = (await scriptTargetOf(text, shown))!;
+  const run = await platformScriptRunner(section);
+  const flags: Record<string, unknown> = { ...ctx.flags };
+  for (const key of PAGE_OPTION_KEYS) delete flags[key];
+  let agent: PlatformRunAgent | undefined;
+  try {
+    const { tasks } = await run(file, {
+      agentOptions: {
+        ...flags,
+        autoPrintReportMsg: false,
+        onTaskStartTip: (tip) => ctx.progress.step(shown, tip),
+      },
+      onAgent: (a) => agent = a,
+      ...(ctx.signal && { signal: ctx.signal }),
+    });
+    return tasks.map((t) => ({
+      name: t.name,
+      status: t.status,
+      ...(t.error ? { error: t.error.message } : {}),
+    }));
+  } finally {
+    onReport(agent?.reportFile ?? undefined);
+  }
 }
 
 /** Runs every scenario of a feature file, each from the page of its `@url:` tag. */

@@ -1,0 +1,74 @@
+/**
+ * Device platforms' scripts in `sdk run`: a file with a `mobilea` (or later another platform's)
+ * section runs through that platform package's `run...Yaml`, which creates the device agent from
+ * the section. The package is loaded only when such a file runs: it is an optional peer of
+ * `@sdk/web`, so a web-only install does not pull in adb's client.
+ *
+ * @module
+ */
+
+import type { AgentOptions, RunYamlResult } from "@sdk/core";
+
+/** What the command line reads of a platform's agent after the run. */
+export interface PlatformRunAgent {
+  /** The report's path once the agent is destroyed; `undefined`/`null` without a report. */
+  readonly reportFile?: string | null;
+}
+
+/** Options the command line gives a platform's runner. */
+export interface PlatformRunOptions {
+  /** Agent options that outrank the file's sections (the command line's flags). */
+  agentOptions?: AgentOptions;
+  /** Stops the run between items (Ctrl+C). */
+  signal?: AbortSignal;
+  /** Called with the agent once it exists. */
+  onAgent?: (agent: PlatformRunAgent) => void;
+}
+
+/** A platform package's runner of script files, as `runMobileAYaml` is. */
+export type PlatformScriptRunner = (
+  script: string,
+  options: PlatformRunOptions,
+) => Promise<RunYamlResult>;
+
+interface PlatformEntry {
+  /** The npm / workspace package. */
+  pkg: string;
+  /** Its runner's name, for messages. */
+  runner: string;
+  load(): Promise<PlatformScriptRunner>;
+}
+
+const PLATFORMS: Readonly<Record<string, PlatformEntry>> = {
+  mobilea: {
+    pkg: "@sdk/mobilea",
+    runner: "runMobileAYaml",
+    load: async () => (await import("@sdk/mobilea")).runMobileAYaml,
+  },
+};
+
+/**
+ * The runner of a device platform's section.
+ *
+ * @param section the file's target section, e.g. `"mobilea"`.
+ * @throws {Error} when the section has no platform here yet, or when its package is not
+ * installed (the message says which package to install).
+ */
+export async function platformScriptRunner(section: string): Promise<PlatformScriptRunner> {
+  const entry = PLATFORMS[section];
+  if (entry === undefined) {
+    throw new Error(
+      `'${section}' scripts do not run in this version of sdk run; it runs 'web' scripts and ` +
+        `${Object.keys(PLATFORMS).map((k) => `'${k}'`).join(", ")} scripts`,
+    );
+  }
+  try {
+    return await entry.load();
+  } catch (e) {
+    throw new Error(
+      `a '${section}' script needs ${entry.pkg}, which could not be loaded (${
+        (e as Error).message
+      }): install it next to @sdk/web (npm install ${entry.pkg})`,
+    );
+  }
+}
