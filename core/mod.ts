@@ -16,7 +16,7 @@
  * @module
  */
 
-export { Agent, checkInputOptions } from "./agent/agent.ts";
+export { Agent } from "./agent/agent.ts";
 export type {
   AgentOptions,
   AiActOptions,
@@ -114,7 +114,7 @@ export {
   readStringParam,
 } from "./device/params.ts";
 export type { ActionParams } from "./device/params.ts";
-export { checkBooleanOptions } from "./device/options.ts";
+export { checkBooleanOptions, checkInputOptions } from "./device/options.ts";
 export type {
   ActionImplementation,
   SharedActionText,

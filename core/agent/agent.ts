@@ -5,11 +5,7 @@
  * @module
  */
 
-import type {
-  AbstractInterface,
-  ActionContext,
-  ElementsDescriptionOptions,
-} from "../device/types.ts";
+import type { AbstractInterface, ActionContext } from "../device/types.ts";
 import { AssertionError, LocateError, WaitForTimeoutError } from "../errors.ts";
 import { checkAssertion, extractData } from "../insight/extract.ts";
 import { deepLocateElement, locateElement, markTarget } from "../insight/locate.ts";
@@ -59,6 +55,8 @@ import type {
   ScrollParam,
   TUserPrompt,
 } from "./options.ts";
+import { checkLocateOptions, checkPositive, domOption, isPromptObject } from "./call_checks.ts";
+import { checkInputOptions, checkNonNegative } from "../device/options.ts";
 import { findAction, performAction } from "./perform.ts";
 import { resolvePrompt } from "./prompt_input.ts";
 import type { ResolvedPrompt } from "./prompt_input.ts";
@@ -69,69 +67,6 @@ import type { CallSession, FrozenContext } from "./session.ts";
 import { resolveUploadOptions } from "./upload_paths.ts";
 
 const log = logger("sdk:agent");
-
-function isPromptObject(v: unknown): v is { prompt: string } {
-  return typeof v === "object" && v !== null && "prompt" in v;
-}
-
-function checkLocateOptions(api: string, opt: LocateOptions | undefined): void {
-  const xpath = opt?.xpath;
-  if (xpath !== undefined && (typeof xpath !== "string" || xpath.trim() === "")) {
-    throw new TypeError(
-      `${api}: xpath must be a non-empty XPath expression such as "//button[@id='save']", got ${
-        JSON.stringify(xpath)
-      }`,
-    );
-  }
-}
-
-/** Reads `domIncluded` (spec 4.3): `true` all elements, `'visible-only'` visible ones, unset none. */
-function domOption(
-  api: string,
-  domIncluded: ExtractOptions["domIncluded"],
-): ElementsDescriptionOptions | undefined {
-  if (domIncluded === undefined || domIncluded === false) return undefined;
-  if (domIncluded === true || domIncluded === "visible-only") {
-    return { visibleOnly: domIncluded === "visible-only" };
-  }
-  throw new RangeError(
-    `${api}: 'domIncluded' must be true, false or 'visible-only': current value is ${
-      JSON.stringify(domIncluded)
-    }`,
-  );
-}
-
-function checkNonNegative(name: string, v: number | undefined): void {
-  if (v !== undefined && !(Number.isFinite(v) && v >= 0)) {
-    throw new RangeError(`'${name}' must be a finite number >= 0: current value is ${v}`);
-  }
-}
-
-function checkPositive(api: string, name: string, v: number | undefined): void {
-  if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) {
-    throw new RangeError(`${api}: '${name}' must be a finite number > 0: current value is ${v}`);
-  }
-}
-
-/** Checks the input options shared by devices and calls (spec 4.2, rules for `aiInput`). */
-export function checkInputOptions(
-  opt: { keyboardTypeDelay?: number; inputStrategy?: string } | undefined,
-): void {
-  checkNonNegative("keyboardTypeDelay", opt?.keyboardTypeDelay);
-  const strategy = opt?.inputStrategy;
-  if (strategy !== undefined && !["legacy", "sequential", "bulk"].includes(strategy)) {
-    throw new RangeError(
-      `'inputStrategy' must be 'legacy', 'sequential' or 'bulk': current value is ${
-        JSON.stringify(strategy)
-      }`,
-    );
-  }
-  if (strategy === "bulk" && (opt?.keyboardTypeDelay ?? 0) > 0) {
-    throw new RangeError(
-      `Cannot type text with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: current value is ${opt?.keyboardTypeDelay}`,
-    );
-  }
-}
 
 /**
  * An agent bound to one device. Platform packages subclass it (`DriverBPageAgent`, ...).
