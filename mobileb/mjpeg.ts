@@ -1,0 +1,173 @@
+/**
+ * WebDriverAgent's MJPEG stream as a frame source for the observer (spec 4.4 rule 3,
+ * `driverMjpegFrameSource`). WDA's MJPEG server (port 9100 by default, `FBMjpegServer.m`) answers
+ * any connection with `multipart/x-mixed-replace` and then writes, per frame,
+ * `--BoundaryString\r\nContent-type: image/jpg\r\nContent-Length: N\r\n\r\n<JPEG>\r\n\r\n`. The
+ * frames are scaled and compressed by WDA (its `mjpegScalingFactor` and quality settings), so
+ * they may be smaller than the screenshot.
+ *
+ * @module
+ */
+
+import type { FrameStream, FrameStreamOptions } from "@sdk/core";
+
+const HEADER_END = new Uint8Array([13, 10, 13, 10]);
+// A part's headers are a few dozen bytes; more without a blank line means this is not MJPEG.
+const MAX_HEADER_BYTES = 4096;
+
+/**
+ * Splits a multipart MJPEG byte stream into JPEG frames. Each part's `Content-Length` gives the
+ * frame's size; a part without one ends at the JPEG end marker (FF D9).
+ */
+export class MjpegParser {
+  #buffer: Uint8Array = new Uint8Array(0);
+  readonly #onFrame: (jpeg: Uint8Array) => void;
+
+  /** A parser that calls `onFrame` with each complete JPEG. */
+  constructor(onFrame: (jpeg: Uint8Array) => void) {
+    this.#onFrame = onFrame;
+  }
+
+  /**
+   * Feeds the next bytes of the stream.
+   *
+   * @throws {Error} when a part has no header end within 4096 bytes (not an MJPEG stream).
+   */
+  push(chunk: Uint8Array): void {
+    this.#buffer = concat(this.#buffer, chunk);
+    while (this.#next()) { /* each call takes one frame off the buffer */ }
+  }
+
+  #next(): boolean {
+    const buffer = this.#buffer;
+    const headerEnd = indexOf(buffer, HEADER_END, 0);
+    if (headerEnd < 0) {
+      if (buffer.length > MAX_HEADER_BYTES) {
+        throw new Error("the MJPEG stream has a part without headers (is this WDA's MJPEG port?)");
+      }
+      return false;
+    }
+    const headers = new TextDecoder().decode(buffer.subarray(0, headerEnd));
+    const start = headerEnd + HEADER_END.length;
+    const length = /content-length:\s*(\d+)/i.exec(headers);
+    let end: number;
+    if (length) {
+      end = start + Number(length[1]);
+      if (buffer.length < end) return false;
+    } else {
+      if (!/content-type:\s*image\//i.test(headers)) {
+        // Blank lines between parts (WDA ends each frame with two CRLFs): skip them.
+        this.#buffer = buffer.subarray(start);
+        return true;
+      }
+      const eoi = indexOf(buffer, new Uint8Array([0xff, 0xd9]), start);
+      if (eoi < 0) return false;
+      end = eoi + 2;
+    }
+    this.#onFrame(buffer.slice(start, end));
+    this.#buffer = buffer.subarray(end);
+    return true;
+  }
+}
+
+/**
+ * Connects to an MJPEG server and calls `options.onFrame` with each frame (base64 JPEG), no more
+ * often than `options.minIntervalMs`. Resolves once the server has answered.
+ *
+ * @param url the stream's address, e.g. `http://localhost:9100/`.
+ * @param onError called once when the stream fails after it started (not after `stop()`).
+ * @throws {Error} naming `url` and the start option when the server cannot be reached or does
+ * not answer with a stream.
+ */
+export async function startMjpegStream(
+  url: string,
+  options: FrameStreamOptions,
+  onError: (error: Error) => void,
+): Promise<FrameStream> {
+  const controller = new AbortController();
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: controller.signal });
+  } catch (error) {
+    throw new Error(
+      `Cannot read WebDriverAgent's MJPEG stream at ${url}: ${(error as Error).message}. ` +
+        `WDA serves it on its mjpegServerPort (9100 by default; forward it with \`iproxy 9100 ` +
+        `9100\` for a device on USB), or set driverMjpegPort; without driverMjpegFrameSource the ` +
+        `observer takes screenshots instead.`,
+      { cause: error },
+    );
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw new Error(
+      `Cannot read WebDriverAgent's MJPEG stream at ${url}: it answered HTTP ${response.status}`,
+    );
+  }
+  let stopped = false;
+  let last = -Infinity;
+  const parser = new MjpegParser((jpeg) => {
+    const now = Date.now();
+    if (stopped || now - last < (options.minIntervalMs ?? 0)) return;
+    last = now;
+    options.onFrame({ data: toBase64(jpeg), format: "jpeg", timestamp: now });
+  });
+  const reader = response.body.getReader();
+  const pump = (async () => {
+    try {
+      while (true) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.push(value);
+      }
+      if (!stopped) onError(new Error(`WebDriverAgent's MJPEG stream at ${url} ended`));
+    } catch (error) {
+      if (!stopped) {
+        onError(
+          new Error(
+            `WebDriverAgent's MJPEG stream at ${url} failed: ${(error as Error).message}`,
+            { cause: error },
+          ),
+        );
+      }
+    }
+  })();
+  return {
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      controller.abort();
+      await reader.cancel().catch(() => {});
+      await pump;
+    },
+  };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
+  outer: for (let i = from; i <= haystack.length - needle.length; i++) {
+    for (let j = 0; j < needle.length; j++) {
+      if (haystack[i + j] !== needle[j]) continue outer;
+    }
+    return i;
+  }
+  return -1;
+}
+
+/** Base64 of bytes (the native encoder where the runtime has one). */
+export function toBase64(bytes: Uint8Array): string {
+  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
+  if (typeof native === "function") return native.call(bytes);
+  let binary = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  }
+  return btoa(binary);
+}
