@@ -1,0 +1,147 @@
+/**
+ * `runMobileBYaml`: runs a YAML script with a `mobileb:` section on an iOS device through
+ * WebDriverAgent, creating the agent from the section (spec 4.5, 4.9).
+ *
+ * @module
+ */
+
+import type { RunYamlResult } from "@sdk/core";
+import {
+  bool,
+  type EnvLookup,
+  mapping,
+  num,
+  oneOf,
+  parsePlatformScriptFile,
+  readScriptSource,
+  record,
+  runScriptTasks,
+  scriptAgentOptions,
+  type ScriptSectionSchema,
+  text,
+} from "@sdk/core/script";
+import { agentFromDeviceDriver, type AgentFromDeviceDriverOptions } from "./agent.ts";
+import type { MobileBAgent } from "./agent.ts";
+
+/**
+ * The `mobileb` section of a script (spec 4.9): where WebDriverAgent is, the plain-data device
+ * options and the app or URL to open first. Values are type-checked when the script is read;
+ * `MobileBDevice` checks their ranges.
+ */
+export interface MobileBScriptSection extends Record<string, unknown> {
+  /** A bundle id, app name, web URL or URL scheme to open before the tasks. */
+  launch?: string;
+  /** MobileB device options. */
+  driverHost?: string;
+  driverPort?: number;
+  driverMjpegPort?: number;
+  driverMjpegFrameSource?: { enabled?: boolean };
+  sessionId?: string;
+  iOSDeviceClassOverride?: string;
+  autoDismissKeyboard?: boolean;
+  keyboardTypeDelay?: number;
+  inputStrategy?: "legacy" | "sequential" | "bulk";
+  /** App name -> bundle id (the agent's `appNameMapping`). */
+  appNameMapping?: Record<string, string>;
+}
+
+const port = num({ integer: true, above: 0 });
+
+/** How the `mobileb` section is read. */
+export const MOBILEB_SCRIPT_SECTION: ScriptSectionSchema<MobileBScriptSection> = {
+  key: "mobileb",
+  label: "MobileB",
+  describe: "launch, driverHost, driverPort, device options",
+  fields: {
+    launch: text,
+    driverHost: text,
+    driverPort: port,
+    driverMjpegPort: port,
+    driverMjpegFrameSource: mapping<{ enabled?: boolean }>("driverMjpegFrameSource", {
+      enabled: bool,
+    }),
+    sessionId: text,
+    iOSDeviceClassOverride: text,
+    autoDismissKeyboard: bool,
+    keyboardTypeDelay: num({ min: 0, unit: "ms" }),
+    inputStrategy: oneOf("legacy", "sequential", "bulk"),
+    appNameMapping: record(text),
+  },
+};
+
+/** Options of {@link runMobileBYaml}. */
+export interface RunMobileBYamlOptions {
+  /**
+   * Agent and device options that outrank the script's `agent` and `mobileb` sections (for
+   * example `modelConfig`, or the `driverPort` of the WebDriverAgent to use).
+   */
+  agentOptions?: AgentFromDeviceDriverOptions;
+  /** Named in errors when `script` is text. Default `"script.yaml"`. */
+  fileName?: string;
+  /** Reads environment variables for `${NAME}`. Default: the process environment. */
+  env?: EnvLookup;
+  /** Stops the run between items (and inside waits) when it aborts. */
+  signal?: AbortSignal;
+  /**
+   * Called with the agent once it exists, before `launch` and the tasks. The agent is destroyed
+   * when the run ends either way.
+   */
+  onAgent?: (agent: MobileBAgent) => void;
+}
+
+/**
+ * Runs a YAML script on an iOS device. The script has a `mobileb` section:
+ *
+ * ```yaml
+ * mobileb:
+ *   driverPort: 8100               # where WebDriverAgent listens (default localhost:8100)
+ *   launch: com.apple.Preferences  # optional: a bundle id, app name, web URL or URL scheme
+ *   appNameMapping: { Notes: com.example.notes }
+ * agent:
+ *   waitAfterAction: 500
+ * tasks:
+ *   - name: look around
+ *     flow:
+ *       - aiTap: the General item
+ *       - runDriverRequest: /status
+ *         name: status
+ *       - appSwitcher:
+ *       - home:
+ * ```
+ *
+ * Besides the shared flow items, a MobileB script may use `launch`, `terminate`,
+ * `runDriverRequest` (`method`, `data`; its answer's value is stored under `name`), `home` and
+ * `appSwitcher`. The agent is created with `agentFromDeviceDriver`, runs `launch`, then the
+ * tasks, and is destroyed at the end (writing its report, deleting the session it created).
+ *
+ * @param script a path to a `.yaml` / `.yml` file, or the script's text.
+ * @returns the tasks' outcomes and the stored results, as `agent.runYaml`.
+ * @throws {YamlScriptError} for an invalid script (nothing runs then); the errors of
+ * `agentFromDeviceDriver` (WebDriverAgent not running) and of `launch`; a task's error (wrapped
+ * as `YamlTaskError`) unless the task has `continueOnError`.
+ */
+export async function runMobileBYaml(
+  script: string,
+  options: RunMobileBYamlOptions = {},
+): Promise<RunYamlResult> {
+  const source = await readScriptSource(script, options.fileName);
+  const parsed = await parsePlatformScriptFile(
+    MOBILEB_SCRIPT_SECTION,
+    source.text,
+    source.fileName,
+    { env: options.env },
+  );
+  const { launch, ...deviceOptions } = parsed.section;
+  const agent = await agentFromDeviceDriver({
+    ...scriptAgentOptions(source.fileName, parsed.agent),
+    ...deviceOptions,
+    ...options.agentOptions,
+  });
+  try {
+    options.onAgent?.(agent);
+    if (launch !== undefined) await agent.launch(launch);
+    return await runScriptTasks(agent, parsed, { signal: options.signal });
+  } finally {
+    await agent.destroy();
+  }
+}
