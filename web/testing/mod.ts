@@ -46,3 +46,9 @@ export {
   type SimulatedShellIo,
   startAdbFront,
 } from "./adb_front.ts";
+export {
+  startWdaFront,
+  type WdaFault,
+  type WdaFront,
+  type WdaFrontOptions,
+} from "./wda_front.ts";

@@ -1,0 +1,447 @@
+/// <reference lib="dom" />
+/**
+ * The device simulator's WDA front, driven with plain `fetch` as an iOS client drives a real
+ * iPhone's WebDriverAgent: a virtual phone of 1170 x 2532 physical pixels at density 3 (scale 3:
+ * 390 x 844 points) with the notes, settings and zoom fixture apps; effects are asserted on the
+ * phone's pages.
+ *
+ * @module
+ */
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import net from "node:net";
+import { Buffer } from "node:buffer";
+import { fileURLToPath } from "node:url";
+import type { Browser } from "playwright-core";
+import { PNG } from "pngjs";
+import {
+  LAUNCHER_ACTIVITY,
+  RECENTS_ACTIVITY,
+  startVirtualPhone,
+  startWdaFront,
+  type VirtualPhone,
+  type WdaFront,
+} from "@sdk/web/testing";
+import { launchChromium } from "../helpers/browser.ts";
+import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+
+const MOBILE_APPS_DIR = fileURLToPath(new URL("../fixtures/mobile/", import.meta.url));
+const NOTES = "com.example.notes";
+const SETTINGS = "com.example.settings";
+const ZOOM = "com.example.zoom";
+const SCALE = 3;
+
+let browser: Browser;
+let apps: StaticServer;
+let phone: VirtualPhone;
+let wda: WdaFront;
+
+before(async () => {
+  browser = await launchChromium();
+  apps = await serveStatic(MOBILE_APPS_DIR);
+  phone = await startVirtualPhone({
+    browser,
+    width: 1170,
+    height: 2532,
+    density: SCALE,
+    apps: {
+      [NOTES]: { url: `${apps.url}notes/index.html`, label: "Notes" },
+      [SETTINGS]: { url: `${apps.url}settings/index.html`, label: "Settings" },
+      [ZOOM]: { url: `${apps.url}zoom/index.html`, label: "Zoom" },
+    },
+  });
+  wda = await startWdaFront(phone, { urlSchemes: { notes: NOTES } });
+});
+
+after(async () => {
+  await wda?.close();
+  await phone?.close();
+  await apps?.close();
+  await browser?.close();
+});
+
+interface Answer {
+  status: number;
+  // deno-lint-ignore no-explicit-any
+  value: any;
+  sessionId: string | null;
+}
+
+/** One WDA request; the answer's status and envelope. */
+async function call(method: string, path: string, body?: unknown): Promise<Answer> {
+  const response = await fetch(wda.url + path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json();
+  return { status: response.status, value: json.value, sessionId: json.sessionId };
+}
+
+/** A request that must succeed; its value. */
+async function ok(method: string, path: string, body?: unknown): Promise<Answer["value"]> {
+  const answer = await call(method, path, body);
+  assert.equal(answer.status, 200, `${method} ${path}: ${JSON.stringify(answer.value)}`);
+  return answer.value;
+}
+
+/** A new session with `bundleId` launched afresh; its id. */
+async function session(bundleId?: string): Promise<string> {
+  const value = await ok("POST", "/session", {
+    capabilities: { alwaysMatch: bundleId ? { bundleId } : {}, firstMatch: [{}] },
+  });
+  return value.sessionId;
+}
+
+/** The center of an element of the page on screen, in points (CSS pixels times density/scale). */
+async function centerOf(selector: string): Promise<{ x: number; y: number }> {
+  const box = await phone.foregroundPage().locator(selector).boundingBox();
+  if (!box) throw new Error(`${selector} is not visible`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+test("status, session create, get and delete; deleting terminates the session's app", async () => {
+  const status = await ok("GET", "/status");
+  assert.equal(status.ready, true);
+  assert.equal(status.os.name, "iOS");
+  const id = await session(NOTES);
+  assert.match(id, /^[0-9A-F-]{36}$/);
+  assert.deepEqual(wda.sessionIds(), [id]);
+  assert.equal(phone.foregroundApp().packageName, NOTES);
+  const info = await call("GET", `/session/${id}`);
+  assert.equal(info.sessionId, id);
+  assert.equal(info.value.capabilities.CFBundleIdentifier, NOTES);
+  // WDA keeps one session: a new one replaces it.
+  const second = await session();
+  assert.notEqual(second, id);
+  assert.deepEqual(wda.sessionIds(), [second]);
+  assert.equal((await call("GET", `/session/${id}`)).status, 404);
+  const third = await session(NOTES);
+  assert.deepEqual(await ok("DELETE", `/session/${third}`), null);
+  assert.deepEqual(wda.sessionIds(), []);
+  assert.equal(phone.runningApps().includes(NOTES), false);
+  const missing = await call("POST", "/session", {});
+  assert.equal(missing.status, 500);
+  assert.equal(missing.value.error, "session not created");
+  const unknownApp = await call("POST", "/session", {
+    capabilities: { alwaysMatch: { "appium:bundleId": "com.example.nothing" } },
+  });
+  assert.equal(unknownApp.value.error, "session not created");
+  assert.match(unknownApp.value.message, /com\.example\.nothing.*not installed/);
+});
+
+test("screenshots are PNGs in physical pixels, window and screen sizes are in points", async () => {
+  const id = await session(NOTES);
+  for (const path of ["/screenshot", `/session/${id}/screenshot`]) {
+    const png = PNG.sync.read(Buffer.from(await ok("GET", path), "base64"));
+    assert.deepEqual([png.width, png.height], [1170, 2532]);
+    // The notes app's blue header (56 points = 168 physical pixels high) is at the top.
+    const at = (png.width * 80 + 585) * 4;
+    assert.deepEqual([...png.data.subarray(at, at + 3)], [0x1a, 0x73, 0xe8]);
+  }
+  assert.deepEqual(await ok("GET", `/session/${id}/window/size`), { width: 390, height: 844 });
+  const screen = await ok("GET", `/session/${id}/wda/screen`);
+  assert.equal(screen.scale, 3);
+  assert.deepEqual(screen.screenSize, { width: 390, height: 844 });
+});
+
+test("taps in points land on the element measured in the page, in both tap forms", async () => {
+  const id = await session(NOTES);
+  const note = await centerOf("#note-3");
+  await ok("POST", `/session/${id}/wda/tap`, note);
+  const page = phone.foregroundPage();
+  await waitFor(async () => (await page.textContent("#detail-title")) === "Note 3", "Note 3");
+  assert.deepEqual(phone.inputs.filter((i) => i.type === "tap").at(-1), {
+    type: "tap",
+    x: note.x * SCALE,
+    y: note.y * SCALE,
+  });
+  const increment = await centerOf("#increment");
+  await ok("POST", `/session/${id}/wda/tap/0`, increment);
+  await ok("POST", `/session/${id}/wda/doubleTap`, increment);
+  await waitFor(async () => (await page.textContent("#count")) === "3", "the counter at 3");
+  const bad = await call("POST", `/session/${id}/wda/tap`, { x: "left" });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.value.error, "invalid argument");
+  assert.match(bad.value.message, /'x' must be a number of points/);
+});
+
+test("keys type ASCII and non-ASCII text, \\b deletes, \\n returns; the keyboard dismisses", async () => {
+  const id = await session(NOTES);
+  await ok("POST", `/session/${id}/wda/tap`, await centerOf("#note-1"));
+  const page = phone.foregroundPage();
+  await waitFor(() => page.isVisible("#note-text"), "the text field");
+  await ok("POST", `/session/${id}/wda/tap`, await centerOf("#note-text"));
+  await waitFor(() => phone.keyboardShown(), "the keyboard");
+  await ok("POST", `/session/${id}/wda/keys`, { value: ["Hello, ", "wörld ", "你好 👋x", "\b"] });
+  assert.equal(await page.inputValue("#note-text"), "Hello, wörld 你好 👋");
+  await ok("POST", `/session/${id}/wda/keys`, { value: ["\n"] });
+  assert.equal(await page.textContent("#submitted"), "Submitted: Hello, wörld 你好 👋");
+  await ok("POST", `/session/${id}/wda/keyboard/dismiss`, {});
+  assert.equal(await phone.keyboardShown(), false);
+  // Still on the detail screen: dismissing only hid the keyboard.
+  assert.equal(await page.isVisible("#note-text"), true);
+});
+
+test("apps launch, activate, report their state, terminate; home screen and buttons", async () => {
+  const id = await session(NOTES);
+  const s = `/session/${id}`;
+  const state = (bundleId: string) => ok("POST", `${s}/wda/apps/state`, { bundleId });
+  await ok("POST", `${s}/wda/apps/launch`, { bundleId: SETTINGS, arguments: ["-demo"] });
+  assert.equal(phone.foregroundApp().packageName, SETTINGS);
+  assert.equal(await state(SETTINGS), 4);
+  assert.equal(await state(NOTES), 3);
+  const info = await ok("GET", `${s}/wda/activeAppInfo`);
+  assert.equal(info.bundleId, SETTINGS);
+  assert.deepEqual(info.processArguments, { args: ["-demo"], env: {} });
+  await ok("POST", `${s}/wda/apps/activate`, { bundleId: NOTES });
+  assert.equal((await ok("GET", "/wda/activeAppInfo")).bundleId, NOTES);
+  assert.equal(await ok("POST", `${s}/wda/apps/terminate`, { bundleId: SETTINGS }), true);
+  assert.equal(await state(SETTINGS), 1);
+  assert.equal(await ok("POST", `${s}/wda/apps/terminate`, { bundleId: SETTINGS }), false);
+  assert.equal(await state("com.example.nothing"), 0);
+  const missing = await call("POST", `${s}/wda/apps/launch`, { bundleId: "com.example.nothing" });
+  assert.equal(missing.status, 500);
+  assert.match(
+    missing.value.message,
+    /com\.example\.nothing' is not installed.*com\.example\.notes/,
+  );
+
+  await ok("POST", "/wda/homescreen");
+  assert.equal((await ok("GET", `${s}/wda/activeAppInfo`)).bundleId, "com.apple.springboard");
+  assert.equal(await state(NOTES), 3);
+  await ok("POST", `${s}/wda/apps/activate`, { bundleId: NOTES });
+  await ok("POST", `${s}/wda/pressButton`, { name: "home" });
+  assert.equal(phone.foregroundApp().activity, LAUNCHER_ACTIVITY);
+  await ok("POST", `${s}/wda/pressButton`, { name: "volumeUp" });
+  assert.deepEqual(phone.inputs.at(-1), { type: "key", keyCode: 24 });
+  const button = await call("POST", `${s}/wda/pressButton`, { name: "power" });
+  assert.equal(button.status, 500);
+  assert.match(button.value.message, /'power' is unknown.*home, volumeUp, volumeDown/);
+});
+
+test("URLs: web URLs open in Safari, mapped schemes launch their app, others fail", async () => {
+  const id = await session();
+  await ok("POST", `/session/${id}/url`, { url: `${apps.url}settings/index.html` });
+  assert.equal((await ok("GET", "/wda/activeAppInfo")).bundleId, "com.apple.mobilesafari");
+  assert.equal(await phone.foregroundPage().textContent("#wifi-status"), "Wi-Fi is off");
+  await ok("POST", `/session/${id}/url`, { url: "notes://open" });
+  assert.equal(phone.foregroundApp().packageName, NOTES);
+  const unknown = await call("POST", `/session/${id}/url`, { url: "tel:123" });
+  assert.equal(unknown.status, 500);
+  assert.match(unknown.value.message, /'tel:' URLs/);
+});
+
+test("the source is an XCUIElementType tree of the visible elements with frames in points", async () => {
+  const id = await session(SETTINGS);
+  const xml: string = await ok("GET", `/session/${id}/source`);
+  assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<XCUIElementTypeApplication /);
+  assert.match(xml, /<XCUIElementTypeWindow [^>]*width="390" height="844"/);
+  const button =
+    /<XCUIElementTypeButton [^>]*name="wifi"[^>]*label="Off"[^>]*x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)"/
+      .exec(xml);
+  assert.ok(button, xml);
+  const box = (await phone.foregroundPage().locator("#wifi").boundingBox())!;
+  assert.deepEqual(button.slice(1).map(Number), [
+    Math.round(box.x),
+    Math.round(box.y),
+    Math.round(box.width),
+    Math.round(box.height),
+  ]);
+  assert.match(xml, /<XCUIElementTypeTextField [^>]*value="Simulator"[^>]*label="Device name"/);
+  const json = await ok("GET", `/source?format=json`);
+  assert.equal(json.type, "Application");
+  const bad = await call("GET", `/source?format=yaml`);
+  assert.equal(bad.status, 500);
+  assert.match(bad.value.message, /'yaml'/);
+});
+
+test("W3C actions with two touch pointers pinch the zoom app in and out", async () => {
+  const id = await session(ZOOM);
+  const page = phone.foregroundPage();
+  const { x, y } = await centerOf("#photo");
+  const finger = (id: string, from: number, to: number) => ({
+    type: "pointer",
+    id,
+    parameters: { pointerType: "touch" },
+    actions: [
+      { type: "pointerMove", duration: 0, x: x + from, y, origin: "viewport" },
+      { type: "pointerDown", button: 0 },
+      { type: "pointerMove", duration: 300, x: to - from, y: 0, origin: "pointer" },
+      { type: "pointerUp", button: 0 },
+    ],
+  });
+  // 100 points apart -> 200 points apart: twice the zoom.
+  await ok("POST", `/session/${id}/actions`, {
+    actions: [finger("f1", -50, -100), finger("f2", 50, 100)],
+  });
+  assert.equal(await page.textContent("#zoom"), "Zoom: 2.00x");
+  assert.equal(await page.textContent("#fingers"), "Fingers: 0");
+  // 160 points apart -> 40 points apart: a quarter of that.
+  await ok("POST", `/session/${id}/actions`, {
+    actions: [finger("f1", -80, -20), finger("f2", 80, 20)],
+  });
+  assert.equal(await page.textContent("#zoom"), "Zoom: 0.50x");
+  const moves = phone.inputs.filter((i) => i.type === "multiTouch");
+  assert.ok(moves.some((i) => i.type === "multiTouch" && i.points.length === 2));
+  const mouse = await call("POST", `/session/${id}/actions`, {
+    actions: [{ type: "pointer", id: "m", parameters: { pointerType: "mouse" }, actions: [] }],
+  });
+  assert.equal(mouse.status, 400);
+  assert.match(mouse.value.message, /only pointer type 'touch'.*'mouse'/);
+});
+
+test("an edge swipe up held 500 ms shows the app switcher, a fast one goes home", async () => {
+  const id = await session(NOTES);
+  const swipe = (ms: number) => ({
+    actions: [{
+      type: "pointer",
+      id: "finger",
+      parameters: { pointerType: "touch" },
+      actions: [
+        { type: "pointerMove", duration: 0, x: 195, y: 838 },
+        { type: "pointerDown", button: 0 },
+        { type: "pointerMove", duration: ms, x: 195, y: 500 },
+        { type: "pointerUp", button: 0 },
+      ],
+    }],
+  });
+  await ok("POST", `/session/${id}/actions`, swipe(600));
+  assert.equal(phone.foregroundApp().activity, RECENTS_ACTIVITY);
+  assert.equal(await phone.foregroundPage().isVisible("text=Notes"), true);
+  await ok("POST", `/session/${id}/wda/apps/activate`, { bundleId: NOTES });
+  await ok("POST", `/session/${id}/actions`, swipe(150));
+  assert.equal(phone.foregroundApp().activity, LAUNCHER_ACTIVITY);
+  // dragfromtoforduration: a 0.5 s hold then the drag is slow enough; 0 s is not.
+  await ok("POST", `/session/${id}/wda/apps/activate`, { bundleId: NOTES });
+  const drag = (duration: number) => ({ fromX: 195, fromY: 840, toX: 195, toY: 300, duration });
+  await ok("POST", `/session/${id}/wda/dragfromtoforduration`, drag(0.5));
+  assert.equal(phone.foregroundApp().activity, RECENTS_ACTIVITY);
+  await ok("POST", `/session/${id}/wda/apps/activate`, { bundleId: NOTES });
+  await ok("POST", `/session/${id}/wda/dragfromtoforduration`, drag(0));
+  assert.equal(phone.foregroundApp().activity, LAUNCHER_ACTIVITY);
+  // The same swipe from mid-screen is the app's: the notes list scrolls.
+  await ok("POST", `/session/${id}/wda/apps/activate`, { bundleId: NOTES });
+  await ok("POST", `/session/${id}/wda/dragfromtoforduration`, {
+    ...drag(0),
+    fromY: 700,
+  });
+  assert.equal(phone.foregroundApp().packageName, NOTES);
+  await waitFor(() => phone.foregroundPage().evaluate(() => scrollY > 100), "the list scrolled");
+});
+
+/** Reads `count` MJPEG parts from the stream: the answer's head and each part's headers and JPEG. */
+function readMjpeg(
+  count: number,
+): Promise<{ head: string; parts: { headers: string; jpeg: Buffer }[] }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(wda.mjpegPort, "127.0.0.1");
+    let data = Buffer.alloc(0);
+    socket.on("error", reject);
+    socket.on("connect", () => socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+    socket.on("data", (chunk) => {
+      data = Buffer.concat([data, chunk]);
+      const headEnd = data.indexOf("\r\n\r\n");
+      if (headEnd < 0) return;
+      const parts: { headers: string; jpeg: Buffer }[] = [];
+      let at = headEnd + 4;
+      while (parts.length < count) {
+        const end = data.indexOf("\r\n\r\n", at);
+        if (end < 0) return;
+        const headers = data.subarray(at, end).toString();
+        const length = Number(/Content-Length: (\d+)/.exec(headers)?.[1]);
+        if (data.length < end + 4 + length + 4) return;
+        parts.push({ headers, jpeg: data.subarray(end + 4, end + 4 + length) });
+        at = end + 4 + length + 4;
+      }
+      socket.destroy();
+      resolve({ head: data.subarray(0, headEnd).toString(), parts });
+    });
+  });
+}
+
+/** A JPEG's width and height from its start-of-frame segment. */
+function jpegSize(jpeg: Buffer): [number, number] {
+  assert.deepEqual([jpeg[0], jpeg[1]], [0xff, 0xd8], "a JPEG starts with SOI");
+  assert.deepEqual([jpeg.at(-2), jpeg.at(-1)], [0xff, 0xd9], "a JPEG ends with EOI");
+  let at = 2;
+  while (at < jpeg.length) {
+    const marker = jpeg[at + 1];
+    if (marker >= 0xc0 && marker <= 0xc3) {
+      return [jpeg.readUInt16BE(at + 7), jpeg.readUInt16BE(at + 5)];
+    }
+    at += 2 + jpeg.readUInt16BE(at + 2);
+  }
+  throw new Error("no start-of-frame segment");
+}
+
+test("the MJPEG stream sends JPEG frames of the screen in WDA's framing and settings", async () => {
+  const id = await session(NOTES);
+  const { head, parts } = await readMjpeg(3);
+  assert.match(head, /^HTTP\/1\.0 200 OK\r\n/);
+  assert.match(head, /Content-Type: multipart\/x-mixed-replace; boundary=--BoundaryString/);
+  for (const part of parts) {
+    assert.match(
+      part.headers,
+      /^--BoundaryString\r\nContent-type: image\/jpg\r\nContent-Length: \d+$/,
+    );
+    assert.deepEqual(jpegSize(part.jpeg), [1170, 2532]);
+  }
+  const settings = await ok("POST", `/session/${id}/appium/settings`, {
+    settings: { mjpegScalingFactor: 50 },
+  });
+  assert.equal(settings.mjpegScalingFactor, 50);
+  const half = await readMjpeg(1);
+  assert.deepEqual(jpegSize(half.parts[0].jpeg), [585, 1266]);
+  await ok("POST", `/session/${id}/appium/settings`, { settings: { mjpegScalingFactor: 100 } });
+});
+
+test("injected faults answer WDA's error shape or drop the connection, then stop", async () => {
+  const id = await session();
+  wda.injectFault({
+    path: `/session/${id}/window/size`,
+    kind: "error",
+    status: 500,
+    error: "unknown error",
+    message: "boom",
+    times: 2,
+  });
+  for (let i = 0; i < 2; i++) {
+    const failed = await call("GET", `/session/${id}/window/size`);
+    assert.equal(failed.status, 500);
+    assert.deepEqual(failed.value, { error: "unknown error", message: "boom", traceback: "" });
+    assert.equal(failed.sessionId, id);
+  }
+  assert.deepEqual(await ok("GET", `/session/${id}/window/size`), { width: 390, height: 844 });
+  wda.injectFault({ method: "POST", path: /\/wda\/tap$/, kind: "drop" });
+  await assert.rejects(
+    fetch(`${wda.url}/session/${id}/wda/tap`, { method: "POST", body: '{"x":1,"y":1}' }),
+  );
+  const taps = phone.inputs.filter((i) => i.type === "tap").length;
+  // The fault was used up by one request: the next tap answers, and only it reached the phone.
+  assert.equal(await ok("POST", `/session/${id}/wda/tap`, { x: 195, y: 400 }), null);
+  assert.equal(phone.inputs.filter((i) => i.type === "tap").length, taps + 1);
+});
+
+test("unknown sessions and routes answer WDA's errors with their statuses", async () => {
+  const id = await session();
+  const stale = await call("GET", "/session/NOT-A-SESSION/window/size");
+  assert.equal(stale.status, 404);
+  assert.equal(stale.value.error, "invalid session id");
+  assert.equal(stale.sessionId, id);
+  const route = await call("GET", `/session/${id}/wda/nothing`);
+  assert.equal(route.status, 404);
+  assert.equal(route.value.error, "unknown command");
+  assert.match(route.value.message, /Unhandled endpoint: \/session\/.*\/wda\/nothing/);
+  const method = await call("DELETE", `/session/${id}/wda/tap`);
+  assert.equal(method.value.error, "unknown command");
+});
