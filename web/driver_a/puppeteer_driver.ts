@@ -25,6 +25,7 @@ import type {
   ViewportInfo,
 } from "../page/page_driver.ts";
 import type { ScreenshotEncoding } from "../_core.ts";
+import { guardPageCalls, lostConnectionError, type PageConnection } from "../page/_connection.ts";
 import { pressCombo } from "../page/_press_combo.ts";
 import { type ProtocolSession, protocolTouch } from "../page/_touch.ts";
 import { protocolScreencast, type ScreencastSession } from "../page/_screencast.ts";
@@ -67,7 +68,8 @@ export class DriverAPageDriver implements PageDriver {
    */
   constructor(page: Page) {
     this.page = page;
-    this.mouse = {
+    const state = () => this.#connection();
+    this.mouse = guardPageCalls({
       move: (x: number, y: number) => page.mouse.move(x, y),
       // DriverA's `count` presses n times with clickCount 1..n, so 2 fires two clicks and one
       // dblclick, as the port asks.
@@ -79,8 +81,8 @@ export class DriverAPageDriver implements PageDriver {
       down: (options?: ButtonOptions) => page.mouse.down({ button: options?.button ?? "left" }),
       up: (options?: ButtonOptions) => page.mouse.up({ button: options?.button ?? "left" }),
       wheel: (deltaX: number, deltaY: number) => page.mouse.wheel({ deltaX, deltaY }),
-    };
-    this.keyboard = {
+    }, state);
+    this.keyboard = guardPageCalls({
       type: (text: string, options?: TypeOptions) =>
         page.keyboard.type(text, options?.delayMs ? { delay: options.delayMs } : undefined),
       // DriverA has no combination syntax.
@@ -91,7 +93,7 @@ export class DriverAPageDriver implements PageDriver {
           press: (key) => page.keyboard.press(key as KeyInput),
         }, combo),
       insertText: (text: string) => page.keyboard.sendCharacter(text),
-    };
+    }, state);
     // Opened on first use: a browser without the protocol (Firefox over WebDriver BiDi) fails
     // there, with an error saying touch needs Chromium.
     this.touch = protocolTouch(async () =>
@@ -246,6 +248,12 @@ export class DriverAPageDriver implements PageDriver {
     return known;
   }
 
+  /** Whether the page is open and its browser connected. */
+  #connection(): PageConnection {
+    if (!this.page.browser().connected) return "browser-disconnected";
+    return this.page.isClosed() ? "page-closed" : "connected";
+  }
+
   // A read-only call may hit the moment a navigation swaps the document ("execution context
   // was destroyed"); it is safe to wait a moment for the new document and ask again.
   async #retryAcrossNavigation<R>(read: () => Promise<R>): Promise<R> {
@@ -253,7 +261,9 @@ export class DriverAPageDriver implements PageDriver {
       try {
         return await read();
       } catch (error) {
-        if (attempt >= 3 || this.page.isClosed()) throw error;
+        if (attempt >= 3 || this.#connection() !== "connected") {
+          throw lostConnectionError(error, this.#connection());
+        }
         await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
       }
     }

@@ -25,6 +25,7 @@ import type {
   ViewportInfo,
 } from "../page/page_driver.ts";
 import type { ScreenshotEncoding } from "../_core.ts";
+import { guardPageCalls, lostConnectionError, type PageConnection } from "../page/_connection.ts";
 import { pressCombo } from "../page/_press_combo.ts";
 import { type ProtocolSession, protocolTouch } from "../page/_touch.ts";
 import { protocolScreencast, type ScreencastSession } from "../page/_screencast.ts";
@@ -72,7 +73,8 @@ export class DriverBPageDriver implements PageDriver {
    */
   constructor(page: Page) {
     this.page = page;
-    this.mouse = {
+    const state = () => this.#connection();
+    this.mouse = guardPageCalls({
       move: (x: number, y: number) => page.mouse.move(x, y),
       click: (x: number, y: number, options?: ClickOptions) =>
         page.mouse.click(x, y, {
@@ -82,15 +84,15 @@ export class DriverBPageDriver implements PageDriver {
       down: (options?: ButtonOptions) => page.mouse.down({ button: options?.button ?? "left" }),
       up: (options?: ButtonOptions) => page.mouse.up({ button: options?.button ?? "left" }),
       wheel: (deltaX: number, deltaY: number) => page.mouse.wheel(deltaX, deltaY),
-    };
-    this.keyboard = {
+    }, state);
+    this.keyboard = guardPageCalls({
       type: (text: string, options?: TypeOptions) =>
         page.keyboard.type(text, options?.delayMs ? { delay: options.delayMs } : undefined),
       // Not DriverB's own combination parsing: it leaves the modifiers down when the key is
       // unknown.
       press: (combo: string) => pressCombo(page.keyboard, combo),
       insertText: (text: string) => page.keyboard.insertText(text),
-    };
+    }, state);
     // Only Chromium speaks the DevTools protocol. A persistent context has no browser() to ask:
     // opening the session on first use tells then.
     const browserName = page.context().browser()?.browserType().name();
@@ -247,6 +249,13 @@ export class DriverBPageDriver implements PageDriver {
     return known;
   }
 
+  /** Whether the page is open and its browser connected. */
+  #connection(): PageConnection {
+    const browser = this.page.context().browser();
+    if (browser && !browser.isConnected()) return "browser-disconnected";
+    return this.page.isClosed() ? "page-closed" : "connected";
+  }
+
   // A read-only call may hit the moment a navigation swaps the document ("execution context
   // was destroyed", "unable to capture screenshot"); it is safe to wait for the new document
   // and ask again.
@@ -255,7 +264,9 @@ export class DriverBPageDriver implements PageDriver {
       try {
         return await read();
       } catch (error) {
-        if (attempt >= 3 || this.page.isClosed()) throw error;
+        if (attempt >= 3 || this.#connection() !== "connected") {
+          throw lostConnectionError(error, this.#connection());
+        }
         await this.page.waitForLoadState("domcontentloaded").catch(() => {});
       }
     }
