@@ -186,8 +186,18 @@ test("keys type ASCII and non-ASCII text, \\b deletes, \\n returns; the keyboard
   assert.equal(await page.inputValue("#note-text"), "Hello, wörld 你好 👋");
   await ok("POST", `/session/${id}/wda/keys`, { value: ["\n"] });
   assert.equal(await page.textContent("#submitted"), "Submitted: Hello, wörld 你好 👋");
+  // The focused field is the active element, and clearing it empties it.
+  const active = await ok("GET", `/session/${id}/element/active`);
+  assert.equal(active.ELEMENT, active["element-6066-11e4-a23f-4fbf4cda1c3a"]);
+  await ok("POST", `/session/${id}/element/${active.ELEMENT}/clear`);
+  assert.equal(await page.inputValue("#note-text"), "");
   await ok("POST", `/session/${id}/wda/keyboard/dismiss`, {});
   assert.equal(await phone.keyboardShown(), false);
+  const none = await call("GET", `/session/${id}/element/active`);
+  assert.equal(none.status, 404);
+  assert.equal(none.value.error, "no such element");
+  const stale = await call("POST", `/session/${id}/element/${active.ELEMENT}/clear`);
+  assert.equal(stale.value.error, "stale element reference");
   // Still on the detail screen: dismissing only hid the keyboard.
   assert.equal(await page.isVisible("#note-text"), true);
 });

@@ -18,6 +18,10 @@ export const WDA_ERRORS = {
     404,
     "An element could not be located on the page using the given search parameters",
   ],
+  "stale element reference": [
+    404,
+    "An element command failed because the referenced element is no longer attached to the DOM",
+  ],
   "session not created": [500, "A new session could not be created"],
   "unknown command": [
     404,

@@ -1,7 +1,7 @@
 /**
  * The routes of the WDA front (private to `@sdk/web/testing`), as WebDriverAgent registers them
  * (FBSessionCommands, FBCustomCommands, FBElementCommands, FBScreenshotCommands,
- * FBDebugCommands, FBOrientationCommands, FBActionsCommands): a route under `/session/:id` needs
+ * FBDebugCommands, FBOrientationCommands, FBFindElementCommands, FBActionsCommands): a route under `/session/:id` needs
  * the active session, a route without one does not, some exist both ways. Coordinates are in
  * points; the phone takes physical pixels (points times the scale).
  *
@@ -9,6 +9,8 @@
  */
 
 import { Buffer } from "node:buffer";
+import { randomUUID } from "node:crypto";
+import type { Page } from "playwright-core";
 import { KEYCODE, type VirtualPhone } from "./virtual_phone.ts";
 import { WdaError } from "./_wda_protocol.ts";
 import {
@@ -55,7 +57,12 @@ export interface WdaState {
   processArguments: Map<string, { args: string[]; env: Record<string, string> }>;
   /** When the front started, for `/status`'s build time. */
   started: string;
+  /** Element references handed out by `/element/active`: id -> the page it was focused in. */
+  elements: Map<string, Page>;
 }
+
+/** The W3C key of an element reference. */
+const ELEMENT_KEY = "element-6066-11e4-a23f-4fbf4cda1c3a";
 
 /** One request as a handler sees it. */
 export interface WdaRequest {
@@ -252,6 +259,31 @@ async function keys({ state, body }: WdaRequest): Promise<null> {
   return null;
 }
 
+async function activeElement({ state }: WdaRequest): Promise<unknown> {
+  const page = state.phone.foregroundPage();
+  if (!(await state.phone.keyboardShown())) {
+    throw new WdaError("no such element", "No element is currently focused for text input");
+  }
+  const id = randomUUID().toUpperCase();
+  state.elements.set(id, page);
+  return { ELEMENT: id, [ELEMENT_KEY]: id };
+}
+
+async function clearElement({ state, params }: WdaRequest): Promise<null> {
+  // Only the focused text field is known to the simulator: clearing works while it is still
+  // the one in front with the keyboard up.
+  const page = state.elements.get(params.uuid);
+  if (!page || page !== state.phone.foregroundPage() || !(await state.phone.keyboardShown())) {
+    throw new WdaError(
+      "stale element reference",
+      `The element '${params.uuid}' is no longer focused on screen; get it again with ` +
+        `GET /session/:id/element/active`,
+    );
+  }
+  await state.phone.clearText();
+  return null;
+}
+
 async function tap({ state, body }: WdaRequest): Promise<null> {
   const [x, y] = [number(body, "x"), number(body, "y")];
   await state.phone.tap(x * state.scale, y * state.scale);
@@ -271,7 +303,8 @@ async function appsLaunch({ state, body }: WdaRequest): Promise<null> {
   return null;
 }
 
-function sessionInformation(state: WdaState): unknown {
+/** WDA's session information: the session id and its capabilities. */
+export function sessionInformation(state: WdaState): unknown {
   const bundleId = state.session?.bundleId;
   return {
     sessionId: state.session?.id ?? null,
@@ -384,6 +417,8 @@ export function wdaRoutes(create: CreateSession, remove: DeleteSession): WdaRout
     },
     { method: "POST", path: "/wda/keys", where: "session", handler: keys },
     { method: "POST", path: "/wda/keyboard/dismiss", where: "session", handler: dismissKeyboard },
+    { method: "GET", path: "/element/active", where: "session", handler: activeElement },
+    { method: "POST", path: "/element/:uuid/clear", where: "session", handler: clearElement },
     { method: "POST", path: "/wda/apps/launch", where: "session", handler: appsLaunch },
     {
       method: "POST",

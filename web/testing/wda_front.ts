@@ -13,6 +13,7 @@ import { errorBody, okBody, WDA_ERRORS, WdaError } from "./_wda_protocol.ts";
 import {
   type CreateSession,
   launchOrActivate,
+  sessionInformation,
   terminate,
   type WdaRoute,
   wdaRoutes,
@@ -181,6 +182,7 @@ export async function startWdaFront(
       mjpegScalingFactor: options.mjpegScalingFactor ?? 100,
     },
     processArguments: new Map(),
+    elements: new Map(),
     started: new Date().toUTCString(),
   };
 
@@ -227,15 +229,7 @@ export async function startWdaFront(
       bundleId,
       shouldTerminateApp: caps.shouldTerminateApp !== false,
     };
-    return {
-      sessionId: state.session.id,
-      capabilities: {
-        device: "iPhone",
-        sdkVersion: state.osVersion,
-        browserName: bundleId ?? null,
-        CFBundleIdentifier: bundleId ?? null,
-      },
-    };
+    return sessionInformation(state);
   };
   const routes: WdaRoute[] = wdaRoutes(createSession, removeSession);
   const faults: Fault[] = [];
