@@ -454,6 +454,11 @@ export class MobileBDevice implements AbstractInterface {
         });
       }
     } catch (error) {
+      // WDA keeps one session: a later session on the same WDA already ended this one.
+      if (error instanceof DriverRequestError && error.error === "invalid session id") {
+        log("the WDA session had already ended", { error: error.message });
+        return;
+      }
       warn(`deleting the WDA session at ${this.#client.where} failed`, error);
     }
   }
