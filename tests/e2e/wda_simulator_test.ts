@@ -169,6 +169,21 @@ test("taps in points land on the element measured in the page, in both tap forms
   await ok("POST", `/session/${id}/wda/tap/0`, increment);
   await ok("POST", `/session/${id}/wda/doubleTap`, increment);
   await waitFor(async () => (await page.textContent("#count")) === "3", "the counter at 3");
+  // A W3C tap: one touch pointer down, a short rest, up.
+  await ok("POST", `/session/${id}/actions`, {
+    actions: [{
+      type: "pointer",
+      id: "finger1",
+      parameters: { pointerType: "touch" },
+      actions: [
+        { type: "pointerMove", duration: 0, ...increment },
+        { type: "pointerDown", button: 0 },
+        { type: "pause", duration: 50 },
+        { type: "pointerUp", button: 0 },
+      ],
+    }],
+  });
+  await waitFor(async () => (await page.textContent("#count")) === "4", "the counter at 4");
   const bad = await call("POST", `/session/${id}/wda/tap`, { x: "left" });
   assert.equal(bad.status, 400);
   assert.equal(bad.value.error, "invalid argument");

@@ -63,3 +63,35 @@ export function errorBody(
 ): string {
   return JSON.stringify({ value: { error, message, traceback }, sessionId });
 }
+
+/**
+ * A number argument of a body.
+ *
+ * @throws {WdaError} `invalid argument` naming the key and its unit when it is not a number.
+ */
+export function numberArg(body: Record<string, unknown>, key: string, unit = "points"): number {
+  const value = body[key];
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new WdaError(
+      "invalid argument",
+      `'${key}' must be a number of ${unit}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * The `duration` argument in seconds; 0 when it is left out.
+ *
+ * @throws {WdaError} `invalid argument` when it is not a non-negative number.
+ */
+export function secondsArg(body: Record<string, unknown>): number {
+  const value = body.duration ?? 0;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new WdaError(
+      "invalid argument",
+      `'duration' must be a non-negative number of seconds, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}

@@ -7,19 +7,10 @@
  */
 
 import http from "node:http";
-import { randomUUID } from "node:crypto";
 import type { VirtualPhone } from "./virtual_phone.ts";
 import { errorBody, okBody, WDA_ERRORS, WdaError } from "./_wda_protocol.ts";
-import {
-  type CreateSession,
-  launchOrActivate,
-  sessionInformation,
-  terminate,
-  type WdaRoute,
-  wdaRoutes,
-  type WdaState,
-} from "./_wda_routes.ts";
-import { requireInstalled, SPRINGBOARD } from "./_wda_apps.ts";
+import { findRoute, wdaRoutes } from "./_wda_routes.ts";
+import type { WdaState } from "./_wda_state.ts";
 import { type MjpegServer, startMjpegServer } from "./_wda_mjpeg.ts";
 
 /** Options of {@link startWdaFront}. */
@@ -121,19 +112,6 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   return all;
 }
 
-/** Matches `path` against a route path with `:name` segments; the params, or undefined. */
-function match(pattern: string, path: string): Record<string, string> | undefined {
-  const want = pattern.split("/");
-  const got = path.split("/");
-  if (want.length !== got.length) return undefined;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    if (want[i].startsWith(":")) params[want[i].slice(1)] = decodeURIComponent(got[i]);
-    else if (want[i] !== got[i]) return undefined;
-  }
-  return params;
-}
-
 /**
  * Starts WDA's HTTP protocol in front of a virtual phone, on 127.0.0.1: WDA's routes for
  * sessions, screenshots (PNG, physical pixels), screen and window sizes (points), taps and
@@ -186,52 +164,7 @@ export async function startWdaFront(
     started: new Date().toUTCString(),
   };
 
-  const removeSession = async (s: WdaState): Promise<void> => {
-    const session = s.session;
-    s.session = undefined;
-    if (session?.bundleId && session.shouldTerminateApp && session.bundleId !== SPRINGBOARD) {
-      await terminate(s, session.bundleId);
-    }
-  };
-  const createSession: CreateSession = async ({ body }) => {
-    const capabilities = body.capabilities ?? body.desiredCapabilities;
-    if (typeof capabilities !== "object" || capabilities === null) {
-      throw new WdaError(
-        "session not created",
-        "'capabilities' is mandatory to create a new session",
-      );
-    }
-    const c = capabilities as { alwaysMatch?: object; firstMatch?: object[] };
-    const merged: Record<string, unknown> = c.alwaysMatch || c.firstMatch
-      ? { ...c.alwaysMatch, ...c.firstMatch?.[0] }
-      : { ...capabilities };
-    // W3C vendor prefixes (`appium:bundleId`) name the same capabilities.
-    const caps = Object.fromEntries(
-      Object.entries(merged).map(([k, v]) => [k.replace(/^appium:/, ""), v]),
-    );
-    await removeSession(state);
-    let bundleId: string | undefined;
-    if (caps.bundleId !== undefined) {
-      try {
-        bundleId = requireInstalled(phone, caps.bundleId);
-      } catch (error) {
-        throw new WdaError(
-          "session not created",
-          `Cannot launch ${caps.bundleId} application. ${(error as Error).message}`,
-        );
-      }
-      // forceAppLaunch (default true) restarts a running app, as XCUIApplication.launch does.
-      if (caps.forceAppLaunch !== false) await terminate(state, bundleId);
-      await launchOrActivate(state, bundleId, caps.arguments, caps.environment);
-    }
-    state.session = {
-      id: randomUUID().toUpperCase(),
-      bundleId,
-      shouldTerminateApp: caps.shouldTerminateApp !== false,
-    };
-    return sessionInformation(state);
-  };
-  const routes: WdaRoute[] = wdaRoutes(createSession, removeSession);
+  const routes = wdaRoutes();
   const faults: Fault[] = [];
   // WDA runs commands one at a time on its main queue; so does the front.
   let queue: Promise<unknown> = Promise.resolve();
@@ -284,20 +217,7 @@ export async function startWdaFront(
       );
     }
 
-    const sessionPath = /^\/session\/([^/]+)(\/.*)?$/.exec(path);
-    let found: { route: WdaRoute; params: Record<string, string> } | undefined;
-    for (const route of routes) {
-      if (route.method !== method) continue;
-      if (route.where !== "bare" && sessionPath) {
-        const params = match(route.path, sessionPath[2] ?? "");
-        if (params) found = { route, params: { ...params, sessionID: sessionPath[1] } };
-      }
-      if (!found && route.where !== "session") {
-        const params = match(route.path, path);
-        if (params) found = { route, params };
-      }
-      if (found) break;
-    }
+    const found = findRoute(routes, method, path);
     try {
       if (!found) {
         throw new WdaError(
