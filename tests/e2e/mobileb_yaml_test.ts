@@ -1,0 +1,213 @@
+/**
+ * YAML scripts with a `mobileb:` section, end to end through `runMobileBYaml`: SDK -> `fetch` ->
+ * the WDA front of the device **simulator** -> the virtual phone (1170 x 2532 at scale 3) ->
+ * Chromium, with the test model.
+ *
+ * @module
+ */
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser } from "playwright-core";
+import { DriverNotRunningError, type MobileBAgent, runMobileBYaml } from "@sdk/mobileb";
+import { YamlScriptError, YamlTaskError } from "@sdk/core";
+import { startTestModel, type TargetBox, type TestModel } from "@sdk/core/testing";
+import {
+  LAUNCHER_ACTIVITY,
+  startVirtualPhone,
+  startWdaFront,
+  type VirtualPhone,
+  type WdaFront,
+} from "@sdk/web/testing";
+import { freePort } from "../helpers/free_port.ts";
+import { launchChromium } from "../helpers/browser.ts";
+import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+
+const NOTES = "com.example.notes";
+const SETTINGS = "com.example.settings";
+const SCALE = 3;
+
+let browser: Browser;
+let apps: StaticServer;
+let phone: VirtualPhone;
+let front: WdaFront;
+let model: TestModel;
+// The box the test model last answered, in points.
+let located: TargetBox | undefined;
+
+async function boxOf(selector: string): Promise<TargetBox> {
+  const box = await phone.foregroundPage().locator(selector).boundingBox();
+  assert.ok(box, `${selector} is not on the phone's screen`);
+  return { left: box.x, top: box.y, width: box.width, height: box.height };
+}
+
+async function waitFor(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+before(async () => {
+  browser = await launchChromium();
+  apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
+  phone = await startVirtualPhone({
+    browser,
+    width: 1170,
+    height: 2532,
+    density: SCALE,
+    apps: {
+      [NOTES]: { url: `${apps.url}notes/index.html`, label: "Notes" },
+      [SETTINGS]: { url: `${apps.url}settings/index.html`, label: "Settings" },
+    },
+  });
+  front = await startWdaFront(phone);
+  model = await startTestModel({
+    script: {
+      locate: async ({ target }) =>
+        target.trim() === "Note 3" ? located = await boxOf("#note-3") : null,
+    },
+    imagePixelsPerCssPixel: SCALE,
+  });
+});
+
+after(async () => {
+  await model?.close();
+  await front?.close();
+  await phone?.close();
+  await apps?.close();
+  await browser?.close();
+});
+
+function options(onAgent?: (agent: MobileBAgent) => void) {
+  return {
+    agentOptions: {
+      modelConfig: model.modelConfig(),
+      driverHost: "127.0.0.1",
+      generateReport: false,
+      autoPrintReportMsg: false,
+      waitAfterAction: 50,
+    },
+    ...(onAgent && { onAgent }),
+  };
+}
+
+test("a mobileb script launches its app, taps, asks WDA, switches apps and goes home", async () => {
+  await phone.stopApp(NOTES);
+  await phone.stopApp(SETTINGS);
+  let agent: MobileBAgent | undefined;
+  const from = phone.inputs.length;
+  const { result, tasks } = await runMobileBYaml(
+    `
+mobileb:
+  driverPort: ${front.port}
+  launch: My Notes
+  appNameMapping:
+    My Notes: ${NOTES}
+    My Settings: ${SETTINGS}
+agent:
+  waitAfterAction: 50
+tasks:
+  - name: open a note
+    flow:
+      - aiTap: Note 3
+      - runDriverRequest: /session/:sessionId/wda/apps/state
+        method: POST
+        data:
+          bundleId: ${NOTES}
+        name: notesState
+      - runDriverRequest: /status
+        name: status
+  - name: system
+    flow:
+      - launch: My Settings
+      - appSwitcher:
+      - home:
+      - terminate: My Settings
+`,
+    options((a) => agent = a),
+  );
+  assert.deepEqual(tasks.map((t) => [t.name, t.status]), [
+    ["open a note", "passed"],
+    ["system", "passed"],
+  ]);
+  assert.equal(result.notesState, 4, "the notes app was in front");
+  // The first finger down after the launch is aiTap's, inside Note 3 (points x scale).
+  const down = phone.inputs.slice(from).find((i) => i.type === "multiTouch" && i.points.length);
+  const at = down?.type === "multiTouch" ? down.points[0] : undefined;
+  assert.ok(at && located, "aiTap touched the phone");
+  assert.ok(
+    at.x >= located.left * SCALE && at.x <= (located.left + located.width) * SCALE &&
+      at.y >= located.top * SCALE && at.y <= (located.top + located.height) * SCALE,
+    `touch at (${at.x}, ${at.y}) is outside Note 3`,
+  );
+  assert.equal((result.status as { ready?: boolean }).ready, true);
+  await waitFor(() => phone.foregroundApp().activity === LAUNCHER_ACTIVITY, "the home screen");
+  assert.ok(!phone.runningApps().includes(SETTINGS), `running: ${phone.runningApps()}`);
+  assert.ok(phone.runningApps().includes(NOTES));
+  const apis = agent!._unstableLogContent().executions.map((e) => e.apiName);
+  assert.deepEqual(apis, [
+    "launch",
+    "aiTap",
+    "runDriverRequest",
+    "runDriverRequest",
+    "launch",
+    "appSwitcher",
+    "home",
+    "terminate",
+  ]);
+  // The run deleted the session it created.
+  assert.deepEqual(front.sessionIds(), []);
+});
+
+test("a script file path works as well as its text; a failing driver request fails its task", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "sdk-mobileb-yaml-"));
+  try {
+    const file = join(dir, "status.yaml");
+    await writeFile(
+      file,
+      `mobileb:\n  driverPort: ${front.port}\ntasks:\n  - name: ask\n    flow:\n` +
+        `      - runDriverRequest: /no/such/route\n`,
+    );
+    const error = await runMobileBYaml(file, options()).then(() => undefined, (e) => e);
+    assert.ok(error instanceof YamlTaskError, String(error));
+    assert.equal(error.taskName, "ask");
+    assert.match(error.message, /GET \/no\/such\/route/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("bad mobileb scripts fail before anything runs, naming the key", async () => {
+  const before = phone.inputs.length;
+  await assert.rejects(
+    runMobileBYaml("mobileb:\n  driverport: 8100\ntasks: []\n", options()),
+    (e: Error) => e instanceof YamlScriptError && /driverport/.test(e.message),
+  );
+  await assert.rejects(
+    runMobileBYaml("mobileb:\n  inputStrategy: fast\ntasks: []\n", options()),
+    (e: Error) => e instanceof YamlScriptError && /inputStrategy/.test(e.message),
+  );
+  await assert.rejects(
+    runMobileBYaml("mobilea: {}\ntasks: []\n", options()),
+    (e: Error) => e instanceof YamlScriptError && /'mobileb' section/.test(e.message),
+  );
+  await assert.rejects(
+    runMobileBYaml(
+      `mobileb:\n  driverPort: ${front.port}\ntasks:\n  - name: t\n    flow:\n      - back:\n`,
+      options(),
+    ),
+    (e: Error) => e instanceof YamlScriptError && /back/.test(e.message),
+  );
+  const port = await freePort();
+  await assert.rejects(
+    runMobileBYaml(`mobileb:\n  driverPort: ${port}\ntasks: []\n`, options()),
+    (e: Error) => e instanceof DriverNotRunningError && e.message.includes(`:${port}`),
+  );
+  assert.equal(phone.inputs.length, before);
+});
