@@ -6,6 +6,8 @@
  * Fronts put a device protocol in front of it: {@link startAdbFront} speaks adb's device
  * transport, so the real `adb` connects to the phone with `adb connect 127.0.0.1:<port>`. It is a
  * simulator, not an emulator: no Android runs (docs/simulator.md says what it does not simulate).
+ * {@link startWdaFront} speaks WebDriverAgent's HTTP protocol and MJPEG stream, so iOS clients
+ * drive the same phone as a real iPhone's WebDriverAgent.
  *
  * @example A virtual phone behind the real adb
  * ```ts ignore
