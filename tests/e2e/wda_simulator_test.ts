@@ -190,6 +190,25 @@ test("taps in points land on the element measured in the page, in both tap forms
   assert.match(bad.value.message, /'x' must be a number of points/);
 });
 
+test("touchAndHold holds for its duration in seconds: a long press pins a note", async () => {
+  const id = await session(NOTES);
+  const page = phone.foregroundPage();
+  await ok("POST", `/session/${id}/wda/touchAndHold`, {
+    ...(await centerOf("#note-4")),
+    duration: 0.8,
+  });
+  await waitFor(
+    async () => (await page.getAttribute("#note-4", "data-pinned")) === "true",
+    "pinned",
+  );
+  const held = phone.inputs.filter((i) => i.type === "multiTouch").slice(-2);
+  assert.equal(held[0].type === "multiTouch" && held[0].points.length, 1);
+  assert.deepEqual(held[1], { type: "multiTouch", points: [] });
+  const bad = await call("POST", `/session/${id}/wda/touchAndHold`, { x: 10, y: 10, duration: -1 });
+  assert.equal(bad.status, 400);
+  assert.match(bad.value.message, /'duration' must be a non-negative number of seconds/);
+});
+
 test("keys type ASCII and non-ASCII text, \\b deletes, \\n returns; the keyboard dismisses", async () => {
   const id = await session(NOTES);
   await ok("POST", `/session/${id}/wda/tap`, await centerOf("#note-1"));
