@@ -1,6 +1,8 @@
 /**
- * Builds the npm packages of the workspace: `npm/core` (`@sdk/core`), `npm/web` (`@sdk/web`) and
- * `npm/mobilea` (`@sdk/mobilea`, which depends on `@yume-chan/adb`).
+ * Builds the npm packages of the workspace: `npm/core` (`@sdk/core`), `npm/web` (`@sdk/web`),
+ * `npm/mobilea` (`@sdk/mobilea`, which depends on `@yume-chan/adb`) and `npm/mobileb`
+ * (`@sdk/mobileb`, which needs nothing beyond `@sdk/core`: it talks to WebDriverAgent with
+ * `fetch`).
  *
  * For each workspace member, in workspace order (the device platforms before `@sdk/web`, whose
  * command line loads them), TypeScript's compiler (5.9, from the npm registry, installed once
