@@ -154,6 +154,27 @@ test("screenshots are PNGs in physical pixels, window and screen sizes are in po
   assert.deepEqual(screen.screenSize, { width: 390, height: 844 });
 });
 
+test("the scale option sets the points: scale 2 on the density-3 phone", async () => {
+  const front = await startWdaFront(phone, { scale: 2 });
+  try {
+    const created = await fetch(`${front.url}/session`, {
+      method: "POST",
+      body: JSON.stringify({ capabilities: { alwaysMatch: {} } }),
+    });
+    const id = (await created.json()).value.sessionId;
+    const size = await (await fetch(`${front.url}/session/${id}/window/size`)).json();
+    assert.deepEqual(size.value, { width: 585, height: 1266 });
+    await fetch(`${front.url}/session/${id}/wda/tap`, {
+      method: "POST",
+      body: JSON.stringify({ x: 100, y: 300 }),
+    }).then((r) => r.body?.cancel());
+    assert.deepEqual(phone.inputs.at(-1), { type: "tap", x: 200, y: 600 });
+  } finally {
+    await front.close();
+  }
+  await assert.rejects(startWdaFront(phone, { scale: 0 }), /scale must be a positive number/);
+});
+
 test("taps in points land on the element measured in the page, in both tap forms", async () => {
   const id = await session(NOTES);
   const note = await centerOf("#note-3");
