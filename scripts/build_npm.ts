@@ -53,13 +53,15 @@ const OWN_NODE_ENGINE = ">=20";
  */
 const OPTIONAL_DEPENDENCIES: ReadonlySet<string> = new Set(["sharp"]);
 /**
- * Packages the user brings, each an optional peer: the browser drivers (the one they drive), and
- * the device platforms whose scripts `sdk run` of `@sdk/web` runs when they are installed.
+ * Packages the user brings, each an optional peer: the browser drivers (the one they drive), the
+ * device platforms whose scripts `sdk run` of `@sdk/web` runs when they are installed, and
+ * Playwright Test for `@sdk/web/playwright-test`.
  */
 const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
   "playwright-core",
   "puppeteer-core",
   "@sdk/mobilea",
+  "@playwright/test",
 ]);
 
 /**

@@ -5,7 +5,9 @@
  * get) plus `playwright-core`, with npm running on the lowest declared Node, where it must not
  * warn EBADENGINE. Then `consumer.mjs`, which drives real Chromium through `DriverBPageAgent` and
  * the scripted test model, runs under each Node major of {@link nodeMajorsToTest}, Node binaries
- * from the npm registry, never the machine's own Node.
+ * from the npm registry, never the machine's own Node. Last, the Playwright Test project of
+ * tests/playwright_test/ runs with the installed `@playwright/test` and
+ * `@sdk/web/playwright-test`, with 2 workers and as 2 shards merged into one report.
  *
  * @module
  */
@@ -17,8 +19,12 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
-import { findChromium } from "../helpers/browser.ts";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Browser } from "playwright-core";
+import { startTestModel, type TestModel } from "@sdk/core/testing";
+import { parseReportHtml } from "../../core/report/_format.ts";
+import { findChromium, launchChromium, measure } from "../helpers/browser.ts";
+import { FIXTURE_APP_DIR, serveStatic } from "../helpers/static_server.ts";
 import { installNode, newestNodeMajor, nodeMajorsToTest } from "./node_versions.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -140,6 +146,7 @@ test("npm packages: a Node consumer installed from the tarballs taps twice and r
         "--prefer-offline",
         ...tarballs,
         await playwrightSpec(),
+        (await playwrightSpec()).replace(/^playwright-core@/, "@playwright/test@"),
       ],
       app,
       { env: npmEnv },
@@ -179,7 +186,106 @@ test("npm packages: a Node consumer installed from the tarballs taps twice and r
         assert.deepEqual(result.cli, { code: 0, count: "1" });
       })
     ));
+
+    await t.test("Playwright Test: 2 workers, then 2 shards merged into one report", async () => {
+      await runPlaywrightProject(app, nodes[0], { ...baseEnv, SDK_CHROMIUM_PATH: chromiumPath });
+    });
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 });
+
+/** The four tests of tests/playwright_test/taps.spec.mjs. */
+const PLAYWRIGHT_TESTS = [1, 2, 3, 4].map((n) => `taps the button ${n} times`);
+
+/**
+ * Runs the Playwright Test project of tests/playwright_test/ in the scratch project `app` with
+ * the installed `@playwright/test` and `@sdk/web/playwright-test`: once with 2 workers, then as
+ * 2 shards merged by `mergeShardReports`, each merged report opened in Chromium. The test model
+ * runs here and answers every locate with the button's box, measured in Chromium on the same
+ * page at the project's viewport.
+ */
+async function runPlaywrightProject(app: string, node: string, env: Env): Promise<void> {
+  for (const file of ["playwright.config.mjs", "taps.spec.mjs"]) {
+    await copyFile(new URL(`../playwright_test/${file}`, import.meta.url), join(app, file));
+  }
+  const fixtures = await serveStatic(FIXTURE_APP_DIR);
+  const browser = await launchChromium();
+  let model: TestModel | undefined;
+  try {
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await page.goto(`${fixtures.url}actions.html`);
+    const box = await measure(page, "#click-button");
+    model = await startTestModel({ script: { locate: () => box } });
+    const reportDir = join(app, "reports");
+    const shardDir = join(reportDir, "shards");
+    const runEnv = {
+      ...envWithNode(node, env),
+      ...model.modelConfig(),
+      FIXTURE_URL: fixtures.url,
+      SDK_RUN_DIR: join(app, "sdk_run"),
+    };
+    const cli = join(app, "node_modules", "@playwright", "test", "cli.js");
+    const playwright = (args: string[], name: string, dir: string) =>
+      run(node, [cli, "test", ...args], app, {
+        env: { ...runEnv, SDK_REPORT_NAME: name, SDK_REPORT_DIR: dir },
+        timeoutMs: 180_000,
+      });
+
+    const whole = await playwright(["--workers", "2"], "whole", reportDir);
+    assert.match(whole.stdout, /Running 4 tests using 2 workers/, whole.stdout);
+    assert.match(whole.stdout, /4 passed/, whole.stdout);
+    assert.match(whole.stdout, /SDK report: .*whole\.html/);
+    await assertMergedReport(browser, join(reportDir, "whole.html"), PLAYWRIGHT_TESTS);
+
+    for (const shard of ["1/2", "2/2"]) {
+      const one = await playwright(["--shard", shard], "run", shardDir);
+      assert.match(one.stdout, /2 passed/, one.stdout);
+    }
+    const merge = await run(
+      node,
+      [
+        "--input-type=module",
+        "-e",
+        `import { mergeShardReports } from "@sdk/web/playwright-test";
+       console.log(await mergeShardReports(${JSON.stringify(shardDir)}, "sharded"));`,
+      ],
+      app,
+      { env: runEnv },
+    );
+    const merged = merge.stdout.trim();
+    assert.equal(merged, join(shardDir, "sharded.html"));
+    await assertMergedReport(browser, merged, PLAYWRIGHT_TESTS);
+  } finally {
+    await model?.close();
+    await browser.close();
+    await fixtures.close();
+  }
+}
+
+/** Opens a merged report in Chromium and checks it lists each test once, each with its taps. */
+async function assertMergedReport(
+  browser: Browser,
+  file: string,
+  titles: readonly string[],
+): Promise<void> {
+  const parsed = parseReportHtml(await readFile(file, "utf8"));
+  const sources = parsed.sources.map((s) => s.testTitle);
+  for (const title of titles) {
+    assert.equal(
+      sources.filter((s) => s.endsWith(title)).length,
+      1,
+      `${file} lists "${title}" once: ${JSON.stringify(sources)}`,
+    );
+  }
+  const taps = parsed.executions.filter((e) => e.apiName === "aiTap").length;
+  assert.equal(taps, 1 + 2 + 3 + 4, `${file} holds every test's taps`);
+  const page = await browser.newPage();
+  try {
+    await page.goto(pathToFileURL(file).href);
+    const text = await page.locator("body").innerText();
+    for (const title of titles) assert.ok(text.includes(title), `the viewer shows "${title}"`);
+  } finally {
+    await page.close();
+  }
+}
