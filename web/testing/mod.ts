@@ -4,7 +4,8 @@
  * A {@link VirtualPhone} is a phone screen that is a page in headless Chromium, at the phone's
  * physical size and density; it records every input and answers from the page's real state.
  * Fronts put a device protocol in front of it: {@link startAdbFront} speaks adb's device
- * transport, so the real `adb` connects to the phone with `adb connect 127.0.0.1:<port>`. It is a
+ * transport, so the real `adb` connects to the phone with `adb connect 127.0.0.1:<port>`;
+ * {@link startHdcFront} writes an `hdc` executable that answers like HarmonyOS's device tool. It is a
  * simulator, not an emulator: no Android runs (docs/simulator.md says what it does not simulate).
  * {@link startWdaFront} speaks WebDriverAgent's HTTP protocol and MJPEG stream, so iOS clients
  * drive the same phone as a real iPhone's WebDriverAgent.
@@ -48,6 +49,12 @@ export {
   type SimulatedShellIo,
   startAdbFront,
 } from "./adb_front.ts";
+export {
+  type HdcCommandRecord,
+  type HdcFront,
+  type HdcFrontOptions,
+  startHdcFront,
+} from "./hdc_front.ts";
 export {
   startWdaFront,
   type WdaFault,
