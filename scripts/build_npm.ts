@@ -61,6 +61,7 @@ const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
   "playwright-core",
   "puppeteer-core",
   "@sdk/mobilea",
+  "@sdk/mobileb",
   "@playwright/test",
 ]);
 

@@ -45,6 +45,11 @@ const PLATFORMS: Readonly<Record<string, PlatformEntry>> = {
     runner: "runMobileAYaml",
     load: async () => (await import("@sdk/mobilea")).runMobileAYaml,
   },
+  mobileb: {
+    pkg: "@sdk/mobileb",
+    runner: "runMobileBYaml",
+    load: async () => (await import("@sdk/mobileb")).runMobileBYaml,
+  },
 };
 
 /**
@@ -66,9 +71,8 @@ export async function platformScriptRunner(section: string): Promise<PlatformScr
     return await entry.load();
   } catch (e) {
     throw new Error(
-      `a '${section}' script needs ${entry.pkg}, which could not be loaded (${
-        (e as Error).message
-      }): install it next to @sdk/web (npm install ${entry.pkg})`,
+      `a '${section}' script runs through ${entry.runner} of ${entry.pkg}, which could not be ` +
+        `loaded (${(e as Error).message}): install it next to @sdk/web (npm install ${entry.pkg})`,
     );
   }
 }
