@@ -53,6 +53,7 @@ function fakePhone(): VirtualPhone & { inputs: SimulatorInput[] } {
       record({ type: "swipe", x1, y1, x2, y2, durationMs }),
     longPress: (x, y, durationMs = 600) => record({ type: "longPress", x, y, durationMs }),
     touch: (action, x, y) => record({ type: "touch", action, x, y }),
+    multiTouch: (points) => record({ type: "multiTouch", points: [...points] }),
     inputText: (text) => record({ type: "text", text, method: "keys" }),
     commitText: (text) => record({ type: "text", text, method: "ime" }),
     clearText: () => record({ type: "clearText" }),

@@ -55,9 +55,4 @@ export {
   type HdcFrontOptions,
   startHdcFront,
 } from "./hdc_front.ts";
-export {
-  startWdaFront,
-  type WdaFault,
-  type WdaFront,
-  type WdaFrontOptions,
-} from "./wda_front.ts";
+export { startWdaFront, type WdaFault, type WdaFront, type WdaFrontOptions } from "./wda_front.ts";
