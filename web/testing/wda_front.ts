@@ -196,9 +196,10 @@ export async function startWdaFront(
     const body = await readBody(request);
     const sessionId = () => state.session?.id ?? null;
 
+    // `search`, not `test`: a RegExp with the g flag would carry lastIndex between requests.
     const fault = faults.find((f) =>
       (!f.method || f.method.toUpperCase() === method) &&
-      (typeof f.path === "string" ? f.path === path : f.path.test(path))
+      (typeof f.path === "string" ? f.path === path : path.search(f.path) !== -1)
     );
     if (fault) {
       if (--fault.left <= 0) faults.splice(faults.indexOf(fault), 1);
