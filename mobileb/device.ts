@@ -13,54 +13,24 @@
 
 import type {
   AbstractInterface,
-  ActionContext,
-  ActionParams,
   DeviceAction,
   FrameStream,
   FrameStreamOptions,
   InputActionOptions,
   InputStrategy,
-  LocatedElement,
   Point,
   Size,
 } from "@sdk/core";
 import {
   checkBooleanOptions,
   checkInputOptions,
-  clearInputAction,
-  doubleClickAction,
-  dragAndDropAction,
-  INPUT_MODES,
-  inputAction,
-  keyboardPressAction,
   logDeviceActions,
   logger,
-  longPressAction,
-  PINCH_DIRECTIONS,
-  pinchAction,
-  readEnumParam,
-  readLocateParam,
-  readPositiveNumberParam,
-  readStringParam,
-  SCROLL_DIRECTIONS,
-  SCROLL_TYPES,
-  scrollAction,
   sleep,
-  SWIPE_DIRECTIONS,
-  swipeAction,
-  tapAction,
   withCustomActions,
 } from "@sdk/core";
-import {
-  appSwitcherActions,
-  dragActions,
-  holdActions,
-  pinchActions,
-  pinchPath,
-  tapActions,
-  type W3CActions,
-} from "./gestures.ts";
-import { iosKeyText } from "./keys.ts";
+import { type MobileBActionHost, mobileBActions } from "./actions.ts";
+import { appSwitcherActions, dragActions, tapActions, type W3CActions } from "./gestures.ts";
 import { startMjpegStream } from "./mjpeg.ts";
 import {
   DRIVER_REQUEST_METHODS,
@@ -75,23 +45,6 @@ export const DEFAULT_DRIVER_PORT = 8100;
 export const DEFAULT_DRIVER_HOST = "localhost";
 /** Default port of WebDriverAgent's MJPEG server (spec 4.9 `driverMjpegPort`). */
 export const DEFAULT_DRIVER_MJPEG_PORT = 9100;
-/** Default hold of `LongPress` on MobileB, ms (spec 4.2). */
-export const DEFAULT_LONG_PRESS_MS = 1000;
-/** Default duration of `Swipe`, ms. */
-export const DEFAULT_SWIPE_MS = 300;
-/** Default duration of `Pinch`, ms (spec 4.2). */
-export const DEFAULT_PINCH_MS = 500;
-
-const SCROLL_SCREEN_FRACTION = 0.7;
-const SCROLL_MOVE_MS = 500;
-// A scroll rests its finger before lifting so that the list stops where the finger did.
-const SCROLL_REST_MS = 100;
-const SCROLL_TO_END_SWIPES = 5;
-const DRAG_MOVE_MS = 1000;
-// iOS picks an item up for dragging after a long press.
-const DRAG_PICK_UP_MS = 800;
-// The gap between the fingers of a pinch given by direction and distance, before it changes.
-const PINCH_BASE_GAP = 40;
 // Backspaces typed to empty a field when WDA cannot clear the focused element itself.
 const CLEAR_BACKSPACES = 100;
 // The W3C element reference key in WDA's element answers.
@@ -264,7 +217,7 @@ export class MobileBDevice implements AbstractInterface {
       this.startFrameStream = (streamOptions) => this.#startFrameStream(streamOptions);
     }
     this.#actions = logDeviceActions(
-      withCustomActions("MobileBDevice", this.#buildActions(), options.customActions),
+      withCustomActions("MobileBDevice", mobileBActions(this.#actionHost()), options.customActions),
     );
   }
 
@@ -568,6 +521,30 @@ export class MobileBDevice implements AbstractInterface {
     return tracked;
   }
 
+  // What the action space needs of this device, private parts included.
+  #actionHost(): MobileBActionHost {
+    return {
+      autoDismissKeyboard: this.#autoDismissKeyboard,
+      screen: () => this.#screenInfo(),
+      point: (point) => this.#point(point),
+      center: () => this.#center(),
+      tapAt: (point, taps) => this.#tapAt(point, taps),
+      drag: (from, to, ms, holdBefore, holdAfter) =>
+        this.#drag(from, to, ms, holdBefore, holdAfter),
+      perform: (actions, signal) => this.#perform(actions, signal),
+      keys: (text) => this.#keys(text),
+      typeText: (text, overrides, signal) => this.#typeText(text, overrides, signal),
+      clearField: () => this.#clearField(),
+      dismissKeyboard: () => this.#dismissKeyboard(),
+      resolveApp: (target) => this.#resolveApp(target),
+      launch: (target) => this.launch(target),
+      terminate: (bundleId) => this.terminate(bundleId),
+      runDriverRequest: (method, endpoint, data) => this.runDriverRequest(method, endpoint, data),
+      home: () => this.home(),
+      appSwitcher: () => this.appSwitcher(),
+    };
+  }
+
   // ---- geometry -------------------------------------------------------------------------------
 
   // A logical point on the screen, snapped to the physical pixel grid (WDA takes points; the
@@ -664,261 +641,6 @@ export class MobileBDevice implements AbstractInterface {
       log("keyboard not dismissed", { error: error.message });
     }
   }
-
-  // ---- actions ------------------------------------------------------------------------------
-
-  #buildActions(): DeviceAction[] {
-    const unit = "points (logical pixels: screenshot pixels / screen scale)";
-    const plain = (
-      name: string,
-      description: string,
-      params: DeviceAction["params"],
-      run: (param: ActionParams, context: ActionContext) => Promise<void>,
-    ): DeviceAction => ({
-      name,
-      description,
-      params,
-      call: async (param: ActionParams, context: ActionContext) => {
-        context?.signal?.throwIfAborted();
-        await run(param ?? {}, context ?? {});
-      },
-    });
-    const at = (action: string, param: ActionParams, name = "locate"): LocatedElement =>
-      readLocateParam(action, param, true, name)!;
-    const pinch = pinchAction(async (param, context) => await this.#pinch(param, context), {
-      unit,
-      defaultDurationMs: DEFAULT_PINCH_MS,
-      extraParams: [{
-        name: "scale",
-        type: "number",
-        required: false,
-        description:
-          "zoom factor: > 1 zooms in (fingers spread), < 1 zooms out; replaces direction and distance",
-      }],
-    });
-    return [
-      tapAction(async (param) => await this.#tapAt(at("Tap", param).center)),
-      doubleClickAction(async (param) => await this.#tapAt(at("DoubleClick", param).center, 2), {
-        description: "Double-tap an element (two quick taps).",
-        params: { locate: "the element to double-tap" },
-      }),
-      inputAction(async (param, context) => {
-        const target = readLocateParam("Input", param, false);
-        const mode = readEnumParam("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
-        const value = readStringParam("Input", param, "value", mode !== "clear") ?? "";
-        if (target) await this.#tapAt(target.center);
-        if (mode !== "typeOnly" && mode !== "append") await this.#clearField();
-        if (mode !== "clear") await this.#typeText(value, context.inputOptions, context.signal);
-        if (this.#autoDismissKeyboard) await this.#dismissKeyboard();
-      }),
-      clearInputAction(async (param) => {
-        await this.#tapAt(at("ClearInput", param).center);
-        await this.#clearField();
-        if (this.#autoDismissKeyboard) await this.#dismissKeyboard();
-      }),
-      keyboardPressAction(async (param) => {
-        const target = readLocateParam("KeyboardPress", param, false);
-        const text = iosKeyText(readStringParam("KeyboardPress", param, "keyName", true)!);
-        if (target) await this.#tapAt(target.center);
-        await this.#keys(text);
-      }, {
-        description:
-          "Press a key of the on-screen keyboard: Enter, Backspace, Tab, Space or a character.",
-        params: {
-          locate: "the element to tap before pressing; the focused element when left out",
-          keyName: "one key name: Enter, Backspace, Tab, Space, a, 7",
-        },
-      }),
-      scrollAction((param) => this.#scroll(param), {
-        unit,
-        params: { locate: "a point inside the area to scroll; the screen center when left out" },
-      }),
-      swipeAction(async (param) => {
-        const { width, height } = await this.#screenInfo();
-        const start = readLocateParam("Swipe", param, false, "start")?.center ??
-          await this.#center();
-        let end = readLocateParam("Swipe", param, false, "end")?.center;
-        if (!end) {
-          if (param.direction === undefined || param.direction === null) {
-            throw new TypeError(
-              "Cannot run Swipe: give 'end' (a located element) or 'direction' (up, down, left, right)",
-            );
-          }
-          const direction = readEnumParam("Swipe", param, "direction", SWIPE_DIRECTIONS, "up");
-          const vertical = direction === "up" || direction === "down";
-          const distance = readPositiveNumberParam("Swipe", param, "distance") ??
-            (vertical ? height : width) / 2;
-          const [dx, dy] = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] }[direction];
-          end = [start[0] + dx * distance, start[1] + dy * distance];
-        }
-        const ms = readPositiveNumberParam("Swipe", param, "duration") ?? DEFAULT_SWIPE_MS;
-        await this.#drag(start, end, ms);
-      }, { unit, defaultDurationMs: DEFAULT_SWIPE_MS }),
-      dragAndDropAction(async (param) => {
-        await this.#drag(
-          at("DragAndDrop", param, "from").center,
-          at("DragAndDrop", param, "to").center,
-          DRAG_MOVE_MS,
-          DRAG_PICK_UP_MS,
-          SCROLL_REST_MS,
-        );
-      }, {
-        description:
-          "Drag an element and drop it onto another place: press and hold 'from', move to 'to', lift.",
-      }),
-      longPressAction(async (param) => {
-        const point = await this.#point(at("LongPress", param).center);
-        const ms = readPositiveNumberParam("LongPress", param, "duration") ??
-          DEFAULT_LONG_PRESS_MS;
-        await this.#perform(holdActions(point, ms));
-      }, {
-        defaultDurationMs: DEFAULT_LONG_PRESS_MS,
-        description: "Press and hold an element with a finger (a long press).",
-      }),
-      {
-        ...pinch,
-        // `scale` may stand instead of `direction` (spec 4.9: scale > 1 zooms in).
-        params: pinch.params.map((p) =>
-          p.name === "direction"
-            ? { ...p, required: false, description: `${p.description}; needed without scale` }
-            : p
-        ),
-      },
-      plain("Launch", "Open an app, a web page, or a URL of an app's scheme.", [{
-        name: "uri",
-        type: "string",
-        required: true,
-        description:
-          "an app name (Settings), a bundle id (com.apple.Preferences), a web URL (https://...) or a URL scheme (tel:123, mailto:a@b.c)",
-      }], async (param) => {
-        await this.launch(this.#resolveApp(readStringParam("Launch", param, "uri", true)!));
-      }),
-      plain("Terminate", "Close (terminate) an app.", [{
-        name: "uri",
-        type: "string",
-        required: true,
-        description: "the app's name or bundle id",
-      }], async (param) => {
-        await this.terminate(this.#resolveApp(readStringParam("Terminate", param, "uri", true)!));
-      }),
-      plain(
-        "RunDriverRequest",
-        "Send one request to WebDriverAgent, the iOS automation service.",
-        [
-          {
-            name: "method",
-            type: "enum",
-            values: DRIVER_REQUEST_METHODS,
-            required: true,
-            description: "the HTTP method",
-          },
-          {
-            name: "endpoint",
-            type: "string",
-            required: true,
-            description: "the route, e.g. /status or /session/:sessionId/wda/apps/state",
-          },
-          {
-            name: "data",
-            type: "string",
-            required: false,
-            description: "the JSON body, as JSON text",
-          },
-        ],
-        async (param) => {
-          const method = readEnumParam(
-            "RunDriverRequest",
-            param,
-            "method",
-            DRIVER_REQUEST_METHODS,
-            "GET",
-          );
-          const endpoint = readStringParam("RunDriverRequest", param, "endpoint", true)!;
-          await this.runDriverRequest(method, endpoint, readJsonParam(param.data));
-        },
-      ),
-      plain(
-        "MobileBHomeButton",
-        "Go to the Home screen (the Home button).",
-        [],
-        () => this.home(),
-      ),
-      plain(
-        "MobileBAppSwitcher",
-        "Open the app switcher (the recently used apps).",
-        [],
-        () => this.appSwitcher(),
-      ),
-    ];
-  }
-
-  async #pinch(param: ActionParams, context: ActionContext): Promise<void> {
-    const screen = await this.#screenInfo();
-    const center = readLocateParam("Pinch", param, false)?.center ?? await this.#center();
-    const ms = readPositiveNumberParam("Pinch", param, "duration") ?? DEFAULT_PINCH_MS;
-    const scale = readPositiveNumberParam("Pinch", param, "scale");
-    let start: number, factor: number;
-    if (scale !== undefined) {
-      start = Math.min(screen.width, screen.height) / 4;
-      factor = scale;
-    } else {
-      if (param.direction === undefined || param.direction === null) {
-        throw new TypeError(
-          "Cannot run Pinch: give 'direction' ('in' or 'out') or 'scale' (> 1 zooms in)",
-        );
-      }
-      const direction = readEnumParam("Pinch", param, "direction", PINCH_DIRECTIONS, "out");
-      const distance = readPositiveNumberParam("Pinch", param, "distance") ??
-        Math.min(screen.width, screen.height) / 4;
-      const wide = PINCH_BASE_GAP + distance;
-      start = direction === "out" ? PINCH_BASE_GAP : wide;
-      factor = direction === "out" ? wide / PINCH_BASE_GAP : PINCH_BASE_GAP / wide;
-    }
-    const path = pinchPath(await this.#point(center), start, factor, screen);
-    const snap = async (pair: [Point, Point]): Promise<[Point, Point]> => [
-      await this.#point(pair[0]),
-      await this.#point(pair[1]),
-    ];
-    await this.#perform(
-      pinchActions({ from: await snap(path.from), to: await snap(path.to) }, ms),
-      context.signal,
-    );
-  }
-
-  async #scroll(param: ActionParams): Promise<void> {
-    const { width, height } = await this.#screenInfo();
-    const start = readLocateParam("Scroll", param, false)?.center ?? await this.#center();
-    const direction = readEnumParam("Scroll", param, "direction", SCROLL_DIRECTIONS, "down");
-    const scrollType = readEnumParam("Scroll", param, "scrollType", SCROLL_TYPES, "singleAction");
-    const distance = readPositiveNumberParam("Scroll", param, "distance");
-    // Revealing content below moves the finger up, and so on.
-    const reveal = scrollType === "singleAction" ? direction : {
-      scrollToBottom: "down",
-      scrollToTop: "up",
-      scrollToRight: "right",
-      scrollToLeft: "left",
-    }[scrollType] as (typeof SCROLL_DIRECTIONS)[number];
-    const vertical = reveal === "down" || reveal === "up";
-    const span = vertical ? height : width;
-    const travel = Math.min(
-      scrollType === "singleAction" ? distance ?? span * SCROLL_SCREEN_FRACTION : span * 0.8,
-      span * 0.9,
-    );
-    const sign = reveal === "down" || reveal === "right" ? -1 : 1;
-    // Keep both ends on the screen: shift the start back when the move would leave it.
-    const along = vertical ? start[1] : start[0];
-    const from = Math.min(
-      Math.max(along, sign < 0 ? travel : 0),
-      sign < 0 ? span - 1 : span - 1 - travel,
-    );
-    const to = from + sign * travel;
-    const point = (v: number): Point => vertical ? [start[0], v] : [v, start[1]];
-    if (scrollType === "singleAction") {
-      await this.#drag(point(from), point(to), SCROLL_MOVE_MS, 0, SCROLL_REST_MS);
-      return;
-    }
-    for (let i = 0; i < SCROLL_TO_END_SWIPES; i++) await this.#drag(point(from), point(to), 150);
-  }
 }
 
 function checkPort(name: string, value: unknown, fallback: number): number {
@@ -935,20 +657,6 @@ function checkPort(name: string, value: unknown, fallback: number): number {
 
 function isPositive(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value) && value > 0;
-}
-
-// `RunDriverRequest`'s `data`: JSON text (the planner's parameters are flat values).
-function readJsonParam(value: unknown): unknown {
-  if (value === undefined || value === null || value === "") return undefined;
-  try {
-    return JSON.parse(String(value));
-  } catch {
-    throw new TypeError(
-      `Cannot run RunDriverRequest: 'data' must be JSON text: current value is ${
-        JSON.stringify(String(value).slice(0, 80))
-      }`,
-    );
-  }
 }
 
 function warn(what: string, error: unknown): void {

@@ -25,11 +25,9 @@ export {
   DEFAULT_DRIVER_HOST,
   DEFAULT_DRIVER_MJPEG_PORT,
   DEFAULT_DRIVER_PORT,
-  DEFAULT_LONG_PRESS_MS,
-  DEFAULT_PINCH_MS,
-  DEFAULT_SWIPE_MS,
   MobileBDevice,
 } from "./device.ts";
+export { DEFAULT_LONG_PRESS_MS, DEFAULT_PINCH_MS, DEFAULT_SWIPE_MS } from "./actions.ts";
 export type { DriverMjpegFrameSource, MobileBDeviceOptions } from "./device.ts";
 export { agentFromDeviceDriver, DEFAULT_APP_NAME_MAPPING, MobileBAgent } from "./agent.ts";
 export type {
