@@ -292,6 +292,8 @@ test("apps launch, activate, report their state, terminate; home screen and butt
   const button = await call("POST", `${s}/wda/pressButton`, { name: "power" });
   assert.equal(button.status, 500);
   assert.match(button.value.message, /'power' is unknown.*home, volumeUp, volumeDown/);
+  const inherited = await call("POST", `${s}/wda/pressButton`, { name: "constructor" });
+  assert.match(inherited.value.message, /'constructor' is unknown/);
 });
 
 test("URLs: web URLs open in Safari, mapped schemes launch their app, others fail", async () => {

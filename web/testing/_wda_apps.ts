@@ -134,7 +134,7 @@ async function openUrl({ state, body }: WdaRequest): Promise<null> {
     await state.phone.openUrl(url);
     return null;
   }
-  const bundleId = state.urlSchemes[scheme];
+  const bundleId = Object.hasOwn(state.urlSchemes, scheme) ? state.urlSchemes[scheme] : undefined;
   if (!bundleId) {
     throw new WdaError(
       "unknown error",
@@ -147,13 +147,13 @@ async function openUrl({ state, body }: WdaRequest): Promise<null> {
 }
 
 async function pressButton({ state, body }: WdaRequest): Promise<null> {
-  const keys: Record<string, number> = {
-    home: KEYCODE.HOME,
-    volumeup: KEYCODE.VOLUME_UP,
-    volumedown: KEYCODE.VOLUME_DOWN,
-  };
+  const keys = new Map([
+    ["home", KEYCODE.HOME],
+    ["volumeup", KEYCODE.VOLUME_UP],
+    ["volumedown", KEYCODE.VOLUME_DOWN],
+  ]);
   const name = String(body.name);
-  const key = keys[name.toLowerCase()];
+  const key = keys.get(name.toLowerCase());
   if (key === undefined) {
     throw new WdaError(
       "unknown error",

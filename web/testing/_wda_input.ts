@@ -63,6 +63,8 @@ async function activeElement({ state }: WdaRequest): Promise<unknown> {
     throw new WdaError("no such element", "No element is currently focused for text input");
   }
   const id = randomUUID().toUpperCase();
+  // Only the newest reference is kept: the simulator knows no element but the focused one.
+  state.elements.clear();
   state.elements.set(id, page);
   return { ELEMENT: id, [ELEMENT_KEY]: id };
 }
