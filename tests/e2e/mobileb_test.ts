@@ -371,6 +371,25 @@ test("two devices at once on distinct ports each drive their own phone", async (
   }
 });
 
+test("destroy resolves when WebDriverAgent went away, and the device is then unusable", async () => {
+  const gone = await startWdaFront(phone, {});
+  const { agent, device } = await mobileAgent({}, { driverPort: gone.port });
+  await device.connect();
+  assert.ok(device.sessionId);
+  await gone.close();
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => warnings.push(args.join(" "));
+  try {
+    await agent.destroy(); // the session cannot be deleted: logged, not thrown
+  } finally {
+    console.warn = warn;
+  }
+  assert.equal(warnings.length, 1, `warnings: ${warnings}`);
+  assert.match(warnings[0], new RegExp(`deleting the WDA session at 127\\.0\\.0\\.1:${gone.port}`));
+  await assert.rejects(device.screenshotBase64(), /destroyed; create a new device/);
+});
+
 test("WebDriverAgent not running: the error names host and port and how to start it", async () => {
   const port = await freePort();
   const error = await agentFromDeviceDriver({
