@@ -115,6 +115,8 @@ export {
 } from "./device/params.ts";
 export type { ActionParams } from "./device/params.ts";
 export { checkBooleanOptions, checkInputOptions } from "./device/options.ts";
+export { scrollStrokes, swipeEnds } from "./device/gestures.ts";
+export type { Stroke } from "./device/gestures.ts";
 export type {
   ActionImplementation,
   SharedActionText,

@@ -37,12 +37,11 @@ import {
   readLocateParam,
   readPositiveNumberParam,
   readStringParam,
-  SCROLL_DIRECTIONS,
-  SCROLL_TYPES,
   scrollAction,
+  scrollStrokes,
   sleep,
-  SWIPE_DIRECTIONS,
   swipeAction,
+  swipeEnds,
   tapAction,
   withCustomActions,
 } from "@sdk/core";
@@ -68,9 +67,6 @@ const KEYCODE_APP_SWITCH = 187;
 const KEYCODE_ESCAPE = 111;
 const KEYCODE_DEL = 67;
 const KEYCODE_MOVE_END = 123;
-const SCROLL_SCREEN_FRACTION = 0.7;
-const SCROLL_SWIPE_MS = 500;
-const SCROLL_TO_END_SWIPES = 5;
 const DRAG_MS = 1500;
 // Where a pull starts: this fraction of the screen height from the top (pull down) or bottom
 // (pull up) edge; its default travel: this fraction of the screen height.
@@ -593,11 +589,6 @@ export class MobileADevice implements AbstractInterface {
     ];
   }
 
-  async #center(): Promise<Point> {
-    const { width, height } = await this.size();
-    return [width / 2, height / 2];
-  }
-
   async #tapAt(point: Point): Promise<void> {
     const [x, y] = await this.#physical(point);
     await this.#shellOk(this.#input(`tap ${x} ${y}`));
@@ -756,25 +747,9 @@ export class MobileADevice implements AbstractInterface {
         },
       }),
       swipeAction(async (param) => {
-        const { width, height } = await this.size();
-        const start = readLocateParam("Swipe", param, false, "start")?.center ??
-          await this.#center();
-        let end = readLocateParam("Swipe", param, false, "end")?.center;
-        if (!end) {
-          if (param.direction === undefined || param.direction === null) {
-            throw new TypeError(
-              "Cannot run Swipe: give 'end' (a located element) or 'direction' (up, down, left, right)",
-            );
-          }
-          const direction = readEnumParam("Swipe", param, "direction", SWIPE_DIRECTIONS, "up");
-          const vertical = direction === "up" || direction === "down";
-          const distance = readPositiveNumberParam("Swipe", param, "distance") ??
-            (vertical ? height : width) / 2;
-          const [dx, dy] = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] }[direction];
-          end = [start[0] + dx * distance, start[1] + dy * distance];
-        }
+        const { from, to } = swipeEnds(param, await this.size());
         const ms = readPositiveNumberParam("Swipe", param, "duration") ?? DEFAULT_SWIPE_MS;
-        await this.#swipe(start, end, ms);
+        await this.#swipe(from, to, ms);
       }, { unit, defaultDurationMs: DEFAULT_SWIPE_MS }),
       dragAndDropAction(async (param) => {
         await this.#swipe(
@@ -898,40 +873,8 @@ export class MobileADevice implements AbstractInterface {
   }
 
   async #scroll(param: ActionParams): Promise<void> {
-    const { width, height } = await this.size();
-    const start = readLocateParam("Scroll", param, false)?.center ?? await this.#center();
-    const direction = readEnumParam("Scroll", param, "direction", SCROLL_DIRECTIONS, "down");
-    const scrollType = readEnumParam("Scroll", param, "scrollType", SCROLL_TYPES, "singleAction");
-    const distance = readPositiveNumberParam("Scroll", param, "distance");
-    // Revealing content below moves the finger up, and so on.
-    const reveal = scrollType === "singleAction" ? direction : {
-      scrollToBottom: "down",
-      scrollToTop: "up",
-      scrollToRight: "right",
-      scrollToLeft: "left",
-    }[scrollType] as (typeof SCROLL_DIRECTIONS)[number];
-    const vertical = reveal === "down" || reveal === "up";
-    const span = vertical ? height : width;
-    const travel = Math.min(
-      scrollType === "singleAction" ? distance ?? span * SCROLL_SCREEN_FRACTION : span * 0.8,
-      span * 0.9,
-    );
-    const sign = reveal === "down" || reveal === "right" ? -1 : 1;
-    // Keep both ends on the screen: shift the start back when the move would leave it.
-    const along = vertical ? start[1] : start[0];
-    const from = Math.min(
-      Math.max(along, sign < 0 ? travel : 0),
-      sign < 0 ? span - 1 : span - 1 - travel,
-    );
-    const to = from + sign * travel;
-    const point = (v: number): Point => vertical ? [start[0], v] : [v, start[1]];
-    const swipes = scrollType === "singleAction" ? 1 : SCROLL_TO_END_SWIPES;
-    for (let i = 0; i < swipes; i++) {
-      await this.#swipe(
-        point(from),
-        point(to),
-        scrollType === "singleAction" ? SCROLL_SWIPE_MS : 150,
-      );
+    for (const stroke of scrollStrokes(param, await this.size())) {
+      await this.#swipe(stroke.from, stroke.to, stroke.ms);
     }
   }
 
