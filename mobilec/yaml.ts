@@ -1,0 +1,137 @@
+/**
+ * `runMobileCYaml`: runs a YAML script with a `mobilec:` section on a HarmonyOS device through
+ * hdc, creating the agent from the section (spec 4.5, 4.10).
+ *
+ * @module
+ */
+
+import type { RunYamlResult } from "@sdk/core";
+import {
+  bool,
+  type EnvLookup,
+  num,
+  oneOf,
+  parsePlatformScriptFile,
+  readScriptSource,
+  record,
+  runScriptTasks,
+  scriptAgentOptions,
+  type ScriptSectionSchema,
+  text,
+} from "@sdk/core/script";
+import { agentFromToolDevice, type AgentFromToolDeviceOptions } from "./agent.ts";
+import type { MobileCAgent } from "./agent.ts";
+
+/**
+ * The `mobilec` section of a script (spec 4.10): which device, where hdc is, the plain-data
+ * device options and the app or URL to open first. Values are type-checked when the script is
+ * read; `MobileCDevice` checks their ranges.
+ */
+export interface MobileCScriptSection extends Record<string, unknown> {
+  /** The connect key; the first device `hdc list targets` lists when left out. */
+  deviceId?: string;
+  /** A bundle name, `bundle/Ability`, app name or http(s) URL to open before the tasks. */
+  launch?: string;
+  /** Path of hdc (default: `TOOL_HOME`, `PATH`, install paths). */
+  toolPath?: string;
+  /** MobileC device options. */
+  autoDismissKeyboard?: boolean;
+  keyboardDismissStrategy?: "esc-first" | "back-first";
+  keyboardTypeDelay?: number;
+  inputStrategy?: "legacy" | "sequential" | "bulk";
+  /** App name -> bundle name or `bundle/Ability` (the agent's `appNameMapping`). */
+  appNameMapping?: Record<string, string>;
+}
+
+/** How the `mobilec` section is read. */
+export const MOBILEC_SCRIPT_SECTION: ScriptSectionSchema<MobileCScriptSection> = {
+  key: "mobilec",
+  label: "MobileC",
+  describe: "deviceId, launch, toolPath, device options",
+  fields: {
+    deviceId: text,
+    launch: text,
+    toolPath: text,
+    autoDismissKeyboard: bool,
+    keyboardDismissStrategy: oneOf("esc-first", "back-first"),
+    keyboardTypeDelay: num({ min: 0, unit: "ms" }),
+    inputStrategy: oneOf("legacy", "sequential", "bulk"),
+    appNameMapping: record(text),
+  },
+};
+
+/** Options of {@link runMobileCYaml}. */
+export interface RunMobileCYamlOptions {
+  /**
+   * Agent and device options that outrank the script's `agent` and `mobilec` sections (for
+   * example `modelConfig`, or the `toolPath` of hdc).
+   */
+  agentOptions?: AgentFromToolDeviceOptions;
+  /** Named in errors when `script` is text. Default `"script.yaml"`. */
+  fileName?: string;
+  /** Reads environment variables for `${NAME}`. Default: the process environment. */
+  env?: EnvLookup;
+  /** Stops the run between items (and inside waits) when it aborts. */
+  signal?: AbortSignal;
+  /**
+   * Called with the agent once it exists, before `launch` and the tasks. The agent is destroyed
+   * when the run ends either way.
+   */
+  onAgent?: (agent: MobileCAgent) => void;
+}
+
+/**
+ * Runs a YAML script on a HarmonyOS device. The script has a `mobilec` section:
+ *
+ * ```yaml
+ * mobilec:
+ *   deviceId: 127.0.0.1:5555       # left out: the first device hdc lists
+ *   launch: Notes                  # optional: an app name, bundle, bundle/Ability or URL
+ *   appNameMapping: { Notes: com.example.notes }
+ * agent:
+ *   waitAfterAction: 500
+ * tasks:
+ *   - name: write
+ *     flow:
+ *       - aiTap: the first note
+ *       - runToolShell: param get const.product.model
+ *         name: model
+ *       - back:
+ * ```
+ *
+ * Besides the shared flow items, a MobileC script may use `launch`, `terminate`, `runToolShell`
+ * (its output is stored under `name`), `back`, `home` and `recentApps`. The agent is created with
+ * `agentFromToolDevice`, runs `launch`, then the tasks, and is destroyed at the end (writing its
+ * report).
+ *
+ * @param script a path to a `.yaml` / `.yml` file, or the script's text.
+ * @returns the tasks' outcomes and the stored results, as `agent.runYaml`.
+ * @throws {YamlScriptError} for an invalid script (nothing runs then); the errors of
+ * `agentFromToolDevice` (no device, hdc missing) and of `launch`; a task's error (wrapped as
+ * `YamlTaskError`) unless the task has `continueOnError`.
+ */
+export async function runMobileCYaml(
+  script: string,
+  options: RunMobileCYamlOptions = {},
+): Promise<RunYamlResult> {
+  const source = await readScriptSource(script, options.fileName);
+  const parsed = await parsePlatformScriptFile(
+    MOBILEC_SCRIPT_SECTION,
+    source.text,
+    source.fileName,
+    { env: options.env },
+  );
+  const { deviceId, launch, ...deviceOptions } = parsed.section;
+  const agent = await agentFromToolDevice(deviceId, {
+    ...scriptAgentOptions(source.fileName, parsed.agent),
+    ...deviceOptions,
+    ...options.agentOptions,
+  });
+  try {
+    options.onAgent?.(agent);
+    if (launch !== undefined) await agent.launch(launch);
+    return await runScriptTasks(agent, parsed, { signal: options.signal });
+  } finally {
+    await agent.destroy();
+  }
+}
