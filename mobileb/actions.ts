@@ -14,6 +14,7 @@ import type {
   InputActionOptions,
   LocatedElement,
   Point,
+  Size,
 } from "@sdk/core";
 import {
   clearInputAction,
@@ -29,11 +30,10 @@ import {
   readLocateParam,
   readPositiveNumberParam,
   readStringParam,
-  SCROLL_DIRECTIONS,
-  SCROLL_TYPES,
   scrollAction,
-  SWIPE_DIRECTIONS,
+  scrollStrokes,
   swipeAction,
+  swipeEnds,
   tapAction,
 } from "@sdk/core";
 import { holdActions, pinchActions, pinchPath, type W3CActions } from "./gestures.ts";
@@ -47,11 +47,8 @@ export const DEFAULT_SWIPE_MS = 300;
 /** Default duration of `Pinch`, ms (spec 4.2). */
 export const DEFAULT_PINCH_MS = 500;
 
-const SCROLL_SCREEN_FRACTION = 0.7;
-const SCROLL_MOVE_MS = 500;
-// A scroll rests its finger before lifting so that the list stops where the finger did.
+// A scroll or a drag rests its finger before lifting so that what moved stops where it did.
 const SCROLL_REST_MS = 100;
-const SCROLL_TO_END_SWIPES = 5;
 const DRAG_MOVE_MS = 1000;
 // iOS picks an item up for dragging after a long press.
 const DRAG_PICK_UP_MS = 800;
@@ -64,6 +61,8 @@ export interface MobileBActionHost {
   readonly autoDismissKeyboard: boolean;
   /** The window in points and the scale. */
   screen(): Promise<{ width: number; height: number; scale: number }>;
+  /** The window in points and the scale as the device's size. */
+  size(): Promise<Size>;
   /** A point snapped to the physical pixel grid and kept on the screen. */
   point(point: Point): Promise<Point>;
   /** The screen's center. */
@@ -169,25 +168,9 @@ export function mobileBActions(host: MobileBActionHost): DeviceAction[] {
       params: { locate: "a point inside the area to scroll; the screen center when left out" },
     }),
     swipeAction(async (param) => {
-      const { width, height } = await host.screen();
-      const start = readLocateParam("Swipe", param, false, "start")?.center ??
-        await host.center();
-      let end = readLocateParam("Swipe", param, false, "end")?.center;
-      if (!end) {
-        if (param.direction === undefined || param.direction === null) {
-          throw new TypeError(
-            "Cannot run Swipe: give 'end' (a located element) or 'direction' (up, down, left, right)",
-          );
-        }
-        const direction = readEnumParam("Swipe", param, "direction", SWIPE_DIRECTIONS, "up");
-        const vertical = direction === "up" || direction === "down";
-        const distance = readPositiveNumberParam("Swipe", param, "distance") ??
-          (vertical ? height : width) / 2;
-        const [dx, dy] = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] }[direction];
-        end = [start[0] + dx * distance, start[1] + dy * distance];
-      }
+      const { from, to } = swipeEnds(param, await host.size());
       const ms = readPositiveNumberParam("Swipe", param, "duration") ?? DEFAULT_SWIPE_MS;
-      await host.drag(start, end, ms);
+      await host.drag(from, to, ms);
     }, { unit, defaultDurationMs: DEFAULT_SWIPE_MS }),
     dragAndDropAction(async (param) => {
       await host.drag(
@@ -324,39 +307,14 @@ async function pinch(
   );
 }
 
+// The shared scroll strokes; a single scroll rests its finger before lifting so that the list
+// stops where the finger did (no fling).
 async function scroll(host: MobileBActionHost, param: ActionParams): Promise<void> {
-  const { width, height } = await host.screen();
-  const start = readLocateParam("Scroll", param, false)?.center ?? await host.center();
-  const direction = readEnumParam("Scroll", param, "direction", SCROLL_DIRECTIONS, "down");
-  const scrollType = readEnumParam("Scroll", param, "scrollType", SCROLL_TYPES, "singleAction");
-  const distance = readPositiveNumberParam("Scroll", param, "distance");
-  // Revealing content below moves the finger up, and so on.
-  const reveal = scrollType === "singleAction" ? direction : {
-    scrollToBottom: "down",
-    scrollToTop: "up",
-    scrollToRight: "right",
-    scrollToLeft: "left",
-  }[scrollType] as (typeof SCROLL_DIRECTIONS)[number];
-  const vertical = reveal === "down" || reveal === "up";
-  const span = vertical ? height : width;
-  const travel = Math.min(
-    scrollType === "singleAction" ? distance ?? span * SCROLL_SCREEN_FRACTION : span * 0.8,
-    span * 0.9,
-  );
-  const sign = reveal === "down" || reveal === "right" ? -1 : 1;
-  // Keep both ends on the screen: shift the start back when the move would leave it.
-  const along = vertical ? start[1] : start[0];
-  const from = Math.min(
-    Math.max(along, sign < 0 ? travel : 0),
-    sign < 0 ? span - 1 : span - 1 - travel,
-  );
-  const to = from + sign * travel;
-  const point = (v: number): Point => vertical ? [start[0], v] : [v, start[1]];
-  if (scrollType === "singleAction") {
-    await host.drag(point(from), point(to), SCROLL_MOVE_MS, 0, SCROLL_REST_MS);
-    return;
+  const strokes = scrollStrokes(param, await host.size());
+  const single = strokes.length === 1;
+  for (const { from, to, ms } of strokes) {
+    await host.drag(from, to, ms, 0, single ? SCROLL_REST_MS : 0);
   }
-  for (let i = 0; i < SCROLL_TO_END_SWIPES; i++) await host.drag(point(from), point(to), 150);
 }
 
 // `RunDriverRequest`'s `data`: JSON text (the planner's parameters are flat values).

@@ -526,6 +526,7 @@ export class MobileBDevice implements AbstractInterface {
     return {
       autoDismissKeyboard: this.#autoDismissKeyboard,
       screen: () => this.#screenInfo(),
+      size: () => this.size(),
       point: (point) => this.#point(point),
       center: () => this.#center(),
       tapAt: (point, taps) => this.#tapAt(point, taps),

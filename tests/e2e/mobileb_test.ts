@@ -223,11 +223,26 @@ test("aiInput types ASCII and non-ASCII text, replaces it, and dismisses the key
   assert.equal(await page().inputValue("#note-text"), "plain ASCII");
   await agent.aiInput("the note text field", { value: "!", mode: "typeOnly" });
   assert.equal(await page().inputValue("#note-text"), "plain ASCII!");
+  // Each keys call reaches the phone as one typed text: 'bulk' is one call, 'sequential' and
+  // 'legacy' with a delay one per code point.
+  const typed = (from: number) =>
+    phone.inputs.slice(from).filter((i) => i.type === "text").map((i) =>
+      i.type === "text" ? i.text : ""
+    );
+  let from = phone.inputs.length;
+  await agent.aiInput("the note text field", { value: "bulk ü", inputStrategy: "bulk" });
+  assert.deepEqual(typed(from), ["bulk ü"]);
+  from = phone.inputs.length;
+  await agent.aiInput("the note text field", { value: "a你b", keyboardTypeDelay: 5 });
+  assert.deepEqual(typed(from), ["a", "你", "b"]);
+  assert.equal(await page().inputValue("#note-text"), "a你b");
+  from = phone.inputs.length;
   await agent.aiInput("the note text field", {
     value: "one by one",
     inputStrategy: "sequential",
     autoDismissKeyboard: false,
   });
+  assert.equal(typed(from).length, "one by one".length);
   assert.equal(await page().inputValue("#note-text"), "one by one");
   await agent.aiKeyboardPress("the note text field", { keyName: "Enter" });
   assert.equal(await page().textContent("#submitted"), "Submitted: one by one");
@@ -235,6 +250,36 @@ test("aiInput types ASCII and non-ASCII text, replaces it, and dismisses the key
     agent.aiKeyboardPress(undefined, { keyName: "Control+A" }),
     /combinations with modifiers are not supported/,
   );
+});
+
+test("aiScroll, the planner's Swipe, aiLongPress and aiDoubleClick act on the notes app", async () => {
+  await freshNotes();
+  // The page's own scroll position, read in the page.
+  const listScroll = async () => Number(await page().evaluate("scrollY"));
+  const plans = [{ type: "Swipe", param: { direction: "up", distance: 200 } }];
+  let step = 0;
+  const { agent } = await mobileAgent({
+    locate: locateBy({ "Note 2": "#note-2", "Note 1": "#note-1", "the +1 button": "#increment" }),
+    plan() {
+      const action = plans[step++];
+      return action ? { log: "swipe", action } : { log: "done", finished: true };
+    },
+  });
+  await agent.aiScroll(undefined, { direction: "down", distance: 300 });
+  await waitFor(async () => (await listScroll()) > 200, "the list scrolled down");
+  await agent.aiScroll(undefined, { scrollType: "scrollToTop" });
+  await waitFor(async () => (await listScroll()) === 0, "the list back at the top");
+  await agent.aiAct("swipe up by 200 points");
+  await waitFor(async () => (await listScroll()) > 100, "the list swiped up");
+  await agent.aiScroll(undefined, { scrollType: "scrollToTop" });
+  await waitFor(async () => (await listScroll()) === 0, "the list back at the top");
+  await agent.aiLongPress("Note 2");
+  assert.equal(await page().getAttribute("#note-2", "data-pinned"), "true", "Note 2 pinned");
+  await agent.aiTap("Note 1");
+  await waitFor(() => page().url().endsWith("#/note/1"), "Note 1");
+  const count = Number(await page().textContent("#count"));
+  await agent.aiDoubleClick("the +1 button");
+  assert.equal(Number(await page().textContent("#count")), count + 2);
 });
 
 test("launch, terminate, home and the app switcher change the phone's state", async () => {
