@@ -99,7 +99,12 @@ export class DriverRequestError extends Error {
     super(
       `WebDriverAgent at ${where} answered ${route} with ${
         error ? `error ${JSON.stringify(error)}` : `HTTP ${status}`
-      }${message ? `: ${message}` : ""}`,
+      }${message ? `: ${message}` : ""}${
+        error === "invalid session id"
+          ? " (the WDA session ended: WebDriverAgent keeps one session, so another client " +
+            "creating one ends it; create a new device)"
+          : ""
+      }`,
     );
     this.name = "DriverRequestError";
     this.route = route;

@@ -76,6 +76,7 @@ test("a driver error answer carries WDA's error, message and the route", async (
     assert.equal(error.route, "POST /session/gone/actions");
     assert.match(error.message, /invalid session id.*Session does not exist/);
     assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${server.port}`));
+    assert.match(error.message, /WebDriverAgent keeps one session.*create a new device/);
   } finally {
     await server.close();
   }
