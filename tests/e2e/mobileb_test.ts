@@ -244,6 +244,9 @@ test("aiInput types ASCII and non-ASCII text, replaces it, and dismisses the key
   });
   assert.equal(typed(from).length, "one by one".length);
   assert.equal(await page().inputValue("#note-text"), "one by one");
+  await agent.aiClearInput("the note text field");
+  assert.equal(await page().inputValue("#note-text"), "");
+  await agent.aiInput("the note text field", { value: "one by one", autoDismissKeyboard: false });
   await agent.aiKeyboardPress("the note text field", { keyName: "Enter" });
   assert.equal(await page().textContent("#submitted"), "Submitted: one by one");
   await assert.rejects(
@@ -282,6 +285,35 @@ test("aiScroll, the planner's Swipe, aiLongPress and aiDoubleClick act on the no
   assert.equal(Number(await page().textContent("#count")), count + 2);
 });
 
+test("the planner's DragAndDrop holds on 'from', moves to 'to' and lifts there", async () => {
+  await freshNotes();
+  const plans = [{
+    type: "DragAndDrop",
+    param: {
+      from: { prompt: "Note 2", box: await boxOf("#note-2") },
+      to: { prompt: "Note 6", box: await boxOf("#note-6") },
+    },
+  }];
+  let step = 0;
+  const { agent } = await mobileAgent({
+    plan() {
+      const action = plans[step++];
+      return action ? { log: "drag", action } : { log: "done", finished: true };
+    },
+  });
+  const [from, to] = [await boxOf("#note-2"), await boxOf("#note-6")];
+  const start = phone.inputs.length;
+  await agent.aiAct("drag Note 2 onto Note 6");
+  const fingers = touchesSince(start).filter((points) => points.length === 1).map((p) => p[0]);
+  assert.ok(fingers.length >= 2, `touch events: ${fingers.length}`);
+  const near = (p: TouchPoint, box: TargetBox) =>
+    Math.abs(p.x - (box.left + box.width / 2) * SCALE) <= 2 * SCALE &&
+    Math.abs(p.y - (box.top + box.height / 2) * SCALE) <= 2 * SCALE;
+  assert.ok(near(fingers[0], from), `down at ${JSON.stringify(fingers[0])}`);
+  assert.ok(near(fingers.at(-1)!, to), `last at ${JSON.stringify(fingers.at(-1))}`);
+  assert.deepEqual(touchesSince(start).at(-1), [], "the finger lifted");
+});
+
 test("launch, terminate, home and the app switcher change the phone's state", async () => {
   const { agent } = await mobileAgent({}, { appNameMapping: { "My Settings": SETTINGS } });
   await agent.launch("My Settings");
@@ -308,11 +340,20 @@ test("launch, terminate, home and the app switcher change the phone's state", as
   assert.ok(calls.includes("appSwitcher") && calls.includes("home"), `calls: ${calls}`);
 });
 
-test("the planner's Launch, MobileBAppSwitcher and MobileBHomeButton act on the phone", async () => {
+test("the planner's Launch, MobileBAppSwitcher, MobileBHomeButton, RunDriverRequest and Terminate act on the phone", async () => {
   const plans = [
     { type: "Launch", param: { uri: "my zoom" } },
     { type: "MobileBAppSwitcher", param: {} },
     { type: "MobileBHomeButton", param: {} },
+    {
+      type: "RunDriverRequest",
+      param: {
+        method: "POST",
+        endpoint: "/session/:sessionId/wda/apps/launch",
+        data: JSON.stringify({ bundleId: SETTINGS }),
+      },
+    },
+    { type: "Terminate", param: { uri: "My Zoom" } },
   ];
   const seen: string[] = [];
   let step = 0;
@@ -323,11 +364,13 @@ test("the planner's Launch, MobileBAppSwitcher and MobileBHomeButton act on the 
       return action ? { log: action.type, action } : { log: "done", finished: true };
     },
   }, { appNameMapping: { "My Zoom": ZOOM } });
-  await agent.aiAct("open my zoom app, show the app switcher, then go home");
+  await agent.aiAct("open my zoom app, show the app switcher, go home, open settings, stop zoom");
   // What each planning call saw: the result of the action before it.
+  assert.equal(seen[1], phone.activityOf(ZOOM), "Launch brought the zoom app up");
   assert.equal(seen[2], RECENTS_ACTIVITY);
-  assert.equal(phone.foregroundApp().activity, LAUNCHER_ACTIVITY);
-  assert.ok(phone.runningApps().includes(ZOOM));
+  assert.equal(seen[3], LAUNCHER_ACTIVITY);
+  assert.equal(phone.foregroundApp().packageName, SETTINGS, "RunDriverRequest launched it");
+  assert.ok(!phone.runningApps().includes(ZOOM), `running: ${phone.runningApps()}`);
 });
 
 test("Pinch with two touch fingers zooms the zoom app in and out", async () => {
