@@ -229,6 +229,7 @@ export class MobileCDevice implements AbstractInterface {
    * @throws {Error} after `destroy()`, or when the screen size cannot be read.
    */
   async size(): Promise<Size> {
+    if (this.#destroyed) throw this.#destroyedError();
     const { width, height, density } = await this.#screenInfo();
     return { width: width / density, height: height / density, dpr: density };
   }
@@ -358,19 +359,19 @@ export class MobileCDevice implements AbstractInterface {
 
   // One hdc run at a time for this device, in call order (the screenshot file is shared).
   #hdc(args: string[]): Promise<string> {
-    if (this.#destroyed) {
-      return Promise.reject(
-        new Error(
-          `MobileCDevice ${JSON.stringify(this.deviceId)} was destroyed: no more hdc commands`,
-        ),
-      );
-    }
+    if (this.#destroyed) return Promise.reject(this.#destroyedError());
     const run = this.#queue.then(async () => {
       this.#toolPath ??= findTool(this.#toolOptions);
       return (await runTool(this.#toolPath, ["-t", this.deviceId, ...args])).stdout;
     });
     this.#queue = run.catch(() => {});
     return run;
+  }
+
+  #destroyedError(): Error {
+    return new Error(
+      `MobileCDevice ${JSON.stringify(this.deviceId)} was destroyed: no more hdc commands`,
+    );
   }
 
   #shell(command: string): Promise<string> {

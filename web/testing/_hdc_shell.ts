@@ -87,7 +87,7 @@ export function harmonyShell(
     async run(line) {
       const out: Uint8Array[] = [];
       const write = (data: Uint8Array | string) =>
-        out.push(typeof data === "string" ? Buffer.from(data) : data);
+        out.push(typeof data === "string" ? new TextEncoder().encode(data) : data);
       // hdc shell runs the command on a terminal: stdout and stderr arrive as one stream.
       await runShell(line, device, { stdout: write, stderr: write });
       return Buffer.concat(out).toString("utf8");

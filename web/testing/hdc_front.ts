@@ -256,7 +256,7 @@ export async function startHdcFront(
       };
     }
     const [, remote] = paths;
-    const data = Buffer.from(send ?? "", "base64");
+    const data = new Uint8Array(Buffer.from(send ?? "", "base64"));
     await onDevice(
       target,
       () => Promise.resolve(target.shell.files.set(resolvePath(remote), data)),

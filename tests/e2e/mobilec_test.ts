@@ -1,0 +1,571 @@
+/**
+ * `@sdk/mobilec` end to end, with no HarmonyOS anywhere: SDK -> `execFile` of the simulator's
+ * `hdc` executable -> the hdc front of the device **simulator** -> the virtual phone (1260 x 2720
+ * at density 3.25) -> Chromium. The test model answers with boxes measured on the phone's page
+ * in CSS pixels; one CSS pixel of the phone's page is `density` physical pixels, which is the
+ * image scale the test model is given (`imagePixelsPerCssPixel = density / shrink`).
+ *
+ * One browser and one hdc front serve the file; tests that need more phones add them to it.
+ *
+ * @module
+ */
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import {
+  agentFromToolDevice,
+  getConnectedDevices,
+  MobileCAgent,
+  type MobileCAgentOptions,
+  MobileCDevice,
+  type MobileCDeviceOptions,
+} from "@sdk/mobilec";
+import { startTestModel } from "@sdk/core/testing";
+import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
+import {
+  BROWSER_PACKAGE,
+  type HdcFront,
+  LAUNCHER_PACKAGE,
+  startHdcFront,
+  startVirtualPhone,
+  type VirtualPhone,
+} from "@sdk/web/testing";
+import { launchChromium } from "../helpers/browser.ts";
+import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+
+const NOTES = "com.example.notes";
+const SETTINGS = "com.example.settings";
+const WIDTH = 1260;
+const HEIGHT = 2720;
+const DENSITY = 3.25;
+
+let browser: Browser;
+let apps: StaticServer;
+let phone: VirtualPhone;
+let front: HdcFront;
+const models: TestModel[] = [];
+const agents: MobileCAgent[] = [];
+
+async function waitFor(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+before(async () => {
+  browser = await launchChromium();
+  apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
+  phone = await startVirtualPhone({
+    browser,
+    width: WIDTH,
+    height: HEIGHT,
+    density: DENSITY,
+    apps: {
+      [NOTES]: {
+        url: `${apps.url}notes/index.html`,
+        label: "Notes",
+        activity: "EntryAbility",
+        activities: { DetailAbility: `${apps.url}notes/index.html#/note/3` },
+      },
+      [SETTINGS]: {
+        url: `${apps.url}settings/index.html`,
+        label: "Settings",
+        activity: "MainAbility",
+      },
+    },
+    startApp: NOTES,
+  });
+  front = await startHdcFront(phone);
+});
+
+after(async () => {
+  await Promise.allSettled(agents.map((a) => a.destroy()));
+  await Promise.allSettled(models.map((m) => m.close()));
+  await front?.close();
+  await phone?.close();
+  await apps?.close();
+  await browser?.close();
+});
+
+function page(target: VirtualPhone = phone): Page {
+  return target.foregroundPage();
+}
+
+async function boxOf(selector: string, target: VirtualPhone = phone): Promise<TargetBox> {
+  const box = await page(target).locator(selector).boundingBox();
+  assert.ok(box, `${selector} is not on the phone's screen`);
+  return { left: box.x, top: box.y, width: box.width, height: box.height };
+}
+
+/** The notes app's list, freshly started. */
+async function freshNotes(): Promise<void> {
+  await phone.stopApp(NOTES);
+  await phone.launchApp(NOTES);
+  await waitFor(() => page().url().endsWith("index.html"), "the notes list");
+}
+
+async function openNote(id: number): Promise<void> {
+  await freshNotes();
+  await page().evaluate((n) => location.hash = `#/note/${n}`, id);
+  await waitFor(async () => await page().locator("#note-text").isVisible(), "the text field");
+}
+
+async function mobileAgent(
+  script: TestModelScript,
+  options: MobileCAgentOptions & MobileCDeviceOptions & { deviceId?: string } = {},
+): Promise<{ agent: MobileCAgent; model: TestModel; device: MobileCDevice }> {
+  const { deviceId, ...rest } = options;
+  const shrink = rest.screenshotShrinkFactor ?? 1;
+  const model = await startTestModel({ script, imagePixelsPerCssPixel: DENSITY / shrink });
+  models.push(model);
+  const device = new MobileCDevice(deviceId ?? front.connectKey, {
+    toolPath: front.toolPath,
+    ...rest,
+  });
+  const agent = new MobileCAgent(device, {
+    modelConfig: model.modelConfig(),
+    waitAfterAction: 50,
+    generateReport: false,
+    autoPrintReportMsg: false,
+    ...rest,
+  });
+  agents.push(agent);
+  return { agent, model, device };
+}
+
+function locateBy(targets: Record<string, string>, target: VirtualPhone = phone) {
+  return async ({ target: description }: { target: string }) => {
+    const selector = targets[description.trim()];
+    return selector ? await boxOf(selector, target) : null;
+  };
+}
+
+function lastInput<T extends VirtualPhone["inputs"][number]["type"]>(type: T) {
+  return phone.inputs.filter((i) => i.type === type).at(-1) as
+    | Extract<VirtualPhone["inputs"][number], { type: T }>
+    | undefined;
+}
+
+/** The uitest commands the SDK ran, newest last (`click 123 456`, `keyEvent Back`, ...). */
+function uiInputs(): string[] {
+  return front.commands.map((c) => c.argv.at(-1) ?? "").filter((a) => a.startsWith("uitest"))
+    .map((a) => a.replace(/^uitest uiInput /, ""));
+}
+
+for (const shrink of [1, 3]) {
+  test(
+    `aiTap lands on the element at density ${DENSITY}${
+      shrink === 1 ? "" : ` with screenshotShrinkFactor ${shrink}`
+    }`,
+    async () => {
+      await freshNotes();
+      const { agent, model } = await mobileAgent({
+        locate: locateBy({ "Note 12": "#note-12" }),
+      }, { screenshotShrinkFactor: shrink });
+      const box = await boxOf("#note-12");
+      await agent.aiTap("Note 12");
+      const tap = lastInput("tap");
+      assert.ok(tap);
+      const inside = (v: number, start: number, size: number) =>
+        v >= start * DENSITY && v <= (start + size) * DENSITY;
+      assert.ok(
+        inside(tap.x, box.left, box.width) && inside(tap.y, box.top, box.height),
+        `tap at (${tap.x}, ${tap.y}) is outside Note 12 (${JSON.stringify(box)} CSS px)`,
+      );
+      // Within 1.5 CSS px of the center (the 0-1000 grid, the shrink and uitest's whole pixels).
+      const tolerance = (1.5 + shrink / DENSITY) * DENSITY;
+      assert.ok(Math.abs(tap.x - (box.left + box.width / 2) * DENSITY) <= tolerance);
+      assert.ok(Math.abs(tap.y - (box.top + box.height / 2) * DENSITY) <= tolerance);
+      assert.match(uiInputs().at(-1) ?? "", new RegExp(`^click ${tap.x} ${tap.y}$`));
+      await waitFor(() => page().url().endsWith("#/note/12"), "the detail screen of Note 12");
+      // The model saw the physical screenshot (a JPEG from snapshot_display), shrunk.
+      const image = model.calls[0].call?.image;
+      assert.deepEqual(
+        image && [image.width, image.height],
+        [Math.round(WIDTH / shrink), Math.round(HEIGHT / shrink)],
+      );
+    },
+  );
+}
+
+test("the device reports the logical size and dpr, a JPEG screenshot and the MobileC actions", async () => {
+  const device = new MobileCDevice(front.connectKey, {
+    toolPath: front.toolPath,
+    screenshotResizeScale: 0.5, // deprecated: no effect
+  });
+  try {
+    const size = await device.size();
+    assert.equal(size.dpr, DENSITY);
+    assert.ok(Math.abs(size.width - WIDTH / DENSITY) < 1e-9);
+    assert.ok(Math.abs(size.height - HEIGHT / DENSITY) < 1e-9);
+    const shot = await device.screenshotBase64();
+    assert.match(shot, /^data:image\/jpeg;base64,\/9j\//);
+    assert.deepEqual(device.actionSpace().map((a) => a.name), [
+      "Tap",
+      "DoubleClick",
+      "Input",
+      "ClearInput",
+      "KeyboardPress",
+      "Scroll",
+      "Swipe",
+      "DragAndDrop",
+      "LongPress",
+      "Launch",
+      "Terminate",
+      "RunToolShell",
+      "MobileCBackButton",
+      "MobileCHomeButton",
+      "MobileCRecentAppsButton",
+    ]);
+    // hdc ran with the connect key and no shell in between: the screenshot is two runs.
+    const last = front.commands.slice(-2).map((c) => c.argv);
+    assert.deepEqual(last[0].slice(0, 3), ["-t", front.connectKey, "shell"]);
+    assert.match(last[0][3], /^snapshot_display -f \S+\.jpeg$/);
+    assert.deepEqual(last[1].slice(0, 4), ["-t", front.connectKey, "file", "recv"]);
+  } finally {
+    await device.destroy();
+    await device.destroy(); // idempotent
+  }
+  await assert.rejects(device.size(), /was destroyed: no more hdc commands/);
+  await assert.rejects(device.runToolShell("echo hi"), /was destroyed/);
+});
+
+test("aiInput types ASCII, accented, Chinese and quoted text, and hides the keyboard", async () => {
+  await openNote(4);
+  const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) });
+  for (const value of ["hello world 42", "café crème", "你好，世界", `it's "quoted" $HOME`]) {
+    await agent.aiInput("the Text field", { value });
+    assert.equal(await page().locator("#note-text").inputValue(), value, `typing ${value}`);
+    assert.deepEqual(lastInput("text"), { type: "text", text: value, method: "ime" });
+    assert.equal(await phone.keyboardShown(), false, "the keyboard is still up");
+  }
+  // The field was emptied with Ctrl+A and Backspace, the keyboard hidden with Escape (esc-first).
+  assert.deepEqual(uiInputs().slice(-4, -2), ["keyEvent 2072 2017", "keyEvent 2055"]);
+  assert.equal(uiInputs().at(-1), "keyEvent 2070");
+  // typeOnly appends; clear empties.
+  await agent.aiInput("the Text field", { value: " more", mode: "typeOnly" });
+  assert.equal(await page().locator("#note-text").inputValue(), `it's "quoted" $HOME more`);
+  await agent.aiClearInput("the Text field");
+  assert.equal(await page().locator("#note-text").inputValue(), "");
+  // 'sequential': one uitest text call per code point.
+  const before = uiInputs().length;
+  await agent.aiInput("the Text field", { value: "héj", inputStrategy: "sequential" });
+  assert.equal(await page().locator("#note-text").inputValue(), "héj");
+  assert.deepEqual(
+    uiInputs().slice(before).filter((c) => c.startsWith("text ")),
+    ["text 'h'", "text 'é'", "text 'j'"],
+  );
+  // KeyboardPress with a shared key name: Enter submits.
+  await agent.aiInput("the Text field", { value: "go" });
+  await agent.aiKeyboardPress("the Text field", { keyName: "enter" });
+  assert.equal(await page().locator("#submitted").textContent(), "Submitted: go");
+  // One key at a time, and only keys with a key code of their own.
+  await assert.rejects(
+    agent.aiKeyboardPress(undefined, { keyName: "Control+A" }),
+    /key combinations with modifiers are not supported/,
+  );
+  await assert.rejects(
+    agent.aiKeyboardPress(undefined, { keyName: "?" }),
+    /not a key name MobileC knows .*type characters such as punctuation with aiInput/,
+  );
+});
+
+test("autoDismissKeyboard: false leaves the keyboard up; back-first dismisses with Back", async () => {
+  await openNote(6);
+  const kept = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) }, {
+    autoDismissKeyboard: false,
+  });
+  await kept.agent.aiInput("the Text field", { value: "stay" });
+  assert.equal(await phone.keyboardShown(), true);
+  const back = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) }, {
+    keyboardDismissStrategy: "back-first",
+  });
+  await back.agent.aiInput("the Text field", { value: "gone" });
+  assert.equal(uiInputs().at(-1), "keyEvent Back");
+  assert.equal(await phone.keyboardShown(), false);
+  assert.ok(page().url().endsWith("#/note/6"), "Back only hid the keyboard");
+});
+
+test("launch (bundle, bundle/Ability, mapped name, URL), terminate, back, home, recentApps", async () => {
+  await freshNotes();
+  const { agent } = await mobileAgent({}, { appNameMapping: { "My Settings": SETTINGS } });
+  // A mapped name -> a bundle, whose launch ability comes from bm dump -n.
+  await agent.launch("My Settings");
+  assert.deepEqual(phone.foregroundApp(), { packageName: SETTINGS, activity: "MainAbility" });
+  assert.ok(front.commands.some((c) => c.argv.at(-1) === `bm dump -n '${SETTINGS}'`));
+  await agent.home();
+  assert.equal(phone.foregroundApp().packageName, LAUNCHER_PACKAGE);
+  // An explicit bundle/Ability bypasses the lookup.
+  const dumps = front.commands.filter((c) => /bm dump/.test(c.argv.at(-1) ?? "")).length;
+  await agent.launch(`${NOTES}/DetailAbility`);
+  assert.deepEqual(phone.foregroundApp(), { packageName: NOTES, activity: "DetailAbility" });
+  await waitFor(() => page().url().endsWith("#/note/3"), "the detail ability's page");
+  assert.equal(front.commands.filter((c) => /bm dump/.test(c.argv.at(-1) ?? "")).length, dumps);
+  await agent.recentApps();
+  assert.match(phone.foregroundApp().activity, /RecentsActivity/);
+  await agent.back();
+  assert.equal(phone.foregroundApp().packageName, NOTES);
+  await agent.terminate("My Settings");
+  assert.ok(!phone.runningApps().includes(SETTINGS), "settings still runs");
+  assert.deepEqual(lastInput("stop"), { type: "stop", packageName: SETTINGS });
+  // A web URL opens in the phone's browser app.
+  await agent.launch(`${apps.url}settings/index.html`);
+  assert.equal(phone.foregroundApp().packageName, BROWSER_PACKAGE);
+  assert.equal(page().url(), `${apps.url}settings/index.html`);
+  // A bundle name: the entry module's main ability.
+  await agent.launch(NOTES);
+  assert.equal(phone.foregroundApp().packageName, NOTES);
+  await assert.rejects(
+    agent.launch("com.example.missing"),
+    /Cannot launch "com.example.missing": it is not installed/,
+  );
+  await assert.rejects(
+    agent.launch(`${NOTES}/NoSuchAbility`),
+    /Cannot launch "com.example.notes\/NoSuchAbility"[\s\S]*resolve ability err/,
+  );
+  await assert.rejects(agent.terminate("com.example.missing"), /failed to force stop/);
+  assert.equal(await agent.runToolShell("param get const.product.model"), "Simulator Phone\n");
+  // hdc does not pass on a device command's exit code: the output says what happened.
+  assert.match(await agent.runToolShell("nosuchcommand"), /nosuchcommand: not found/);
+  const executions = agent._unstableLogContent().executions;
+  assert.deepEqual(
+    executions.map((e) => [e.apiName, e.status, e.steps.map((s) => s.title).join()]),
+    [
+      ["launch", "passed", "Launch"],
+      ["home", "passed", "MobileCHomeButton"],
+      ["launch", "passed", "Launch"],
+      ["recentApps", "passed", "MobileCRecentAppsButton"],
+      ["back", "passed", "MobileCBackButton"],
+      ["terminate", "passed", "Terminate"],
+      ["launch", "passed", "Launch"],
+      ["launch", "passed", "Launch"],
+      ["launch", "failed", "Launch"],
+      ["launch", "failed", "Launch"],
+      ["terminate", "failed", "Terminate"],
+      ["runToolShell", "passed", "RunToolShell"],
+      ["runToolShell", "passed", "RunToolShell"],
+    ],
+  );
+  assert.equal(executions[0].prompt, "My Settings");
+  assert.deepEqual(executions[0].steps[0].param, { uri: SETTINGS });
+});
+
+test("the planner's Launch and Terminate resolve app names; no Pinch, aiPinch is refused", async () => {
+  await freshNotes();
+  let step = 0;
+  const { agent, device } = await mobileAgent({
+    plan() {
+      step++;
+      if (step === 1) {
+        return { log: "open settings", action: { type: "Launch", param: { uri: "my settings" } } };
+      }
+      if (step === 2) {
+        return { log: "stop it", action: { type: "Terminate", param: { uri: "My Settings" } } };
+      }
+      return { log: "done", finished: true };
+    },
+  }, { appNameMapping: { "My Settings": `${SETTINGS}/MainAbility` } });
+  await agent.aiAct("open my settings, then stop it");
+  const launched = phone.inputs.filter((i) => i.type === "launch").at(-1);
+  assert.deepEqual(launched, { type: "launch", packageName: SETTINGS, activity: "MainAbility" });
+  assert.deepEqual(lastInput("stop"), { type: "stop", packageName: SETTINGS });
+  assert.ok(!device.actionSpace().some((a) => a.name === "Pinch"));
+  await assert.rejects(
+    agent.aiPinch(undefined, { direction: "out" }),
+    (error: Error) => error instanceof TypeError && /not available on MobileC/.test(error.message),
+  );
+});
+
+test("aiAct runs a task over the two screens of the notes app", async () => {
+  await freshNotes();
+  let step = 0;
+  const { agent, model } = await mobileAgent({
+    async plan() {
+      step++;
+      if (step === 1) {
+        return {
+          log: "open Note 2",
+          action: {
+            type: "Tap",
+            param: { locate: { prompt: "Note 2", box: await boxOf("#note-2") } },
+          },
+        };
+      }
+      if (step === 2) {
+        return {
+          log: "type the text",
+          action: {
+            type: "Input",
+            param: {
+              locate: { prompt: "the Text field", box: await boxOf("#note-text") },
+              value: "买牛奶 buy milk",
+            },
+          },
+        };
+      }
+      if (step === 3) {
+        return {
+          log: "count once",
+          action: {
+            type: "Tap",
+            param: { locate: { prompt: "the +1 button", box: await boxOf("#increment") } },
+          },
+        };
+      }
+      return { log: "done", finished: true, output: "Note 2 has the text and a count of 1" };
+    },
+  });
+  const output = await agent.aiAct("open Note 2, write '买牛奶 buy milk' and count once");
+  assert.equal(output, "Note 2 has the text and a count of 1");
+  assert.ok(page().url().endsWith("#/note/2"));
+  assert.equal(await page().locator("#note-text").inputValue(), "买牛奶 buy milk");
+  assert.equal(await page().locator("#count").textContent(), "1");
+  const system = model.calls[0].call?.systemPrompt ?? "";
+  for (const name of ["Tap", "Launch", "MobileCBackButton", "RunToolShell"]) {
+    assert.ok(system.includes(`- ${name}: `), `${name} is not in the planning prompt`);
+  }
+  assert.ok(!system.includes("- Pinch: "), "Pinch is offered to the planner");
+});
+
+test("aiScroll swipes the list the right way, aiLongPress holds long enough to pin a note", async () => {
+  await freshNotes();
+  const { agent } = await mobileAgent({ locate: locateBy({ "Note 3": "#note-3" }) });
+  await agent.aiScroll(undefined, { direction: "down", distance: 300 });
+  const scrolled = await page().evaluate<number>("scrollY");
+  assert.ok(scrolled > 100, `the list scrolled by ${scrolled} CSS px, expected about 300 or more`);
+  const swipe = lastInput("swipe");
+  assert.ok(swipe);
+  assert.ok(swipe.y2 < swipe.y1, "revealing content below moves the finger up");
+  // uitest takes a speed: 300 vp in 500 ms is 1950 px/s at density 3.25.
+  assert.match(uiInputs().at(-1) ?? "", /^swipe \d+ \d+ \d+ \d+ 1950$/);
+  await agent.aiScroll(undefined, { direction: "up", scrollType: "scrollToTop" });
+  await waitFor(async () => (await page().evaluate<number>("scrollY")) === 0, "the list's top");
+  await agent.aiLongPress("Note 3");
+  assert.equal(await page().locator("#note-3").getAttribute("data-pinned"), "true");
+  assert.ok(page().url().endsWith("index.html"), "a long press is not a tap");
+  assert.match(uiInputs().at(-1) ?? "", /^longClick \d+ \d+$/);
+});
+
+test("device listing: hdc list targets, TOOL_HOME, more phones, [Empty]", async () => {
+  assert.deepEqual(await getConnectedDevices({ toolPath: front.toolPath }), [
+    { udid: front.connectKey },
+  ]);
+  const second = await startVirtualPhone({ browser, width: 720, height: 1280, density: 2 });
+  const key = front.addPhone(second, "FMR0SIMULATOR2");
+  const saved = process.env.TOOL_HOME;
+  try {
+    // Without toolPath the SDK finds hdc through TOOL_HOME.
+    process.env.TOOL_HOME = front.toolDir;
+    assert.deepEqual(
+      (await getConnectedDevices()).map((d) => d.udid),
+      [front.connectKey, key],
+    );
+    const agent = await agentFromToolDevice(key, { generateReport: false });
+    agents.push(agent);
+    assert.deepEqual(await agent.interface.size(), { width: 360, height: 640, dpr: 2 });
+    await agent.interface.destroy();
+    const first = await agentFromToolDevice(undefined, { generateReport: false });
+    agents.push(first);
+    assert.equal(first.interface.deviceId, front.connectKey);
+  } finally {
+    if (saved === undefined) delete process.env.TOOL_HOME;
+    else process.env.TOOL_HOME = saved;
+    front.removePhone(key);
+    await second.close();
+  }
+  const empty = await startHdcFront(second, { connectKey: "gone" });
+  try {
+    empty.removePhone("gone");
+    assert.deepEqual(await getConnectedDevices({ toolPath: empty.toolPath }), []);
+    await assert.rejects(
+      agentFromToolDevice(undefined, { toolPath: empty.toolPath }),
+      /No HarmonyOS device is connected: `hdc list targets` lists none/,
+    );
+  } finally {
+    await empty.close();
+  }
+});
+
+test("an unknown device id fails, naming the connected devices", async () => {
+  await assert.rejects(
+    agentFromToolDevice("192.168.0.9:5555", { toolPath: front.toolPath, generateReport: false }),
+    (error: Error) =>
+      /"192.168.0.9:5555" is not connected; connected devices: /.test(error.message) &&
+      error.message.includes(front.connectKey),
+  );
+  const device = new MobileCDevice("192.168.0.9:5555", { toolPath: front.toolPath });
+  await assert.rejects(
+    device.screenshotBase64(),
+    /hdc -t 192.168.0.9:5555 shell .*failed.*\[Fail\]Not match target founded/,
+  );
+  await device.destroy();
+});
+
+test("hdc missing: a clear error naming where the SDK looked and how to install hdc", async () => {
+  await assert.rejects(
+    getConnectedDevices({ toolPath: "/nonexistent/hdc" }),
+    (error: Error) =>
+      /not at toolPath "\/nonexistent\/hdc"/.test(error.message) &&
+      error.message.includes("DevEco Studio") && error.message.includes("TOOL_HOME"),
+  );
+  const dir = await mkdtemp(join(tmpdir(), "sdk-no-hdc-"));
+  const saved = {
+    TOOL_HOME: process.env.TOOL_HOME,
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+  };
+  try {
+    process.env.TOOL_HOME = dir;
+    process.env.PATH = dir;
+    process.env.HOME = dir;
+    const device = new MobileCDevice("127.0.0.1:5555");
+    await assert.rejects(
+      device.size(),
+      (error: Error) =>
+        error.message.startsWith("The HarmonyOS device tool (hdc) was not found. Looked in: ") &&
+        error.message.includes(join(dir, "hdc")) &&
+        error.message.includes(join(dir, "toolchains", "hdc")) &&
+        error.message.includes("command-line tools"),
+    );
+    await device.destroy();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("options are checked in the constructor", () => {
+  assert.throws(() => new MobileCDevice(""), /'deviceId' must be a non-empty connect key/);
+  assert.throws(
+    () => new MobileCDevice("x", { keyboardDismissStrategy: "never" as "esc-first" }),
+    /'keyboardDismissStrategy' must be 'esc-first' or 'back-first'/,
+  );
+  assert.throws(
+    () => new MobileCDevice("x", { inputStrategy: "bulk", keyboardTypeDelay: 5 }),
+    RangeError,
+  );
+  assert.throws(() => new MobileCDevice("x", { keyboardTypeDelay: -1 }), RangeError);
+  assert.throws(
+    () => new MobileCDevice("x", { autoDismissKeyboard: "yes" as unknown as boolean }),
+    /'autoDismissKeyboard' must be a boolean/,
+  );
+  assert.throws(
+    () =>
+      new MobileCAgent(new MobileCDevice("x"), {
+        appNameMapping: { Notes: "" },
+        generateReport: false,
+      }),
+    /'appNameMapping' must be an object/,
+  );
+});
