@@ -112,8 +112,9 @@ interface ScreenInfo {
 /**
  * An iOS device or simulator reached through WebDriverAgent.
  *
- * Nothing connects in the constructor: the first screenshot, size or action creates the WDA
- * session (or checks the one given as `sessionId`), and fails there when WDA does not answer.
+ * Nothing connects in the constructor: `connect()`, the first `size()` or action creates the WDA
+ * session (or checks the one given as `sessionId`), and fails there when WDA does not answer
+ * (screenshots need no session).
  *
  * @example
  * ```ts ignore
@@ -228,11 +229,12 @@ export class MobileBDevice implements AbstractInterface {
 
   /**
    * Creates the WDA session (or checks the one given as `sessionId`) and reads the screen. The
-   * first screenshot or action does this too; `agentFromDeviceDriver` calls it so that a driver
+   * first size() or action does this too; `agentFromDeviceDriver` calls it so that a driver
    * that is not running fails there.
    *
    * @throws {DriverNotRunningError} when WDA does not answer (saying how to start it).
-   * @throws {DriverRequestError} when WDA refuses the session, or `sessionId` does not exist.
+   * @throws {DriverRequestError} when WDA refuses to create the session.
+   * @throws {Error} naming `sessionId` when WDA does not know the session given there.
    */
   async connect(): Promise<void> {
     await this.#sessionPath();
