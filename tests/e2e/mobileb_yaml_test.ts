@@ -8,7 +8,7 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -210,4 +210,67 @@ test("bad mobileb scripts fail before anything runs, naming the key", async () =
     (e: Error) => e instanceof DriverNotRunningError && e.message.includes(`:${port}`),
   );
   assert.equal(phone.inputs.length, before);
+});
+
+test("sdk run runs a mobileb script file through @sdk/mobileb and merges its report", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "sdk-mobileb-cli-"));
+  try {
+    await writeFile(
+      join(dir, "notes.yaml"),
+      `mobileb:
+  driverHost: 127.0.0.1
+  driverPort: \${WDA_PORT}
+  launch: ${NOTES}
+agent:
+  waitAfterAction: 50
+tasks:
+  - name: open a note
+    flow:
+      - aiTap: Note 3
+      - home:
+`,
+    );
+    await phone.stopApp(NOTES);
+    const from = phone.inputs.length;
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-all",
+        fileURLToPath(new URL("../../web/cli/bin.ts", import.meta.url)),
+        "run",
+        "notes.yaml",
+        "--summary",
+        "summary.json",
+      ],
+      cwd: dir,
+      env: {
+        ...model.modelConfig(),
+        WDA_PORT: String(front.port),
+        SDK_RUN_DIR: join(dir, "run"),
+      },
+      stdin: "null",
+    }).output();
+    const out = new TextDecoder().decode(run.stdout) + new TextDecoder().decode(run.stderr);
+    assert.equal(run.code, 0, out);
+    // The launch, one tap (a finger down and up), then home.
+    assert.deepEqual(
+      phone.inputs.slice(from).filter((i) => i.type === "launch").map((i) =>
+        i.type === "launch" && i.packageName
+      ),
+      [NOTES],
+    );
+    assert.equal(
+      phone.inputs.slice(from).filter((i) => i.type === "multiTouch" && i.points.length).length,
+      1,
+    );
+    assert.equal(phone.foregroundApp().activity, LAUNCHER_ACTIVITY);
+    const summary = JSON.parse(await readFile(join(dir, "summary.json"), "utf8"));
+    const file = summary.files[0];
+    assert.equal(file.status, "passed", JSON.stringify(file));
+    assert.ok(file.report, "the file's own report is named in the summary");
+    assert.match(await readFile(file.report, "utf8"), /Note 3/);
+    assert.deepEqual(front.sessionIds(), [], "the run deleted its session");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
