@@ -1,0 +1,193 @@
+/**
+ * YAML scripts with a `mobilec:` section, end to end through `runMobileCYaml`: SDK -> the
+ * simulator's `hdc` executable -> the hdc front -> the virtual phone (1260 x 2720 at density
+ * 3.25) -> Chromium, with the test model.
+ *
+ * @module
+ */
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser } from "playwright-core";
+import { type MobileCAgent, runMobileCYaml } from "@sdk/mobilec";
+import { YamlScriptError } from "@sdk/core";
+import { startTestModel, type TargetBox, type TestModel } from "@sdk/core/testing";
+import {
+  type HdcFront,
+  LAUNCHER_PACKAGE,
+  startHdcFront,
+  startVirtualPhone,
+  type VirtualPhone,
+} from "@sdk/web/testing";
+import { launchChromium } from "../helpers/browser.ts";
+import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+
+const NOTES = "com.example.notes";
+const SETTINGS = "com.example.settings";
+const DENSITY = 3.25;
+
+let browser: Browser;
+let apps: StaticServer;
+let phone: VirtualPhone;
+let front: HdcFront;
+let model: TestModel;
+
+async function boxOf(selector: string): Promise<TargetBox> {
+  const box = await phone.foregroundPage().locator(selector).boundingBox();
+  assert.ok(box, `${selector} is not on the phone's screen`);
+  return { left: box.x, top: box.y, width: box.width, height: box.height };
+}
+
+before(async () => {
+  browser = await launchChromium();
+  apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
+  phone = await startVirtualPhone({
+    browser,
+    width: 1260,
+    height: 2720,
+    density: DENSITY,
+    apps: {
+      [NOTES]: { url: `${apps.url}notes/index.html`, label: "Notes", activity: "EntryAbility" },
+      [SETTINGS]: {
+        url: `${apps.url}settings/index.html`,
+        label: "Settings",
+        activity: "MainAbility",
+      },
+    },
+  });
+  front = await startHdcFront(phone);
+  model = await startTestModel({
+    script: {
+      locate: async ({ target }) => target.trim() === "Note 3" ? await boxOf("#note-3") : null,
+    },
+    imagePixelsPerCssPixel: DENSITY,
+  });
+});
+
+after(async () => {
+  await model?.close();
+  await front?.close();
+  await phone?.close();
+  await apps?.close();
+  await browser?.close();
+});
+
+function options(onAgent?: (agent: MobileCAgent) => void) {
+  return {
+    agentOptions: {
+      modelConfig: model.modelConfig(),
+      toolPath: front.toolPath,
+      generateReport: false,
+      autoPrintReportMsg: false,
+      waitAfterAction: 50,
+    },
+    ...(onAgent && { onAgent }),
+  };
+}
+
+test("a mobilec script launches its app, taps, runs tool shell commands and system keys", async () => {
+  await phone.stopApp(NOTES);
+  let agent: MobileCAgent | undefined;
+  const tapsBefore = phone.inputs.filter((i) => i.type === "tap").length;
+  const { result, tasks } = await runMobileCYaml(
+    `
+mobilec:
+  deviceId: ${front.connectKey}
+  launch: My Notes
+  keyboardDismissStrategy: back-first
+  appNameMapping:
+    My Notes: ${NOTES}
+    My Settings: ${SETTINGS}/MainAbility
+agent:
+  waitAfterAction: 50
+tasks:
+  - name: open a note
+    flow:
+      - aiTap: Note 3
+      - runToolShell: param get const.product.model
+        name: model
+  - name: system keys
+    flow:
+      - launch: My Settings
+      - home:
+      - terminate: My Settings
+      - recentApps:
+      - back:
+`,
+    options((a) => agent = a),
+  );
+  assert.deepEqual(tasks.map((t) => [t.name, t.status]), [
+    ["open a note", "passed"],
+    ["system keys", "passed"],
+  ]);
+  assert.equal(result.model, "Simulator Phone\n");
+  const launches = phone.inputs.filter((i) => i.type === "launch").slice(-2);
+  assert.deepEqual(launches, [
+    { type: "launch", packageName: NOTES, activity: "EntryAbility" },
+    { type: "launch", packageName: SETTINGS, activity: "MainAbility" },
+  ]);
+  assert.equal(phone.inputs.filter((i) => i.type === "tap").length - tapsBefore, 1);
+  const keys = phone.inputs.filter((i) => i.type === "key").slice(-3)
+    .map((k) => "keyCode" in k && k.keyCode);
+  assert.deepEqual(keys, [3, 187, 4]); // the phone's HOME, APP_SWITCH, BACK
+  // Recent apps were opened from the home screen: back returns there.
+  assert.equal(phone.foregroundApp().packageName, LAUNCHER_PACKAGE);
+  assert.deepEqual(phone.inputs.filter((i) => i.type === "stop").at(-1), {
+    type: "stop",
+    packageName: SETTINGS,
+  });
+  const apis = agent!._unstableLogContent().executions.map((e) => e.apiName);
+  assert.deepEqual(apis, [
+    "launch",
+    "aiTap",
+    "runToolShell",
+    "launch",
+    "home",
+    "terminate",
+    "recentApps",
+    "back",
+  ]);
+});
+
+test("a script file path works; the first device hdc lists is used", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "sdk-mobilec-yaml-"));
+  try {
+    const file = join(dir, "home.yaml");
+    await writeFile(
+      file,
+      "mobilec: {}\ntasks:\n  - name: home\n    flow:\n      - home:\n" +
+        "      - runToolShell: hidumper -s RenderService -a screen | grep -o 'render resolution=[0-9x]*'\n" +
+        "        name: size\n",
+    );
+    const { result } = await runMobileCYaml(file, options());
+    assert.equal(result.size, "render resolution=1260x2720\n");
+    assert.equal(phone.foregroundApp().packageName, LAUNCHER_PACKAGE);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("bad mobilec scripts fail before anything runs, naming the key or the device", async () => {
+  const before = phone.inputs.length;
+  await assert.rejects(
+    runMobileCYaml("mobilec:\n  deviceid: x\ntasks: []\n", options()),
+    (e: Error) => e instanceof YamlScriptError && /deviceid/.test(e.message),
+  );
+  await assert.rejects(
+    runMobileCYaml("mobilec:\n  keyboardDismissStrategy: never\ntasks: []\n", options()),
+    (e: Error) => e instanceof YamlScriptError && /keyboardDismissStrategy/.test(e.message),
+  );
+  await assert.rejects(
+    runMobileCYaml("web:\n  url: https://example.com\ntasks: []\n", options()),
+    (e: Error) => e instanceof YamlScriptError && /'mobilec' section/.test(e.message),
+  );
+  await assert.rejects(
+    runMobileCYaml("mobilec:\n  deviceId: 10.9.9.9:5555\ntasks: []\n", options()),
+    /"10.9.9.9:5555" is not connected/,
+  );
+  assert.equal(phone.inputs.length, before);
+});
