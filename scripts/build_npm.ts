@@ -62,6 +62,7 @@ const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
   "puppeteer-core",
   "@sdk/mobilea",
   "@sdk/mobileb",
+  "@sdk/mobilec",
   "@playwright/test",
 ]);
 

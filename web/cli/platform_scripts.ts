@@ -1,6 +1,6 @@
 /**
- * Device platforms' scripts in `sdk run`: a file with a `mobilea` (or later another platform's)
- * section runs through that platform package's `run...Yaml`, which creates the device agent from
+ * Device platforms' scripts in `sdk run`: a file with a `mobilea`, `mobileb` or `mobilec` section
+ * runs through that platform package's `run...Yaml`, which creates the device agent from
  * the section. The package is loaded only when such a file runs: it is an optional peer of
  * `@sdk/web`, so a web-only install does not pull in adb's client.
  *
@@ -49,6 +49,11 @@ const PLATFORMS: Readonly<Record<string, PlatformEntry>> = {
     pkg: "@sdk/mobileb",
     runner: "runMobileBYaml",
     load: async () => (await import("@sdk/mobileb")).runMobileBYaml,
+  },
+  mobilec: {
+    pkg: "@sdk/mobilec",
+    runner: "runMobileCYaml",
+    load: async () => (await import("@sdk/mobilec")).runMobileCYaml,
   },
 };
 
