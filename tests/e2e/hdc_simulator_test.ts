@@ -115,6 +115,17 @@ test("list targets, -t, and the failures of hdc itself", async () => {
   } finally {
     await empty.close();
   }
+  // The client is plain JavaScript: Node runs it as well as Deno (the script execs the runtime
+  // that started the front).
+  const onNode = await new Promise<string>((resolve, reject) =>
+    execFile(
+      "node",
+      [join(front.toolDir, "hdc_client.mjs"), "-t", front.connectKey, "shell", "echo", "'a  b'"],
+      { encoding: "utf8" },
+      (error, out) => error ? reject(error) : resolve(out),
+    )
+  );
+  assert.equal(onNode, "a  b\n");
   // Every run is logged with its device, output and exit code.
   const logged = front.commands.find((c) => c.argv.includes("10.0.0.1:5555"));
   assert.equal(logged?.exitCode, 1);

@@ -454,6 +454,98 @@ test("aiScroll swipes the list the right way, aiLongPress holds long enough to p
   assert.match(uiInputs().at(-1) ?? "", /^longClick \d+ \d+$/);
 });
 
+test("aiDoubleClick counts twice; the planner's Swipe and DragAndDrop move one finger", async () => {
+  await openNote(8);
+  let step = 0;
+  const { agent } = await mobileAgent({
+    locate: locateBy({ "the +1 button": "#increment" }),
+    async plan() {
+      step++;
+      if (step === 1) {
+        return {
+          log: "swipe up",
+          action: { type: "Swipe", param: { direction: "up", distance: 200 } },
+        };
+      }
+      if (step === 2) {
+        return {
+          log: "drag",
+          action: {
+            type: "DragAndDrop",
+            param: {
+              from: { prompt: "the count", box: await boxOf("#count") },
+              to: { prompt: "the +1 button", box: await boxOf("#increment") },
+            },
+          },
+        };
+      }
+      return { log: "done", finished: true };
+    },
+  });
+  await agent.aiDoubleClick("the +1 button");
+  assert.equal(await page().locator("#count").textContent(), "2");
+  assert.match(uiInputs().at(-1) ?? "", /^doubleClick \d+ \d+$/);
+  const from = await boxOf("#count");
+  const to = await boxOf("#increment");
+  await agent.aiAct("swipe up, then drag the count onto the +1 button");
+  const swipe = lastInput("swipe");
+  assert.ok(swipe && swipe.x1 === swipe.x2, "a vertical swipe");
+  // 200 vp up from the screen's center, in physical pixels.
+  assert.ok(Math.abs(swipe.y1 - swipe.y2 - 200 * DENSITY) <= 1, JSON.stringify(swipe));
+  const touches = phone.inputs.filter((i) => i.type === "touch").slice(-2) as Extract<
+    VirtualPhone["inputs"][number],
+    { type: "touch" }
+  >[];
+  const near = (v: number, start: number, size: number) =>
+    v >= start * DENSITY - 2 && v <= (start + size) * DENSITY + 2;
+  const down = phone.inputs.filter((i) => i.type === "touch" && i.action === "down").at(-1) as
+    | Extract<VirtualPhone["inputs"][number], { type: "touch" }>
+    | undefined;
+  assert.ok(down && near(down.x, from.left, from.width) && near(down.y, from.top, from.height));
+  const up = touches.at(-1);
+  assert.ok(
+    up && up.action === "up" && near(up.x, to.left, to.width) && near(up.y, to.top, to.height),
+  );
+  assert.match(uiInputs().at(-1) ?? "", /^drag \d+ \d+ \d+ \d+ \d+$/);
+});
+
+test("legacy typing with keyboardTypeDelay sends one code point at a time; custom actions follow", async () => {
+  await openNote(9);
+  const custom = {
+    name: "Shake",
+    description: "Shake the device.",
+    params: [],
+    call: () => Promise.resolve(),
+  };
+  const { agent, device } = await mobileAgent(
+    { locate: locateBy({ "the Text field": "#note-text" }) },
+    { keyboardTypeDelay: 5, customActions: [custom] },
+  );
+  assert.equal(device.actionSpace().at(-1)?.name, "Shake");
+  const before = uiInputs().length;
+  await agent.aiInput("the Text field", { value: "añ" });
+  assert.equal(await page().locator("#note-text").inputValue(), "añ");
+  assert.deepEqual(
+    uiInputs().slice(before).filter((c) => c.startsWith("text ")),
+    ["text 'a'", "text 'ñ'"],
+  );
+  // keyboardTypeDelay: 0 on the call lets 'bulk' send the whole text in one call.
+  const bulk = uiInputs().length;
+  await agent.aiInput("the Text field", {
+    value: "one call",
+    inputStrategy: "bulk",
+    keyboardTypeDelay: 0,
+  });
+  assert.deepEqual(
+    uiInputs().slice(bulk).filter((c) => c.startsWith("text ")),
+    ["text 'one call'"],
+  );
+  await assert.rejects(
+    agent.aiInput("the Text field", { value: "x", inputStrategy: "bulk" }),
+    /'bulk' as 'keyboardTypeDelay' must be 0 or unset/,
+  );
+});
+
 test("device listing: hdc list targets, TOOL_HOME, more phones, [Empty]", async () => {
   assert.deepEqual(await getConnectedDevices({ toolPath: front.toolPath }), [
     { udid: front.connectKey },
