@@ -202,6 +202,7 @@ export class MobileCDevice implements AbstractInterface {
    * @throws {Error} after `destroy()`, or with hdc's or the device's message when it fails.
    */
   async screenshotBase64(): Promise<string> {
+    if (this.#destroyed) throw this.#destroyedError();
     const local = join(await this.#local(), "screen.jpeg");
     const output = await this.#shell(`snapshot_display -f ${DEVICE_SCREENSHOT_PATH}`);
     if (!/success/i.test(output)) {

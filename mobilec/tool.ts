@@ -47,11 +47,14 @@ export interface ToolRun {
   exitCode: number;
 }
 
-function env(name: string): string | undefined {
+/** Environment variables, by name (the process's by default). */
+export type ToolEnv = Readonly<Record<string, string | undefined>>;
+
+function processEnv(): ToolEnv {
   try {
-    return process.env[name] || undefined;
+    return { ...process.env };
   } catch {
-    return undefined; // no permission to read the environment
+    return {}; // no permission to read the environment
   }
 }
 
@@ -64,16 +67,20 @@ function executable(path: string): boolean {
   }
 }
 
-/** The places hdc is looked for, in order, when `toolPath` is not given. */
-export function toolCandidates(): string[] {
+/**
+ * The places hdc is looked for, in order, when `toolPath` is not given.
+ *
+ * @param env the environment to read `TOOL_HOME`, `PATH` and `HOME` from; default the process's.
+ */
+export function toolCandidates(env: ToolEnv = processEnv()): string[] {
   const exe = process.platform === "win32" ? `${TOOL_NAME}.exe` : TOOL_NAME;
   const candidates: string[] = [];
-  const home = env("TOOL_HOME");
+  const home = env.TOOL_HOME;
   if (home) candidates.push(join(home, exe), join(home, "toolchains", exe));
-  for (const dir of (env("PATH") ?? "").split(delimiter).filter(Boolean)) {
+  for (const dir of (env.PATH ?? "").split(delimiter).filter(Boolean)) {
     candidates.push(join(dir, exe));
   }
-  const user = env("HOME") ?? env("USERPROFILE") ?? "";
+  const user = env.HOME || env.USERPROFILE || "";
   const toolchains = join("sdk", "default", "openharmony", "toolchains", exe);
   candidates.push(
     join(user, "command-line-tools", toolchains),
@@ -87,10 +94,11 @@ export function toolCandidates(): string[] {
 /**
  * The hdc executable to run.
  *
+ * @param env the environment of {@link toolCandidates}; default the process's.
  * @throws {Error} when `toolPath` is given and is not an executable file, or when none of
  * {@link toolCandidates} is (the message lists where it looked and how to install hdc).
  */
-export function findTool(options: ToolOptions = {}): string {
+export function findTool(options: ToolOptions = {}, env: ToolEnv = processEnv()): string {
   if (options.toolPath !== undefined) {
     if (executable(options.toolPath)) return options.toolPath;
     throw new Error(
@@ -99,12 +107,12 @@ export function findTool(options: ToolOptions = {}): string {
       } (no executable file there). ${INSTALL_TOOL_HINT}`,
     );
   }
-  const candidates = toolCandidates();
+  const candidates = toolCandidates(env);
   const found = candidates.find(executable);
   if (found) return found;
   throw new Error(
     `The HarmonyOS device tool (hdc) was not found. Looked in: ${
-      env("TOOL_HOME") ? "" : "TOOL_HOME (not set); "
+      env.TOOL_HOME ? "" : "TOOL_HOME (not set); "
     }${candidates.join(", ")}. ${INSTALL_TOOL_HINT}`,
   );
 }

@@ -3,21 +3,7 @@ import assert from "node:assert/strict";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import process from "node:process";
 import { findTool, listTargets, runTool } from "./tool.ts";
-
-function withEnv(values: Record<string, string>, body: () => void): void {
-  const saved = Object.fromEntries(Object.keys(values).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, values);
-  try {
-    body();
-  } finally {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
-}
 
 test("TOOL_HOME and TOOL_HOME/toolchains are looked in before PATH", async () => {
   const dir = await mkdtemp(join(tmpdir(), "sdk-tool-"));
@@ -28,11 +14,23 @@ test("TOOL_HOME and TOOL_HOME/toolchains are looked in before PATH", async () =>
       await writeFile(path, '#!/bin/sh\necho "$@"\n');
       await chmod(path, 0o755);
     }
-    withEnv({ TOOL_HOME: join(dir, "home"), PATH: join(dir, "bin"), HOME: dir }, () => {
-      assert.equal(findTool(), join(dir, "home", "toolchains", "hdc"));
-      process.env.TOOL_HOME = join(dir, "nothing");
-      assert.equal(findTool(), join(dir, "bin", "hdc"));
-    });
+    const env = { TOOL_HOME: join(dir, "home"), PATH: join(dir, "bin"), HOME: dir };
+    assert.equal(findTool({}, env), join(dir, "home", "toolchains", "hdc"));
+    assert.equal(
+      findTool({}, { ...env, TOOL_HOME: join(dir, "nothing") }),
+      join(dir, "bin", "hdc"),
+    );
+    // Nowhere: the message lists every place and says how to install hdc.
+    assert.throws(
+      () => findTool({}, { PATH: join(dir, "nothing"), HOME: dir }),
+      (error: Error) =>
+        error.message.startsWith(
+          "The HarmonyOS device tool (hdc) was not found. Looked in: TOOL_HOME (not set); ",
+        ) && error.message.includes(join(dir, "nothing", "hdc")) &&
+        error.message.includes(
+          join(dir, "command-line-tools", "sdk", "default", "openharmony", "toolchains", "hdc"),
+        ) && error.message.includes("DevEco Studio"),
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -12,9 +12,6 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
@@ -608,33 +605,13 @@ test("hdc missing: a clear error naming where the SDK looked and how to install 
       /not at toolPath "\/nonexistent\/hdc"/.test(error.message) &&
       error.message.includes("DevEco Studio") && error.message.includes("TOOL_HOME"),
   );
-  const dir = await mkdtemp(join(tmpdir(), "sdk-no-hdc-"));
-  const saved = {
-    TOOL_HOME: process.env.TOOL_HOME,
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-  };
-  try {
-    process.env.TOOL_HOME = dir;
-    process.env.PATH = dir;
-    process.env.HOME = dir;
-    const device = new MobileCDevice("127.0.0.1:5555");
-    await assert.rejects(
-      device.size(),
-      (error: Error) =>
-        error.message.startsWith("The HarmonyOS device tool (hdc) was not found. Looked in: ") &&
-        error.message.includes(join(dir, "hdc")) &&
-        error.message.includes(join(dir, "toolchains", "hdc")) &&
-        error.message.includes("command-line tools"),
-    );
-    await device.destroy();
-  } finally {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    await rm(dir, { recursive: true, force: true });
-  }
+  // The device fails its first command the same way, before any hdc run (the list of places
+  // looked in without toolPath is unit-tested in mobilec/tool_test.ts with its own environment).
+  const runs = front.commands.length;
+  const device = new MobileCDevice(front.connectKey, { toolPath: "/nonexistent/hdc" });
+  await assert.rejects(device.screenshotBase64(), /not at toolPath "\/nonexistent\/hdc"/);
+  assert.equal(front.commands.length, runs);
+  await device.destroy();
 });
 
 test("options are checked in the constructor", () => {
