@@ -35,7 +35,7 @@ export const DEFAULT_APP_NAME_MAPPING: Readonly<Record<string, string>> = {
 };
 
 /** Why `aiPinch` rejects on MobileC. */
-export const PINCH_UNAVAILABLE =
+export const PINCH_UNAVAILABLE: string =
   "aiPinch is not available on MobileC: the device tool's uitest command line injects one " +
   "finger only (click, swipe, fling, drag), so a two-finger pinch cannot be sent over hdc; " +
   "Pinch is not in the MobileC action space (spec 4.2)";

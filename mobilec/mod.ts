@@ -40,7 +40,7 @@ export {
   TOOL_NAME,
   toolCandidates,
 } from "./tool.ts";
-export type { ToolOptions } from "./tool.ts";
+export type { ToolEnv, ToolOptions } from "./tool.ts";
 export { harmonyKeyEvent, MOBILEC_KEY_NAMES } from "./keys.ts";
 export { resolveLaunchAbility } from "./bundle.ts";
 export type { LaunchAbility } from "./bundle.ts";

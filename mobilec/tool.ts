@@ -20,7 +20,7 @@ import process from "node:process";
 export const TOOL_NAME = "hdc";
 
 /** How to get hdc, for the error when it is not found. */
-export const INSTALL_TOOL_HINT =
+export const INSTALL_TOOL_HINT: string =
   "Install hdc with DevEco Studio or the HarmonyOS command-line tools (it is in " +
   "sdk/default/openharmony/toolchains), then give its path as the 'toolPath' option, set " +
   "TOOL_HOME to the folder that holds it, or put that folder on PATH";

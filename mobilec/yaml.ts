@@ -34,10 +34,13 @@ export interface MobileCScriptSection extends Record<string, unknown> {
   launch?: string;
   /** Path of hdc (default: `TOOL_HOME`, `PATH`, install paths). */
   toolPath?: string;
-  /** MobileC device options. */
+  /** `MobileCDeviceOptions.autoDismissKeyboard`. */
   autoDismissKeyboard?: boolean;
+  /** `MobileCDeviceOptions.keyboardDismissStrategy`. */
   keyboardDismissStrategy?: "esc-first" | "back-first";
+  /** `MobileCDeviceOptions.keyboardTypeDelay`, ms. */
   keyboardTypeDelay?: number;
+  /** `MobileCDeviceOptions.inputStrategy`. */
   inputStrategy?: "legacy" | "sequential" | "bulk";
   /** App name -> bundle name or `bundle/Ability` (the agent's `appNameMapping`). */
   appNameMapping?: Record<string, string>;
