@@ -1,9 +1,36 @@
 /**
- * `@sdk/computer`: desktop agents (spec 4.11), locally through nut-js and remotely over RDP.
- * Under construction.
+ * `@sdk/computer`: desktop agents (spec 4.11). A {@link ComputerAgent} drives the local desktop
+ * (Linux, X11) through `@nut-tree-fork/nut-js`, an optional peer loaded on first use: screenshots
+ * in physical pixels, mouse, keyboard and clipboard. `headless: true` starts an agent-owned Xvfb.
+ *
+ * @example
+ * ```ts ignore
+ * import { agentForComputer, checkComputerEnvironment, ComputerDevice } from "@sdk/computer";
+ *
+ * console.log((await checkComputerEnvironment()).problems);
+ * console.log(await ComputerDevice.listDisplays());
+ * const agent = await agentForComputer({ headless: true }); // model from SDK_MODEL_*
+ * await agent.aiTap("the Save button");
+ * await agent.destroy(); // stops the agent's Xvfb
+ * ```
  *
  * @module
  */
 
-/** Default RDP port (spec 4.11 `port`). */
-export const DEFAULT_RDP_PORT = 3389;
+export { agentForComputer, agentFromComputer, ComputerAgent } from "./agent.ts";
+export type { AgentForComputerOptions } from "./agent.ts";
+export { ComputerDevice, DEFAULT_XVFB_RESOLUTION } from "./device.ts";
+export type { ComputerDeviceOptions } from "./device.ts";
+export type { DisplayInfo } from "./display.ts";
+export { INSTALL_XRANDR, INSTALL_XVFB } from "./display.ts";
+export { checkComputerEnvironment } from "./environment.ts";
+export type { EnvironmentCheck, EnvironmentItem } from "./environment.ts";
+export { INSTALL_NUT_JS } from "./native.ts";
+export {
+  DEFAULT_DRAG_MS,
+  DRAG_AND_DROP_MS,
+  SCROLL_TO_END_CLICKS,
+  WHEEL_CLICK_PX,
+} from "./actions.ts";
+export { desktopKeys, EN_US_SHIFTED } from "./keys.ts";
+export type { NutKeyCombo } from "./keys.ts";

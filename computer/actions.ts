@@ -1,0 +1,279 @@
+/**
+ * The desktop action space of spec 4.11, over a {@link DesktopActionHost} the device gives: the
+ * shared definitions of `@sdk/core` (`Tap`, `DoubleClick`, `DragAndDrop`, `Input`, `ClearInput`,
+ * `KeyboardPress`, `Scroll`, `Swipe`) worded for a mouse and keyboard, plus `RightClick`,
+ * `Hover`, `CursorMove` and `ListDisplays`. Points are pixels of the controlled display.
+ *
+ * @module
+ */
+
+import type {
+  ActionParams,
+  ActionParamSpec,
+  DeviceAction,
+  InputActionOptions,
+  Point,
+  Size,
+} from "@sdk/core";
+import {
+  clearInputAction,
+  doubleClickAction,
+  dragAndDropAction,
+  INPUT_MODES,
+  inputAction,
+  keyboardPressAction,
+  readEnumParam,
+  readLocateParam,
+  readPositiveNumberParam,
+  readStringParam,
+  SCROLL_DIRECTIONS,
+  SCROLL_TYPES,
+  scrollAction,
+  swipeAction,
+  swipeEnds,
+  tapAction,
+} from "@sdk/core";
+import type { DisplayInfo } from "./display.ts";
+import { desktopKeys } from "./keys.ts";
+import type { NativeInput, ScreenRegion } from "./native.ts";
+
+/** Pixels one wheel click stands for when a `Scroll` distance is turned into wheel clicks. */
+export const WHEEL_CLICK_PX = 100;
+/** Wheel clicks of a `scrollToTop` / `scrollToBottom` / `scrollToLeft` / `scrollToRight`. */
+export const SCROLL_TO_END_CLICKS = 200;
+/** Default `Swipe` duration, ms. */
+export const DEFAULT_DRAG_MS = 500;
+/** `DragAndDrop` duration, ms: the pointer moves in steps so the app sees motion events. */
+export const DRAG_AND_DROP_MS = 400;
+
+/** What the desktop actions need from the device. */
+export interface DesktopActionHost {
+  /** The native input and the controlled display's rectangle on the X screen. */
+  input(): Promise<{ input: NativeInput; region: ScreenRegion }>;
+  /** The display's size (logical pixels). */
+  size(): Promise<Size>;
+  /** Enters text per the device's and the call's input options. */
+  typeText(
+    text: string,
+    overrides: InputActionOptions | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void>;
+  /** Presses nut-js keys (modifiers first) and releases them in reverse order. */
+  pressKeys(keys: readonly string[]): Promise<void>;
+  /** The displays, as `ComputerDevice.listDisplays()`. */
+  listDisplays(): Promise<DisplayInfo[]>;
+}
+
+function plain(
+  name: string,
+  description: string,
+  params: readonly ActionParamSpec[],
+  run: (param: ActionParams, signal: AbortSignal | undefined) => Promise<void>,
+): DeviceAction {
+  return {
+    name,
+    description,
+    params,
+    call: async (param, context) => {
+      context?.signal?.throwIfAborted();
+      await run(param ?? {}, context?.signal);
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The built-in desktop actions, in the order the planner sees them.
+ *
+ * @param host the device's side (see {@link DesktopActionHost}).
+ */
+export function desktopActions(host: DesktopActionHost): DeviceAction[] {
+  const unit = "pixels";
+  const at = (action: string, param: ActionParams, name = "locate"): Point =>
+    readLocateParam(action, param, true, name).center;
+  const moveTo = async ([x, y]: Point) => {
+    const { input, region } = await host.input();
+    await input.move(region.x + x, region.y + y);
+    return input;
+  };
+  const click = async (point: Point, button: "left" | "right" = "left", count: 1 | 2 = 1) => {
+    const input = await moveTo(point);
+    await input.click(button, count);
+  };
+  const drag = async (from: Point, to: Point, ms: number) => {
+    const input = await moveTo(from);
+    await input.button("left", true);
+    try {
+      const steps = Math.max(2, Math.round(ms / 20));
+      for (let i = 1; i <= steps; i++) {
+        await sleep(ms / steps);
+        await moveTo([
+          from[0] + (to[0] - from[0]) * i / steps,
+          from[1] + (to[1] - from[1]) * i / steps,
+        ]);
+      }
+    } finally {
+      await input.button("left", false);
+    }
+  };
+  // Emptying a field: select from the end to the start and delete. Control+A is not "select
+  // all" everywhere (Tk and Emacs-style fields move to the line start), while
+  // Control+End, Control+Shift+Home selects all text in Tk, GTK, Qt and browser fields.
+  const clearField = async () => {
+    if (globalThis.navigator?.platform?.startsWith("Mac")) {
+      await host.pressKeys(["LeftSuper", "A"]);
+    } else {
+      await host.pressKeys(["LeftControl", "End"]);
+      await host.pressKeys(["LeftControl", "LeftShift", "Home"]);
+    }
+    await host.pressKeys(["Backspace"]);
+  };
+  return [
+    tapAction(async (param) => await click(at("Tap", param)), {
+      description: "Click an element once with the left mouse button.",
+      params: { locate: "the element to click" },
+    }),
+    doubleClickAction(async (param) => await click(at("DoubleClick", param), "left", 2)),
+    plain(
+      "RightClick",
+      "Right-click an element (opens its context menu).",
+      [{
+        name: "locate",
+        type: "locate",
+        required: true,
+        description: "the element to right-click",
+      }],
+      async (param) => await click(at("RightClick", param), "right"),
+    ),
+    plain(
+      "Hover",
+      "Move the mouse pointer over an element without clicking (shows tooltips, hover menus).",
+      [{ name: "locate", type: "locate", required: true, description: "the element to hover" }],
+      async (param) => void await moveTo(at("Hover", param)),
+    ),
+    dragAndDropAction(async (param) => {
+      await drag(
+        at("DragAndDrop", param, "from"),
+        at("DragAndDrop", param, "to"),
+        DRAG_AND_DROP_MS,
+      );
+    }, {
+      description:
+        "Drag an element and drop it onto another place: press the left button on 'from', move to 'to', release.",
+    }),
+    inputAction(async (param, context) => {
+      const target = readLocateParam("Input", param, false);
+      const mode = readEnumParam("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
+      const value = readStringParam("Input", param, "value", mode !== "clear") ?? "";
+      if (target) await click(target.center);
+      if (mode === "typeOnly" || mode === "append") await host.pressKeys(["LeftControl", "End"]);
+      else await clearField();
+      if (mode !== "clear") await host.typeText(value, context.inputOptions, context.signal);
+    }, {
+      params: {
+        locate: "the field to click and type into; the focused element when left out",
+      },
+    }),
+    clearInputAction(async (param) => {
+      await click(at("ClearInput", param));
+      await clearField();
+    }),
+    keyboardPressAction(async (param) => {
+      const target = readLocateParam("KeyboardPress", param, false);
+      const keyName = readStringParam("KeyboardPress", param, "keyName", true);
+      const { keys } = desktopKeys(keyName);
+      if (target) await click(target.center);
+      await host.pressKeys(keys);
+    }),
+    plain(
+      "CursorMove",
+      "Move the text cursor left or right by a number of characters in the focused field.",
+      [
+        {
+          name: "direction",
+          type: "enum",
+          values: ["left", "right"],
+          required: true,
+          description: "left or right",
+        },
+        {
+          name: "times",
+          type: "number",
+          required: false,
+          description: "how many characters to move; 1 when left out",
+        },
+      ],
+      async (param, signal) => {
+        const direction = readEnumParam(
+          "CursorMove",
+          param,
+          "direction",
+          ["left", "right"],
+          "left",
+        );
+        if (param.direction === undefined || param.direction === null || param.direction === "") {
+          throw new TypeError("Cannot run CursorMove: 'direction' ('left' or 'right') is required");
+        }
+        const times = Math.round(readPositiveNumberParam("CursorMove", param, "times") ?? 1);
+        for (let i = 0; i < times; i++) {
+          signal?.throwIfAborted();
+          await host.pressKeys([direction === "left" ? "Left" : "Right"]);
+        }
+      },
+    ),
+    scrollAction(async (param) => {
+      const target = readLocateParam("Scroll", param, false);
+      const direction = readEnumParam("Scroll", param, "direction", SCROLL_DIRECTIONS, "down");
+      const scrollType = readEnumParam("Scroll", param, "scrollType", SCROLL_TYPES, "singleAction");
+      const distance = readPositiveNumberParam("Scroll", param, "distance");
+      const { input } = target ? { input: await moveTo(target.center) } : await host.input();
+      if (scrollType === "singleAction") {
+        const size = await host.size();
+        const span = direction === "down" || direction === "up" ? size.height : size.width;
+        const clicks = Math.max(1, Math.round((distance ?? span * 0.7) / WHEEL_CLICK_PX));
+        const sign = direction === "down" || direction === "right" ? 1 : -1;
+        const vertical = direction === "down" || direction === "up";
+        await input.wheel(vertical ? 0 : sign * clicks, vertical ? sign * clicks : 0);
+        return;
+      }
+      const n = SCROLL_TO_END_CLICKS;
+      const [dx, dy] = {
+        scrollToBottom: [0, n],
+        scrollToTop: [0, -n],
+        scrollToRight: [n, 0],
+        scrollToLeft: [-n, 0],
+      }[scrollType];
+      await input.wheel(dx, dy);
+    }, {
+      unit,
+      description:
+        "Scroll with the mouse wheel where the pointer is (or over 'locate'), by a distance or to one end.",
+      params: {
+        locate: "a point inside the area to scroll; the current pointer position when left out",
+        distance:
+          `${unit} to scroll for singleAction (one wheel click per ${WHEEL_CLICK_PX}); about 70% of the display when left out`,
+      },
+    }),
+    swipeAction(async (param) => {
+      const { from, to } = swipeEnds(param, await host.size());
+      const ms = readPositiveNumberParam("Swipe", param, "duration") ?? DEFAULT_DRAG_MS;
+      await drag(from, to, ms);
+    }, {
+      unit,
+      defaultDurationMs: DEFAULT_DRAG_MS,
+      description:
+        "Press the left mouse button and move the pointer continuously (from start to end, or along a direction), then release; use Scroll to browse off-screen content.",
+      params: {
+        start: "where the button is pressed; the display center when left out",
+        end: "where the button is released; direction and distance are ignored when given",
+      },
+    }),
+    plain(
+      "ListDisplays",
+      "List the connected displays (their ids and sizes); the result goes to the run log.",
+      [],
+      async () => void await host.listDisplays(),
+    ),
+  ];
+}

@@ -1,0 +1,53 @@
+/**
+ * `ComputerAgent` and the factory `agentForComputer` (alias `agentFromComputer`), spec 4.11.
+ *
+ * @module
+ */
+
+import { Agent } from "@sdk/core";
+import type { AbstractInterface, AgentOptions } from "@sdk/core";
+import { ComputerDevice, type ComputerDeviceOptions } from "./device.ts";
+
+/**
+ * An agent bound to one desktop. `destroy()` ends the device (and stops an agent-owned Xvfb);
+ * the desktop's applications are left as they are.
+ *
+ * @typeParam D the device: {@link ComputerDevice} locally.
+ * @example
+ * ```ts ignore
+ * import { agentForComputer } from "@sdk/computer";
+ *
+ * const agent = await agentForComputer({ keyboardLayout: "en-US" }); // model from SDK_MODEL_*
+ * await agent.aiInput("the search field", { value: "Quarterly report" });
+ * await agent.aiKeyboardPress(undefined, { keyName: "Enter" });
+ * await agent.destroy();
+ * ```
+ */
+export class ComputerAgent<D extends AbstractInterface = ComputerDevice> extends Agent<D> {}
+
+/** Options of {@link agentForComputer}: agent options (spec 2.1) plus device options (4.11). */
+export interface AgentForComputerOptions extends AgentOptions, ComputerDeviceOptions {}
+
+/**
+ * Creates a {@link ComputerAgent} over the local desktop and connects it (starting Xvfb when
+ * `headless`), so a missing display or library fails here rather than at the first step.
+ *
+ * @throws {Error} when there is no X display (saying how to get one), when Xvfb or nut-js is
+ *   missing (saying how to install them), or when `displayId` is not a listed display; the
+ *   option errors of {@link ComputerDevice} and `Agent`.
+ */
+export async function agentForComputer(
+  options: AgentForComputerOptions = {},
+): Promise<ComputerAgent> {
+  const device = new ComputerDevice(options);
+  try {
+    await device.connect();
+    return new ComputerAgent(device, options);
+  } catch (e) {
+    await device.destroy();
+    throw e;
+  }
+}
+
+/** Alias of {@link agentForComputer}. */
+export const agentFromComputer: typeof agentForComputer = agentForComputer;

@@ -1,0 +1,380 @@
+/**
+ * `ComputerDevice`: the local desktop (spec 4.11) as the agent's device. Screenshots of one
+ * display in physical pixels with an opaque alpha channel; mouse, keyboard and clipboard through
+ * nut-js ({@link NativeInput}), loaded only after an X server answered.
+ *
+ * On X11 one logical pixel is one physical pixel (`dpr` 1), and a display is a monitor of the X
+ * screen (`xrandr --listmonitors`); actions take points on that monitor.
+ *
+ * @module
+ */
+
+import process from "node:process";
+import type { AbstractInterface, DeviceAction, InputStrategy, Size } from "@sdk/core";
+import {
+  checkBooleanOptions,
+  checkInputOptions,
+  logDeviceActions,
+  withCustomActions,
+} from "@sdk/core";
+import {
+  checkXvfbResolution,
+  type DisplayInfo,
+  listX11Displays,
+  startXvfb,
+  type VirtualDisplay,
+} from "./display.ts";
+import { loadNativeInput, type NativeInput, type ScreenRegion } from "./native.ts";
+import { desktopActions } from "./actions.ts";
+import { typedChar } from "./keys.ts";
+
+/** Default `xvfbResolution` (spec 4.11). */
+export const DEFAULT_XVFB_RESOLUTION = "1920x1080x24";
+
+/** Options of {@link ComputerDevice} (spec 4.11, local desktop options). All optional. */
+export interface ComputerDeviceOptions {
+  /**
+   * The display to control: a monitor's `id` or `index` from {@link ComputerDevice.listDisplays}.
+   * Default: the primary monitor, else the one at the screen's origin, else the whole X screen
+   * when `xrandr` is not installed.
+   */
+  displayId?: string;
+  /** Extra actions after the built-in ones. */
+  // deno-lint-ignore no-explicit-any
+  customActions?: DeviceAction<any>[];
+  /**
+   * macOS keyboard backend (`'scripted'` default, `'native'`). Accepted everywhere; it changes
+   * nothing on Linux, where keys always go through nut-js (XTest).
+   */
+  keyboardDriver?: "scripted" | "native";
+  /**
+   * ms (finite, >= 0, default 0) after each modifier transition and after the main key: in
+   * shortcuts, for the Shift of upper-case letters in sequential input, and for shifted en-US
+   * punctuation when `keyboardLayout` is `'en-US'`.
+   */
+  keyboardModifierDelay?: number;
+  /**
+   * `'en-US'`: sequential input types shifted punctuation (`!@#$%^&*()_+{}|:"<>?~`) as Shift +
+   * its en-US base key, because nut-js drops the Shift under X11 (`!` arrives as `1`). Left
+   * out: nut-js's own mapping.
+   */
+  keyboardLayout?: "en-US";
+  /**
+   * Linux: start an agent-owned virtual display (Xvfb) and work on it; stopped by `destroy()`.
+   * Default `false`, or `true` when `SDK_COMPUTER_HEADLESS_LINUX=true`.
+   */
+  headless?: boolean;
+  /** Size of the headless display: `<width>x<height>x<depth>`. Default `'1920x1080x24'`. */
+  xvfbResolution?: string;
+  /**
+   * ms between code points (finite, >= 0). Unset or 0 with `'legacy'`: text is pasted through
+   * the clipboard; positive: typed one code point at a time with real key events.
+   */
+  keyboardTypeDelay?: number;
+  /**
+   * `'legacy'` (default; see `keyboardTypeDelay`), `'sequential'` (key events per code point),
+   * `'bulk'` (one clipboard paste; needs the delay unset or 0).
+   */
+  inputStrategy?: InputStrategy;
+}
+
+/**
+ * The local desktop. Nothing connects in the constructor; the first screenshot, size, action or
+ * {@link ComputerDevice.connect} does (and starts Xvfb when `headless`).
+ *
+ * @example
+ * ```ts ignore
+ * import { ComputerAgent, ComputerDevice } from "@sdk/computer";
+ *
+ * const device = new ComputerDevice({ headless: true, xvfbResolution: "1280x800x24" });
+ * const agent = new ComputerAgent(device);
+ * await agent.aiTap("the Save button");
+ * await agent.destroy(); // stops the virtual display
+ * ```
+ */
+export class ComputerDevice implements AbstractInterface {
+  /** Interface kind shown in reports. */
+  readonly interfaceType: "computer" = "computer";
+  readonly #displayId: string | undefined;
+  readonly #headless: boolean;
+  readonly #resolution: string;
+  readonly #modifierDelay: number;
+  readonly #enUs: boolean;
+  readonly #typeDelay: number | undefined;
+  readonly #inputStrategy: InputStrategy;
+  readonly #actions: DeviceAction[];
+  #connecting: Promise<{ input: NativeInput; region: ScreenRegion }> | undefined;
+  #xvfb: VirtualDisplay | undefined;
+  #native: NativeInput | undefined;
+  #destroyed = false;
+
+  /**
+   * @throws {TypeError} for a flag that is not a boolean, an unknown `keyboardLayout` or
+   *   `keyboardDriver`, a `displayId` that is not a non-empty string, a malformed
+   *   `xvfbResolution`, or malformed `customActions`.
+   * @throws {RangeError} for a negative or non-finite `keyboardTypeDelay` or
+   *   `keyboardModifierDelay`, an unknown `inputStrategy`, or `'bulk'` with a positive delay.
+   */
+  constructor(options: ComputerDeviceOptions = {}) {
+    checkBooleanOptions("ComputerDevice", options, ["headless"]);
+    checkInputOptions(options);
+    const modifierDelay = options.keyboardModifierDelay;
+    if (modifierDelay !== undefined && !(Number.isFinite(modifierDelay) && modifierDelay >= 0)) {
+      throw new RangeError(
+        `Cannot create ComputerDevice as 'keyboardModifierDelay' must be a finite number >= 0 ` +
+          `(ms): current value is ${modifierDelay}`,
+      );
+    }
+    if (options.keyboardLayout !== undefined && options.keyboardLayout !== "en-US") {
+      throw new TypeError(
+        `Cannot create ComputerDevice as 'keyboardLayout' must be 'en-US' or left out: current ` +
+          `value is ${JSON.stringify(options.keyboardLayout)}`,
+      );
+    }
+    const driver = options.keyboardDriver;
+    if (driver !== undefined && driver !== "scripted" && driver !== "native") {
+      throw new TypeError(
+        `Cannot create ComputerDevice as 'keyboardDriver' must be 'scripted' or 'native': ` +
+          `current value is ${JSON.stringify(driver)}`,
+      );
+    }
+    if (
+      options.displayId !== undefined &&
+      (typeof options.displayId !== "string" || options.displayId.trim() === "")
+    ) {
+      throw new TypeError(
+        `Cannot create ComputerDevice as 'displayId' must be a display id from ` +
+          `ComputerDevice.listDisplays(): current value is ${JSON.stringify(options.displayId)}`,
+      );
+    }
+    this.#resolution = options.xvfbResolution ?? DEFAULT_XVFB_RESOLUTION;
+    checkXvfbResolution(this.#resolution);
+    this.#displayId = options.displayId?.trim();
+    this.#headless = options.headless ??
+      (process.env.SDK_COMPUTER_HEADLESS_LINUX?.toLowerCase() === "true");
+    this.#modifierDelay = modifierDelay ?? 0;
+    this.#enUs = options.keyboardLayout === "en-US";
+    this.#typeDelay = options.keyboardTypeDelay;
+    this.#inputStrategy = options.inputStrategy ?? "legacy";
+    this.#actions = logDeviceActions(
+      withCustomActions(
+        "ComputerDevice",
+        desktopActions({
+          input: () => this.#input(),
+          size: () => this.size(),
+          typeText: (text, overrides, signal) => this.#typeText(text, overrides, signal),
+          pressKeys: (keys) => this.#pressKeys(keys),
+          listDisplays: () => this.#listDisplays(),
+        }),
+        options.customActions,
+      ),
+    );
+  }
+
+  /**
+   * The displays (monitors) of the X display in `DISPLAY`, in `xrandr` order, the default one
+   * marked `isDefault`.
+   *
+   * @throws {Error} when no X server answers at `DISPLAY` or `xrandr` is missing (saying how to
+   *   install `x11-xserver-utils`).
+   */
+  static async listDisplays(): Promise<DisplayInfo[]> {
+    return await listX11Displays(process.env.DISPLAY);
+  }
+
+  /** The X display name this device works on (`DISPLAY`, or its own Xvfb's once connected). */
+  get display(): string | undefined {
+    return this.#xvfb?.display ?? process.env.DISPLAY;
+  }
+
+  /** The process id of the agent-owned Xvfb while it runs (`headless`), else `undefined`. */
+  get xvfbPid(): number | undefined {
+    return this.#xvfb?.pid;
+  }
+
+  /**
+   * Connects: starts Xvfb when `headless`, confirms the X server, loads nut-js, finds the display.
+   * Idempotent; the first screenshot or action calls it too.
+   *
+   * @throws {Error} after `destroy()`; when there is no X display (saying how to get one); when
+   *   Xvfb or nut-js is missing (saying how to install them); when `displayId` is not listed (the
+   *   message lists the displays).
+   */
+  async connect(): Promise<void> {
+    await this.#input();
+  }
+
+  async #input(): Promise<{ input: NativeInput; region: ScreenRegion }> {
+    if (this.#destroyed) {
+      throw new Error("Cannot use ComputerDevice after destroy(): create a new device");
+    }
+    if (!this.#connecting) {
+      const started = this.#open();
+      this.#connecting = started;
+      started.catch(() => {
+        if (this.#connecting === started) this.#connecting = undefined;
+      });
+    }
+    return await this.#connecting;
+  }
+
+  async #open(): Promise<{ input: NativeInput; region: ScreenRegion }> {
+    if (this.#headless && !this.#xvfb) {
+      if (process.platform !== "linux") {
+        throw new Error(
+          `Cannot start a virtual display (headless) on ${process.platform}: Xvfb is for Linux; ` +
+            "leave 'headless' out and run in the desktop session",
+        );
+      }
+      this.#xvfb = await startXvfb(this.#resolution);
+    }
+    const display = this.display;
+    const input = await loadNativeInput(display);
+    this.#native = input;
+    const whole = { x: 0, y: 0, ...(await input.screenSize()) };
+    let displays: DisplayInfo[] | undefined;
+    try {
+      displays = await listX11Displays(display);
+    } catch (e) {
+      if (this.#displayId !== undefined) {
+        await input.close();
+        throw e;
+      }
+    }
+    if (this.#displayId === undefined) {
+      const chosen = displays?.find((d) => d.isDefault);
+      return { input, region: chosen ? regionOf(chosen) : whole };
+    }
+    const id = this.#displayId;
+    const chosen = displays!.find((d) => d.id === id) ??
+      (/^\d+$/.test(id) ? displays!.find((d) => d.index === Number(id)) : undefined);
+    if (!chosen) {
+      await input.close();
+      throw new Error(
+        `Cannot use displayId ${JSON.stringify(id)}: DISPLAY=${display} has ${
+          displays!.map((d) => `${d.index}: ${d.id} (${d.width}x${d.height}+${d.x}+${d.y})`)
+            .join(", ")
+        }. Pass one of these ids or indexes (ComputerDevice.listDisplays())`,
+      );
+    }
+    return { input, region: regionOf(chosen) };
+  }
+
+  async #listDisplays(): Promise<DisplayInfo[]> {
+    await this.#input();
+    return await listX11Displays(this.display);
+  }
+
+  /** Screenshot of the display as a PNG data URI, physical pixels, alpha 255. */
+  async screenshotBase64(): Promise<string> {
+    const { input, region } = await this.#input();
+    return `data:image/png;base64,${await input.grabPng(region)}`;
+  }
+
+  /** The display's size; on X11 logical pixels are physical pixels (`dpr` 1). */
+  async size(): Promise<Size> {
+    const { region } = await this.#input();
+    return { width: region.width, height: region.height, dpr: 1 };
+  }
+
+  /** The desktop actions of spec 4.11, then `customActions`. */
+  actionSpace(): DeviceAction[] {
+    return this.#actions;
+  }
+
+  /** `"Desktop <display>"`, shown in reports. */
+  describe(): Promise<string> {
+    return Promise.resolve(`Desktop ${this.display ?? "(no display)"}`);
+  }
+
+  async #pressKeys(keys: readonly string[]): Promise<void> {
+    const { input } = await this.#input();
+    const pause = () => this.#modifierPause();
+    const modifiers = keys.slice(0, -1);
+    const main = keys[keys.length - 1];
+    for (const modifier of modifiers) {
+      await input.keys([modifier], true);
+      await pause();
+    }
+    try {
+      await input.keys([main], true);
+      await input.keys([main], false);
+      await pause();
+    } finally {
+      for (const modifier of [...modifiers].reverse()) {
+        await input.keys([modifier], false);
+        await pause();
+      }
+    }
+  }
+
+  async #modifierPause(): Promise<void> {
+    if (this.#modifierDelay > 0) {
+      await new Promise((resolve) => setTimeout(resolve, this.#modifierDelay));
+    }
+  }
+
+  async #typeText(
+    text: string,
+    overrides: { keyboardTypeDelay?: number; inputStrategy?: InputStrategy } | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    checkInputOptions(overrides);
+    const delay = overrides?.keyboardTypeDelay ?? this.#typeDelay ?? 0;
+    const strategy = overrides?.inputStrategy ?? this.#inputStrategy;
+    if (strategy === "bulk" && delay > 0) {
+      throw new RangeError(
+        `Cannot run Input with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: ` +
+          `current value is ${delay}`,
+      );
+    }
+    if (text === "") return;
+    if (strategy === "bulk" || (strategy === "legacy" && delay === 0)) {
+      await this.#paste(text);
+      return;
+    }
+    let first = true;
+    for (const char of text) {
+      if (!first && delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      first = false;
+      signal?.throwIfAborted();
+      await this.#typeChar(char);
+    }
+  }
+
+  async #typeChar(char: string): Promise<void> {
+    const { input } = await this.#input();
+    const typed = typedChar(char, this.#enUs);
+    if (typed.kind === "shifted") await this.#pressKeys(["LeftShift", typed.key]);
+    else if (typed.kind === "key") await this.#pressKeys([typed.key]);
+    else if (typed.kind === "text") await input.typeText(char);
+    else await this.#paste(char);
+  }
+
+  async #paste(text: string): Promise<void> {
+    const { input } = await this.#input();
+    await input.setClipboard(text);
+    await this.#pressKeys([process.platform === "darwin" ? "LeftSuper" : "LeftControl", "V"]);
+  }
+
+  /**
+   * Ends the device: ends its nut-js process (releasing the input driver), then stops the
+   * agent-owned Xvfb (`headless`) and waits for it to exit. Idempotent; afterwards every call
+   * throws.
+   */
+  async destroy(): Promise<void> {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    await this.#connecting?.catch(() => undefined);
+    // The X connection goes first: Xlib ends a process whose server disappears under it.
+    await this.#native?.close();
+    this.#native = undefined;
+    const xvfb = this.#xvfb;
+    this.#xvfb = undefined;
+    await xvfb?.stop();
+  }
+}
+
+function regionOf(display: DisplayInfo): ScreenRegion {
+  return { x: display.x, y: display.y, width: display.width, height: display.height };
+}

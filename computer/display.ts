@@ -1,0 +1,246 @@
+/**
+ * The X display a desktop device works on: confirming that an X server answers before nut-js is
+ * touched (nut-js crashes the whole process when it has no display), listing the monitors with
+ * `xrandr --listmonitors`, and the agent-owned virtual display (Xvfb) of `headless`.
+ *
+ * @module
+ */
+
+import { execFile, spawn } from "node:child_process";
+import { createConnection } from "node:net";
+import process from "node:process";
+
+/** Debian/Ubuntu packages, named in errors and in `checkComputerEnvironment()`. */
+export const INSTALL_XVFB = "apt-get install xvfb";
+/** Package with `xrandr`, which lists the monitors. */
+export const INSTALL_XRANDR = "apt-get install x11-xserver-utils";
+
+/** A connected display (a monitor of the X screen), as {@link listX11Displays} reports it. */
+export interface DisplayInfo {
+  /** The monitor's name (`xrandr --listmonitors`, e.g. `"DP-1"`, `"screen"` under Xvfb): the `displayId` to give the device. */
+  id: string;
+  /** Its position in `xrandr --listmonitors`, from 0 (also accepted as `displayId`). */
+  index: number;
+  /** Left edge on the X screen, physical pixels. */
+  x: number;
+  /** Top edge on the X screen, physical pixels. */
+  y: number;
+  /** Width, physical pixels. */
+  width: number;
+  /** Height, physical pixels. */
+  height: number;
+  /** Whether X marks it as the primary monitor. */
+  primary: boolean;
+  /** Whether the device uses it when no `displayId` is given (see `ComputerDevice`). */
+  isDefault: boolean;
+}
+
+/** The parts of an X display name such as `:99`, `:99.1` or `host:10.0`. */
+interface DisplayName {
+  host: string;
+  number: number;
+}
+
+function parseDisplayName(name: string): DisplayName | undefined {
+  const match = /^(?:([^:]*)\/)?([^:/]*):(\d+)(?:\.\d+)?$/.exec(name.trim());
+  return match ? { host: match[2], number: Number(match[3]) } : undefined;
+}
+
+/**
+ * Resolves when an X server answers at `display` (its socket accepts a connection).
+ *
+ * @param display an X display name (`:99`, `localhost:10.0`); `undefined` when `DISPLAY` is unset.
+ * @throws {Error} when `display` is unset or malformed, or nothing listens there, saying how to
+ *   get a display (a desktop session, `Xvfb :99 &` with `DISPLAY=:99`, or `headless: true`).
+ */
+export async function confirmX11Display(display: string | undefined): Promise<void> {
+  const fix = `Run the agent inside a desktop session, start a virtual display (${INSTALL_XVFB}; ` +
+    "`Xvfb :99 -screen 0 1920x1080x24 &` then DISPLAY=:99), or create the device with " +
+    "`headless: true` (or SDK_COMPUTER_HEADLESS_LINUX=true) to let the SDK start one";
+  if (display === undefined || display.trim() === "") {
+    throw new Error(`Cannot control the desktop: no X display, as DISPLAY is not set. ${fix}`);
+  }
+  const parsed = parseDisplayName(display);
+  if (!parsed) {
+    throw new Error(
+      `Cannot control the desktop: DISPLAY=${JSON.stringify(display)} is not an X display ` +
+        `name such as :0 or localhost:10.0. ${fix}`,
+    );
+  }
+  const local = parsed.host === "" || parsed.host === "unix";
+  const target = local
+    ? { path: `/tmp/.X11-unix/X${parsed.number}` }
+    : { host: parsed.host, port: 6000 + parsed.number };
+  await new Promise<void>((resolve, reject) => {
+    const socket = createConnection(target);
+    const timer = setTimeout(() => socket.destroy(new Error("no answer within 3 s")), 3000);
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve();
+    });
+    socket.once("error", (e) => {
+      clearTimeout(timer);
+      reject(
+        new Error(
+          `Cannot control the desktop: no X server answers at DISPLAY=${display} ` +
+            `(${
+              "path" in target ? target.path : `${target.host}:${target.port}`
+            }: ${e.message}). ${fix}`,
+        ),
+      );
+    });
+  });
+}
+
+function run(file: string, args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      file,
+      args,
+      { env: { ...process.env, ...env }, timeout: 10_000 },
+      (e, stdout, stderr) => {
+        if (e) {
+          const missing = (e as NodeJS.ErrnoException).code === "ENOENT";
+          reject(
+            new Error(
+              missing
+                ? `Cannot list displays: ${file} was not found. Install it (${INSTALL_XRANDR})`
+                : `Cannot list displays: \`${file} ${args.join(" ")}\` failed: ${
+                  String(stderr || e.message).trim()
+                }`,
+            ),
+          );
+        } else resolve(String(stdout));
+      },
+    );
+  });
+}
+
+/**
+ * Parses `xrandr --listmonitors`:
+ * ```
+ * Monitors: 2
+ *  0: +*DP-1 1920/527x1080/296+0+0  DP-1
+ *  1: +HDMI-1 1280/338x1024/270+1920+0  HDMI-1
+ * ```
+ */
+export function parseMonitors(text: string): DisplayInfo[] {
+  const monitors: DisplayInfo[] = [];
+  for (const line of text.split("\n")) {
+    const m = /^\s*(\d+):\s+([+*]*)(\S+)\s+(\d+)\/\d+x(\d+)\/\d+\+(-?\d+)\+(-?\d+)/.exec(line);
+    if (!m) continue;
+    monitors.push({
+      id: m[3],
+      index: Number(m[1]),
+      width: Number(m[4]),
+      height: Number(m[5]),
+      x: Number(m[6]),
+      y: Number(m[7]),
+      primary: m[2].includes("*"),
+      isDefault: false,
+    });
+  }
+  const chosen = monitors.find((d) => d.primary) ??
+    monitors.find((d) => d.x === 0 && d.y === 0) ?? monitors[0];
+  if (chosen) chosen.isDefault = true;
+  return monitors;
+}
+
+/**
+ * The monitors of the X screen at `display`, in `xrandr`'s order, the default one marked.
+ *
+ * @throws {Error} when no X server answers (see {@link confirmX11Display}) or `xrandr` is
+ *   missing ({@link INSTALL_XRANDR}) or fails.
+ */
+export async function listX11Displays(display: string | undefined): Promise<DisplayInfo[]> {
+  await confirmX11Display(display);
+  return parseMonitors(await run("xrandr", ["--listmonitors"], { DISPLAY: display! }));
+}
+
+/** A virtual X display the SDK started (`headless`). */
+export interface VirtualDisplay {
+  /** Its display name, e.g. `":12"`. */
+  readonly display: string;
+  /** The Xvfb process id. */
+  readonly pid: number;
+  /** Stops Xvfb and waits for it to exit. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Checks an `xvfbResolution` such as `"1920x1080x24"` (width x height x depth; depth 8, 16 or 24).
+ *
+ * @throws {TypeError} naming the value and the expected form.
+ */
+export function checkXvfbResolution(resolution: string): void {
+  const m = /^(\d+)x(\d+)x(8|16|24)$/.exec(resolution);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) {
+    throw new TypeError(
+      `Cannot create ComputerDevice as 'xvfbResolution' must be <width>x<height>x<depth> with ` +
+        `depth 8, 16 or 24 (for example "1920x1080x24"): current value is ${
+          JSON.stringify(resolution)
+        }`,
+    );
+  }
+}
+
+/**
+ * Starts Xvfb on a display number it picks itself (`-displayfd`, so parallel starts never
+ * collide) and resolves once it accepts connections.
+ *
+ * @param resolution `<width>x<height>x<depth>`, checked by {@link checkXvfbResolution}.
+ * @throws {Error} when Xvfb is not installed (saying `apt-get install xvfb`), exits early, or
+ *   does not report a display within 15 s.
+ */
+export function startXvfb(resolution: string): Promise<VirtualDisplay> {
+  checkXvfbResolution(resolution);
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      "Xvfb",
+      // -noreset: the display keeps its state (monitors, selections) while no client is connected.
+      ["-displayfd", "3", "-screen", "0", resolution, "-nolisten", "tcp", "-noreset"],
+      { stdio: ["ignore", "ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    let fdText = "";
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.kill("SIGTERM");
+      reject(new Error(`Cannot start the virtual display (headless): ${why}`));
+    };
+    const timer = setTimeout(() => fail(`Xvfb reported no display within 15 s. ${stderr}`), 15_000);
+    child.stderr!.on("data", (d) => stderr = (stderr + String(d)).slice(-2000));
+    child.once("error", (e) => {
+      fail(
+        (e as NodeJS.ErrnoException).code === "ENOENT"
+          ? `Xvfb was not found. Install it (${INSTALL_XVFB})`
+          : e.message,
+      );
+    });
+    child.once("exit", (code) => {
+      if (!fdText.includes("\n")) fail(`Xvfb exited with ${code}: ${stderr.trim()}`);
+    });
+    (child.stdio[3] as NodeJS.ReadableStream).on("data", async (d) => {
+      fdText += String(d);
+      if (!fdText.includes("\n")) return;
+      clearTimeout(timer);
+      const display = `:${fdText.trim()}`;
+      const exited = new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) done();
+        else child.once("exit", () => done());
+      });
+      const stop = async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+        await exited;
+      };
+      try {
+        await confirmX11Display(display);
+        resolve({ display, pid: child.pid!, stop });
+      } catch (e) {
+        await stop();
+        reject(e);
+      }
+    });
+  });
+}

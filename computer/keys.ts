@@ -1,0 +1,145 @@
+/**
+ * Key names for the desktop: the canonical `Mod+...+Key` names of `@sdk/core` (`Control+A`,
+ * `Shift+Enter`, `F5`) turned into the names of nut-js's `Key` enum, and the en-US layout's
+ * shifted punctuation (`!` is Shift + `1`), which nut-js types without Shift under X11.
+ *
+ * Names only: nothing here loads nut-js, so the mapping can be checked before a display exists.
+ *
+ * @module
+ */
+
+import { normalizeKeyCombo } from "@sdk/core";
+
+/** A key press planned for nut-js: modifier and key names of its `Key` enum, modifiers first. */
+export interface NutKeyCombo {
+  /** Names of nut-js `Key` members, modifiers first, the main key last (`["LeftControl", "A"]`). */
+  keys: string[];
+}
+
+const NAMED: Readonly<Record<string, string>> = {
+  Control: "LeftControl",
+  Shift: "LeftShift",
+  Alt: "LeftAlt",
+  Meta: "LeftSuper",
+  Enter: "Enter",
+  Tab: "Tab",
+  Escape: "Escape",
+  Backspace: "Backspace",
+  Delete: "Delete",
+  Insert: "Insert",
+  Home: "Home",
+  End: "End",
+  PageUp: "PageUp",
+  PageDown: "PageDown",
+  ArrowUp: "Up",
+  ArrowDown: "Down",
+  ArrowLeft: "Left",
+  ArrowRight: "Right",
+  Space: "Space",
+  CapsLock: "CapsLock",
+  ContextMenu: "Menu",
+  PrintScreen: "Print",
+  Pause: "Pause",
+  ScrollLock: "ScrollLock",
+  NumLock: "NumLock",
+};
+
+/** Unshifted en-US characters that have a key of their own. */
+const PLAIN_CHARS: Readonly<Record<string, string>> = {
+  "`": "Grave",
+  "-": "Minus",
+  "=": "Equal",
+  "[": "LeftBracket",
+  "]": "RightBracket",
+  "\\": "Backslash",
+  ";": "Semicolon",
+  "'": "Quote",
+  ",": "Comma",
+  ".": "Period",
+  "/": "Slash",
+  " ": "Space",
+};
+
+/**
+ * Shifted punctuation of the en-US layout: the character -> the key it sits on. nut-js under X11
+ * sends the base key without Shift (`!` arrives as `1`), so these are typed as Shift + base key.
+ */
+export const EN_US_SHIFTED: Readonly<Record<string, string>> = {
+  "~": "Grave",
+  "!": "Num1",
+  "@": "Num2",
+  "#": "Num3",
+  "$": "Num4",
+  "%": "Num5",
+  "^": "Num6",
+  "&": "Num7",
+  "*": "Num8",
+  "(": "Num9",
+  ")": "Num0",
+  "_": "Minus",
+  "+": "Equal",
+  "{": "LeftBracket",
+  "}": "RightBracket",
+  "|": "Backslash",
+  ":": "Semicolon",
+  '"': "Quote",
+  "<": "Comma",
+  ">": "Period",
+  "?": "Slash",
+};
+
+function keyOf(name: string, combo: string): string {
+  if (NAMED[name]) return NAMED[name];
+  if (/^F([1-9]|1\d|2[0-4])$/.test(name)) return name;
+  if ([...name].length === 1) {
+    if (/^[a-zA-Z]$/.test(name)) return name.toUpperCase();
+    if (/^[0-9]$/.test(name)) return `Num${name}`;
+    if (PLAIN_CHARS[name]) return PLAIN_CHARS[name];
+  }
+  throw new TypeError(
+    `Cannot press ${JSON.stringify(combo)} on the desktop: ${
+      JSON.stringify(name)
+    } is not a key name. Use Enter, Tab, Escape, Backspace, Delete, Insert, Home, End, PageUp, ` +
+      `PageDown, ArrowUp/Down/Left/Right, Space, F1-F24, a letter, a digit or unshifted ` +
+      `punctuation, with Control, Shift, Alt or Meta joined by + (Control+S); type other ` +
+      `characters with Input`,
+  );
+}
+
+/**
+ * The nut-js keys of a key or combination as a model or caller writes it (`ctrl+s`, `Esc`,
+ * `Shift+Tab`). An upper-case letter alone means the letter key (Shift is not implied).
+ *
+ * @throws {TypeError} naming the key when it is not a key name (see the message for the list),
+ *   or when the combination is malformed.
+ */
+export function desktopKeys(combo: string): NutKeyCombo {
+  // "+" joins parts but is a key too: "Control++" is Control and "+".
+  const parts = normalizeKeyCombo(combo).split(/\+(?=.)/);
+  return { keys: parts.map((part) => keyOf(part, combo)) };
+}
+
+/** How one code point is typed with key events. */
+export type TypedChar =
+  | { kind: "shifted"; key: string }
+  | { kind: "key"; key: string }
+  | { kind: "text" }
+  | { kind: "paste" };
+
+/**
+ * How sequential input types `char`: an upper-case Latin letter as Shift + its key (so
+ * `keyboardModifierDelay` applies), en-US shifted punctuation as Shift + its base key when
+ * `enUs`, other printable ASCII through nut-js's own typing, and anything else (accents, CJK,
+ * emoji, which have no key on the layout) through the clipboard.
+ */
+export function typedChar(char: string, enUs: boolean): TypedChar {
+  if (/^[A-Z]$/.test(char)) return { kind: "shifted", key: char };
+  if (enUs && EN_US_SHIFTED[char]) return { kind: "shifted", key: EN_US_SHIFTED[char] };
+  if (/^[a-z]$/.test(char)) return { kind: "key", key: char.toUpperCase() };
+  if (/^[0-9]$/.test(char)) return { kind: "key", key: `Num${char}` };
+  if (PLAIN_CHARS[char]) return { kind: "key", key: PLAIN_CHARS[char] };
+  if (char === "\n") return { kind: "key", key: "Enter" };
+  if (char === "\t") return { kind: "key", key: "Tab" };
+  if (/^[\x20-\x7e]$/.test(char)) return { kind: "text" };
+  return { kind: "paste" };
+}

@@ -1,0 +1,152 @@
+/**
+ * The native input host: a child process that owns nut-js and its X connection for one device.
+ * `native.ts` starts it with `DISPLAY` set and talks to it in JSON lines on stdin/stdout:
+ * `{ "id": 1, "op": "move", "args": [x, y] }` -> `{ "id": 1, "result": ... }` or
+ * `{ "id": 1, "error": "..." }`. The first line it writes is `{ "ready": true }` or
+ * `{ "error": "..." }`.
+ *
+ * Why a process of its own: nut-js keeps one X connection per process and closes it at exit, and
+ * Xlib ends the whole process when that server is gone (an agent-owned Xvfb stopped by
+ * `destroy()`), so the connection must live and die in a process that ends before its display.
+ * It also lets one program drive several displays, and keeps a native crash out of the caller.
+ *
+ * nut-js is looked for as `SDK_NUT_JS_MODULE` (a module specifier or URL), then by its name (a
+ * Node project's node_modules, the import map of the Deno project it runs in), then in
+ * `SDK_NUT_JS_DIR` (a folder where `npm install --prefix <dir> @nut-tree-fork/nut-js` put it).
+ *
+ * @module
+ */
+
+import process from "node:process";
+import { createInterface } from "node:readline";
+import { encodeOpaquePng, type RawScreenImage } from "./png.ts";
+
+// A Function-made import is left alone by Deno's publish analysis and by bundlers: nut-js is an
+// optional peer, resolved at run time from wherever the program runs.
+const importModule = new Function("specifier", "return import(specifier)") as (
+  specifier: string,
+) => Promise<unknown>;
+
+/** nut-js and where it came from: `SDK_NUT_JS_MODULE`, the bare name, or `SDK_NUT_JS_DIR`. */
+async function loadNut(): Promise<{ nut: unknown; from: string }> {
+  const module = process.env.SDK_NUT_JS_MODULE;
+  if (module) return { nut: await importModule(module), from: module };
+  const errors: string[] = [];
+  try {
+    return { nut: await importModule(NUT_JS), from: NUT_JS };
+  } catch (e) {
+    errors.push((e as Error).message.split("\n")[0]);
+  }
+  const dir = process.env.SDK_NUT_JS_DIR?.replace(/\/+$/, "");
+  if (dir) {
+    const { createRequire } = await import("node:module");
+    const require = createRequire(`${dir}/`);
+    try {
+      const from = require.resolve(NUT_JS);
+      // Called through Reflect: a literal require() call would be analyzed at publish time.
+      return { nut: Reflect.apply(require, undefined, [from]), from };
+    } catch (e) {
+      errors.push(`SDK_NUT_JS_DIR=${dir}: ${(e as Error).message.split("\n")[0]}`);
+    }
+  }
+  throw new Error(errors.join("; "));
+}
+
+function write(message: unknown): void {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+}
+
+const NUT_JS = "@nut-tree-fork/nut-js";
+// deno-lint-ignore no-explicit-any
+let nut: any;
+try {
+  const loaded = await loadNut();
+  nut = loaded.nut;
+  if (nut.default?.screen && !nut.screen) nut = nut.default;
+  // `--probe` (checkComputerEnvironment): loading touches no display, the first screen call would.
+  if (process.argv.includes("--probe")) {
+    write({ ready: true, from: loaded.from });
+    process.exit(0);
+  }
+} catch (e) {
+  write({ error: `@nut-tree-fork/nut-js could not be loaded (${(e as Error).message})` });
+  process.exit(0);
+}
+// The SDK paces actions itself; nut-js's own 100 ms pauses would only slow every step.
+nut.keyboard.config.autoDelayMs = 0;
+nut.mouse.config.autoDelayMs = 0;
+const buttons: Record<string, unknown> = {
+  left: nut.Button.LEFT,
+  right: nut.Button.RIGHT,
+  middle: nut.Button.MIDDLE,
+};
+
+function keyOf(name: string): number {
+  const key = nut.Key[name];
+  if (typeof key !== "number") throw new TypeError(`nut-js has no key named ${name}`);
+  return key;
+}
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(text);
+}
+
+// deno-lint-ignore no-explicit-any
+const ops: Record<string, (...args: any[]) => Promise<unknown>> = {
+  size: async () => ({ width: await nut.screen.width(), height: await nut.screen.height() }),
+  grab: async (region?: { x: number; y: number; width: number; height: number }) => {
+    const image = region
+      ? await nut.screen.grabRegion(new nut.Region(region.x, region.y, region.width, region.height))
+      : await nut.screen.grab();
+    const raw: RawScreenImage = {
+      width: image.width,
+      height: image.height,
+      data: image.data,
+      byteWidth: image.data.length / image.height,
+      order: image.colorMode === nut.ColorMode.RGB ? "rgb" : "bgr",
+    };
+    return bytesToBase64(await encodeOpaquePng(raw));
+  },
+  move: async (x: number, y: number) =>
+    void await nut.mouse.setPosition(new nut.Point(Math.round(x), Math.round(y))),
+  button: async (button: string, down: boolean) =>
+    void (down
+      ? await nut.mouse.pressButton(buttons[button])
+      : await nut.mouse.releaseButton(buttons[button])),
+  click: async (button: string, count: number) =>
+    void (count === 2
+      ? await nut.mouse.doubleClick(buttons[button])
+      : await nut.mouse.click(buttons[button])),
+  wheel: async (dx: number, dy: number) => {
+    if (dy > 0) await nut.mouse.scrollDown(dy);
+    if (dy < 0) await nut.mouse.scrollUp(-dy);
+    if (dx > 0) await nut.mouse.scrollRight(dx);
+    if (dx < 0) await nut.mouse.scrollLeft(-dx);
+  },
+  keys: async (names: string[], down: boolean) => {
+    const keys = names.map(keyOf);
+    if (down) await nut.keyboard.pressKey(...keys);
+    else await nut.keyboard.releaseKey(...keys);
+  },
+  type: async (text: string) => void await nut.keyboard.type(text),
+  clipboard: async (text: string) => void await nut.clipboard.setContent(text),
+};
+
+write({ ready: true });
+// One command at a time, in order: input events must reach the display in the order sent.
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line.trim() === "") continue;
+  const { id, op, args } = JSON.parse(line) as { id: number; op: string; args: unknown[] };
+  try {
+    const run = ops[op];
+    if (!run) throw new Error(`unknown operation ${op}`);
+    write({ id, result: (await run(...args)) ?? null });
+  } catch (e) {
+    write({ id, error: (e as Error).message ?? String(e) });
+  }
+}
+process.exit(0);

@@ -1,0 +1,218 @@
+/**
+ * The real desktop for `@sdk/computer`'s tests: a private Xvfb per test file (Xvfb picks a free
+ * display number itself with `-displayfd`, so files running in parallel never meet), the Tk
+ * fixture app of `tests/fixtures/desktop/app.py` on it, and `ensureDesktopTools()` for the
+ * suite's setup, which installs Debian's packages and nut-js when missing.
+ *
+ * nut-js is installed with npm outside the workspace (`$SDK_CI_TOOLS/nut-js`, default
+ * `~/.cache/sdk-ci/nut-js`) and found through `SDK_NUT_JS_DIR`: its image library depends on
+ * `@types/node` 16, which in the workspace's node_modules would replace Deno's Node types.
+ *
+ * @module
+ */
+
+import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+
+/** A widget's rectangle on the X screen, pixels. */
+export interface WidgetBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** What the fixture app reports (`state`). */
+export interface DesktopAppState {
+  name: string;
+  clipboard: string | null;
+  focused: string;
+  firstVisibleRow: number;
+  clicks: number;
+  doubleClicks: number;
+  rightClicks: number;
+  hovered: boolean;
+  saves: number;
+  dropped: { x: number; y: number } | null;
+  widgets: Record<
+    "window" | "name" | "save" | "double" | "context" | "hover" | "rows" | "card" | "zone",
+    WidgetBox
+  >;
+}
+
+/** The running fixture app. */
+export interface DesktopApp {
+  /** Its state and widget geometry, read from the app now. */
+  state(): Promise<DesktopAppState>;
+  /** Gives the app's window the keyboard focus (no window manager runs under Xvfb). */
+  focus(): Promise<DesktopAppState>;
+  /** Ends the app. */
+  close(): Promise<void>;
+}
+
+/** A private Xvfb. */
+export interface TestDisplay {
+  /** Display name, e.g. `":12"`. */
+  display: string;
+  /** Stops Xvfb. */
+  close(): Promise<void>;
+}
+
+const APP = fileURLToPath(new URL("../fixtures/desktop/app.py", import.meta.url));
+const PACKAGES = "xvfb python3-tk x11-xserver-utils libxtst6";
+
+/** Where the tests' nut-js is installed. */
+export function nutJsDir(): string {
+  return join(process.env.SDK_CI_TOOLS ?? join(homedir(), ".cache", "sdk-ci"), "nut-js");
+}
+
+function run(file: string, args: string[], env?: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      file,
+      args,
+      { env: { ...process.env, ...env }, timeout: 300_000, maxBuffer: 16 << 20 },
+      (e, stdout, stderr) =>
+        e ? reject(new Error(`${file} ${args.join(" ")}: ${stderr || e.message}`)) : resolve(
+          String(stdout),
+        ),
+    );
+  });
+}
+
+function onPath(file: string): boolean {
+  return (process.env.PATH ?? "").split(":").some((d) => d && existsSync(join(d, file)));
+}
+
+async function hasTk(): Promise<boolean> {
+  try {
+    await run("/usr/bin/python3", ["-c", "import tkinter"]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Makes sure Xvfb, python3-tk, xrandr, libXtst (Debian packages, `--no-install-recommends`) and
+ * nut-js (npm, into {@link nutJsDir}) are there, installing what is missing.
+ *
+ * @throws {Error} when an install fails (not root, no network).
+ */
+export async function ensureDesktopTools(): Promise<void> {
+  const missing = !onPath("Xvfb") || !onPath("xrandr") || !(await hasTk()) ||
+    !existsSync("/usr/lib/x86_64-linux-gnu/libXtst.so.6") &&
+      !existsSync("/usr/lib/aarch64-linux-gnu/libXtst.so.6");
+  if (missing) {
+    const env = { DEBIAN_FRONTEND: "noninteractive" };
+    await run("apt-get", ["update", "-q"], env);
+    await run(
+      "apt-get",
+      ["install", "-y", "-q", "--no-install-recommends", ...PACKAGES.split(" ")],
+      env,
+    );
+  }
+  const dir = nutJsDir();
+  if (!existsSync(join(dir, "node_modules", "@nut-tree-fork", "nut-js"))) {
+    await run("npm", [
+      "install",
+      "--prefix",
+      dir,
+      "--no-audit",
+      "--no-fund",
+      "@nut-tree-fork/nut-js@4.2.6",
+    ]);
+  }
+}
+
+/**
+ * Starts Xvfb with one screen of `resolution` (`WxHxD`) and resolves when it accepts clients.
+ * `monitors` adds xrandr monitors (`name`, `WxH+X+Y`), as a multi-monitor desktop has.
+ */
+export function startTestDisplay(
+  resolution = "1280x800x24",
+  monitors: { name: string; geometry: string }[] = [],
+): Promise<TestDisplay> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      "Xvfb",
+      ["-displayfd", "3", "-screen", "0", resolution, "-nolisten", "tcp", "-noreset"],
+      { stdio: ["ignore", "ignore", "pipe", "pipe"] },
+    );
+    let text = "";
+    let stderr = "";
+    child.stderr!.on("data", (d) => stderr += String(d));
+    child.once("exit", (code) => {
+      if (!text.includes("\n")) reject(new Error(`Xvfb exited with ${code}: ${stderr}`));
+    });
+    (child.stdio[3] as NodeJS.ReadableStream).on("data", async (d) => {
+      text += String(d);
+      if (!text.includes("\n")) return;
+      const display = `:${text.trim()}`;
+      const exited = new Promise<void>((done) => child.once("exit", () => done()));
+      const close = async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+        await exited;
+      };
+      try {
+        for (const { name, geometry } of monitors) {
+          const [, w, h, x, y] = /^(\d+)x(\d+)\+(\d+)\+(\d+)$/.exec(geometry)!;
+          await run("xrandr", ["--setmonitor", name, `${w}/${w}x${h}/${h}+${x}+${y}`, "none"], {
+            DISPLAY: display,
+          });
+        }
+        resolve({ display, close });
+      } catch (e) {
+        await close();
+        reject(e);
+      }
+    });
+  });
+}
+
+/**
+ * Starts the Tk fixture app on `display` and resolves once it is ready (its window mapped).
+ *
+ * @throws {Error} when python3 or Tk is missing, or the app exits early.
+ */
+export async function startDesktopApp(display: string): Promise<DesktopApp> {
+  const child = spawn("/usr/bin/python3", [APP], {
+    env: { ...process.env, DISPLAY: display },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (d) => stderr += String(d));
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async (): Promise<Record<string, unknown>> => {
+    const line = await lines.next();
+    if (line.done) throw new Error(`the desktop fixture app ended: ${stderr}`);
+    return JSON.parse(line.value);
+  };
+  await next(); // {"ready": true}
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  // One command at a time: each answer is the next line.
+  let queue: Promise<unknown> = Promise.resolve();
+  const ask = (command: string): Promise<DesktopAppState> => {
+    const answer = queue.then(async () => {
+      child.stdin!.write(`${command}\n`);
+      return await next() as unknown as DesktopAppState;
+    });
+    queue = answer.catch(() => undefined);
+    return answer;
+  };
+  return {
+    state: () => ask("state"),
+    focus: () => ask("focus"),
+    close: async () => {
+      child.stdin!.end();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
