@@ -8,7 +8,7 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -190,4 +190,58 @@ test("bad mobilec scripts fail before anything runs, naming the key or the devic
     /"10.9.9.9:5555" is not connected/,
   );
   assert.equal(phone.inputs.length, before);
+});
+
+test("sdk run runs a mobilec script file on the device through @sdk/mobilec", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "sdk-mobilec-cli-"));
+  try {
+    await writeFile(
+      join(dir, "notes.yaml"),
+      `mobilec:
+  deviceId: ${front.connectKey}
+  toolPath: \${HDC_PATH}
+  launch: ${NOTES}
+agent:
+  waitAfterAction: 50
+tasks:
+  - name: open a note
+    flow:
+      - aiTap: Note 3
+      - home:
+`,
+    );
+    await phone.stopApp(NOTES);
+    const tapsBefore = phone.inputs.filter((i) => i.type === "tap").length;
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-all",
+        fileURLToPath(new URL("../../web/cli/bin.ts", import.meta.url)),
+        "run",
+        "notes.yaml",
+        "--summary",
+        "summary.json",
+      ],
+      cwd: dir,
+      env: { ...model.modelConfig(), HDC_PATH: front.toolPath, SDK_RUN_DIR: join(dir, "run") },
+      stdin: "null",
+    }).output();
+    const out = new TextDecoder().decode(run.stdout) + new TextDecoder().decode(run.stderr);
+    assert.equal(run.code, 0, out);
+    assert.equal(phone.inputs.filter((i) => i.type === "tap").length - tapsBefore, 1);
+    assert.deepEqual(phone.inputs.filter((i) => i.type === "launch").at(-1), {
+      type: "launch",
+      packageName: NOTES,
+      activity: "EntryAbility",
+    });
+    assert.equal(phone.foregroundApp().packageName, LAUNCHER_PACKAGE);
+    const summary = JSON.parse(await readFile(join(dir, "summary.json"), "utf8"));
+    const file = summary.files[0];
+    assert.equal(file.status, "passed", JSON.stringify(file));
+    assert.deepEqual(file.items.map((i: { name: string }) => i.name), ["open a note"]);
+    assert.ok(file.report, "the file's own report is named in the summary");
+    assert.match(await readFile(file.report, "utf8"), /Note 3/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
