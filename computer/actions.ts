@@ -22,6 +22,7 @@ import {
   INPUT_MODES,
   inputAction,
   keyboardPressAction,
+  logger,
   readEnumParam,
   readLocateParam,
   readPositiveNumberParam,
@@ -80,6 +81,8 @@ function plain(
     },
   };
 }
+
+const log = logger("sdk:device");
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -273,7 +276,7 @@ export function desktopActions(host: DesktopActionHost): DeviceAction[] {
       "ListDisplays",
       "List the connected displays (their ids and sizes); the result goes to the run log.",
       [],
-      async () => void await host.listDisplays(),
+      async () => log("ListDisplays", { displays: await host.listDisplays() }),
     ),
   ];
 }

@@ -149,6 +149,23 @@ test("the environment check finds the display, nut-js, libXtst, Xvfb and xrandr"
   assert.deepEqual(check.problems, []);
 });
 
+test("the environment check names nut-js and how to install it when it cannot load", async () => {
+  const saved = process.env.SDK_NUT_JS_DIR;
+  process.env.SDK_NUT_JS_DIR = "/nonexistent/nut-js";
+  try {
+    const check = await checkComputerEnvironment();
+    assert.equal(check.ok, false);
+    const nut = check.items.find((i) => i.name === "nut-js")!;
+    assert.equal(nut.ok, false);
+    assert.match(nut.detail, /SDK_NUT_JS_DIR=\/nonexistent\/nut-js/);
+    assert.match(nut.fix!, /npm install @nut-tree-fork\/nut-js/);
+    assert.equal(check.problems.length, 1);
+    assert.match(check.problems[0], /^nut-js: .* Fix: npm install/);
+  } finally {
+    process.env.SDK_NUT_JS_DIR = saved;
+  }
+});
+
 test("listDisplays lists the X screen's monitors; the one at the origin is the default", async () => {
   const displays = await ComputerDevice.listDisplays();
   const byId = Object.fromEntries(displays.map((d) => [d.id, d]));

@@ -1,0 +1,35 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { desktopKeys, EN_US_SHIFTED, typedChar } from "./keys.ts";
+
+test("key names and combinations become nut-js keys, modifiers first", () => {
+  assert.deepEqual(desktopKeys("ctrl+s").keys, ["LeftControl", "S"]);
+  assert.deepEqual(desktopKeys("Shift+Tab").keys, ["LeftShift", "Tab"]);
+  assert.deepEqual(desktopKeys("Cmd+Alt+Esc").keys, ["LeftSuper", "LeftAlt", "Escape"]);
+  assert.deepEqual(desktopKeys("ArrowDown").keys, ["Down"]);
+  assert.deepEqual(desktopKeys("f12").keys, ["F12"]);
+  assert.deepEqual(desktopKeys("7").keys, ["Num7"]);
+  assert.deepEqual(desktopKeys("Control+/").keys, ["LeftControl", "Slash"]);
+  assert.deepEqual(desktopKeys("Control+=").keys, ["LeftControl", "Equal"]);
+});
+
+test("characters without a key of their own are refused with the list of names", () => {
+  assert.throws(() => desktopKeys("Control+é"), /"é" is not a key name\. Use Enter, Tab/);
+  assert.throws(() => desktopKeys("!"), /"!" is not a key name/);
+  assert.throws(
+    () => desktopKeys("Super+Hyper+Q"),
+    /"Hyper" in "Super\+Hyper\+Q" is not a modifier/,
+  );
+});
+
+test("key-by-key typing: capitals and en-US shifted punctuation take Shift", () => {
+  assert.deepEqual(typedChar("Q", false), { kind: "shifted", key: "Q" });
+  assert.deepEqual(typedChar("q", false), { kind: "key", key: "Q" });
+  assert.deepEqual(typedChar("!", true), { kind: "shifted", key: "Num1" });
+  assert.deepEqual(typedChar("!", false), { kind: "text" });
+  assert.deepEqual(typedChar("-", true), { kind: "key", key: "Minus" });
+  assert.deepEqual(typedChar("\n", true), { kind: "key", key: "Enter" });
+  assert.deepEqual(typedChar("é", true), { kind: "paste" });
+  assert.deepEqual(typedChar("世", true), { kind: "paste" });
+  assert.equal(Object.keys(EN_US_SHIFTED).length, 21);
+});
