@@ -47,7 +47,7 @@ import {
   tapAction,
   withCustomActions,
 } from "@sdk/core";
-import { findTool, runTool, type ToolOptions } from "./tool.ts";
+import { DEFAULT_TOOL_TIMEOUT_MS, findTool, runTool, type ToolOptions } from "./tool.ts";
 import { harmonyKeyEvent } from "./keys.ts";
 import { resolveLaunchAbility } from "./bundle.ts";
 
@@ -95,6 +95,12 @@ export interface MobileCDeviceOptions extends ToolOptions {
   /** Extra actions after the built-in ones. */
   // deno-lint-ignore no-explicit-any
   customActions?: DeviceAction<any>[];
+  /**
+   * How long one hdc run may take, ms (finite, > 0); a run that takes longer is stopped and its
+   * call fails naming the command. Default {@link DEFAULT_TOOL_TIMEOUT_MS} (60 s). Not in spec
+   * 4.10: a hung device or hdc server should fail a step, not hold it forever.
+   */
+  toolTimeout?: number;
 }
 
 interface ScreenInfo {
@@ -126,6 +132,7 @@ export class MobileCDevice implements AbstractInterface {
   /** The connect key of the device (`hdc list targets`). */
   readonly deviceId: string;
   readonly #toolOptions: ToolOptions;
+  readonly #toolTimeout: number;
   readonly #autoDismissKeyboard: boolean;
   readonly #dismissStrategy: "esc-first" | "back-first";
   readonly #typeDelay: number | undefined;
@@ -167,6 +174,14 @@ export class MobileCDevice implements AbstractInterface {
     }
     this.deviceId = deviceId;
     this.#toolOptions = { toolPath: options.toolPath };
+    const timeout = options.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS;
+    if (!(typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0)) {
+      throw new RangeError(
+        `Cannot create MobileCDevice as 'toolTimeout' must be a finite number of ms > 0: ` +
+          `current value is ${JSON.stringify(options.toolTimeout)}`,
+      );
+    }
+    this.#toolTimeout = timeout;
     checkBooleanOptions("MobileCDevice", options, ["autoDismissKeyboard"]);
     this.#autoDismissKeyboard = options.autoDismissKeyboard ?? true;
     const strategy = options.keyboardDismissStrategy ?? "esc-first";
@@ -363,7 +378,8 @@ export class MobileCDevice implements AbstractInterface {
     if (this.#destroyed) return Promise.reject(this.#destroyedError());
     const run = this.#queue.then(async () => {
       this.#toolPath ??= findTool(this.#toolOptions);
-      return (await runTool(this.#toolPath, ["-t", this.deviceId, ...args])).stdout;
+      return (await runTool(this.#toolPath, ["-t", this.deviceId, ...args], this.#toolTimeout))
+        .stdout;
     });
     this.#queue = run.catch(() => {});
     return run;

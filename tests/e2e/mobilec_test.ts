@@ -638,3 +638,57 @@ test("options are checked in the constructor", () => {
     /'appNameMapping' must be an object/,
   );
 });
+
+/**
+ * A tool in front of the simulator's hdc that misbehaves on `uitest uiInput` runs: it exits 3
+ * with its own message, or hangs, as a broken or stuck hdc would; every other run goes through.
+ */
+async function misbehavingTool(kind: "fail" | "hang"): Promise<{ path: string; dir: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "sdk-hdc-wrapper-" });
+  const path = `${dir}/hdc`;
+  const misbehave = kind === "fail"
+    ? `echo "hdc: the device refused the input (error 0x2f)" >&2; exit 3`
+    : "exec sleep 30";
+  await Deno.writeTextFile(
+    path,
+    `#!/bin/sh\ncase "$*" in *uiInput*) ${misbehave};; esac\nexec "${front.toolPath}" "$@"\n`,
+  );
+  await Deno.chmod(path, 0o755);
+  return { path, dir };
+}
+
+test("hdc exiting non-zero fails the step with its own message, verbatim", async () => {
+  const tool = await misbehavingTool("fail");
+  try {
+    const device = new MobileCDevice(front.connectKey, { toolPath: tool.path });
+    await assert.rejects(
+      device.home(),
+      (error: Error) =>
+        error.message.includes("hdc -t") && error.message.includes("exit code 3") &&
+        error.message.includes("hdc: the device refused the input (error 0x2f)"),
+    );
+    await device.destroy();
+  } finally {
+    await Deno.remove(tool.dir, { recursive: true });
+  }
+});
+
+test("a hdc run that does not finish within toolTimeout fails naming the command", async () => {
+  const tool = await misbehavingTool("hang");
+  try {
+    const device = new MobileCDevice(front.connectKey, { toolPath: tool.path, toolTimeout: 500 });
+    await assert.rejects(
+      device.home(),
+      /hdc -t \S+ shell "uitest uiInput keyEvent Home" did not finish within 500 ms/,
+    );
+    // The device is still usable: the next run is not held by the stopped one.
+    assert.ok((await device.screenshotBase64()).length > 1000);
+    await device.destroy();
+  } finally {
+    await Deno.remove(tool.dir, { recursive: true });
+  }
+  assert.throws(
+    () => new MobileCDevice("x", { toolTimeout: 0 }),
+    /'toolTimeout' must be a finite number of ms > 0/,
+  );
+});
