@@ -11,6 +11,7 @@
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
 import { BROWSER_PACKAGE, KEYCODE, LAUNCHER_PACKAGE, type VirtualPhone } from "./virtual_phone.ts";
+import { type LocalSocketListener, runScrcpyServer, SCRCPY_MAIN } from "./_scrcpy_server.ts";
 
 /** Device state the shell keeps beside the phone: properties, settings and a tiny file system. */
 export interface ShellDevice {
@@ -24,6 +25,8 @@ export interface ShellDevice {
   files: Map<string, Uint8Array>;
   /** Commands added or replaced by the user; `null` removes a built-in one. */
   overrides?: Map<string, SimulatedShellCommand | null>;
+  /** `localabstract:` sockets that processes listen on (the scrcpy server's), by name. */
+  localSockets?: Map<string, LocalSocketListener>;
 }
 
 /** What a user-supplied shell command gets besides its arguments. */
@@ -53,6 +56,8 @@ export interface ShellOutput {
   stdout(data: Uint8Array | string): void;
   /** Standard error. */
   stderr(data: Uint8Array | string): void;
+  /** Resolves when the host closes the stream (kills the process); long-running commands end. */
+  killed?: Promise<void>;
 }
 
 type Sink = (data: Uint8Array | string) => void;
@@ -62,6 +67,8 @@ interface Io {
   stdin: Uint8Array;
   /** Variables assigned before the command (`CLASSPATH=x app_process ...`). */
   env?: Record<string, string>;
+  /** Resolves when the host kills the process. */
+  killed?: Promise<void>;
 }
 type Command = (args: string[], io: Io, device: ShellDevice) => Promise<number>;
 
@@ -262,6 +269,7 @@ async function runPipeline(
       out,
       err: output.stderr,
       stdin,
+      killed: output.killed,
     });
     stdin = Buffer.concat(captured);
   }
@@ -323,7 +331,11 @@ async function runCommand(command: SimpleCommand, device: ShellDevice, io: Io): 
       sinks[2](`/system/bin/sh: ${name}: not found\n`);
       status = 127;
     } else {
-      status = await program(args, { out: sinks[1], err: sinks[2], stdin, env }, device);
+      status = await program(
+        args,
+        { out: sinks[1], err: sinks[2], stdin, env, killed: io.killed },
+        device,
+      );
     }
   }
   for (const file of pending) {
@@ -1025,8 +1037,9 @@ const YADB_MAIN = "com.ysbing.yadb.Main";
  * only the yadb helper runs, once its file was pushed to the class path. Its options:
  * `-keyboard TEXT` commits any Unicode text through an input method (`~CLEAR~` clears the
  * focused field), `-screenshot PATH` writes a PNG, `-touch X Y MS` long-presses,
- * `-writeClipboard TEXT` and `-readClipboard`. Other classes (the scrcpy server among them) fail
- * with `ClassNotFoundException`.
+ * `-writeClipboard TEXT` and `-readClipboard`. The scrcpy server (`com.genymobile.scrcpy.Server`)
+ * runs as `_scrcpy_server.ts` simulates it, once a file was pushed to its class path, until the
+ * host kills it. Other classes fail with `ClassNotFoundException`.
  */
 const appProcess: Command = async (args, io, device) => {
   const classPath = args.find((arg) => arg.startsWith("-Djava.class.path="))
@@ -1037,14 +1050,23 @@ const appProcess: Command = async (args, io, device) => {
     io.err("Usage: app_process [java-options] cmd-dir start-class-name [options]\n");
     return 1;
   }
-  if (mainClass !== YADB_MAIN || !device.files.has(resolvePath(classPath))) {
+  const known = mainClass === YADB_MAIN || mainClass === SCRCPY_MAIN;
+  if (!known || !device.files.has(resolvePath(classPath))) {
     io.err(
       `Exception in thread "main" java.lang.ClassNotFoundException: ${mainClass}\n` +
-        (mainClass === YADB_MAIN
-          ? ""
-          : `(the simulator runs only the yadb helper, ${YADB_MAIN})\n`),
+        (known ? "" : `(the simulator runs only the yadb helper and the scrcpy server)\n`),
     );
     return 1;
+  }
+  if (mainClass === SCRCPY_MAIN) {
+    device.localSockets ??= new Map();
+    return await runScrcpyServer(rest.slice(2), {
+      phone: device.phone,
+      localSockets: device.localSockets,
+      out: (text) => io.out(text),
+      err: (text) => io.err(text),
+      killed: io.killed ?? new Promise(() => {}),
+    });
   }
   const [option, ...values] = rest.slice(2);
   const { phone } = device;

@@ -7,8 +7,10 @@
  * peers of older versions and not checked), optional AUTH (see {@link AdbFrontOptions.auth}),
  * OPEN / OKAY / WRTE / CLSE with one unacknowledged write per stream. Services: `shell:` (raw),
  * `shell,v2,...:` (the shell protocol: stdin, stdout, stderr and exit packets), `exec:`, and
- * `sync:` (file sync version 1 over an in-memory file system: push, pull, stat, list), and
- * `framebuffer:` (version 2 header and RGBA pixels).
+ * `sync:` (file sync version 1 over an in-memory file system: push, pull, stat, list),
+ * `framebuffer:` (version 2 header and RGBA pixels), and `localabstract:NAME` for sockets a
+ * simulated process listens on (the scrcpy server's `scrcpy_<scid>`; the real adb server's
+ * `forward` opens this service on the device for each connection to its local port).
  * Commands are answered by a small simulated Android shell (see docs/simulator.md for the list).
  *
  * @module
@@ -166,6 +168,7 @@ export async function startAdbFront(
       ["global/development_settings_enabled", "1"],
     ]),
     files: new Map(),
+    localSockets: new Map(),
     overrides: new Map(Object.entries(options.shellCommands ?? {})),
   };
   const features = options.features ?? ["shell_v2", "cmd"];
@@ -309,7 +312,8 @@ export async function startAdbFront(
           const bytes = typeof data === "string" ? encoder.encode(data) : data;
           chain = chain.then(() => write(stream, bytes));
         };
-        await runShell(command, device, { stdout: out, stderr: out });
+        const killed = new Promise<void>((resolve) => stream.onClose = resolve);
+        await runShell(command, device, { stdout: out, stderr: out, killed });
         await chain;
       };
     }
@@ -323,6 +327,32 @@ export async function startAdbFront(
           header.writeUInt32LE(value, i * 4)
         );
         await write(stream, Buffer.concat([header, rgba]));
+      };
+    }
+    if (kind === "localabstract") {
+      // Refused like a socket nobody listens on when no process listens on it.
+      const listener = device.localSockets?.get(command);
+      if (!listener) return undefined;
+      return async () => {
+        const input = new StreamBytes();
+        let closeNow!: () => void;
+        const closed = new Promise<void>((resolve) => closeNow = resolve);
+        stream.onData = (data) => input.push(data);
+        stream.onClose = () => {
+          input.end();
+          closeNow();
+        };
+        let chain = Promise.resolve();
+        listener({
+          write: (data) => chain = chain.then(() => write(stream, data)),
+          input,
+          closed,
+          close: () => {
+            input.end();
+            closeNow();
+          },
+        });
+        await closed;
       };
     }
     if (kind === "sync") {
@@ -360,7 +390,9 @@ export async function startAdbFront(
           const packets = new ShellPacketReader();
           stream.onData = (data) => void packets.push(data);
         }
-        const code = await runShell(command, device, output);
+        // Closing the stream kills the process (a long-running one such as the scrcpy server).
+        const killed = new Promise<void>((resolve) => stream.onClose = resolve);
+        const code = await runShell(command, device, { ...output, killed });
         await chain;
         if (v2) await write(stream, shellPacket(SHELL_EXIT, Uint8Array.of(code & 0xff)));
         return;
