@@ -7,6 +7,7 @@
 import { Agent } from "@sdk/core";
 import type { AbstractInterface, AgentOptions } from "@sdk/core";
 import { ComputerDevice, type ComputerDeviceOptions } from "./device.ts";
+import { RDPDevice, type RDPDeviceOptions } from "./rdp.ts";
 
 /**
  * An agent bound to one desktop. `destroy()` ends the device (and stops an agent-owned Xvfb);
@@ -51,3 +52,26 @@ export async function agentForComputer(
 
 /** Alias of {@link agentForComputer}. */
 export const agentFromComputer: typeof agentForComputer = agentForComputer;
+
+/** Options of {@link agentForRDPComputer}: agent options (spec 2.1) plus RDP options (4.11). */
+export interface AgentForRDPComputerOptions extends AgentOptions, RDPDeviceOptions {}
+
+/**
+ * Creates a {@link ComputerAgent} over a remote desktop and connects it.
+ *
+ * @throws {Error} when the host does not answer, the credentials or the certificate are refused,
+ *   or FreeRDP or Xvfb is missing (each saying what to do); the option errors of
+ *   {@link RDPDevice} and `Agent`.
+ */
+export async function agentForRDPComputer(
+  options: AgentForRDPComputerOptions,
+): Promise<ComputerAgent<RDPDevice>> {
+  const device = new RDPDevice(options);
+  try {
+    await device.connect();
+    return new ComputerAgent(device, options);
+  } catch (e) {
+    await device.destroy();
+    throw e;
+  }
+}

@@ -106,6 +106,7 @@ export class ComputerDevice implements AbstractInterface {
   #connecting: Promise<{ input: NativeInput; region: ScreenRegion }> | undefined;
   #xvfb: VirtualDisplay | undefined;
   #native: NativeInput | undefined;
+  #display: string | undefined;
   #destroyed = false;
 
   /**
@@ -182,9 +183,13 @@ export class ComputerDevice implements AbstractInterface {
     return await listX11Displays(process.env.DISPLAY);
   }
 
-  /** The X display name this device works on (`DISPLAY`, or its own Xvfb's once connected). */
+  /**
+   * The X display name this device works on (`DISPLAY`, or its own Xvfb's once connected);
+   * `undefined` after `destroy()`.
+   */
   get display(): string | undefined {
-    return this.#xvfb?.display ?? process.env.DISPLAY;
+    if (this.#destroyed) return undefined;
+    return this.#display ?? process.env.DISPLAY;
   }
 
   /** The process id of the agent-owned Xvfb while it runs (`headless`), else `undefined`. */
@@ -218,8 +223,13 @@ export class ComputerDevice implements AbstractInterface {
     return await this.#connecting;
   }
 
-  async #open(): Promise<{ input: NativeInput; region: ScreenRegion }> {
-    if (this.#headless && !this.#xvfb) {
+  /**
+   * The X display to work on, prepared: the agent's own Xvfb when `headless`, else `DISPLAY`.
+   * A device over another display (an RDP client's) overrides it.
+   */
+  protected async openDisplay(): Promise<string | undefined> {
+    if (!this.#headless) return process.env.DISPLAY;
+    if (!this.#xvfb) {
       if (process.platform !== "linux") {
         throw new Error(
           `Cannot start a virtual display (headless) on ${process.platform}: Xvfb is for Linux; ` +
@@ -228,7 +238,32 @@ export class ComputerDevice implements AbstractInterface {
       }
       this.#xvfb = await startXvfb(this.#resolution);
     }
-    const display = this.display;
+    return this.#xvfb.display;
+  }
+
+  /** Ends what {@link ComputerDevice.openDisplay} started, after the input host has ended. */
+  protected async closeDisplay(): Promise<void> {
+    const xvfb = this.#xvfb;
+    this.#xvfb = undefined;
+    await xvfb?.stop();
+  }
+
+  /**
+   * Whether text may go through the clipboard (legacy input without a delay, `'bulk'`). A
+   * device whose clipboard does not reach the target types instead.
+   */
+  protected get pasteText(): boolean {
+    return true;
+  }
+
+  /** Whether key-by-key input maps shifted punctuation to Shift + its en-US base key. */
+  protected get enUsKeys(): boolean {
+    return this.#enUs;
+  }
+
+  async #open(): Promise<{ input: NativeInput; region: ScreenRegion }> {
+    const display = await this.openDisplay();
+    this.#display = display;
     const input = await loadNativeInput(display);
     this.#native = input;
     const whole = { x: 0, y: 0, ...(await input.screenSize()) };
@@ -329,7 +364,7 @@ export class ComputerDevice implements AbstractInterface {
       );
     }
     if (text === "") return;
-    if (strategy === "bulk" || (strategy === "legacy" && delay === 0)) {
+    if (this.pasteText && (strategy === "bulk" || (strategy === "legacy" && delay === 0))) {
       await this.#paste(text);
       return;
     }
@@ -344,7 +379,7 @@ export class ComputerDevice implements AbstractInterface {
 
   async #typeChar(char: string): Promise<void> {
     const { input } = await this.#input();
-    const typed = typedChar(char, this.#enUs);
+    const typed = typedChar(char, this.enUsKeys);
     if (typed.kind === "shifted") await this.#pressKeys(["LeftShift", typed.key]);
     else if (typed.kind === "key") await this.#pressKeys([typed.key]);
     else if (typed.kind === "text") await input.typeText(char);
@@ -369,9 +404,7 @@ export class ComputerDevice implements AbstractInterface {
     // The X connection goes first: Xlib ends a process whose server disappears under it.
     await this.#native?.close();
     this.#native = undefined;
-    const xvfb = this.#xvfb;
-    this.#xvfb = undefined;
-    await xvfb?.stop();
+    await this.closeDisplay();
   }
 }
 

@@ -17,8 +17,21 @@
  * @module
  */
 
-export { agentForComputer, agentFromComputer, ComputerAgent } from "./agent.ts";
-export type { AgentForComputerOptions } from "./agent.ts";
+export {
+  agentForComputer,
+  agentForRDPComputer,
+  agentFromComputer,
+  ComputerAgent,
+} from "./agent.ts";
+export type { AgentForComputerOptions, AgentForRDPComputerOptions } from "./agent.ts";
+export {
+  classifyRdpFailure,
+  DEFAULT_RDP_PORT,
+  DEFAULT_RDP_SIZE,
+  INSTALL_FREERDP,
+  RDPDevice,
+} from "./rdp.ts";
+export type { RDPDeviceOptions } from "./rdp.ts";
 export { ComputerDevice, DEFAULT_XVFB_RESOLUTION } from "./device.ts";
 export type { ComputerDeviceOptions } from "./device.ts";
 export type { DisplayInfo } from "./display.ts";

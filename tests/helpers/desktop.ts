@@ -64,7 +64,8 @@ export interface TestDisplay {
 }
 
 const APP = fileURLToPath(new URL("../fixtures/desktop/app.py", import.meta.url));
-const PACKAGES = "xvfb python3-tk x11-xserver-utils libxtst6";
+const PACKAGES =
+  "xvfb python3-tk x11-xserver-utils x11-utils libxtst6 freerdp2-x11 freerdp2-shadow-x11 winpr-utils";
 
 /** Where the tests' nut-js is installed. */
 export function nutJsDir(): string {
@@ -99,13 +100,16 @@ async function hasTk(): Promise<boolean> {
 }
 
 /**
- * Makes sure Xvfb, python3-tk, xrandr, libXtst (Debian packages, `--no-install-recommends`) and
- * nut-js (npm, into {@link nutJsDir}) are there, installing what is missing.
+ * Makes sure Xvfb, python3-tk, xrandr, xwininfo, libXtst, FreeRDP's client, shadow server and
+ * winpr-hash (Debian packages, `--no-install-recommends`) and nut-js (npm, into
+ * {@link nutJsDir}) are there, installing what is missing.
  *
  * @throws {Error} when an install fails (not root, no network).
  */
 export async function ensureDesktopTools(): Promise<void> {
-  const missing = !onPath("Xvfb") || !onPath("xrandr") || !(await hasTk()) ||
+  const missing = !onPath("Xvfb") || !onPath("xrandr") || !onPath("xwininfo") ||
+    !onPath("xfreerdp") || !onPath("freerdp-shadow-cli") || !onPath("winpr-hash") ||
+    !(await hasTk()) ||
     !existsSync("/usr/lib/x86_64-linux-gnu/libXtst.so.6") &&
       !existsSync("/usr/lib/aarch64-linux-gnu/libXtst.so.6");
   if (missing) {

@@ -1,0 +1,328 @@
+/**
+ * `RDPDevice`: a remote desktop over RDP (spec 4.11) through FreeRDP's X11 client. `xfreerdp`
+ * runs on a private Xvfb the size of the remote desktop; the device screenshots and drives that
+ * display exactly as {@link ComputerDevice} drives a local one, and the client forwards mouse and
+ * keys to the remote session.
+ *
+ * The password goes to `xfreerdp` on its standard input (`/from-stdin`), never in its arguments,
+ * its environment or a log. The client's own output is kept in memory, only to name what failed.
+ *
+ * @module
+ */
+
+import { execFile, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createConnection } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import type { DeviceAction, InputStrategy } from "@sdk/core";
+import { ComputerDevice } from "./device.ts";
+import { startXvfb, type VirtualDisplay } from "./display.ts";
+
+/** Default RDP port (spec 4.11 `port`). */
+export const DEFAULT_RDP_PORT = 3389;
+/** Remote desktop size when `desktopWidth` / `desktopHeight` are left out, pixels. */
+export const DEFAULT_RDP_SIZE: { width: number; height: number } = { width: 1280, height: 800 };
+/** Debian/Ubuntu package of the RDP client. */
+export const INSTALL_FREERDP = "apt-get install freerdp2-x11 x11-utils";
+
+/** Options of {@link RDPDevice} (spec 4.11, RDP options). */
+export interface RDPDeviceOptions {
+  /** Remote host name or IP address. Required. */
+  host: string;
+  /** RDP port. Default 3389. */
+  port?: number;
+  /** User name. */
+  username?: string;
+  /** Password; sent to the client on its standard input only. */
+  password?: string;
+  /** Windows domain. */
+  domain?: string;
+  /**
+   * Local source address. FreeRDP 2's client has no option to choose it, so any value is refused
+   * with a `TypeError`; route the host through the wanted interface instead.
+   */
+  localAddress?: string;
+  /** Ask for the admin (console) session. Default `false`. */
+  adminSession?: boolean;
+  /**
+   * Accept any server certificate. Default `false`: a certificate the machine cannot verify
+   * fails the connection (`/cert:deny`).
+   */
+  ignoreCertificate?: boolean;
+  /** `'auto'` (default: negotiated), `'tls'`, `'nla'` or `'rdp'`. */
+  securityProtocol?: "auto" | "tls" | "nla" | "rdp";
+  /** Remote desktop width, pixels. Default 1280. */
+  desktopWidth?: number;
+  /** Remote desktop height, pixels. Default 800. */
+  desktopHeight?: number;
+  /** Extra actions after the built-in ones. */
+  // deno-lint-ignore no-explicit-any
+  customActions?: DeviceAction<any>[];
+  /** ms between code points (finite, >= 0). Text is always typed key by key over RDP. */
+  keyboardTypeDelay?: number;
+  /** `'legacy'` (default), `'sequential'` or `'bulk'` (needs the delay unset or 0). */
+  inputStrategy?: InputStrategy;
+}
+
+function tcpReachable(host: string, port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve("no answer within 5 s");
+    }, 5000);
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(undefined);
+    });
+    socket.once("error", (e) => {
+      clearTimeout(timer);
+      resolve(e.message);
+    });
+  });
+}
+
+function windowListed(display: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile("xwininfo", ["-root", "-tree"], { env: { ...process.env, DISPLAY: display } }, (
+      e,
+      stdout,
+    ) => resolve(!e && /"FreeRDP: /.test(String(stdout))));
+  });
+}
+
+/** What the client's output says went wrong, as a sentence, or `undefined`. */
+export function classifyRdpFailure(output: string): string | undefined {
+  if (/certificate .*(could not be verified|mismatch)|VERIFY_CERT|cert.*deny/i.test(output)) {
+    return "the server's certificate could not be verified and was rejected; set " +
+      "ignoreCertificate: true to accept it, or install its CA on this machine";
+  }
+  if (/LOGON_FAILURE|AUTHENTICATION_FAILED|LOGON_DENIED|ACCOUNT_/i.test(output)) {
+    return "the server refused the credentials (wrong username, password or domain)";
+  }
+  // A server that ends the connection right after the NLA authentication token: it refused them.
+  if (/CONNECTION_STATE_NLA --> CONNECTION_STATE_INITIAL/.test(output)) {
+    return "the server refused the credentials during NLA (wrong username, password or domain)";
+  }
+  return undefined;
+}
+
+/**
+ * A remote desktop over RDP. Connects on first use (or `connect()`); `destroy()` disconnects the
+ * client, stops its private display and clears the connection state.
+ *
+ * @example
+ * ```ts ignore
+ * import { agentForRDPComputer } from "@sdk/computer";
+ *
+ * const agent = await agentForRDPComputer({ host: "10.0.0.5", username: "me", password: "<PASSWORD>" });
+ * await agent.aiTap("the Start button");
+ * await agent.destroy();
+ * ```
+ */
+export class RDPDevice extends ComputerDevice {
+  /** Interface kind shown in reports. */
+  override readonly interfaceType: "computer" = "computer";
+  readonly #options: RDPDeviceOptions;
+  readonly #width: number;
+  readonly #height: number;
+  #xvfb: VirtualDisplay | undefined;
+  #client: ReturnType<typeof spawn> | undefined;
+  #clientExited: Promise<void> | undefined;
+  #home: string | undefined;
+
+  /**
+   * @throws {TypeError} for a missing `host`, a `port` that is not an integer 1-65535, an unknown
+   *   `securityProtocol`, a flag that is not a boolean, a `localAddress` (unsupported), and the
+   *   input option errors of {@link ComputerDevice}.
+   * @throws {RangeError} for a desktop size outside 200-8192 pixels.
+   */
+  constructor(options: RDPDeviceOptions) {
+    super({
+      customActions: options?.customActions,
+      keyboardTypeDelay: options?.keyboardTypeDelay,
+      inputStrategy: options?.inputStrategy,
+    });
+    if (!options || typeof options.host !== "string" || options.host.trim() === "") {
+      throw new TypeError(
+        `Cannot create RDPDevice as 'host' (the remote host name or IP address) is required: ` +
+          `current value is ${JSON.stringify(options?.host)}`,
+      );
+    }
+    const port = options.port ?? DEFAULT_RDP_PORT;
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new TypeError(
+        `Cannot create RDPDevice as 'port' must be an integer 1-65535: current value is ${port}`,
+      );
+    }
+    for (const key of ["adminSession", "ignoreCertificate"] as const) {
+      if (options[key] !== undefined && typeof options[key] !== "boolean") {
+        throw new TypeError(
+          `Cannot create RDPDevice as '${key}' must be a boolean: current value is ${
+            JSON.stringify(options[key])
+          }`,
+        );
+      }
+    }
+    const protocol = options.securityProtocol ?? "auto";
+    if (!["auto", "tls", "nla", "rdp"].includes(protocol)) {
+      throw new TypeError(
+        `Cannot create RDPDevice as 'securityProtocol' must be 'auto', 'tls', 'nla' or 'rdp': ` +
+          `current value is ${JSON.stringify(protocol)}`,
+      );
+    }
+    if (options.localAddress !== undefined) {
+      throw new TypeError(
+        "Cannot create RDPDevice with 'localAddress': FreeRDP 2's client (xfreerdp) cannot " +
+          "choose its source address; leave it out and route the host through the wanted " +
+          "interface (ip route)",
+      );
+    }
+    this.#width = options.desktopWidth ?? DEFAULT_RDP_SIZE.width;
+    this.#height = options.desktopHeight ?? DEFAULT_RDP_SIZE.height;
+    for (const [key, value] of [["desktopWidth", this.#width], ["desktopHeight", this.#height]]) {
+      if (!Number.isInteger(value) || (value as number) < 200 || (value as number) > 8192) {
+        throw new RangeError(
+          `Cannot create RDPDevice as '${key}' must be an integer 200-8192 (pixels): current ` +
+            `value is ${value}`,
+        );
+      }
+    }
+    this.#options = { ...options, port };
+  }
+
+  /** `host:port` of the remote desktop. */
+  get target(): string {
+    return `${this.#options.host}:${this.#options.port}`;
+  }
+
+  /** Text goes key by key: the client has no clipboard the SDK can rely on. */
+  protected override get pasteText(): boolean {
+    return false;
+  }
+
+  /** The private display runs a US keymap, which the client maps to the remote's scancodes. */
+  protected override get enUsKeys(): boolean {
+    return true;
+  }
+
+  /**
+   * Connects: checks the host answers, starts a private Xvfb of the desktop size, starts
+   * `xfreerdp` on it with the password on stdin, and waits for its session window.
+   *
+   * @throws {Error} naming the host when it does not answer; saying the credentials were
+   *   refused; saying the certificate was rejected (without `ignoreCertificate`); when
+   *   `xfreerdp` or Xvfb is missing ({@link INSTALL_FREERDP}).
+   */
+  protected override async openDisplay(): Promise<string | undefined> {
+    try {
+      return await this.#connectClient();
+    } catch (e) {
+      await this.closeDisplay();
+      throw e;
+    }
+  }
+
+  async #connectClient(): Promise<string> {
+    const { host, port } = this.#options;
+    const down = await tcpReachable(host, port!);
+    if (down) {
+      throw new Error(
+        `Cannot connect to the RDP server at ${this.target}: ${down}. Check that the host is up, ` +
+          "that RDP is enabled there and that the port is right",
+      );
+    }
+    this.#xvfb = await startXvfb(`${this.#width}x${this.#height}x24`);
+    // A private home keeps the client from reading or writing the user's known certificates.
+    this.#home = await mkdtemp(join(tmpdir(), "sdk-rdp-"));
+    const o = this.#options;
+    const args = [
+      `/v:${host}:${port}`,
+      `/size:${this.#width}x${this.#height}`,
+      ...(o.username !== undefined ? [`/u:${o.username}`] : []),
+      ...(o.domain !== undefined ? [`/d:${o.domain}`] : []),
+      ...(o.securityProtocol && o.securityProtocol !== "auto"
+        ? [`/sec:${o.securityProtocol}`]
+        : []),
+      ...(o.adminSession ? ["/admin"] : []),
+      o.ignoreCertificate ? "/cert:ignore" : "/cert:deny",
+      "/from-stdin",
+      "-grab-keyboard",
+      "/log-level:DEBUG",
+    ];
+    const client = spawn("xfreerdp", args, {
+      env: {
+        ...process.env,
+        DISPLAY: this.#xvfb.display,
+        HOME: this.#home,
+        XDG_CONFIG_HOME: this.#home,
+      },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    this.#client = client;
+    let output = "";
+    // DEBUG output is large; the failure is named from its end.
+    const keep = (d: unknown) => output = (output + String(d)).slice(-200_000);
+    client.stdout!.on("data", keep);
+    client.stderr!.on("data", keep);
+    let exit: string | undefined;
+    let spawnError: Error | undefined;
+    this.#clientExited = new Promise((resolve) => {
+      client.once("exit", (code, signal) => {
+        exit = signal ?? `exit code ${code}`;
+        resolve();
+      });
+      client.once("error", (e) => {
+        spawnError = e;
+        exit = e.message;
+        resolve();
+      });
+    });
+    // With /u given, /from-stdin asks for the password only, when the server wants it.
+    client.stdin!.on("error", () => undefined);
+    client.stdin!.write(`${o.password ?? ""}\n`);
+    const deadline = Date.now() + 30_000;
+    while (exit === undefined && !(await windowListed(this.#xvfb.display))) {
+      if (Date.now() > deadline) {
+        client.kill("SIGTERM");
+        await this.#clientExited;
+        throw new Error(
+          `Cannot connect to the RDP server at ${this.target}: no session window within 30 s` +
+            `${classifyRdpFailure(output) ? `: ${classifyRdpFailure(output)}` : ""}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (exit !== undefined) {
+      const missing = (spawnError as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+      const why = missing
+        ? `xfreerdp was not found. Install it (${INSTALL_FREERDP})`
+        : classifyRdpFailure(output) ??
+          `the RDP client ended (${exit}): ${
+            (output.match(/ERRCONNECT_[A-Z_]+/g) ?? []).at(-1) ?? "no error code"
+          }`;
+      throw new Error(`Cannot connect to the RDP server at ${this.target}: ${why}`);
+    }
+    return this.#xvfb.display;
+  }
+
+  /** Disconnects the client, stops its display, forgets the connection state. */
+  protected override async closeDisplay(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    if (client && client.exitCode === null && client.signalCode === null) {
+      client.kill("SIGTERM");
+      const timer = setTimeout(() => client.kill("SIGKILL"), 5000);
+      await this.#clientExited;
+      clearTimeout(timer);
+    }
+    const xvfb = this.#xvfb;
+    this.#xvfb = undefined;
+    await xvfb?.stop();
+    if (this.#home) await rm(this.#home, { recursive: true, force: true });
+    this.#home = undefined;
+  }
+}
