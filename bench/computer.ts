@@ -10,17 +10,29 @@
  * its pipe), the model round trip, the click (pointer move and click through XTest), and the rest.
  *
  * It prints the median step, the overhead (median - `waitAfterAction`), the split, and writes
- * `bench/output/computer.json`. Exit code 0 whatever the numbers; 1 when the run fails, including
+ * `bench/output/computer.json` (`computer_rdp.json` with `--rdp`). Exit code 0 whatever the numbers; 1 when the run fails, including
  * when the app did not count every click.
  *
- *     deno run --allow-all bench/computer.ts [steps]
+ * With `--rdp` the same step goes over RDP: an `RDPDevice` (xfreerdp on its own Xvfb) logged in
+ * to FreeRDP's shadow server (NLA, a SAM-file user), which shares a second Xvfb with the app at
+ * 1280 x 800; the screenshot is then of the client's window and the click travels over RDP.
+ *
+ *     deno run --allow-all bench/computer.ts [steps] [--rdp]
  *
  * @module
  */
 
+import { randomBytes } from "node:crypto";
 import process from "node:process";
-import { ComputerAgent, ComputerDevice } from "@sdk/computer";
-import { ensureDesktopTools, nutJsDir, startDesktopApp } from "../tests/helpers/desktop.ts";
+import { ComputerAgent, ComputerDevice, RDPDevice } from "@sdk/computer";
+import {
+  type DesktopApp,
+  ensureDesktopTools,
+  nutJsDir,
+  startDesktopApp,
+  startShadowServer,
+  startTestDisplay,
+} from "../tests/helpers/desktop.ts";
 import { startModelProcess } from "./_model_child.ts";
 
 const WAIT_AFTER_ACTION_MS = 300;
@@ -32,14 +44,39 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-const steps = Number(Deno.args[0] ?? 30);
+const rdp = Deno.args.includes("--rdp");
+const steps = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 30);
 await ensureDesktopTools();
 process.env.SDK_NUT_JS_DIR ??= nutJsDir();
-const device = new ComputerDevice({ headless: true });
+// Over RDP the "remote" is a second Xvfb with the app, shared by FreeRDP's shadow server.
+const cleanup: (() => Promise<void>)[] = [];
+let device: ComputerDevice;
+let app!: DesktopApp;
+if (rdp) {
+  const remote = await startTestDisplay("1280x800x24");
+  cleanup.push(() => remote.close());
+  app = await startDesktopApp(remote.display);
+  cleanup.unshift(() => app.close());
+  const password = randomBytes(12).toString("base64url");
+  const shadow = await startShadowServer(remote.display, "bench", password);
+  cleanup.unshift(() => shadow.close());
+  device = new RDPDevice({
+    host: "127.0.0.1",
+    port: shadow.port,
+    username: "bench",
+    password,
+    ignoreCertificate: true,
+  });
+} else {
+  device = new ComputerDevice({ headless: true });
+}
 let exitCode = 0;
 try {
   await device.connect();
-  const app = await startDesktopApp(device.display!);
+  if (!rdp) {
+    app = await startDesktopApp(device.display!);
+    cleanup.push(() => app.close());
+  }
   const save = (await app.state()).widgets.save;
   const box = { left: save.x, top: save.y, width: save.width, height: save.height };
   const model = await startModelProcess(box, { imagePixelsPerCssPixel: 1 });
@@ -114,7 +151,6 @@ try {
     captures.push(performance.now() - t);
   }
   const png = await shot();
-  await app.close();
   await agent.destroy();
   await model.close();
 
@@ -128,7 +164,11 @@ try {
   const rest = overhead - split.screenshot - split.model - split.tap;
   const fmt = (v: number) => `${v.toFixed(1)} ms`;
   const pngKb = Math.round((png.length - "data:image/png;base64,".length) * 3 / 4 / 1024);
-  console.log("Desktop aiTap on Xvfb 1920x1080 (headless), Tk fixture app");
+  console.log(
+    rdp
+      ? "Desktop aiTap over RDP (xfreerdp -> FreeRDP shadow server, 1280x800), Tk fixture app"
+      : "Desktop aiTap on Xvfb 1920x1080 (headless), Tk fixture app",
+  );
   console.log(`steps                 ${steps} (after one cold step)`);
   console.log(`median step           ${fmt(stepMedian)}`);
   console.log(
@@ -142,9 +182,10 @@ try {
   console.log(`  screenshot alone, 10 captures: ${fmt(median(captures))}`);
   await Deno.mkdir(new URL("./output/", import.meta.url), { recursive: true });
   await Deno.writeTextFile(
-    new URL("./output/computer.json", import.meta.url),
+    new URL(rdp ? "./output/computer_rdp.json" : "./output/computer.json", import.meta.url),
     JSON.stringify(
       {
+        mode: rdp ? "rdp" : "local",
         steps,
         waitAfterActionMs: WAIT_AFTER_ACTION_MS,
         stepMedianMs: stepMedian,
@@ -163,5 +204,6 @@ try {
   exitCode = 1;
 } finally {
   await device.destroy();
+  for (const step of cleanup) await step();
 }
 Deno.exit(exitCode);

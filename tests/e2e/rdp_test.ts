@@ -2,7 +2,7 @@
  * `RDPDevice` end to end over real RDP on 127.0.0.1: the "remote" desktop is a private Xvfb with
  * the Tk fixture app, served by FreeRDP's shadow server (`freerdp-shadow-cli`, Debian
  * `freerdp2-shadow-x11`) with NLA and a test user in a SAM file written by the test (password
- * random per run, hashed with `winpr-hash`). The device runs FreeRDP's client (`xfreerdp`) on its
+ * random per run, hashed with `winpr-hash`; `startShadowServer`). The device runs FreeRDP's client (`xfreerdp`) on its
  * own Xvfb and drives it; the test model locates from the remote app's own geometry, and every
  * check reads the remote app's state.
  *
@@ -11,18 +11,10 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdir, readFile } from "node:fs/promises";
 import process from "node:process";
-import {
-  agentForRDPComputer,
-  type ComputerAgent,
-  RDPDevice,
-  type RDPDevice as RDP,
-} from "@sdk/computer";
+import { agentForRDPComputer, type ComputerAgent, RDPDevice } from "@sdk/computer";
 import { startTestModel } from "@sdk/core/testing";
 import type { TestModel } from "@sdk/core/testing";
 import {
@@ -30,7 +22,9 @@ import {
   type DesktopAppState,
   ensureDesktopTools,
   nutJsDir,
+  type ShadowServer,
   startDesktopApp,
+  startShadowServer,
   startTestDisplay,
   type TestDisplay,
 } from "../helpers/desktop.ts";
@@ -41,45 +35,18 @@ const PASSWORD = `Pw-${randomBytes(9).toString("base64url")}!`;
 
 let remote: TestDisplay;
 let app: DesktopApp;
-let server: ReturnType<typeof spawn>;
-let serverExited: Promise<void>;
+let shadow: ShadowServer;
 let port: number;
-let dir: string;
 let model: TestModel;
-const agents: ComputerAgent<RDP>[] = [];
-
-function run(file: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      file,
-      args,
-      (e, stdout, stderr) => e ? reject(new Error(String(stderr))) : resolve(String(stdout)),
-    );
-  });
-}
+const agents: ComputerAgent<RDPDevice>[] = [];
 
 before(async () => {
   await ensureDesktopTools();
   process.env.SDK_NUT_JS_DIR = nutJsDir();
   remote = await startTestDisplay("1024x768x24");
   app = await startDesktopApp(remote.display);
-  dir = await mkdtemp(join(tmpdir(), "sdk-rdp-test-"));
-  const hash = (await run("winpr-hash", ["-u", USER, "-p", PASSWORD])).trim();
-  await writeFile(join(dir, "sam"), `${USER}:::${hash}:::\n`, { mode: 0o600 });
-  port = await freePort();
-  server = spawn(
-    "freerdp-shadow-cli",
-    [
-      `/port:${port}`,
-      "/bind-address:127.0.0.1",
-      "+auth",
-      "/sec:nla",
-      `/sam-file:${join(dir, "sam")}`,
-    ],
-    { env: { ...process.env, DISPLAY: remote.display }, stdio: "ignore" },
-  );
-  serverExited = new Promise((resolve) => server.once("exit", () => resolve()));
-  await waitForPort(port);
+  shadow = await startShadowServer(remote.display, USER, PASSWORD);
+  port = shadow.port;
   model = await startTestModel({
     script: {
       locate: async (call) => {
@@ -98,27 +65,10 @@ before(async () => {
 after(async () => {
   for (const agent of agents) await agent.destroy();
   await model?.close();
-  server?.kill("SIGTERM");
-  await serverExited;
+  await shadow?.close();
   await app?.close();
   await remote?.close();
-  await rm(dir, { recursive: true, force: true });
 });
-
-async function waitForPort(p: number): Promise<void> {
-  const { createConnection } = await import("node:net");
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = createConnection({ host: "127.0.0.1", port: p });
-      s.once("connect", () => (s.destroy(), resolve(true)));
-      s.once("error", () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`the shadow server did not listen on ${p}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function until(
   check: (s: DesktopAppState) => boolean,

@@ -220,3 +220,62 @@ export async function startDesktopApp(display: string): Promise<DesktopApp> {
     },
   };
 }
+
+/** FreeRDP's shadow server sharing a display over RDP. */
+export interface ShadowServer {
+  /** Its port on 127.0.0.1. */
+  port: number;
+  /** Stops it and removes its SAM file. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `display` over RDP on 127.0.0.1 with FreeRDP's shadow server (`freerdp-shadow-cli`),
+ * NLA only, one user in a SAM file (NT hash from `winpr-hash`; the password is in no command
+ * line of a long-running process, only in winpr-hash's, which ends at once).
+ */
+export async function startShadowServer(
+  display: string,
+  user: string,
+  password: string,
+): Promise<ShadowServer> {
+  const { mkdtemp, rm, writeFile } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { createConnection } = await import("node:net");
+  const { freePort } = await import("./free_port.ts");
+  const dir = await mkdtemp(join(tmpdir(), "sdk-shadow-"));
+  const hash = (await run("winpr-hash", ["-u", user, "-p", password])).trim();
+  await writeFile(join(dir, "sam"), `${user}:::${hash}:::\n`, { mode: 0o600 });
+  const port = await freePort();
+  const server = spawn(
+    "freerdp-shadow-cli",
+    [
+      `/port:${port}`,
+      "/bind-address:127.0.0.1",
+      "+auth",
+      "/sec:nla",
+      `/sam-file:${join(dir, "sam")}`,
+    ],
+    { env: { ...process.env, DISPLAY: display }, stdio: "ignore" },
+  );
+  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = createConnection({ host: "127.0.0.1", port });
+      s.once("connect", () => (s.destroy(), resolve(true)));
+      s.once("error", () => resolve(false));
+    });
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`the shadow server did not listen on ${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    port,
+    close: async () => {
+      server.kill("SIGTERM");
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
