@@ -149,23 +149,6 @@ test("the environment check finds the display, nut-js, libXtst, Xvfb and xrandr"
   assert.deepEqual(check.problems, []);
 });
 
-test("the environment check names nut-js and how to install it when it cannot load", async () => {
-  const saved = process.env.SDK_NUT_JS_DIR;
-  process.env.SDK_NUT_JS_DIR = "/nonexistent/nut-js";
-  try {
-    const check = await checkComputerEnvironment();
-    assert.equal(check.ok, false);
-    const nut = check.items.find((i) => i.name === "nut-js")!;
-    assert.equal(nut.ok, false);
-    assert.match(nut.detail, /SDK_NUT_JS_DIR=\/nonexistent\/nut-js/);
-    assert.match(nut.fix!, /npm install @nut-tree-fork\/nut-js/);
-    assert.equal(check.problems.length, 1);
-    assert.match(check.problems[0], /^nut-js: .* Fix: npm install/);
-  } finally {
-    process.env.SDK_NUT_JS_DIR = saved;
-  }
-});
-
 test("listDisplays lists the X screen's monitors; the one at the origin is the default", async () => {
   const displays = await ComputerDevice.listDisplays();
   const byId = Object.fromEntries(displays.map((d) => [d.id, d]));
@@ -475,6 +458,19 @@ test("headless: the agent starts its own Xvfb at xvfbResolution, works on it, st
   assert.equal(result.aliveAfterDestroy, false, "destroy() stopped Xvfb");
   assert.equal(result.socketAfterDestroy, false, "its X socket is gone");
   assert.equal(result.exitCode, 0, "the process ends normally after its display stopped");
+});
+
+test("the environment check names nut-js and how to install it when it cannot load", async () => {
+  // In a child: test files may share this process's environment when they run in parallel.
+  const result = await child("env-check", { SDK_NUT_JS_DIR: "/nonexistent/nut-js" });
+  const check = result.check as Awaited<ReturnType<typeof checkComputerEnvironment>>;
+  assert.equal(check.ok, false);
+  const nut = check.items.find((i) => i.name === "nut-js")!;
+  assert.equal(nut.ok, false);
+  assert.match(nut.detail, /SDK_NUT_JS_DIR=\/nonexistent\/nut-js/);
+  assert.match(nut.fix!, /npm install @nut-tree-fork\/nut-js/);
+  assert.equal(check.problems.length, 1);
+  assert.match(check.problems[0], /^nut-js: .* Fix: npm install/);
 });
 
 test("SDK_COMPUTER_HEADLESS_LINUX=true turns headless on", async () => {
