@@ -218,6 +218,20 @@ test("sequential input with keyboardLayout en-US types mixed case and shifted pu
   assert.notEqual((await app.state()).clipboard, text, "typed with key events, not pasted");
 });
 
+test("keyboardModifierDelay: capitals, shifted punctuation and shortcuts still arrive whole", async () => {
+  const agent = await agentWith({
+    keyboardLayout: "en-US",
+    inputStrategy: "sequential",
+    keyboardModifierDelay: 15,
+  });
+  await resetName(agent);
+  await agent.aiInput("the name field", { value: "AbC!? Ok" });
+  await until((s) => s.name === "AbC!? Ok", "the typed value with modifier pauses");
+  const before = (await app.state()).saves;
+  await agent.aiKeyboardPress("the name field", { keyName: "Control+S" });
+  await until((s) => s.saves === before + 1, "Control+S with modifier pauses");
+});
+
 test("legacy input pastes through the clipboard: non-ASCII text, replace mode", async () => {
   const agent = await agentWith();
   await agent.aiInput("the name field", { value: "old text" });
