@@ -9,7 +9,13 @@
 import { Agent } from "@sdk/core";
 import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { Bridge, type BridgeOptions } from "./bridge.ts";
-import { MobileADevice, type MobileADeviceOptions, type RunBridgeShellOptions } from "./device.ts";
+import {
+  MobileADevice,
+  type MobileADeviceOptions,
+  pinchUnavailable,
+  type RunBridgeShellOptions,
+} from "./device.ts";
+import { DEFAULT_SCRCPY_SERVER_PATH, DEFAULT_SCRCPY_SERVER_VERSION } from "./scrcpy.ts";
 
 /** Options of {@link MobileAAgent}: the shared agent options (spec 2.1) plus `appNameMapping`. */
 export interface MobileAAgentOptions extends AgentOptions {
@@ -175,24 +181,27 @@ export class MobileAAgent extends Agent<MobileADevice> {
   }
 
   /**
-   * Not available on MobileA: always rejects. Android's shell `input` command moves one pointer
-   * only (`tap`, `swipe`, `motionevent`), so a two-finger pinch cannot be sent over plain adb;
-   * `sendevent` on the touchscreen's `/dev/input/event*` node could, but that node, its axes
-   * and its multi-touch protocol differ per phone. `Pinch` is therefore not in the MobileA
-   * action space. Zoom with `aiDoubleClick` or `KeyboardPress` where the app supports it.
+   * Pinches with two fingers (spec 4.2 `aiPinch`) through the scrcpy server's control channel:
+   * adb's `input` command moves one pointer only. Needs the scrcpy server jar on the device at
+   * the device's `scrcpyServerPath` (default {@link DEFAULT_SCRCPY_SERVER_PATH}); without it
+   * `Pinch` is not in the action space and this rejects before any model call.
    *
-   * @throws {TypeError} always (as a rejected promise).
+   * @throws {TypeError} (as a rejected promise) saying what to push where when the jar is not
+   * on the device; the errors of `Agent.aiPinch` otherwise.
    */
-  override aiPinch(_locate: TUserPrompt | undefined, _options: AiPinchOptions): Promise<void> {
-    return Promise.reject(new TypeError(PINCH_UNAVAILABLE));
+  override async aiPinch(locate: TUserPrompt | undefined, options: AiPinchOptions): Promise<void> {
+    if (!(await this.interface.pinchAvailable())) {
+      throw new TypeError(pinchUnavailable(this.interface.scrcpyServer));
+    }
+    return await super.aiPinch(locate, options);
   }
 }
 
-/** Why `aiPinch` rejects on MobileA. */
-export const PINCH_UNAVAILABLE =
-  "aiPinch is not available on MobileA: adb's shell `input` command moves one pointer only " +
-  "(tap, swipe, motionevent), so a two-finger pinch cannot be sent over plain adb; Pinch is not " +
-  "in the MobileA action space";
+/** Why `aiPinch` rejects on MobileA without the scrcpy server jar (at the default path). */
+export const PINCH_UNAVAILABLE: string = pinchUnavailable({
+  path: DEFAULT_SCRCPY_SERVER_PATH,
+  version: DEFAULT_SCRCPY_SERVER_VERSION,
+});
 
 function requireString(api: string, value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") {

@@ -16,6 +16,8 @@ import type {
   ActionContext,
   ActionParams,
   DeviceAction,
+  FrameStream,
+  FrameStreamOptions,
   InputActionOptions,
   InputStrategy,
   LocatedElement,
@@ -33,6 +35,8 @@ import {
   keyboardPressAction,
   logDeviceActions,
   longPressAction,
+  PINCH_DIRECTIONS,
+  pinchAction,
   readEnumParam,
   readLocateParam,
   readPositiveNumberParam,
@@ -47,6 +51,23 @@ import {
 } from "@sdk/core";
 import { Bridge, type BridgeOptions } from "./bridge.ts";
 import { androidKeyCode } from "./keys.ts";
+import {
+  DEFAULT_MIRROR_BIT_RATE,
+  DEFAULT_MIRROR_IDLE_TIMEOUT_MS,
+  DEFAULT_MIRROR_RESET_FRAME_TIMEOUT_MS,
+  Mirror,
+  type MirrorStatus,
+} from "./mirror.ts";
+import { scalePngToMaxSize } from "./mirror_scale.ts";
+import {
+  DEFAULT_SCRCPY_SERVER_PATH,
+  DEFAULT_SCRCPY_SERVER_VERSION,
+  type ScrcpySession,
+  startScrcpySession,
+} from "./scrcpy.ts";
+import { DEFAULT_PINCH_MS, pinchPath, runPinch } from "./scrcpy_pinch.ts";
+
+export type { MirrorStatus } from "./mirror.ts";
 
 /** Where the yadb helper must be on the device (push it there with `adb push`). */
 export const YADB_PATH = "/data/local/tmp/yadb";
@@ -75,30 +96,27 @@ const PULL_DEFAULT_FRACTION = 0.5;
 // Deletes sent to empty a field when the yadb helper is not on the device.
 const CLEAR_DELETES = 120;
 
-/** Mirror stream settings (spec 4.8). Not implemented in this version: see `getMirrorStatus()`. */
+/**
+ * Mirror stream settings (spec 4.8): screenshots from the scrcpy server's H.264 video, decoded
+ * by ffmpeg. Needs the scrcpy server jar on the device (`scrcpyServerPath`) and ffmpeg here.
+ */
 export interface MirrorConfig {
   /** Enable mirror-stream screenshots. Default `false`. */
   enabled?: boolean;
-  /** Max screenshot width or height in pixels; 0 disables scaling. */
+  /**
+   * Max screenshot width or height in pixels (an integer >= 0; the server's video takes the
+   * multiple of 8 below it); also applied to fallback screenshots while the mirror is
+   * unavailable. Default 0: no scaling.
+   */
   maxSize?: number;
-  /** H.264 bitrate, bits/s. */
+  /** H.264 bitrate, bits/s (> 0). Default 100000000. */
   videoBitRate?: number;
-  /** Idle time before the stream disconnects, ms. */
+  /** Idle time (no screenshot, no frame consumer) before the stream disconnects, ms; 0 never. Default 30000. */
   idleTimeoutMs?: number;
-  /** Wait for a fresh keyframe after a video reset, ms. */
+  /** How long a screenshot waits for a fresh key frame after an in-band video reset, ms. Default 800. */
   videoResetFrameTimeoutMs?: number;
-}
-
-/** State of the mirror stream (spec 3.5). */
-export interface MirrorStatus {
-  /** Whether `mirrorConfig.enabled` was set. */
-  enabled: boolean;
-  /** Always `false` in this version. */
-  connected: boolean;
-  /** Why the stream is unavailable. */
-  lastError: string | undefined;
-  /** When a retry may succeed (ms since the epoch); always `undefined` here. */
-  retryAfter: number | undefined;
+  /** The ffmpeg executable that decodes the video. Default `ffmpeg` on `PATH`. */
+  ffmpegPath?: string;
 }
 
 /** Options of {@link MobileADevice} (spec 4.8), after the device id. */
@@ -152,8 +170,19 @@ export interface MobileADeviceOptions extends BridgeOptions {
   minScreenshotBufferSize?: number;
   /** Query the screen size and density before every `size()`. Default `false` (once). */
   alwaysRefreshScreenInfo?: boolean;
-  /** The mirror stream: accepted, not implemented in this version (see `getMirrorStatus()`). */
+  /** The mirror stream (see {@link MirrorConfig}). Default: disabled. */
   mirrorConfig?: MirrorConfig;
+  /**
+   * Where the scrcpy server jar is on the device, for the mirror stream and `Pinch` (push it
+   * once: `adb push scrcpy-server.jar /data/local/tmp/scrcpy-server.jar`). Default
+   * `SDK_MOBILEA_SCRCPY_SERVER_PATH`, else {@link DEFAULT_SCRCPY_SERVER_PATH}.
+   */
+  scrcpyServerPath?: string;
+  /**
+   * The jar's exact release (the server refuses another client version). Default
+   * `SDK_MOBILEA_SCRCPY_SERVER_VERSION`, else {@link DEFAULT_SCRCPY_SERVER_VERSION}.
+   */
+  scrcpyServerVersion?: string;
 }
 
 /** What a shell command printed and its exit code. */
@@ -211,8 +240,19 @@ export class MobileADevice implements AbstractInterface {
   readonly #shellEnabled: boolean;
   readonly #minScreenshot: number;
   readonly #alwaysRefresh: boolean;
-  readonly #mirrorEnabled: boolean;
+  readonly #mirror: Mirror;
+  readonly #serverPath: string;
+  readonly #serverVersion: string;
   readonly #actions: readonly DeviceAction[];
+  readonly #actionsWithPinch: readonly DeviceAction[];
+  #scrcpyPresent: boolean | undefined;
+  #control: Promise<ScrcpySession> | undefined;
+  /**
+   * The mirror stream as the observer's frame source (spec 4.8 "Observation"): present only with
+   * `mirrorConfig.enabled`. While the mirror is unavailable, frames are screenshots taken at
+   * `minIntervalMs` (at least 500 ms) instead.
+   */
+  readonly startFrameStream?: (options: FrameStreamOptions) => Promise<FrameStream>;
   #adb: Promise<Adb> | undefined;
   #screen: ScreenInfo | undefined;
   #helperPresent: boolean | undefined;
@@ -306,21 +346,59 @@ export class MobileADevice implements AbstractInterface {
     checkInputOptions(options);
     this.#typeDelay = delay;
     this.#inputStrategy = options.inputStrategy ?? "legacy";
-    this.#mirrorEnabled = options.mirrorConfig?.enabled === true;
+    this.#serverPath = checkText(
+      "scrcpyServerPath",
+      options.scrcpyServerPath ?? readEnv("SDK_MOBILEA_SCRCPY_SERVER_PATH"),
+    ) ?? DEFAULT_SCRCPY_SERVER_PATH;
+    this.#serverVersion = checkText(
+      "scrcpyServerVersion",
+      options.scrcpyServerVersion ?? readEnv("SDK_MOBILEA_SCRCPY_SERVER_VERSION"),
+    ) ?? DEFAULT_SCRCPY_SERVER_VERSION;
+    this.#mirror = new Mirror({
+      ...checkMirrorConfig(options.mirrorConfig),
+      serverPath: this.#serverPath,
+      serverVersion: this.#serverVersion,
+    }, {
+      adb: () => this.#connect(),
+      serverPresent: () => this.pinchAvailable(),
+      screen: async () => {
+        const info = await this.#screenInfo(false);
+        return { width: info.physicalWidth, height: info.physicalHeight };
+      },
+    });
+    if (this.#mirror.settings.enabled) {
+      this.startFrameStream = (streamOptions) => this.#startFrameStream(streamOptions);
+    }
+    const builtIn = this.#buildActions();
     this.#actions = logDeviceActions(
-      withCustomActions("MobileADevice", this.#buildActions(), options.customActions),
+      withCustomActions("MobileADevice", builtIn, options.customActions),
+    );
+    this.#actionsWithPinch = logDeviceActions(
+      withCustomActions("MobileADevice", [...builtIn, this.#pinchAction()], options.customActions),
     );
   }
 
   /**
-   * The screen as `data:image/png;base64,...`, physical pixels (the encoding argument is not
-   * used: the agent encodes once). With `screenshotStrategy: 'auto'`: `exec:screencap -p`, then
-   * `screencap -p` to a file that is read back, then the yadb helper, each tried when the one
-   * before fails (an error, an empty or too small buffer, or data that is not a PNG).
+   * The screen, physical pixels (the encoding argument is not used: the agent encodes once).
+   * With `mirrorConfig.enabled`, the mirror stream's latest frame first
+   * (`data:image/jpeg;base64,...`, at most `maxSize` pixels a side). Otherwise, or while the
+   * mirror is unavailable, `data:image/png;base64,...` (scaled to `maxSize` when the mirror is
+   * enabled): with `screenshotStrategy: 'auto'`, `exec:screencap -p`, then `screencap -p` to a
+   * file that is read back, then the yadb helper, each tried when the one before fails (an
+   * error, an empty or too small buffer, or data that is not a PNG).
    *
    * @throws {Error} naming each method's failure when all fail.
    */
   async screenshotBase64(): Promise<string> {
+    const frame = await this.#mirror.frame();
+    if (frame) return `data:image/jpeg;base64,${toBase64(frame.jpeg)}`;
+    const png = await this.#capturePng();
+    const { enabled, maxSize } = this.#mirror.settings;
+    const scaled = enabled && maxSize > 0 ? await scalePngToMaxSize(png, maxSize) : png;
+    return `data:image/png;base64,${toBase64(scaled)}`;
+  }
+
+  async #capturePng(): Promise<Uint8Array> {
     const tmp = "/data/local/tmp/sdk_screencap.png";
     const d = this.#displayArgs();
     const attempts: [string, () => Promise<Uint8Array>][] = this.#screenshotHelper ? [] : [
@@ -340,7 +418,7 @@ export class MobileADevice implements AbstractInterface {
       try {
         const png = await capture();
         this.#checkScreenshot(png);
-        return `data:image/png;base64,${toBase64(png)}`;
+        return png;
       } catch (error) {
         if (this.#destroyed) throw error;
         failures.push(`${name}: ${(error as Error).message}`);
@@ -371,11 +449,31 @@ export class MobileADevice implements AbstractInterface {
    * The MobileA actions: `Tap`, `DoubleClick`, `Input`, `ClearInput`, `KeyboardPress`, `Scroll`,
    * `Swipe`, `DragAndDrop`, `LongPress`, `PullGesture`, `Launch`, `Terminate`, `RunBridgeShell` (unless
    * `exposeRunBridgeShellAction: false`), `MobileABackButton`, `MobileAHomeButton`,
-   * `MobileARecentAppsButton`, then the custom actions. Each `call` throws a `TypeError` naming
-   * the action and parameter for a malformed parameter.
+   * `MobileARecentAppsButton`, `Pinch` (once the connection found the scrcpy server jar at
+   * `scrcpyServerPath`: see {@link MobileADevice.pinchAvailable}), then the custom actions. Each
+   * `call` throws a `TypeError` naming the action and parameter for a malformed parameter.
    */
   actionSpace(): DeviceAction[] {
-    return [...this.#actions];
+    return [...(this.#scrcpyPresent ? this.#actionsWithPinch : this.#actions)];
+  }
+
+  /**
+   * Whether `Pinch` can run: the scrcpy server jar is at `scrcpyServerPath` on the device (its
+   * control channel injects two-finger touches; adb's `input` moves one pointer only). Asked
+   * once per connection.
+   *
+   * @throws {Error} when the device cannot be reached.
+   */
+  async pinchAvailable(): Promise<boolean> {
+    const adb = await this.#connect();
+    // Asked again while absent: the jar may have been pushed since.
+    if (!this.#scrcpyPresent) this.#scrcpyPresent = await this.#scrcpyJarPresent(adb);
+    return this.#scrcpyPresent;
+  }
+
+  /** Where the scrcpy server jar is looked for, and its release (for messages). */
+  get scrcpyServer(): { path: string; version: string } {
+    return { path: this.#serverPath, version: this.#serverVersion };
   }
 
   /** `android <deviceId>`, for the report. */
@@ -394,19 +492,23 @@ export class MobileADevice implements AbstractInterface {
     this.#resolveApp = resolve;
   }
 
-  /** The mirror stream's state: always unavailable in this version. */
+  /**
+   * The mirror stream's state (spec 3.5): `enabled`, `connected` (frames are being received),
+   * `lastError` (why it is unavailable, e.g. ffmpeg or the scrcpy server jar missing) and
+   * `retryAfter` (ms since the epoch: when a screenshot tries to connect again after a failure).
+   */
   getMirrorStatus(): MirrorStatus {
-    return {
-      enabled: this.#mirrorEnabled,
-      connected: false,
-      lastError: "the mirror stream (scrcpy) is not implemented in this version of @sdk/mobilea",
-      retryAfter: undefined,
-    };
+    return this.#mirror.status();
   }
 
-  /** Does nothing in this version: the mirror stream stays unavailable (see `getMirrorStatus`). */
-  retryMirror(): Promise<void> {
-    return Promise.resolve();
+  /**
+   * Disconnects the mirror stream and connects it again now, whatever `retryAfter` says. Does
+   * nothing unless `mirrorConfig.enabled`. A failure does not reject: it shows in
+   * {@link MobileADevice.getMirrorStatus}.
+   */
+  async retryMirror(): Promise<void> {
+    if (this.#destroyed) await this.#connect(); // throws: destroyed
+    await this.#mirror.retry();
   }
 
   /**
@@ -446,6 +548,10 @@ export class MobileADevice implements AbstractInterface {
   async destroy(): Promise<void> {
     if (this.#destroyed) return;
     this.#destroyed = true;
+    this.#mirror.close();
+    const control = this.#control;
+    this.#control = undefined;
+    await control?.then((session) => session.close()).catch(() => {});
     const adb = this.#adb;
     this.#adb = undefined;
     if (adb) await adb.then((a) => a.close()).catch(() => {});
@@ -461,11 +567,27 @@ export class MobileADevice implements AbstractInterface {
         ),
       );
     }
-    this.#adb ??= this.#bridge.open(this.deviceId).catch((error) => {
+    this.#adb ??= this.#bridge.open(this.deviceId).then(async (adb) => {
+      this.#scrcpyPresent = await this.#scrcpyJarPresent(adb);
+      return adb;
+    }).catch((error) => {
       this.#adb = undefined;
       throw error;
     });
     return this.#adb;
+  }
+
+  // One `ls` of the jar; an unreachable answer counts as absent (the next connection asks again).
+  async #scrcpyJarPresent(adb: Adb): Promise<boolean> {
+    try {
+      const command = `ls ${shellQuote(this.#serverPath)}`;
+      const shell = adb.subprocess.shellProtocol;
+      if (shell?.isSupported) return (await shell.spawnWaitText(command)).exitCode === 0;
+      const out = await adb.subprocess.noneProtocol.spawnWaitText(`${command} && echo present`);
+      return out.includes("present");
+    } catch {
+      return false;
+    }
   }
 
   // One command with the shell protocol (stdout, stderr, exit code apart) where the device has it.
@@ -872,6 +994,102 @@ export class MobileADevice implements AbstractInterface {
     return actions;
   }
 
+  // Pinch through scrcpy's control channel (two pointers); only in the action space once the
+  // connection found the server jar.
+  #pinchAction(): DeviceAction {
+    return pinchAction(async (param, context) => {
+      context?.signal?.throwIfAborted();
+      if (param.direction === undefined || param.direction === null) {
+        throw new TypeError("Cannot run Pinch: 'direction' ('in' or 'out') is required");
+      }
+      const direction = readEnumParam("Pinch", param, "direction", PINCH_DIRECTIONS, "out");
+      const logical = await this.size();
+      const center = readLocateParam("Pinch", param, false)?.center ??
+        [logical.width / 2, logical.height / 2];
+      const distance = readPositiveNumberParam("Pinch", param, "distance") ??
+        Math.min(logical.width, logical.height) / 4;
+      const ms = readPositiveNumberParam("Pinch", param, "duration") ?? DEFAULT_PINCH_MS;
+      const info = await this.#screenInfo(false);
+      const dpr = info.densityDpi / 160;
+      const screen = { width: info.physicalWidth, height: info.physicalHeight };
+      const path = pinchPath(
+        [center[0] * dpr, center[1] * dpr],
+        direction,
+        distance * dpr,
+        { ...screen, dpr },
+      );
+      await runPinch(await this.#controlSession(), path, ms, screen, context?.signal);
+    }, {
+      unit: "dp (logical pixels: screenshot pixels / (screen dpi / 160))",
+      defaultDurationMs: DEFAULT_PINCH_MS,
+    });
+  }
+
+  // The control-only scrcpy session (no video), started on first use and kept until destroy().
+  #controlSession(): Promise<ScrcpySession> {
+    this.#control ??= (async () => {
+      if (!(await this.pinchAvailable())) throw new Error(pinchUnavailable(this.scrcpyServer));
+      const info = await this.#screenInfo(false);
+      const session = await startScrcpySession(await this.#connect(), {
+        serverPath: this.#serverPath,
+        serverVersion: this.#serverVersion,
+        video: false,
+      }, { width: info.physicalWidth, height: info.physicalHeight });
+      // A server that ends (the device went away) is started again on the next pinch.
+      session.exited.then(() => this.#control = undefined);
+      return session;
+    })().catch((error) => {
+      this.#control = undefined;
+      throw new Error(
+        `Cannot pinch on Android device ${JSON.stringify(this.deviceId)}: ${
+          (error as Error).message
+        }`,
+        { cause: error },
+      );
+    });
+    return this.#control;
+  }
+
+  async #startFrameStream(options: FrameStreamOptions): Promise<FrameStream> {
+    const minInterval = options.minIntervalMs ?? 0;
+    let stopped = false;
+    let last = 0;
+    const unsubscribe = this.#mirror.subscribe((frame) => {
+      if (stopped || frame.timestamp - last < minInterval) return;
+      last = frame.timestamp;
+      options.onFrame({ data: toBase64(frame.jpeg), format: "jpeg", timestamp: frame.timestamp });
+    });
+    // The mirror's current frame first (connecting it); while it is unavailable, screenshots.
+    const pollMs = Math.max(minInterval, 500);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      if (stopped) return;
+      if (!this.#mirror.status().connected) {
+        const shot = await this.screenshotBase64().catch(() => undefined);
+        const match = shot && /^data:image\/(png|jpeg);base64,(.*)$/.exec(shot);
+        if (match && !stopped) {
+          last = Date.now();
+          options.onFrame({ data: match[2], format: match[1] as "png" | "jpeg", timestamp: last });
+        }
+      }
+      if (!stopped) timer = setTimeout(poll, pollMs);
+    };
+    const first = await this.#mirror.frame();
+    if (first && !stopped) {
+      last = first.timestamp;
+      options.onFrame({ data: toBase64(first.jpeg), format: "jpeg", timestamp: first.timestamp });
+    }
+    timer = setTimeout(poll, pollMs);
+    return {
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+        unsubscribe();
+        return Promise.resolve();
+      },
+    };
+  }
+
   async #scroll(param: ActionParams): Promise<void> {
     for (const stroke of scrollStrokes(param, await this.size())) {
       await this.#swipe(stroke.from, stroke.to, stroke.ms);
@@ -967,6 +1185,95 @@ export function shellQuote(value: string): string {
 
 function yadbCommand(flag: string): string {
   return `app_process -Djava.class.path=${YADB_PATH} /data/local/tmp com.ysbing.yadb.Main ${flag}`;
+}
+
+/**
+ * Why `Pinch` cannot run: what to push where (the scrcpy server jar at `path`, release
+ * `version`).
+ */
+export function pinchUnavailable(server: { path: string; version: string }): string {
+  return `aiPinch needs the scrcpy server on the device: adb's \`input\` command moves one ` +
+    `pointer only, and two-finger touches go through scrcpy's control channel. Download ` +
+    `scrcpy-server-v${server.version} from https://github.com/Genymobile/scrcpy/releases and ` +
+    `push it once with \`adb push scrcpy-server-v${server.version} ${server.path}\` (or set ` +
+    `scrcpyServerPath and scrcpyServerVersion); until then Pinch is not in the MobileA action space`;
+}
+
+function checkText(name: string, value: unknown): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new TypeError(
+      `Cannot create MobileADevice as '${name}' must be a non-empty string: current value is ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return value;
+}
+
+// The mirror settings with their defaults (spec 8), or the error naming a wrong one.
+function checkMirrorConfig(config: MirrorConfig | undefined): {
+  enabled: boolean;
+  maxSize: number;
+  videoBitRate: number;
+  idleTimeoutMs: number;
+  videoResetFrameTimeoutMs: number;
+  ffmpegPath: string;
+} {
+  if (config !== undefined && (typeof config !== "object" || config === null)) {
+    throw new TypeError(
+      `Cannot create MobileADevice as 'mirrorConfig' must be an object: current value is ${
+        JSON.stringify(config)
+      }`,
+    );
+  }
+  const c = config ?? {};
+  if (c.enabled !== undefined && typeof c.enabled !== "boolean") {
+    throw new TypeError(
+      `Cannot create MobileADevice as 'mirrorConfig.enabled' must be a boolean: current value ` +
+        `is ${JSON.stringify(c.enabled)}`,
+    );
+  }
+  const number = (
+    name: keyof MirrorConfig,
+    fallback: number,
+    ok: (v: number) => boolean,
+    rule: string,
+  ): number => {
+    const value = c[name];
+    if (value === undefined) return fallback;
+    if (typeof value !== "number" || !ok(value)) {
+      throw new RangeError(
+        `Cannot create MobileADevice as 'mirrorConfig.${name}' must be ${rule}: current value ` +
+          `is ${JSON.stringify(value)}`,
+      );
+    }
+    return value;
+  };
+  const isInt = Number.isInteger;
+  return {
+    enabled: c.enabled === true,
+    maxSize: number("maxSize", 0, (v) => isInt(v) && v >= 0, "an integer >= 0 (pixels)"),
+    videoBitRate: number(
+      "videoBitRate",
+      DEFAULT_MIRROR_BIT_RATE,
+      (v) => isInt(v) && v > 0,
+      "an integer > 0 (bits/s)",
+    ),
+    idleTimeoutMs: number(
+      "idleTimeoutMs",
+      DEFAULT_MIRROR_IDLE_TIMEOUT_MS,
+      (v) => Number.isFinite(v) && v >= 0,
+      "a finite number of ms >= 0",
+    ),
+    videoResetFrameTimeoutMs: number(
+      "videoResetFrameTimeoutMs",
+      DEFAULT_MIRROR_RESET_FRAME_TIMEOUT_MS,
+      (v) => isInt(v) && v > 0,
+      "an integer number of ms > 0",
+    ),
+    ffmpegPath: checkText("mirrorConfig.ffmpegPath", c.ffmpegPath) ?? "ffmpeg",
+  };
 }
 
 function oneOf<T extends string>(

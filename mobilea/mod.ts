@@ -1,7 +1,9 @@
 /**
  * `@sdk/mobilea`: Android agents over adb (spec 4.8). An agent drives one device through the adb
  * server (Android platform-tools, or Debian's `adb` package) with `@yume-chan/adb`: screenshots
- * with `screencap`, input with `input`, non-ASCII text with the yadb helper.
+ * with `screencap` (or the scrcpy mirror stream, decoded by ffmpeg, with `mirrorConfig`), input
+ * with `input`, non-ASCII text with the yadb helper, two-finger pinches through the scrcpy
+ * server's control channel.
  *
  * Screenshots are in the screen's physical pixels; actions take logical pixels (Android's dp:
  * physical / (dpi / 160)).
@@ -29,6 +31,7 @@ export {
   DEFAULT_SHELL_TIMEOUT_MS,
   DEFAULT_SWIPE_MS,
   MobileADevice,
+  pinchUnavailable,
   YADB_PATH,
 } from "./device.ts";
 export type {
@@ -53,6 +56,15 @@ export type {
   MobileAAgentOptions,
 } from "./agent.ts";
 export { DEFAULT_BRIDGE_PORT, INSTALL_ADB_HINT } from "./bridge.ts";
+export {
+  DEFAULT_MIRROR_BIT_RATE,
+  DEFAULT_MIRROR_IDLE_TIMEOUT_MS,
+  DEFAULT_MIRROR_RESET_FRAME_TIMEOUT_MS,
+  MIRROR_RETRY_DELAY_MS,
+} from "./mirror.ts";
+export { INSTALL_FFMPEG_HINT } from "./mirror_decoder.ts";
+export { DEFAULT_SCRCPY_SERVER_PATH, DEFAULT_SCRCPY_SERVER_VERSION } from "./scrcpy.ts";
+export { DEFAULT_PINCH_MS } from "./scrcpy_pinch.ts";
 export type { BridgeOptions } from "./bridge.ts";
 export { androidKeyCode } from "./keys.ts";
 export { runMobileAYaml } from "./yaml.ts";

@@ -55,7 +55,10 @@ const DEFAULT_FPS = 10;
 
 /**
  * Starts capturing the phone's screen into ffmpeg. Captures that equal the one before are not
- * sent (a still screen sends nothing, as a real display sends no new frame).
+ * sent (a still screen sends nothing, as a real display sends no new frame), except once: the
+ * real server sets Android's encoder to repeat the previous frame after 100 ms
+ * (`repeat-previous-frame-after`), and clients rely on that packet to finish decoding the last
+ * change.
  */
 export function startScreenEncoder(
   phone: VirtualPhone,
@@ -132,6 +135,8 @@ export function startScreenEncoder(
   const interval = 1000 / (options.maxFps > 0 ? options.maxFps : DEFAULT_FPS);
   void (async () => {
     let last: Uint8Array | undefined;
+    let lastRgba: Uint8Array | undefined;
+    let repeat = false;
     while (!stopped && !failed) {
       const began = performance.now();
       let png: Uint8Array;
@@ -142,11 +147,17 @@ export function startScreenEncoder(
         return;
       }
       if (stopped) return;
+      let frame: Uint8Array | undefined;
       if (!last || !Buffer.from(png).equals(Buffer.from(last))) {
         last = png;
-        if (!child.stdin.write(PNG.sync.read(Buffer.from(png)).data)) {
-          await new Promise<void>((resolve) => child.stdin.once("drain", () => resolve()));
-        }
+        lastRgba = frame = PNG.sync.read(Buffer.from(png)).data;
+        repeat = true;
+      } else if (repeat) {
+        frame = lastRgba;
+        repeat = false;
+      }
+      if (frame && !child.stdin.write(frame)) {
+        await new Promise<void>((resolve) => child.stdin.once("drain", () => resolve()));
       }
       const wait = interval - (performance.now() - began);
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
