@@ -2,7 +2,7 @@
  * `RDPDevice` end to end over real RDP on 127.0.0.1: the "remote" desktop is a private Xvfb with
  * the Tk fixture app, served by FreeRDP's shadow server (`freerdp-shadow-cli`, Debian
  * `freerdp2-shadow-x11`) with NLA and a test user in a SAM file written by the test (password
- * random per run, hashed with `winpr-hash`; `startShadowServer`). The device runs FreeRDP's client (`xfreerdp`) on its
+ * random per run, its NT hash computed in the test; `startShadowServer`). The device runs FreeRDP's client (`xfreerdp`) on its
  * own Xvfb and drives it; the test model locates from the remote app's own geometry, and every
  * check reads the remote app's state.
  *

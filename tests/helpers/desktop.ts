@@ -65,7 +65,7 @@ export interface TestDisplay {
 
 const APP = fileURLToPath(new URL("../fixtures/desktop/app.py", import.meta.url));
 const PACKAGES =
-  "xvfb python3-tk x11-xserver-utils x11-utils libxtst6 freerdp2-x11 freerdp2-shadow-x11 winpr-utils";
+  "xvfb python3-tk x11-xserver-utils x11-utils libxtst6 freerdp2-x11 freerdp2-shadow-x11";
 
 /** Where the tests' nut-js is installed. */
 export function nutJsDir(): string {
@@ -100,15 +100,15 @@ async function hasTk(): Promise<boolean> {
 }
 
 /**
- * Makes sure Xvfb, python3-tk, xrandr, xwininfo, libXtst, FreeRDP's client, shadow server and
- * winpr-hash (Debian packages, `--no-install-recommends`) and nut-js (npm, into
- * {@link nutJsDir}) are there, installing what is missing.
+ * Makes sure Xvfb, python3-tk, xrandr, xwininfo, libXtst, FreeRDP's client and shadow server
+ * (Debian packages, `--no-install-recommends`) and nut-js (npm, into {@link nutJsDir}) are there,
+ * installing what is missing.
  *
  * @throws {Error} when an install fails (not root, no network).
  */
 export async function ensureDesktopTools(): Promise<void> {
   const missing = !onPath("Xvfb") || !onPath("xrandr") || !onPath("xwininfo") ||
-    !onPath("xfreerdp") || !onPath("freerdp-shadow-cli") || !onPath("winpr-hash") ||
+    !onPath("xfreerdp") || !onPath("freerdp-shadow-cli") ||
     !(await hasTk()) ||
     !existsSync("/usr/lib/x86_64-linux-gnu/libXtst.so.6") &&
       !existsSync("/usr/lib/aarch64-linux-gnu/libXtst.so.6");
@@ -231,8 +231,7 @@ export interface ShadowServer {
 
 /**
  * Serves `display` over RDP on 127.0.0.1 with FreeRDP's shadow server (`freerdp-shadow-cli`),
- * NLA only, one user in a SAM file (NT hash from `winpr-hash`; the password is in no command
- * line of a long-running process, only in winpr-hash's, which ends at once).
+ * NLA only, one user in a SAM file holding the password's NT hash.
  */
 export async function startShadowServer(
   display: string,
@@ -244,7 +243,11 @@ export async function startShadowServer(
   const { createConnection } = await import("node:net");
   const { freePort } = await import("./free_port.ts");
   const dir = await mkdtemp(join(tmpdir(), "sdk-shadow-"));
-  const hash = (await run("winpr-hash", ["-u", user, "-p", password])).trim();
+  // The NT hash (MD4 of the UTF-16LE password), computed here so the password is in no
+  // process's command line.
+  const { createHash } = await import("node:crypto");
+  const { Buffer } = await import("node:buffer");
+  const hash = createHash("md4").update(Buffer.from(password, "utf16le")).digest("hex");
   await writeFile(join(dir, "sam"), `${user}:::${hash}:::\n`, { mode: 0o600 });
   const port = await freePort();
   const server = spawn(
