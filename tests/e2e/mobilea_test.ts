@@ -370,14 +370,78 @@ test("PullGesture swipes from near the top edge down, or from near the bottom ed
   }
 });
 
-test("aiPinch rejects on MobileA, saying why; Pinch is not in the action space", async () => {
+test("without the scrcpy server jar aiPinch rejects, saying what to push where; Pinch is not in the action space", async () => {
   const { agent, model, device } = await mobileAgent({ locate: locateBy({ map: "#list" }) });
   await assert.rejects(
     agent.aiPinch("map", { direction: "out" }),
-    (e: Error) => e instanceof TypeError && /one pointer only/.test(e.message),
+    (e: Error) =>
+      e instanceof TypeError && /one pointer only/.test(e.message) &&
+      e.message.includes("adb push scrcpy-server-v3.3.3 /data/local/tmp/scrcpy-server.jar"),
   );
   assert.equal(model.calls.length, 0, "aiPinch called the model");
+  assert.equal(await device.pinchAvailable(), false);
   assert.ok(!device.actionSpace().some((a) => a.name === "Pinch"));
+});
+
+test("with the scrcpy server jar pushed, aiPinch zooms the zoom app in and out through scrcpy's control channel", async () => {
+  const ZOOM = "com.example.zoom";
+  const zoomPhone = await startVirtualPhone({
+    browser,
+    width: WIDTH,
+    height: HEIGHT,
+    density: DENSITY,
+    apps: { [ZOOM]: `${apps.url}zoom/index.html` },
+    startApp: ZOOM,
+  });
+  const zoomFront = await startAdbFront(zoomPhone);
+  const dir = await mkdtemp(join(tmpdir(), "sdk-pinch-"));
+  try {
+    await server.connect(zoomFront.serial);
+    // A stand-in file at the jar's path: the simulator then runs its scrcpy server.
+    await writeFile(join(dir, "scrcpy-server"), "a stand-in for scrcpy-server-v3.3.3");
+    const push = await adb(
+      "-s",
+      zoomFront.serial,
+      "push",
+      join(dir, "scrcpy-server"),
+      "/data/local/tmp/scrcpy-server.jar",
+    );
+    assert.equal(push.code, 0, push.stderr);
+    const { agent, model, device } = await mobileAgent(
+      { locate: locateBy({ "the photo": "#photo" }, zoomPhone) },
+      { serial: zoomFront.serial },
+    );
+    const zoom = async () =>
+      Number(/([\d.]+)x/.exec(await zoomPhone.foregroundPage().locator("#zoom").innerText())![1]);
+    // Control messages are injected after they are sent, as on a device: a pinch is over on
+    // the phone once its last finger lifted (a multiTouch with no fingers).
+    const lifted = (count: number) =>
+      waitFor(
+        () =>
+          zoomPhone.inputs.filter((i) => i.type === "multiTouch" && i.points.length === 0)
+            .length === count,
+        `pinch ${count} to end on the phone`,
+      );
+    assert.equal(await zoom(), 1);
+    await agent.aiPinch("the photo", { direction: "out" });
+    await lifted(1);
+    assert.equal(model.calls.length, 1, "the photo was not located through the model");
+    const zoomedIn = await zoom();
+    assert.ok(zoomedIn > 1.5, `zoom after pinching out: ${zoomedIn}`);
+    assert.ok(device.actionSpace().some((a) => a.name === "Pinch"));
+    // Two fingers were down at once.
+    assert.ok(zoomPhone.inputs.some((i) => i.type === "multiTouch" && i.points.length === 2));
+    await agent.aiPinch("the photo", { direction: "in", duration: 300 });
+    await lifted(2);
+    const zoomedOut = await zoom();
+    assert.ok(zoomedOut < zoomedIn / 1.5, `zoom after pinching in: ${zoomedOut} (was ${zoomedIn})`);
+    assert.ok(zoomFront.commands.some((c) => c.includes("com.genymobile.scrcpy.Server 3.3.3")));
+  } finally {
+    await zoomFront.close();
+    await adb("disconnect", zoomFront.serial);
+    await zoomPhone.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test("aiAct runs a task over the two screens of the notes app", async () => {
