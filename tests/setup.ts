@@ -1,6 +1,6 @@
 /**
- * Runs once before the test suite (`deno task test`): makes sure a Chromium, adb and ffmpeg are
- * there, installing Debian's packages when they are missing, so that parallel test files do not
+ * Runs once before the test suite (`deno task test`): makes sure a Chromium, adb, ffmpeg and the
+ * desktop tools (Xvfb, Tk, FreeRDP, nut-js) are there, installing Debian's packages when they are missing, so that parallel test files do not
  * race to install them.
  *
  * @module
@@ -10,6 +10,7 @@ import { execFile } from "node:child_process";
 import process from "node:process";
 import { ensureAdb } from "./helpers/adb.ts";
 import { findChromium } from "./helpers/browser.ts";
+import { ensureDesktopTools } from "./helpers/desktop.ts";
 
 const FFMPEG_MISSING = "ffmpeg is needed by the device simulator's scrcpy server and MobileA's " +
   "mirror stream tests: install it (Debian/Ubuntu: apt-get install --no-install-recommends ffmpeg)";
@@ -46,3 +47,5 @@ async function ensureFfmpeg(): Promise<void> {
 console.log(`Chromium for the tests: ${await findChromium()}`);
 await ensureAdb();
 await ensureFfmpeg();
+await ensureDesktopTools();
+console.log("Desktop tools for the tests: Xvfb, Tk, xrandr, FreeRDP, nut-js");
