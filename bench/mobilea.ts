@@ -9,6 +9,10 @@
  * the agent's image preparation only as far as it happens inside the request), the tap (`input
  * tap` through adb) and the rest (size, settling, recording).
  *
+ * It also compares screenshot latency: one `screenshotBase64()` served from the mirror stream's
+ * latest frame (`mirrorConfig.enabled`; the simulator's scrcpy server, a stand-in jar pushed
+ * first) against one through `screencap`.
+ *
  * It prints the median step, the overhead (median - `waitAfterAction`) against the target of the
  * issue (150 ms), the split, and writes `bench/output/mobilea.json`. Exit code 0 even when the
  * target is missed (a benchmark reports, tests assert); 1 when the run itself fails, including
@@ -19,6 +23,9 @@
  * @module
  */
 
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MobileAAgent, MobileADevice } from "@sdk/mobilea";
 import { startAdbFront, startVirtualPhone } from "@sdk/web/testing";
@@ -169,6 +176,48 @@ try {
   await agent.destroy();
   await model.close();
 
+  // Screenshot latency: the mirror's latest frame against screencap, alternating.
+  const jarDir = await mkdtemp(join(tmpdir(), "sdk-bench-"));
+  await writeFile(join(jarDir, "scrcpy-server"), "a stand-in for scrcpy-server-v3.3.3");
+  const pushed = await server.run([
+    "-s",
+    front.serial,
+    "push",
+    join(jarDir, "scrcpy-server"),
+    "/data/local/tmp/scrcpy-server.jar",
+  ]);
+  await rm(jarDir, { recursive: true, force: true });
+  if (pushed.code !== 0) throw new Error(`adb push of the stand-in jar failed: ${pushed.stderr}`);
+  const mirrored = new MobileADevice(front.serial, {
+    remoteBridgePort: server.port,
+    mirrorConfig: { enabled: true },
+  });
+  const screencapDevice = new MobileADevice(front.serial, { remoteBridgePort: server.port });
+  // screencap first: while the mirror runs, the simulator's scrcpy server captures the phone
+  // every 100 ms in the same Chromium, which would slow screencap down.
+  await screencapDevice.screenshotBase64();
+  const screencapShots: number[] = [];
+  let t0 = 0;
+  for (let i = 0; i < 20; i++) {
+    t0 = performance.now();
+    await screencapDevice.screenshotBase64();
+    screencapShots.push(performance.now() - t0);
+  }
+  t0 = performance.now();
+  const first = await mirrored.screenshotBase64();
+  const mirrorConnect = performance.now() - t0;
+  if (!first.startsWith("data:image/jpeg")) {
+    throw new Error(`the mirror did not connect: ${mirrored.getMirrorStatus().lastError}`);
+  }
+  const mirrorShots: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    t0 = performance.now();
+    await mirrored.screenshotBase64();
+    mirrorShots.push(performance.now() - t0);
+  }
+  await mirrored.destroy();
+  await screencapDevice.destroy();
+
   const stepMedian = median(rows.map((r) => r.step));
   const split = {
     screenshot: median(rows.map((r) => r.shot)),
@@ -204,6 +253,11 @@ try {
     `  of the screenshot, the simulator's own capture (Chromium, apart): ${fmt(simulatorCapture)}`,
   );
   console.log(`  the same capture with the adb client (adb exec-out screencap -p): ${fmt(adbCli)}`);
+  console.log(
+    `screenshot: mirror ${fmt(median(mirrorShots))} vs screencap ${
+      fmt(median(screencapShots))
+    } (median of 20; the mirror's first, connecting: ${fmt(mirrorConnect)})`,
+  );
   const sdkOnly = overhead - simulatorCapture;
   console.log(
     `overhead without the simulator's capture: ${
@@ -225,6 +279,8 @@ try {
         imagePrepMedianMs: imagePrep,
         adbClientCaptureMedianMs: adbCli,
         overheadWithoutSimulatorCaptureMs: overhead - simulatorCapture,
+        screenshotMedianMs: { mirror: median(mirrorShots), screencap: median(screencapShots) },
+        mirrorConnectMs: mirrorConnect,
         perStep: rows,
       },
       null,
