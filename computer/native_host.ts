@@ -10,6 +10,9 @@
  * `destroy()`), so the connection must live and die in a process that ends before its display.
  * It also lets one program drive several displays, and keeps a native crash out of the caller.
  *
+ * Exported as `@sdk/computer/native_host` only so that packaging keeps the file next to
+ * `native.ts`, which starts it; importing it runs nothing.
+ *
  * nut-js is looked for as `SDK_NUT_JS_MODULE` (a module specifier or URL), then by its name (a
  * Node project's node_modules, the import map of the Deno project it runs in), then in
  * `SDK_NUT_JS_DIR` (a folder where `npm install --prefix <dir> @nut-tree-fork/nut-js` put it).
@@ -57,96 +60,115 @@ function write(message: unknown): void {
 }
 
 const NUT_JS = "@nut-tree-fork/nut-js";
-// deno-lint-ignore no-explicit-any
-let nut: any;
-try {
-  const loaded = await loadNut();
-  nut = loaded.nut;
-  if (nut.default?.screen && !nut.screen) nut = nut.default;
-  // `--probe` (checkComputerEnvironment): loading touches no display, the first screen call would.
-  if (process.argv.includes("--probe")) {
-    write({ ready: true, from: loaded.from });
+
+function isMainModule(): boolean {
+  const meta = import.meta as { main?: boolean };
+  if (meta.main !== undefined) return meta.main;
+  // Node before import.meta.main: compare the entry script with this file.
+  const entry = process.argv[1];
+  return entry !== undefined && decodeURIComponent(new URL(import.meta.url).pathname) === entry;
+}
+
+/**
+ * Runs the host: loads nut-js, writes `{ "ready": true }` (or `{ "error": ... }`), then answers
+ * commands from stdin until it closes, and exits. With `--probe` it exits after loading.
+ */
+export async function runNativeHost(): Promise<void> {
+  // deno-lint-ignore no-explicit-any
+  let nut: any;
+  try {
+    const loaded = await loadNut();
+    nut = loaded.nut;
+    if (nut.default?.screen && !nut.screen) nut = nut.default;
+    // `--probe` (checkComputerEnvironment): loading touches no display, the first screen call would.
+    if (process.argv.includes("--probe")) {
+      write({ ready: true, from: loaded.from });
+      process.exit(0);
+    }
+  } catch (e) {
+    write({ error: `@nut-tree-fork/nut-js could not be loaded (${(e as Error).message})` });
     process.exit(0);
   }
-} catch (e) {
-  write({ error: `@nut-tree-fork/nut-js could not be loaded (${(e as Error).message})` });
+  // The SDK paces actions itself; nut-js's own 100 ms pauses would only slow every step.
+  nut.keyboard.config.autoDelayMs = 0;
+  nut.mouse.config.autoDelayMs = 0;
+  const buttons: Record<string, unknown> = {
+    left: nut.Button.LEFT,
+    right: nut.Button.RIGHT,
+    middle: nut.Button.MIDDLE,
+  };
+
+  function keyOf(name: string): number {
+    const key = nut.Key[name];
+    if (typeof key !== "number") throw new TypeError(`nut-js has no key named ${name}`);
+    return key;
+  }
+
+  function bytesToBase64(bytes: Uint8Array): string {
+    let text = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) {
+      text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    }
+    return btoa(text);
+  }
+
+  // deno-lint-ignore no-explicit-any
+  const ops: Record<string, (...args: any[]) => Promise<unknown>> = {
+    size: async () => ({ width: await nut.screen.width(), height: await nut.screen.height() }),
+    grab: async (region?: { x: number; y: number; width: number; height: number }) => {
+      const image = region
+        ? await nut.screen.grabRegion(
+          new nut.Region(region.x, region.y, region.width, region.height),
+        )
+        : await nut.screen.grab();
+      const raw: RawScreenImage = {
+        width: image.width,
+        height: image.height,
+        data: image.data,
+        byteWidth: image.data.length / image.height,
+        order: image.colorMode === nut.ColorMode.RGB ? "rgb" : "bgr",
+      };
+      return bytesToBase64(await encodeOpaquePng(raw));
+    },
+    move: async (x: number, y: number) =>
+      void await nut.mouse.setPosition(new nut.Point(Math.round(x), Math.round(y))),
+    button: async (button: string, down: boolean) =>
+      void (down
+        ? await nut.mouse.pressButton(buttons[button])
+        : await nut.mouse.releaseButton(buttons[button])),
+    click: async (button: string, count: number) =>
+      void (count === 2
+        ? await nut.mouse.doubleClick(buttons[button])
+        : await nut.mouse.click(buttons[button])),
+    wheel: async (dx: number, dy: number) => {
+      if (dy > 0) await nut.mouse.scrollDown(dy);
+      if (dy < 0) await nut.mouse.scrollUp(-dy);
+      if (dx > 0) await nut.mouse.scrollRight(dx);
+      if (dx < 0) await nut.mouse.scrollLeft(-dx);
+    },
+    keys: async (names: string[], down: boolean) => {
+      const keys = names.map(keyOf);
+      if (down) await nut.keyboard.pressKey(...keys);
+      else await nut.keyboard.releaseKey(...keys);
+    },
+    type: async (text: string) => void await nut.keyboard.type(text),
+    clipboard: async (text: string) => void await nut.clipboard.setContent(text),
+  };
+
+  write({ ready: true });
+  // One command at a time, in order: input events must reach the display in the order sent.
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line.trim() === "") continue;
+    const { id, op, args } = JSON.parse(line) as { id: number; op: string; args: unknown[] };
+    try {
+      const run = ops[op];
+      if (!run) throw new Error(`unknown operation ${op}`);
+      write({ id, result: (await run(...args)) ?? null });
+    } catch (e) {
+      write({ id, error: (e as Error).message ?? String(e) });
+    }
+  }
   process.exit(0);
 }
-// The SDK paces actions itself; nut-js's own 100 ms pauses would only slow every step.
-nut.keyboard.config.autoDelayMs = 0;
-nut.mouse.config.autoDelayMs = 0;
-const buttons: Record<string, unknown> = {
-  left: nut.Button.LEFT,
-  right: nut.Button.RIGHT,
-  middle: nut.Button.MIDDLE,
-};
 
-function keyOf(name: string): number {
-  const key = nut.Key[name];
-  if (typeof key !== "number") throw new TypeError(`nut-js has no key named ${name}`);
-  return key;
-}
-
-function bytesToBase64(bytes: Uint8Array): string {
-  let text = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(text);
-}
-
-// deno-lint-ignore no-explicit-any
-const ops: Record<string, (...args: any[]) => Promise<unknown>> = {
-  size: async () => ({ width: await nut.screen.width(), height: await nut.screen.height() }),
-  grab: async (region?: { x: number; y: number; width: number; height: number }) => {
-    const image = region
-      ? await nut.screen.grabRegion(new nut.Region(region.x, region.y, region.width, region.height))
-      : await nut.screen.grab();
-    const raw: RawScreenImage = {
-      width: image.width,
-      height: image.height,
-      data: image.data,
-      byteWidth: image.data.length / image.height,
-      order: image.colorMode === nut.ColorMode.RGB ? "rgb" : "bgr",
-    };
-    return bytesToBase64(await encodeOpaquePng(raw));
-  },
-  move: async (x: number, y: number) =>
-    void await nut.mouse.setPosition(new nut.Point(Math.round(x), Math.round(y))),
-  button: async (button: string, down: boolean) =>
-    void (down
-      ? await nut.mouse.pressButton(buttons[button])
-      : await nut.mouse.releaseButton(buttons[button])),
-  click: async (button: string, count: number) =>
-    void (count === 2
-      ? await nut.mouse.doubleClick(buttons[button])
-      : await nut.mouse.click(buttons[button])),
-  wheel: async (dx: number, dy: number) => {
-    if (dy > 0) await nut.mouse.scrollDown(dy);
-    if (dy < 0) await nut.mouse.scrollUp(-dy);
-    if (dx > 0) await nut.mouse.scrollRight(dx);
-    if (dx < 0) await nut.mouse.scrollLeft(-dx);
-  },
-  keys: async (names: string[], down: boolean) => {
-    const keys = names.map(keyOf);
-    if (down) await nut.keyboard.pressKey(...keys);
-    else await nut.keyboard.releaseKey(...keys);
-  },
-  type: async (text: string) => void await nut.keyboard.type(text),
-  clipboard: async (text: string) => void await nut.clipboard.setContent(text),
-};
-
-write({ ready: true });
-// One command at a time, in order: input events must reach the display in the order sent.
-for await (const line of createInterface({ input: process.stdin })) {
-  if (line.trim() === "") continue;
-  const { id, op, args } = JSON.parse(line) as { id: number; op: string; args: unknown[] };
-  try {
-    const run = ops[op];
-    if (!run) throw new Error(`unknown operation ${op}`);
-    write({ id, result: (await run(...args)) ?? null });
-  } catch (e) {
-    write({ id, error: (e as Error).message ?? String(e) });
-  }
-}
-process.exit(0);
+if (isMainModule()) await runNativeHost();
