@@ -253,6 +253,17 @@ test("without the server jar the mirror is unavailable and says what to push; re
   assert.equal(decode(await device.screenshotBase64()).format, "jpeg");
 });
 
+test("a jar of another release than scrcpyServerVersion: the server's refusal is the lastError", async () => {
+  const device = mirrorDevice({ scrcpyServerVersion: "3.3.1" });
+  assert.equal(decode(await device.screenshotBase64()).format, "png");
+  const status = device.getMirrorStatus();
+  assert.equal(status.connected, false);
+  assert.match(
+    status.lastError ?? "",
+    /did not start: .*The server version \(3\.3\.3\) does not match the client \(3\.3\.1\)/,
+  );
+});
+
 test("the mirror disconnects after idleTimeoutMs without screenshots and reconnects on the next one", async () => {
   const device = mirrorDevice({ mirrorConfig: { idleTimeoutMs: 500 } });
   assert.equal(decode(await device.screenshotBase64()).format, "jpeg");
