@@ -69,8 +69,8 @@ const MOTION_ACTIONS = { down: 0, up: 1, move: 2 } as const;
  * Starts the server on the device.
  *
  * @param screen the screen's physical size, for touches without video.
- * @throws {Error} naming the version when `@yume-chan/adb-scrcpy` does not know it, and with the
- * server's output when it exits before its sockets connect (a missing jar, a version mismatch).
+ * @throws {Error} naming the version when it is older than 2.1 (no `video=false`) or
+ * `@yume-chan/adb-scrcpy` does not know it, and with the server's output when it exits before its sockets connect (a missing jar, a version mismatch).
  */
 export async function startScrcpySession(
   adb: Adb,
@@ -83,11 +83,11 @@ export async function startScrcpySession(
   const OptionsClass = (lib as unknown as Record<string, unknown>)[className] as
     | typeof lib.AdbScrcpyOptions3_3_3
     | undefined;
-  if (typeof OptionsClass !== "function" || !/^[23]_/.test(className.slice(16))) {
+  if (typeof OptionsClass !== "function" || !/^(2_[1-9]|3_)/.test(className.slice(16))) {
     throw new Error(
       `scrcpy server version ${
         JSON.stringify(options.serverVersion)
-      } is not supported: use a 2.x or 3.x ` +
+      } is not supported: use a release from 2.1 on ` +
         `release that @yume-chan/adb-scrcpy knows (default ${DEFAULT_SCRCPY_SERVER_VERSION}) and ` +
         "set scrcpyServerVersion to it",
     );

@@ -262,6 +262,13 @@ test("a jar of another release than scrcpyServerVersion: the server's refusal is
     status.lastError ?? "",
     /did not start: .*The server version \(3\.3\.3\) does not match the client \(3\.3\.1\)/,
   );
+  // A release without video=false (before 2.1) is refused before anything starts.
+  const old = mirrorDevice({ scrcpyServerVersion: "1.25" });
+  assert.equal(decode(await old.screenshotBase64()).format, "png");
+  assert.match(
+    old.getMirrorStatus().lastError ?? "",
+    /"1\.25" is not supported: use a release from 2\.1/,
+  );
 });
 
 test("the mirror disconnects after idleTimeoutMs without screenshots and reconnects on the next one", async () => {
