@@ -249,7 +249,9 @@ export class RDPDevice extends ComputerDevice {
         : []),
       ...(o.adminSession ? ["/admin"] : []),
       o.ignoreCertificate ? "/cert:ignore" : "/cert:deny",
-      "/from-stdin",
+      // With a user name, ask for the password before connecting (xrdp never asks; it takes
+      // the credentials of the connection); the only line then read is the password.
+      o.username !== undefined ? "/from-stdin:force" : "/from-stdin",
       "-grab-keyboard",
       "/log-level:DEBUG",
     ];
@@ -281,7 +283,6 @@ export class RDPDevice extends ComputerDevice {
         resolve();
       });
     });
-    // With /u given, /from-stdin asks for the password only, when the server wants it.
     client.stdin!.on("error", () => undefined);
     client.stdin!.write(`${o.password ?? ""}\n`);
     const deadline = Date.now() + 30_000;

@@ -26,6 +26,7 @@ import {
   startDesktopApp,
   startShadowServer,
   startTestDisplay,
+  startXrdp,
   type TestDisplay,
 } from "../helpers/desktop.ts";
 import { freePort } from "../helpers/free_port.ts";
@@ -69,6 +70,22 @@ after(async () => {
   await app?.close();
   await remote?.close();
 });
+
+async function untilState(
+  read: () => Promise<DesktopAppState | undefined>,
+  check: (s: DesktopAppState) => boolean,
+  what: string,
+): Promise<DesktopAppState> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const state = await read();
+    if (state && check(state)) return state;
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(state)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 async function until(
   check: (s: DesktopAppState) => boolean,
@@ -174,4 +191,48 @@ test("RDP options are checked in the constructor", () => {
     () => new RDPDevice({ host: "h", desktopWidth: 50 }),
     /'desktopWidth' must be an integer 200-8192/,
   );
+});
+
+test("xrdp: the agent logs in to a session of a test user, clicks and types in its app", async () => {
+  const password = `Xr-${randomBytes(9).toString("base64url")}`;
+  const xrdp = await startXrdp("sdk-xrdp-tester", password);
+  try {
+    const session = (check: (s: DesktopAppState) => boolean, what: string) =>
+      untilState(() => xrdp.state(), check, what);
+    const m = await startTestModel({
+      script: {
+        locate: async (call) => {
+          const w = (await session(() => true, "the session's app")).widgets;
+          const box = call.target.includes("name field") ? w.name : w.save;
+          return { left: box.x, top: box.y, width: box.width, height: box.height };
+        },
+      },
+    });
+    try {
+      const agent = await agentForRDPComputer({
+        ...base(),
+        port: xrdp.port,
+        username: "sdk-xrdp-tester",
+        password,
+        ignoreCertificate: true,
+        modelConfig: m.modelConfig(),
+      });
+      agents.push(agent);
+      await session(() => true, "the app to start in the xrdp session");
+      assert.equal(
+        (await processesMentioning(password)).length,
+        0,
+        "the password is in no process listing",
+      );
+      await agent.aiTap("the Save button");
+      await session((s) => s.clicks === 1, "a click on Save in the xrdp session");
+      await agent.aiInput("the name field", { value: "Over xrdp: OK!" });
+      await session((s) => s.name === "Over xrdp: OK!", "the typed text in the xrdp session");
+      await agent.destroy();
+    } finally {
+      await m.close();
+    }
+  } finally {
+    await xrdp.close();
+  }
 });

@@ -65,7 +65,7 @@ export interface TestDisplay {
 
 const APP = fileURLToPath(new URL("../fixtures/desktop/app.py", import.meta.url));
 const PACKAGES =
-  "xvfb python3-tk x11-xserver-utils x11-utils libxtst6 freerdp2-x11 freerdp2-shadow-x11";
+  "xvfb python3-tk x11-xserver-utils x11-utils libxtst6 freerdp2-x11 freerdp2-shadow-x11 xrdp xorgxrdp";
 
 /** Where the tests' nut-js is installed. */
 export function nutJsDir(): string {
@@ -108,7 +108,8 @@ async function hasTk(): Promise<boolean> {
  */
 export async function ensureDesktopTools(): Promise<void> {
   const missing = !onPath("Xvfb") || !onPath("xrandr") || !onPath("xwininfo") ||
-    !onPath("xfreerdp") || !onPath("freerdp-shadow-cli") ||
+    !onPath("xfreerdp") || !onPath("freerdp-shadow-cli") || !existsSync("/usr/sbin/xrdp") ||
+    !existsSync("/usr/lib/xorg/modules/drivers/xrdpdev_drv.so") ||
     !(await hasTk()) ||
     !existsSync("/usr/lib/x86_64-linux-gnu/libXtst.so.6") &&
       !existsSync("/usr/lib/aarch64-linux-gnu/libXtst.so.6");
@@ -279,6 +280,94 @@ export async function startShadowServer(
       server.kill("SIGTERM");
       await exited;
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An xrdp server on 127.0.0.1 whose test user's session runs the fixture app. */
+export interface XrdpServer {
+  /** Its RDP port. */
+  port: number;
+  /** The app's state in the user's session, once the session runs (read from its state file). */
+  state(): Promise<DesktopAppState | undefined>;
+  /** Ends the sessions of the test user, xrdp and its session manager. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts xrdp (Debian `xrdp` + `xorgxrdp`) on a free port with its session manager, for a test
+ * user created here (`useradd`, the password set through `chpasswd`'s stdin) whose session
+ * (`~/.xsession`) runs the fixture app in `--state-file` mode. Needs root; one per machine at a
+ * time (the session manager's port, 3350, is fixed).
+ */
+export async function startXrdp(user: string, password: string): Promise<XrdpServer> {
+  const { chmod, mkdir, readFile, writeFile } = await import("node:fs/promises");
+  const { freePort } = await import("./free_port.ts");
+  const home = `/home/${user}`;
+  try {
+    await run("id", [user]);
+  } catch {
+    await run("useradd", ["-m", "-s", "/bin/sh", user]);
+  }
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn("chpasswd", [], { stdio: ["pipe", "ignore", "pipe"] });
+    child.once("exit", (code) => code === 0 ? resolve() : reject(new Error(`chpasswd: ${code}`)));
+    child.stdin!.end(`${user}:${password}\n`);
+  });
+  const stateFile = `${home}/app-state.json`;
+  await writeFile(
+    `${home}/.xsession`,
+    `#!/bin/sh\nsleep 86400 | exec /usr/bin/python3 ${APP} --state-file ${stateFile}\n`,
+  );
+  await chmod(`${home}/.xsession`, 0o755);
+  await run("chown", [`${user}:`, `${home}/.xsession`]);
+  await mkdir("/run/xrdp/sockdir", { recursive: true });
+  const port = await freePort();
+  const sesman = spawn("xrdp-sesman", ["--nodaemon"], { stdio: "ignore" });
+  const xrdp = spawn("xrdp", ["--nodaemon", "-p", String(port)], { stdio: "ignore" });
+  const ended = (child: ReturnType<typeof spawn>) =>
+    new Promise<void>((resolve) =>
+      child.exitCode !== null ? resolve() : child.once("exit", () => resolve())
+    );
+  const sesmanEnded = ended(sesman);
+  const xrdpEnded = ended(xrdp);
+  const { createConnection } = await import("node:net");
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = createConnection({ host: "127.0.0.1", port });
+      s.once("connect", () => (s.destroy(), resolve(true)));
+      s.once("error", () => resolve(false));
+    });
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`xrdp did not listen on ${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    port,
+    state: async () => {
+      try {
+        return JSON.parse(await readFile(stateFile, "utf8")) as DesktopAppState;
+      } catch {
+        return undefined;
+      }
+    },
+    close: async () => {
+      // The session outlives the client (xrdp keeps it for a reconnection): end the test
+      // user's processes, then the servers.
+      const pids = (await run("ps", ["-u", user, "-o", "pid="]).catch(() => "")).trim().split(
+        /\s+/,
+      ).filter(Boolean);
+      for (const pid of pids) {
+        try {
+          process.kill(Number(pid), "SIGTERM");
+        } catch {
+          // Already gone.
+        }
+      }
+      xrdp.kill("SIGTERM");
+      sesman.kill("SIGTERM");
+      await Promise.all([xrdpEnded, sesmanEnded]);
     },
   };
 }
