@@ -548,7 +548,7 @@ export class MobileADevice implements AbstractInterface {
   async destroy(): Promise<void> {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    this.#mirror.close();
+    await this.#mirror.close();
     const control = this.#control;
     this.#control = undefined;
     await control?.then((session) => session.close()).catch(() => {});

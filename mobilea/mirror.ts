@@ -121,7 +121,7 @@ export class Mirror {
   /** Disconnects and connects again now, whatever `retryAfter` says. */
   async retry(): Promise<void> {
     if (!this.settings.enabled || this.#closed) return;
-    this.#disconnect();
+    await this.#disconnect();
     this.#retryAfter = undefined;
     this.#touch();
     await this.#connect();
@@ -140,11 +140,11 @@ export class Mirror {
     };
   }
 
-  /** Disconnects for good. */
-  close(): void {
+  /** Disconnects for good; resolves once the server was told to end. */
+  async close(): Promise<void> {
     this.#closed = true;
     this.#listeners.clear();
-    this.#disconnect();
+    await this.#disconnect();
   }
 
   // Restarts the idle countdown (none while a consumer is subscribed).
@@ -154,7 +154,10 @@ export class Mirror {
     const idle = this.settings.idleTimeoutMs;
     if (idle <= 0 || this.#listeners.size > 0 || this.#closed) return;
     // A connection under way is not idle: the countdown starts again once it is done.
-    this.#idleTimer = setTimeout(() => this.#connecting ? this.#touch() : this.#disconnect(), idle);
+    this.#idleTimer = setTimeout(
+      () => this.#connecting ? this.#touch() : void this.#disconnect(),
+      idle,
+    );
     (this.#idleTimer as { unref?: () => void }).unref?.();
   }
 
@@ -258,10 +261,10 @@ export class Mirror {
     this.#lastError = `the mirror stream is unavailable: ${reason}; screenshots fall back to ` +
       `screencap until it reconnects (at retryAfter, or on retryMirror())`;
     this.#retryAfter = Date.now() + MIRROR_RETRY_DELAY_MS;
-    this.#disconnect();
+    void this.#disconnect();
   }
 
-  #disconnect(): void {
+  #disconnect(): Promise<void> {
     this.#generation++;
     clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
@@ -271,6 +274,6 @@ export class Mirror {
     this.#decoder = undefined;
     this.#latest = undefined;
     this.#resetSince = undefined;
-    void session?.close();
+    return session?.close() ?? Promise.resolve();
   }
 }

@@ -271,6 +271,31 @@ test("a jar of another release than scrcpyServerVersion: the server's refusal is
   );
 });
 
+test("after an in-band video reset the mirror goes on with the new stream", async () => {
+  phone.stopApp(NOTES);
+  await phone.launchApp(NOTES);
+  const device = mirrorDevice({ mirrorConfig: { videoResetFrameTimeoutMs: 5000 } });
+  const list = decode(await device.screenshotBase64());
+  assert.equal(list.format, "jpeg");
+  // Earlier tests' mirrors may still run (until their idle timeout): this one is among them.
+  const running = front.resetScrcpyVideo();
+  assert.ok(running >= 1, "no scrcpy server with video runs");
+  // The screenshot after the reset waits for the new key frame, and later changes show.
+  assert.equal(decode(await device.screenshotBase64()).format, "jpeg");
+  await phone.keyEvent(3); // HOME
+  await waitFor(async () => {
+    const shot = decode(await device.screenshotBase64());
+    return shot.format === "jpeg" && meanDifference(shot, list) > 10;
+  }, "the mirror to show the home screen after the reset");
+  assert.equal(device.getMirrorStatus().connected, true);
+  await device.destroy();
+  // destroy() kills the server: it ends once adb carries the close to the device.
+  await waitFor(
+    () => front.resetScrcpyVideo() <= running - 1,
+    "destroy() to end the scrcpy server",
+  );
+});
+
 test("the mirror disconnects after idleTimeoutMs without screenshots and reconnects on the next one", async () => {
   const device = mirrorDevice({ mirrorConfig: { idleTimeoutMs: 500 } });
   assert.equal(decode(await device.screenshotBase64()).format, "jpeg");

@@ -27,6 +27,8 @@ export interface ShellDevice {
   overrides?: Map<string, SimulatedShellCommand | null>;
   /** `localabstract:` sockets that processes listen on (the scrcpy server's), by name. */
   localSockets?: Map<string, LocalSocketListener>;
+  /** In-band video resets of the running scrcpy servers. */
+  videoResets?: Set<() => void>;
 }
 
 /** What a user-supplied shell command gets besides its arguments. */
@@ -1060,9 +1062,11 @@ const appProcess: Command = async (args, io, device) => {
   }
   if (mainClass === SCRCPY_MAIN) {
     device.localSockets ??= new Map();
+    device.videoResets ??= new Set();
     return await runScrcpyServer(rest.slice(2), {
       phone: device.phone,
       localSockets: device.localSockets,
+      videoResets: device.videoResets,
       out: (text) => io.out(text),
       err: (text) => io.err(text),
       killed: io.killed ?? new Promise(() => {}),

@@ -13,6 +13,8 @@
  *   frames, u32 size); the screen is encoded by ffmpeg (see `_scrcpy_encoder.ts`), scaled to
  *   `max_size` as the real server does (limit, then multiples of 8);
  * - audio: disabled (codec id 0), as a device that cannot capture it says;
+ * - an in-band video reset (RESET_VIDEO, or `AdbFront.resetScrcpyVideo()` as a display change
+ *   would cause one) restarts the encoder: a new config packet and key frame mid-stream;
  * - control: messages of version 3.x; touch events drive the phone's fingers
  *   (`VirtualPhone.multiTouch`), key codes and back go to the phone, RESET_VIDEO restarts the
  *   encoder (a new config packet and key frame). Touch positions are in video pixels and carry
@@ -54,6 +56,8 @@ export interface ScrcpyHost {
   phone: VirtualPhone;
   /** Listening `localabstract:` sockets, by name. */
   localSockets: Map<string, LocalSocketListener>;
+  /** Where a running server with video registers its in-band video reset (for tests). */
+  videoResets: Set<() => void>;
   /** Writes to the process's stdout and stderr. */
   out(text: string): void;
   err(text: string): void;
@@ -191,7 +195,11 @@ export async function runScrcpyServer(args: string[], host: ScrcpyHost): Promise
         });
       };
       startEncoder();
-      stops.push(() => encoder?.stop());
+      host.videoResets.add(startEncoder);
+      stops.push(() => {
+        host.videoResets.delete(startEncoder);
+        encoder?.stop();
+      });
       restartVideo = startEncoder;
     }
     if (sockets.control) {

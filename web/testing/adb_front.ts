@@ -93,6 +93,13 @@ export interface AdbFront {
   /** Number of host connections open now. */
   connections(): number;
   /**
+   * Resets the video of every running scrcpy server in-band, as a display change does on a
+   * device: each sends a new config packet and key frame on its open video socket.
+   *
+   * @returns how many servers were reset.
+   */
+  resetScrcpyVideo(): number;
+  /**
    * Adds or replaces a shell command from now on; `null` removes it, `undefined` restores the
    * built-in one.
    */
@@ -169,6 +176,7 @@ export async function startAdbFront(
     ]),
     files: new Map(),
     localSockets: new Map(),
+    videoResets: new Set(),
     overrides: new Map(Object.entries(options.shellCommands ?? {})),
   };
   const features = options.features ?? ["shell_v2", "cmd"];
@@ -471,6 +479,11 @@ export async function startAdbFront(
     services,
     commands,
     connections: () => sockets.size,
+    resetScrcpyVideo(): number {
+      const resets = [...device.videoResets!];
+      for (const reset of resets) reset();
+      return resets.length;
+    },
     setShellCommand(name: string, command: SimulatedShellCommand | null | undefined): void {
       if (command === undefined) device.overrides!.delete(name);
       else device.overrides!.set(name, command);
