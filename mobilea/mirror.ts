@@ -158,7 +158,6 @@ export class Mirror {
       () => this.#connecting ? this.#touch() : void this.#disconnect(),
       idle,
     );
-    (this.#idleTimer as { unref?: () => void }).unref?.();
   }
 
   #connect(): Promise<void> {
