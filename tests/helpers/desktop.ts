@@ -301,7 +301,7 @@ export interface XrdpServer {
  * time (the session manager's port, 3350, is fixed).
  */
 export async function startXrdp(user: string, password: string): Promise<XrdpServer> {
-  const { chmod, mkdir, readFile, writeFile } = await import("node:fs/promises");
+  const { chmod, mkdir, readFile, rm, writeFile } = await import("node:fs/promises");
   const { freePort } = await import("./free_port.ts");
   const home = `/home/${user}`;
   try {
@@ -315,6 +315,8 @@ export async function startXrdp(user: string, password: string): Promise<XrdpSer
     child.stdin!.end(`${user}:${password}\n`);
   });
   const stateFile = `${home}/app-state.json`;
+  // A file left by an earlier session would pass for this session's app before it runs.
+  await rm(stateFile, { force: true });
   await writeFile(
     `${home}/.xsession`,
     `#!/bin/sh\nsleep 86400 | exec /usr/bin/python3 ${APP} --state-file ${stateFile}\n`,
@@ -368,6 +370,7 @@ export async function startXrdp(user: string, password: string): Promise<XrdpSer
       xrdp.kill("SIGTERM");
       sesman.kill("SIGTERM");
       await Promise.all([xrdpEnded, sesmanEnded]);
+      await rm(stateFile, { force: true });
     },
   };
 }
