@@ -63,8 +63,18 @@ const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
   "@sdk/mobilea",
   "@sdk/mobileb",
   "@sdk/mobilec",
+  "@sdk/computer",
   "@playwright/test",
 ]);
+
+/**
+ * Optional peers a package loads at run time by a name no import shows (so that neither Deno nor
+ * a bundler resolves them): member name -> package -> version range. `@sdk/computer` loads nut-js
+ * in its input host process.
+ */
+const RUNTIME_PEER_DEPENDENCIES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "@sdk/computer": { "@nut-tree-fork/nut-js": "^4.2.6" },
+};
 
 /**
  * Executables of a package: member name -> bin name -> source file relative to the member. Each
@@ -723,6 +733,7 @@ async function buildMember(
   }
 
   const deps = classifyDependencies(member, bare, imports, built);
+  Object.assign(deps.peerDependencies, RUNTIME_PEER_DEPENDENCIES[member.name] ?? {});
   const exportsField: Record<string, NpmExportConditions> = {};
   for (const [key, target] of Object.entries(member.exports)) {
     const base = withoutTsExtension(target, member);
