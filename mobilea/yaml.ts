@@ -9,6 +9,7 @@ import type { RunYamlResult } from "@sdk/core";
 import {
   bool,
   type EnvLookup,
+  mapping,
   num,
   oneOf,
   parsePlatformScriptFile,
@@ -46,6 +47,19 @@ export interface MobileAScriptSection extends Record<string, unknown> {
   bridgePath?: string;
   remoteBridgeHost?: string;
   remoteBridgePort?: number;
+  /** The mirror stream (`mirrorConfig` of `MobileADevice`). */
+  mirrorConfig?: {
+    enabled?: boolean;
+    maxSize?: number;
+    videoBitRate?: number;
+    idleTimeoutMs?: number;
+    videoResetFrameTimeoutMs?: number;
+    ffmpegPath?: string;
+  };
+  /** Where the scrcpy server jar is on the device (mirror stream and Pinch). */
+  scrcpyServerPath?: string;
+  /** The jar's release. */
+  scrcpyServerVersion?: string;
   /** App name -> package name (the agent's `appNameMapping`). */
   appNameMapping?: Record<string, string>;
 }
@@ -76,6 +90,16 @@ export const MOBILEA_SCRIPT_SECTION: ScriptSectionSchema<MobileAScriptSection> =
     bridgePath: text,
     remoteBridgeHost: text,
     remoteBridgePort: num({ integer: true, above: 0 }),
+    mirrorConfig: mapping("the mirrorConfig mapping", {
+      enabled: bool,
+      maxSize: num({ integer: true, min: 0, unit: "px" }),
+      videoBitRate: num({ above: 0, unit: "bits/s" }),
+      idleTimeoutMs: num({ min: 0, unit: "ms" }),
+      videoResetFrameTimeoutMs: num({ integer: true, above: 0, unit: "ms" }),
+      ffmpegPath: text,
+    }),
+    scrcpyServerPath: text,
+    scrcpyServerVersion: text,
     appNameMapping: record(text),
   },
 };

@@ -204,6 +204,10 @@ test("bad mobilea scripts fail before anything runs, naming the key", async () =
     (e: Error) => e instanceof YamlScriptError && /'mobilea' section/.test(e.message),
   );
   await assert.rejects(
+    runMobileAYaml("mobilea:\n  mirrorConfig:\n    maxsize: 800\ntasks: []\n", options()),
+    (e: Error) => e instanceof YamlScriptError && /maxsize/.test(e.message),
+  );
+  await assert.rejects(
     runMobileAYaml(`mobilea:\n  deviceId: no-such-device\ntasks: []\n`, options()),
     /"no-such-device" is not connected/,
   );
@@ -286,4 +290,31 @@ test("sdk run fails a file whose platform section does not run in this version, 
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test("the mobilea section passes mirrorConfig and the scrcpy server's place to the device", async () => {
+  let agent: MobileAAgent | undefined;
+  const { result } = await runMobileAYaml(
+    `
+mobilea:
+  mirrorConfig:
+    enabled: true
+    maxSize: 800
+  scrcpyServerPath: /data/local/tmp/elsewhere.jar
+  scrcpyServerVersion: 3.3.3
+tasks:
+  - name: read
+    flow:
+      - runBridgeShell: wm size
+        name: size
+`,
+    options((a) => agent = a),
+  );
+  assert.equal(result.size, "Physical size: 1080x2400\n");
+  const device = agent!.interface;
+  assert.equal(device.getMirrorStatus().enabled, true);
+  assert.deepEqual(device.scrcpyServer, {
+    path: "/data/local/tmp/elsewhere.jar",
+    version: "3.3.3",
+  });
 });
