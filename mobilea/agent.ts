@@ -6,7 +6,7 @@
  * @module
  */
 
-import { Agent } from "@sdk/core";
+import { Agent, AppNameMapping, requireTarget } from "@sdk/core";
 import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { Bridge, type BridgeOptions } from "./bridge.ts";
 import {
@@ -62,7 +62,7 @@ export const DEFAULT_APP_NAME_MAPPING: Readonly<Record<string, string>> = {
  * ```
  */
 export class MobileAAgent extends Agent<MobileADevice> {
-  readonly #apps: Map<string, string>;
+  readonly #apps: AppNameMapping;
 
   /**
    * Creates the agent over a device.
@@ -71,21 +71,13 @@ export class MobileAAgent extends Agent<MobileADevice> {
    * of the shared options (see `Agent`).
    */
   constructor(device: MobileADevice, options: MobileAAgentOptions = {}) {
-    const mapping = options.appNameMapping;
-    if (
-      mapping !== undefined &&
-      (typeof mapping !== "object" || mapping === null ||
-        !Object.values(mapping).every((v) => typeof v === "string" && v.trim() !== ""))
-    ) {
-      throw new TypeError(
-        "'appNameMapping' must be an object of app name -> package name (non-empty strings)",
-      );
-    }
+    const apps = new AppNameMapping(
+      DEFAULT_APP_NAME_MAPPING,
+      options.appNameMapping,
+      "package name",
+    );
     super(device, options);
-    this.#apps = new Map();
-    for (const [name, pkg] of Object.entries({ ...DEFAULT_APP_NAME_MAPPING, ...mapping })) {
-      this.#apps.set(name.trim().toLowerCase(), pkg.trim());
-    }
+    this.#apps = apps;
     // The planner's Launch and Terminate resolve app names as launch() and terminate() do.
     device.useAppNameMapping((target) => this.resolveApp(target));
   }
@@ -94,7 +86,7 @@ export class MobileAAgent extends Agent<MobileADevice> {
    * The package an app name maps to, or `target` itself (web URL, package, `package/.Activity`).
    */
   resolveApp(target: string): string {
-    return this.#apps.get(target.trim().toLowerCase()) ?? target.trim();
+    return this.#apps.resolve(target);
   }
 
   /**
@@ -104,7 +96,7 @@ export class MobileAAgent extends Agent<MobileADevice> {
    * @throws {Error} with the device's message when the app or activity does not exist.
    */
   async launch(target: string): Promise<void> {
-    const resolved = this.resolveApp(requireString("launch", target));
+    const resolved = this.resolveApp(requireTarget("launch", target));
     await this.recordedCall(
       "launch",
       target,
@@ -119,7 +111,7 @@ export class MobileAAgent extends Agent<MobileADevice> {
    * report as a `terminate` call.
    */
   async terminate(uri: string): Promise<void> {
-    const resolved = this.resolveApp(requireString("terminate", uri));
+    const resolved = this.resolveApp(requireTarget("terminate", uri));
     await this.recordedCall(
       "terminate",
       uri,
@@ -202,15 +194,6 @@ export const PINCH_UNAVAILABLE: string = pinchUnavailable({
   path: DEFAULT_SCRCPY_SERVER_PATH,
   version: DEFAULT_SCRCPY_SERVER_VERSION,
 });
-
-function requireString(api: string, value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new TypeError(
-      `${api} needs a non-empty string: current value is ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
-}
 
 /** A device the adb server lists as online and authorized. */
 export interface ConnectedDevice {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { Agent } from "@sdk/core";
+import { Agent, AppNameMapping, requireTarget } from "@sdk/core";
 import type { AgentOptions } from "@sdk/core";
 import type { MobileBDevice, MobileBDeviceOptions } from "./device.ts";
 import { loadDeviceClass } from "./device_class.ts";
@@ -68,7 +68,7 @@ export interface RunDriverRequestParams {
  * ```
  */
 export class MobileBAgent extends Agent<MobileBDevice> {
-  readonly #apps: Map<string, string>;
+  readonly #apps: AppNameMapping;
 
   /**
    * Creates the agent over a device.
@@ -77,28 +77,20 @@ export class MobileBAgent extends Agent<MobileBDevice> {
    * the errors of the shared options (see `Agent`).
    */
   constructor(device: MobileBDevice, options: MobileBAgentOptions = {}) {
-    const mapping = options.appNameMapping;
-    if (
-      mapping !== undefined &&
-      (typeof mapping !== "object" || mapping === null ||
-        !Object.values(mapping).every((v) => typeof v === "string" && v.trim() !== ""))
-    ) {
-      throw new TypeError(
-        "'appNameMapping' must be an object of app name -> bundle id (non-empty strings)",
-      );
-    }
+    const apps = new AppNameMapping(
+      DEFAULT_APP_NAME_MAPPING,
+      options.appNameMapping,
+      "bundle id",
+    );
     super(device, options);
-    this.#apps = new Map();
-    for (const [name, id] of Object.entries({ ...DEFAULT_APP_NAME_MAPPING, ...mapping })) {
-      this.#apps.set(name.trim().toLowerCase(), id.trim());
-    }
+    this.#apps = apps;
     // The planner's Launch and Terminate resolve app names as launch() and terminate() do.
     device.useAppNameMapping((target) => this.resolveApp(target));
   }
 
   /** The bundle id an app name maps to, or `target` itself (URL, URL scheme, bundle id). */
   resolveApp(target: string): string {
-    return this.#apps.get(target.trim().toLowerCase()) ?? target.trim();
+    return this.#apps.resolve(target);
   }
 
   /**
@@ -108,7 +100,7 @@ export class MobileBAgent extends Agent<MobileBDevice> {
    * @throws {DriverRequestError} with WDA's message when it cannot be opened.
    */
   async launch(target: string): Promise<void> {
-    const resolved = this.resolveApp(requireString("launch", target));
+    const resolved = this.resolveApp(requireTarget("launch", target));
     await this.recordedCall(
       "launch",
       target,
@@ -120,7 +112,7 @@ export class MobileBAgent extends Agent<MobileBDevice> {
 
   /** Terminates an app by bundle id or mapped app name. Recorded as a `terminate` call. */
   async terminate(bundleId: string): Promise<void> {
-    const resolved = this.resolveApp(requireString("terminate", bundleId));
+    const resolved = this.resolveApp(requireTarget("terminate", bundleId));
     await this.recordedCall(
       "terminate",
       bundleId,
@@ -180,15 +172,6 @@ export class MobileBAgent extends Agent<MobileBDevice> {
       () => this.interface.appSwitcher(),
     );
   }
-}
-
-function requireString(api: string, value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new TypeError(
-      `${api} needs a non-empty string: current value is ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
 }
 
 /** Options of {@link agentFromDeviceDriver}: agent options plus device options. */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { Agent } from "@sdk/core";
+import { Agent, AppNameMapping, requireTarget } from "@sdk/core";
 import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { listTargets, type ToolOptions } from "./tool.ts";
 import { MobileCDevice, type MobileCDeviceOptions } from "./device.ts";
@@ -56,7 +56,7 @@ export const PINCH_UNAVAILABLE: string =
  * ```
  */
 export class MobileCAgent extends Agent<MobileCDevice> {
-  readonly #apps: Map<string, string>;
+  readonly #apps: AppNameMapping;
 
   /**
    * Creates the agent over a device.
@@ -65,29 +65,20 @@ export class MobileCAgent extends Agent<MobileCDevice> {
    * the errors of the shared options (see `Agent`).
    */
   constructor(device: MobileCDevice, options: MobileCAgentOptions = {}) {
-    const mapping = options.appNameMapping;
-    if (
-      mapping !== undefined &&
-      (typeof mapping !== "object" || mapping === null ||
-        !Object.values(mapping).every((v) => typeof v === "string" && v.trim() !== ""))
-    ) {
-      throw new TypeError(
-        "'appNameMapping' must be an object of app name -> bundle name or bundle/Ability " +
-          "(non-empty strings)",
-      );
-    }
+    const apps = new AppNameMapping(
+      DEFAULT_APP_NAME_MAPPING,
+      options.appNameMapping,
+      "bundle name or bundle/Ability",
+    );
     super(device, options);
-    this.#apps = new Map();
-    for (const [name, target] of Object.entries({ ...DEFAULT_APP_NAME_MAPPING, ...mapping })) {
-      this.#apps.set(name.trim().toLowerCase(), target.trim());
-    }
+    this.#apps = apps;
     // The planner's Launch and Terminate resolve app names as launch() and terminate() do.
     device.useAppNameMapping((target) => this.resolveApp(target));
   }
 
   /** The bundle (or `bundle/Ability`) an app name maps to, or `target` itself. */
   resolveApp(target: string): string {
-    return this.#apps.get(target.trim().toLowerCase()) ?? target.trim();
+    return this.#apps.resolve(target);
   }
 
   /**
@@ -98,7 +89,7 @@ export class MobileCAgent extends Agent<MobileCDevice> {
    * @throws {Error} with the device's message when the bundle or ability does not exist.
    */
   async launch(uri: string): Promise<void> {
-    const resolved = this.resolveApp(requireString("launch", uri));
+    const resolved = this.resolveApp(requireTarget("launch", uri));
     await this.recordedCall(
       "launch",
       uri,
@@ -115,7 +106,7 @@ export class MobileCAgent extends Agent<MobileCDevice> {
    * @throws {Error} with the device's message when the bundle is not installed.
    */
   async terminate(uri: string): Promise<void> {
-    const resolved = this.resolveApp(requireString("terminate", uri));
+    const resolved = this.resolveApp(requireTarget("terminate", uri));
     await this.recordedCall(
       "terminate",
       uri,
@@ -171,15 +162,6 @@ export class MobileCAgent extends Agent<MobileCDevice> {
   override aiPinch(_locate: TUserPrompt | undefined, _options: AiPinchOptions): Promise<void> {
     return Promise.reject(new TypeError(PINCH_UNAVAILABLE));
   }
-}
-
-function requireString(api: string, value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new TypeError(
-      `${api} needs a non-empty string: current value is ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
 }
 
 /** A device `hdc list targets` lists. */

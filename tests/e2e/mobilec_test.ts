@@ -676,10 +676,12 @@ test("hdc exiting non-zero fails the step with its own message, verbatim", async
 test("a hdc run that does not finish within toolTimeout fails naming the command", async () => {
   const tool = await misbehavingTool("hang");
   try {
-    const device = new MobileCDevice(front.connectKey, { toolPath: tool.path, toolTimeout: 500 });
+    // Long enough for a screenshot through the simulator's hdc on a loaded machine, far shorter
+    // than the hang.
+    const device = new MobileCDevice(front.connectKey, { toolPath: tool.path, toolTimeout: 5000 });
     await assert.rejects(
       device.home(),
-      /hdc -t \S+ shell "uitest uiInput keyEvent Home" did not finish within 500 ms/,
+      /hdc -t \S+ shell "uitest uiInput keyEvent Home" did not finish within 5000 ms/,
     );
     // The device is still usable: the next run is not held by the stopped one.
     assert.ok((await device.screenshotBase64()).length > 1000);
