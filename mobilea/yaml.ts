@@ -8,15 +8,12 @@
 import type { RunYamlResult } from "@sdk/core";
 import {
   bool,
-  type EnvLookup,
   mapping,
   num,
   oneOf,
-  parsePlatformScriptFile,
-  readScriptSource,
   record,
-  runScriptTasks,
-  scriptAgentOptions,
+  runPlatformYaml,
+  type RunPlatformYamlOptions,
   type ScriptSectionSchema,
   text,
 } from "@sdk/core/script";
@@ -104,25 +101,14 @@ export const MOBILEA_SCRIPT_SECTION: ScriptSectionSchema<MobileAScriptSection> =
   },
 };
 
-/** Options of {@link runMobileAYaml}. */
-export interface RunMobileAYamlOptions {
-  /**
-   * Agent and device options that outrank the script's `agent` and `mobilea` sections (for
-   * example `modelConfig`, or `remoteBridgePort` of the adb server to use).
-   */
-  agentOptions?: AgentFromBridgeDeviceOptions;
-  /** Named in errors when `script` is text. Default `"script.yaml"`. */
-  fileName?: string;
-  /** Reads environment variables for `${NAME}`. Default: the process environment. */
-  env?: EnvLookup;
-  /** Stops the run between items (and inside waits) when it aborts. */
-  signal?: AbortSignal;
-  /**
-   * Called with the agent once it exists, before `launch` and the tasks (to read its report
-   * or log afterwards). The agent is destroyed when the run ends either way.
-   */
-  onAgent?: (agent: MobileAAgent) => void;
-}
+/**
+ * Options of {@link runMobileAYaml}: `agentOptions` (agent and device options that outrank the script's
+ * `agent` and `mobilea` sections), `fileName`, `env`, `signal`, `onAgent`.
+ */
+export type RunMobileAYamlOptions = RunPlatformYamlOptions<
+  MobileAAgent,
+  AgentFromBridgeDeviceOptions
+>;
 
 /**
  * Runs a YAML script on an Android device. The script has a `mobilea` section:
@@ -159,24 +145,11 @@ export async function runMobileAYaml(
   script: string,
   options: RunMobileAYamlOptions = {},
 ): Promise<RunYamlResult> {
-  const source = await readScriptSource(script, options.fileName);
-  const parsed = await parsePlatformScriptFile(
+  return await runPlatformYaml(
     MOBILEA_SCRIPT_SECTION,
-    source.text,
-    source.fileName,
-    { env: options.env },
+    script,
+    options,
+    ({ deviceId, launch: _, ...device }, agentOptions) =>
+      agentFromBridgeDevice(deviceId, { ...agentOptions, ...device, ...options.agentOptions }),
   );
-  const { deviceId, launch, ...deviceOptions } = parsed.section;
-  const agent = await agentFromBridgeDevice(deviceId, {
-    ...scriptAgentOptions(source.fileName, parsed.agent),
-    ...deviceOptions,
-    ...options.agentOptions,
-  });
-  try {
-    options.onAgent?.(agent);
-    if (launch !== undefined) await agent.launch(launch);
-    return await runScriptTasks(agent, parsed, { signal: options.signal });
-  } finally {
-    await agent.destroy();
-  }
 }

@@ -8,15 +8,12 @@
 import type { RunYamlResult } from "@sdk/core";
 import {
   bool,
-  type EnvLookup,
   mapping,
   num,
   oneOf,
-  parsePlatformScriptFile,
-  readScriptSource,
   record,
-  runScriptTasks,
-  scriptAgentOptions,
+  runPlatformYaml,
+  type RunPlatformYamlOptions,
   type ScriptSectionSchema,
   text,
 } from "@sdk/core/script";
@@ -69,25 +66,14 @@ export const MOBILEB_SCRIPT_SECTION: ScriptSectionSchema<MobileBScriptSection> =
   },
 };
 
-/** Options of {@link runMobileBYaml}. */
-export interface RunMobileBYamlOptions {
-  /**
-   * Agent and device options that outrank the script's `agent` and `mobileb` sections (for
-   * example `modelConfig`, or the `driverPort` of the WebDriverAgent to use).
-   */
-  agentOptions?: AgentFromDeviceDriverOptions;
-  /** Named in errors when `script` is text. Default `"script.yaml"`. */
-  fileName?: string;
-  /** Reads environment variables for `${NAME}`. Default: the process environment. */
-  env?: EnvLookup;
-  /** Stops the run between items (and inside waits) when it aborts. */
-  signal?: AbortSignal;
-  /**
-   * Called with the agent once it exists, before `launch` and the tasks. The agent is destroyed
-   * when the run ends either way.
-   */
-  onAgent?: (agent: MobileBAgent) => void;
-}
+/**
+ * Options of {@link runMobileBYaml}: `agentOptions` (agent and device options that outrank the script's
+ * `agent` and `mobileb` sections), `fileName`, `env`, `signal`, `onAgent`.
+ */
+export type RunMobileBYamlOptions = RunPlatformYamlOptions<
+  MobileBAgent,
+  AgentFromDeviceDriverOptions
+>;
 
 /**
  * Runs a YAML script on an iOS device. The script has a `mobileb` section:
@@ -124,24 +110,11 @@ export async function runMobileBYaml(
   script: string,
   options: RunMobileBYamlOptions = {},
 ): Promise<RunYamlResult> {
-  const source = await readScriptSource(script, options.fileName);
-  const parsed = await parsePlatformScriptFile(
+  return await runPlatformYaml(
     MOBILEB_SCRIPT_SECTION,
-    source.text,
-    source.fileName,
-    { env: options.env },
+    script,
+    options,
+    ({ launch: _, ...device }, agentOptions) =>
+      agentFromDeviceDriver({ ...agentOptions, ...device, ...options.agentOptions }),
   );
-  const { launch, ...deviceOptions } = parsed.section;
-  const agent = await agentFromDeviceDriver({
-    ...scriptAgentOptions(source.fileName, parsed.agent),
-    ...deviceOptions,
-    ...options.agentOptions,
-  });
-  try {
-    options.onAgent?.(agent);
-    if (launch !== undefined) await agent.launch(launch);
-    return await runScriptTasks(agent, parsed, { signal: options.signal });
-  } finally {
-    await agent.destroy();
-  }
 }

@@ -8,14 +8,11 @@
 import type { RunYamlResult } from "@sdk/core";
 import {
   bool,
-  type EnvLookup,
   num,
   oneOf,
-  parsePlatformScriptFile,
-  readScriptSource,
   record,
-  runScriptTasks,
-  scriptAgentOptions,
+  runPlatformYaml,
+  type RunPlatformYamlOptions,
   type ScriptSectionSchema,
   text,
 } from "@sdk/core/script";
@@ -63,25 +60,14 @@ export const MOBILEC_SCRIPT_SECTION: ScriptSectionSchema<MobileCScriptSection> =
   },
 };
 
-/** Options of {@link runMobileCYaml}. */
-export interface RunMobileCYamlOptions {
-  /**
-   * Agent and device options that outrank the script's `agent` and `mobilec` sections (for
-   * example `modelConfig`, or the `toolPath` of hdc).
-   */
-  agentOptions?: AgentFromToolDeviceOptions;
-  /** Named in errors when `script` is text. Default `"script.yaml"`. */
-  fileName?: string;
-  /** Reads environment variables for `${NAME}`. Default: the process environment. */
-  env?: EnvLookup;
-  /** Stops the run between items (and inside waits) when it aborts. */
-  signal?: AbortSignal;
-  /**
-   * Called with the agent once it exists, before `launch` and the tasks. The agent is destroyed
-   * when the run ends either way.
-   */
-  onAgent?: (agent: MobileCAgent) => void;
-}
+/**
+ * Options of {@link runMobileCYaml}: `agentOptions` (agent and device options that outrank the script's
+ * `agent` and `mobilec` sections), `fileName`, `env`, `signal`, `onAgent`.
+ */
+export type RunMobileCYamlOptions = RunPlatformYamlOptions<
+  MobileCAgent,
+  AgentFromToolDeviceOptions
+>;
 
 /**
  * Runs a YAML script on a HarmonyOS device. The script has a `mobilec` section:
@@ -117,24 +103,11 @@ export async function runMobileCYaml(
   script: string,
   options: RunMobileCYamlOptions = {},
 ): Promise<RunYamlResult> {
-  const source = await readScriptSource(script, options.fileName);
-  const parsed = await parsePlatformScriptFile(
+  return await runPlatformYaml(
     MOBILEC_SCRIPT_SECTION,
-    source.text,
-    source.fileName,
-    { env: options.env },
+    script,
+    options,
+    ({ deviceId, launch: _, ...device }, agentOptions) =>
+      agentFromToolDevice(deviceId, { ...agentOptions, ...device, ...options.agentOptions }),
   );
-  const { deviceId, launch, ...deviceOptions } = parsed.section;
-  const agent = await agentFromToolDevice(deviceId, {
-    ...scriptAgentOptions(source.fileName, parsed.agent),
-    ...deviceOptions,
-    ...options.agentOptions,
-  });
-  try {
-    options.onAgent?.(agent);
-    if (launch !== undefined) await agent.launch(launch);
-    return await runScriptTasks(agent, parsed, { signal: options.signal });
-  } finally {
-    await agent.destroy();
-  }
 }

@@ -52,6 +52,8 @@ export type {
   ScriptTasks,
   ScriptWebTarget,
 } from "./script_schema.ts";
+export { runPlatformYaml } from "./platform_run.ts";
+export type { PlatformYamlAgent, RunPlatformYamlOptions } from "./platform_run.ts";
 export { readScriptSource, scriptAgentOptions } from "./script_source.ts";
 export type { ScriptSource } from "./script_source.ts";
 export {

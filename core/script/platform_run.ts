@@ -1,0 +1,80 @@
+/**
+ * What every device platform's `run...Yaml` does (spec 4.5): read the script (a path or its
+ * text), check it with the platform's section schema, create the agent from the section, open
+ * the section's `launch` target, run the tasks, and destroy the agent (writing its report) however
+ * the run ends.
+ *
+ * @module
+ */
+
+import type { AgentOptions } from "../agent/options.ts";
+import type { EnvLookup } from "./env_vars.ts";
+import { runScriptTasks, type RunYamlResult } from "./run_yaml.ts";
+import { parsePlatformScriptFile, type ScriptSectionSchema } from "./script_schema.ts";
+import { readScriptSource, scriptAgentOptions } from "./script_source.ts";
+import type { YamlAgent } from "./yaml_agent.ts";
+
+/** Options of a platform's `run...Yaml` (`runMobileAYaml`, ...). */
+export interface RunPlatformYamlOptions<A, O> {
+  /** Agent and device options that outrank the script's `agent` and platform sections. */
+  agentOptions?: O;
+  /** Named in errors when the script is text. Default `"script.yaml"`. */
+  fileName?: string;
+  /** Reads environment variables for `${NAME}`. Default: the process environment. */
+  env?: EnvLookup;
+  /** Stops the run between items (and inside waits) when it aborts. */
+  signal?: AbortSignal;
+  /**
+   * Called with the agent once it exists, before `launch` and the tasks (to read its report or
+   * log afterwards). The agent is destroyed when the run ends either way.
+   */
+  onAgent?: (agent: A) => void;
+}
+
+/** An agent a platform's runner can drive: script items, `launch`, and `destroy`. */
+export type PlatformYamlAgent = YamlAgent & {
+  launch?(target: string): Promise<void>;
+  destroy(): Promise<void>;
+};
+
+/**
+ * Runs a script on a device platform.
+ *
+ * @param schema the platform's section (its key, name and readers); a `launch` key, when the
+ * section has one, names what is opened before the tasks.
+ * @param script a path to a `.yaml` / `.yml` file, or the script's text.
+ * @param options see {@link RunPlatformYamlOptions}.
+ * @param createAgent creates the agent from the section and the agent options of the script's
+ * `agent` section (the platform adds `options.agentOptions` on top).
+ * @returns the tasks' outcomes and the stored results, as `agent.runYaml`.
+ * @throws {YamlScriptError} for an invalid script (nothing runs then); what `createAgent` and
+ * `launch` throw; a task's error (wrapped as `YamlTaskError`) unless the task has
+ * `continueOnError`.
+ */
+export async function runPlatformYaml<
+  S extends Record<string, unknown>,
+  A extends PlatformYamlAgent,
+  O,
+>(
+  schema: ScriptSectionSchema<S>,
+  script: string,
+  options: RunPlatformYamlOptions<A, O>,
+  createAgent: (section: S, agentOptions: AgentOptions) => Promise<A>,
+): Promise<RunYamlResult> {
+  const source = await readScriptSource(script, options.fileName);
+  const parsed = await parsePlatformScriptFile(schema, source.text, source.fileName, {
+    env: options.env,
+  });
+  const agent = await createAgent(
+    parsed.section,
+    scriptAgentOptions(source.fileName, parsed.agent),
+  );
+  try {
+    options.onAgent?.(agent);
+    const launch = parsed.section.launch;
+    if (typeof launch === "string") await agent.launch!(launch);
+    return await runScriptTasks(agent, parsed, { signal: options.signal });
+  } finally {
+    await agent.destroy();
+  }
+}
