@@ -17,6 +17,7 @@ import type {
 } from "@sdk/core";
 import {
   clearInputAction,
+  deviceAction,
   doubleClickAction,
   dragAndDropAction,
   INPUT_MODES,
@@ -71,15 +72,7 @@ function plain(
   params: readonly ActionParamSpec[],
   run: (param: ActionParams, signal: AbortSignal | undefined) => Promise<void>,
 ): DeviceAction {
-  return {
-    name,
-    description,
-    params,
-    call: async (param, context) => {
-      context?.signal?.throwIfAborted();
-      await run(param ?? {}, context?.signal);
-    },
-  };
+  return deviceAction(name, description, params, (param, context) => run(param, context.signal));
 }
 
 const log = logger("sdk:device");

@@ -92,6 +92,7 @@ export { normalizeKeyCombo } from "./device/keys.ts";
 export { withCustomActions } from "./device/custom_actions.ts";
 export {
   clearInputAction,
+  deviceAction,
   doubleClickAction,
   dragAndDropAction,
   INPUT_MODES,

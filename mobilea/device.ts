@@ -13,7 +13,6 @@
 import type { Adb } from "@yume-chan/adb";
 import type {
   AbstractInterface,
-  ActionContext,
   ActionParams,
   DeviceAction,
   FrameStream,
@@ -28,6 +27,7 @@ import {
   checkBooleanOptions,
   checkInputOptions,
   clearInputAction,
+  deviceAction,
   doubleClickAction,
   dragAndDropAction,
   INPUT_MODES,
@@ -805,20 +805,7 @@ export class MobileADevice implements AbstractInterface {
 
   #buildActions(): DeviceAction[] {
     const unit = "dp (logical pixels: screenshot pixels / (screen dpi / 160))";
-    const plain = (
-      name: string,
-      description: string,
-      params: DeviceAction["params"],
-      run: (param: ActionParams, context: ActionContext) => Promise<void>,
-    ): DeviceAction => ({
-      name,
-      description,
-      params,
-      call: async (param: ActionParams, context: ActionContext) => {
-        context?.signal?.throwIfAborted();
-        await run(param ?? {}, context ?? {});
-      },
-    });
+    const plain = deviceAction;
     const at = (action: string, param: ActionParams, name = "locate"): LocatedElement =>
       readLocateParam(action, param, true, name)!;
     const actions: DeviceAction[] = [

@@ -18,6 +18,7 @@ import type {
 } from "@sdk/core";
 import {
   clearInputAction,
+  deviceAction,
   doubleClickAction,
   dragAndDropAction,
   INPUT_MODES,
@@ -103,20 +104,7 @@ export interface MobileBActionHost {
  */
 export function mobileBActions(host: MobileBActionHost): DeviceAction[] {
   const unit = "points (logical pixels: screenshot pixels / screen scale)";
-  const plain = (
-    name: string,
-    description: string,
-    params: DeviceAction["params"],
-    run: (param: ActionParams, context: ActionContext) => Promise<void>,
-  ): DeviceAction => ({
-    name,
-    description,
-    params,
-    call: async (param: ActionParams, context: ActionContext) => {
-      context?.signal?.throwIfAborted();
-      await run(param ?? {}, context ?? {});
-    },
-  });
+  const plain = deviceAction;
   const at = (action: string, param: ActionParams, name = "locate"): LocatedElement =>
     readLocateParam(action, param, true, name)!;
   const pinchBase = pinchAction(async (param, context) => await pinch(host, param, context), {

@@ -15,7 +15,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type {
   AbstractInterface,
-  ActionContext,
   ActionParams,
   DeviceAction,
   InputActionOptions,
@@ -28,6 +27,7 @@ import {
   checkBooleanOptions,
   checkInputOptions,
   clearInputAction,
+  deviceAction,
   doubleClickAction,
   dragAndDropAction,
   INPUT_MODES,
@@ -508,20 +508,7 @@ export class MobileCDevice implements AbstractInterface {
 
   #buildActions(): DeviceAction[] {
     const unit = "vp (logical pixels: screenshot pixels / screen density)";
-    const plain = (
-      name: string,
-      description: string,
-      params: DeviceAction["params"],
-      run: (param: ActionParams) => Promise<void>,
-    ): DeviceAction => ({
-      name,
-      description,
-      params,
-      call: async (param: ActionParams, context: ActionContext) => {
-        context?.signal?.throwIfAborted();
-        await run(param ?? {});
-      },
-    });
+    const plain = deviceAction;
     const at = (action: string, param: ActionParams, name = "locate"): LocatedElement =>
       readLocateParam(action, param, true, name);
     return [

@@ -99,6 +99,24 @@ function build(
   };
 }
 
+/**
+ * A platform's own action (`Launch`, `MobileABackButton`, ...): `run` gets the parameters (`{}`
+ * when none) and the context, after a check that the call was not aborted.
+ *
+ * @param name the action's name, as the model writes it.
+ * @param description one line for the model.
+ * @param params its parameters.
+ * @param run performs it.
+ */
+export function deviceAction(
+  name: string,
+  description: string,
+  params: readonly ActionParamSpec[],
+  run: ActionImplementation,
+): DeviceAction {
+  return build(name, description, params, run, undefined);
+}
+
 /** `Tap`: one tap or click on `locate` (required). */
 export function tapAction(run: ActionImplementation, text?: SharedActionText): DeviceAction {
   return build(
