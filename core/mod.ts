@@ -17,6 +17,8 @@
  */
 
 export { Agent } from "./agent/agent.ts";
+export { AppAgent } from "./agent/app_agent.ts";
+export type { AppAgentOptions, AppDevice } from "./agent/app_agent.ts";
 export type {
   AgentOptions,
   AiActOptions,

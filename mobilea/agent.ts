@@ -6,7 +6,7 @@
  * @module
  */
 
-import { Agent, AppNameMapping, requireTarget } from "@sdk/core";
+import { AppAgent } from "@sdk/core";
 import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { Bridge, type BridgeOptions } from "./bridge.ts";
 import {
@@ -48,7 +48,9 @@ export const DEFAULT_APP_NAME_MAPPING: Readonly<Record<string, string>> = {
 
 /**
  * An agent bound to one Android device. `destroy()` closes its connection to the adb server; the
- * device stays connected.
+ * device stays connected. `launch(target)` takes a web URL, `package/.Activity`, a package name or
+ * an app name of `appNameMapping`; `terminate(uri)` a package name, a mapped app name, or
+ * `package/.Activity` (only the package is used); both are recorded in the report.
  *
  * @example
  * ```ts ignore
@@ -61,9 +63,7 @@ export const DEFAULT_APP_NAME_MAPPING: Readonly<Record<string, string>> = {
  * await agent.destroy();
  * ```
  */
-export class MobileAAgent extends Agent<MobileADevice> {
-  readonly #apps: AppNameMapping;
-
+export class MobileAAgent extends AppAgent<MobileADevice> {
   /**
    * Creates the agent over a device.
    *
@@ -71,54 +71,7 @@ export class MobileAAgent extends Agent<MobileADevice> {
    * of the shared options (see `Agent`).
    */
   constructor(device: MobileADevice, options: MobileAAgentOptions = {}) {
-    const apps = new AppNameMapping(
-      DEFAULT_APP_NAME_MAPPING,
-      options.appNameMapping,
-      "package name",
-    );
-    super(device, options);
-    this.#apps = apps;
-    // The planner's Launch and Terminate resolve app names as launch() and terminate() do.
-    device.useAppNameMapping((target) => this.resolveApp(target));
-  }
-
-  /**
-   * The package an app name maps to, or `target` itself (web URL, package, `package/.Activity`).
-   */
-  resolveApp(target: string): string {
-    return this.#apps.resolve(target);
-  }
-
-  /**
-   * Opens an app or web page: a web URL, `package/.Activity`, a package name, or an app name of
-   * `appNameMapping`. Recorded in the report as a `launch` call.
-   *
-   * @throws {Error} with the device's message when the app or activity does not exist.
-   */
-  async launch(target: string): Promise<void> {
-    const resolved = this.resolveApp(requireTarget("launch", target));
-    await this.recordedCall(
-      "launch",
-      target,
-      "Launch",
-      { uri: resolved },
-      () => this.interface.launch(resolved),
-    );
-  }
-
-  /**
-   * Force-stops an app: package name, mapped app name, or `package/.Activity`. Recorded in the
-   * report as a `terminate` call.
-   */
-  async terminate(uri: string): Promise<void> {
-    const resolved = this.resolveApp(requireTarget("terminate", uri));
-    await this.recordedCall(
-      "terminate",
-      uri,
-      "Terminate",
-      { uri: resolved },
-      () => this.interface.terminate(resolved),
-    );
+    super(device, options, DEFAULT_APP_NAME_MAPPING, "package name");
   }
 
   /**

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { Agent, AppNameMapping, requireTarget } from "@sdk/core";
+import { AppAgent } from "@sdk/core";
 import type { AgentOptions } from "@sdk/core";
 import type { MobileBDevice, MobileBDeviceOptions } from "./device.ts";
 import { loadDeviceClass } from "./device_class.ts";
@@ -55,6 +55,9 @@ export interface RunDriverRequestParams {
 /**
  * An agent bound to one iOS device through WebDriverAgent. `destroy()` deletes the WDA session
  * the device created (a session given as `sessionId` is left alive); WDA keeps running.
+ * `launch(target)` takes a web URL, a URL scheme (`tel:`, `mailto:`), a bundle id or an app name
+ * of `appNameMapping`; `terminate(bundleId)` a bundle id or a mapped app name; both are recorded in
+ * the report.
  *
  * @example
  * ```ts ignore
@@ -67,9 +70,7 @@ export interface RunDriverRequestParams {
  * await agent.destroy();
  * ```
  */
-export class MobileBAgent extends Agent<MobileBDevice> {
-  readonly #apps: AppNameMapping;
-
+export class MobileBAgent extends AppAgent<MobileBDevice> {
   /**
    * Creates the agent over a device.
    *
@@ -77,51 +78,7 @@ export class MobileBAgent extends Agent<MobileBDevice> {
    * the errors of the shared options (see `Agent`).
    */
   constructor(device: MobileBDevice, options: MobileBAgentOptions = {}) {
-    const apps = new AppNameMapping(
-      DEFAULT_APP_NAME_MAPPING,
-      options.appNameMapping,
-      "bundle id",
-    );
-    super(device, options);
-    this.#apps = apps;
-    // The planner's Launch and Terminate resolve app names as launch() and terminate() do.
-    device.useAppNameMapping((target) => this.resolveApp(target));
-  }
-
-  /** The bundle id an app name maps to, or `target` itself (URL, URL scheme, bundle id). */
-  resolveApp(target: string): string {
-    return this.#apps.resolve(target);
-  }
-
-  /**
-   * Opens an app or a URL: a web URL (Safari), a URL scheme (`tel:`, `mailto:`, an app's own), a
-   * bundle id, or an app name of `appNameMapping`. Recorded in the report as a `launch` call.
-   *
-   * @throws {DriverRequestError} with WDA's message when it cannot be opened.
-   */
-  async launch(target: string): Promise<void> {
-    const resolved = this.resolveApp(requireTarget("launch", target));
-    await this.recordedCall(
-      "launch",
-      target,
-      "Launch",
-      { uri: resolved },
-      () => this.interface.launch(resolved),
-    );
-  }
-
-  /** Terminates an app by bundle id or mapped app name. Recorded as a `terminate` call. */
-  async terminate(bundleId: string): Promise<void> {
-    const resolved = this.resolveApp(requireTarget("terminate", bundleId));
-    await this.recordedCall(
-      "terminate",
-      bundleId,
-      "Terminate",
-      { uri: resolved },
-      async () => {
-        await this.interface.terminate(resolved);
-      },
-    );
+    super(device, options, DEFAULT_APP_NAME_MAPPING, "bundle id");
   }
 
   /**

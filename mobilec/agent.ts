@@ -6,7 +6,7 @@
  * @module
  */
 
-import { Agent, AppNameMapping, requireTarget } from "@sdk/core";
+import { AppAgent } from "@sdk/core";
 import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { listTargets, type ToolOptions } from "./tool.ts";
 import { MobileCDevice, type MobileCDeviceOptions } from "./device.ts";
@@ -42,7 +42,10 @@ export const PINCH_UNAVAILABLE: string =
 
 /**
  * An agent bound to one HarmonyOS device. `destroy()` ends the device object; the device stays
- * connected.
+ * connected. `launch(uri)` takes an http(s) URL, `bundle/Ability`, a bundle name (its launch
+ * ability read from the bundle's metadata) or an app name of `appNameMapping`; `terminate(uri)` a
+ * bundle name, a mapped app name, or `bundle/Ability` (only the bundle is used); both are recorded
+ * in the report.
  *
  * @example
  * ```ts ignore
@@ -55,9 +58,7 @@ export const PINCH_UNAVAILABLE: string =
  * await agent.destroy();
  * ```
  */
-export class MobileCAgent extends Agent<MobileCDevice> {
-  readonly #apps: AppNameMapping;
-
+export class MobileCAgent extends AppAgent<MobileCDevice> {
   /**
    * Creates the agent over a device.
    *
@@ -65,55 +66,7 @@ export class MobileCAgent extends Agent<MobileCDevice> {
    * the errors of the shared options (see `Agent`).
    */
   constructor(device: MobileCDevice, options: MobileCAgentOptions = {}) {
-    const apps = new AppNameMapping(
-      DEFAULT_APP_NAME_MAPPING,
-      options.appNameMapping,
-      "bundle name or bundle/Ability",
-    );
-    super(device, options);
-    this.#apps = apps;
-    // The planner's Launch and Terminate resolve app names as launch() and terminate() do.
-    device.useAppNameMapping((target) => this.resolveApp(target));
-  }
-
-  /** The bundle (or `bundle/Ability`) an app name maps to, or `target` itself. */
-  resolveApp(target: string): string {
-    return this.#apps.resolve(target);
-  }
-
-  /**
-   * Opens an app or web page: an http(s) URL, `bundle/Ability`, a bundle name (its launch
-   * ability from the bundle's metadata), or an app name of `appNameMapping`. Recorded in the
-   * report as a `launch` call.
-   *
-   * @throws {Error} with the device's message when the bundle or ability does not exist.
-   */
-  async launch(uri: string): Promise<void> {
-    const resolved = this.resolveApp(requireTarget("launch", uri));
-    await this.recordedCall(
-      "launch",
-      uri,
-      "Launch",
-      { uri: resolved },
-      () => this.interface.launch(resolved),
-    );
-  }
-
-  /**
-   * Force-stops an app: bundle name, mapped app name, or `bundle/Ability` (only the bundle is
-   * used). Recorded in the report as a `terminate` call.
-   *
-   * @throws {Error} with the device's message when the bundle is not installed.
-   */
-  async terminate(uri: string): Promise<void> {
-    const resolved = this.resolveApp(requireTarget("terminate", uri));
-    await this.recordedCall(
-      "terminate",
-      uri,
-      "Terminate",
-      { uri: resolved },
-      () => this.interface.terminate(resolved),
-    );
+    super(device, options, DEFAULT_APP_NAME_MAPPING, "bundle name or bundle/Ability");
   }
 
   /**
