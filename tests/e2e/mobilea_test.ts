@@ -39,6 +39,7 @@ import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts"
 import { freePort } from "../helpers/free_port.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+import { NOTES_TASK_OUTPUT, notesTaskPlanner, phoneBox } from "../helpers/phone.ts";
 
 const NOTES = "com.example.notes";
 const SETTINGS = "com.example.settings";
@@ -111,10 +112,9 @@ function page(target: VirtualPhone = phone): Page {
   return target.foregroundPage();
 }
 
-async function boxOf(selector: string, target: VirtualPhone = phone): Promise<TargetBox> {
-  const box = await page(target).locator(selector).boundingBox();
-  assert.ok(box, `${selector} is not on the phone's screen`);
-  return { left: box.x, top: box.y, width: box.width, height: box.height };
+/** A box on the phone's page, CSS pixels. */
+function boxOf(selector: string, target: VirtualPhone = phone): Promise<TargetBox> {
+  return phoneBox(target, selector);
 }
 
 /** The notes app's list, freshly started. */
@@ -446,45 +446,9 @@ test("with the scrcpy server jar pushed, aiPinch zooms the zoom app in and out t
 
 test("aiAct runs a task over the two screens of the notes app", async () => {
   await freshNotes();
-  let step = 0;
-  const { agent, model } = await mobileAgent({
-    async plan() {
-      step++;
-      if (step === 1) {
-        return {
-          log: "open Note 2",
-          action: {
-            type: "Tap",
-            param: { locate: { prompt: "Note 2", box: await boxOf("#note-2") } },
-          },
-        };
-      }
-      if (step === 2) {
-        return {
-          log: "type the text",
-          action: {
-            type: "Input",
-            param: {
-              locate: { prompt: "the Text field", box: await boxOf("#note-text") },
-              value: "buy milk",
-            },
-          },
-        };
-      }
-      if (step === 3) {
-        return {
-          log: "count once",
-          action: {
-            type: "Tap",
-            param: { locate: { prompt: "the +1 button", box: await boxOf("#increment") } },
-          },
-        };
-      }
-      return { log: "done", finished: true, output: "Note 2 has the text and a count of 1" };
-    },
-  });
+  const { agent, model } = await mobileAgent({ plan: notesTaskPlanner(phone, "buy milk") });
   const output = await agent.aiAct("open Note 2, write 'buy milk' and count once");
-  assert.equal(output, "Note 2 has the text and a count of 1");
+  assert.equal(output, NOTES_TASK_OUTPUT);
   assert.ok(page().url().endsWith("#/note/2"));
   assert.equal(await page().locator("#note-text").inputValue(), "buy milk");
   assert.equal(await page().locator("#count").textContent(), "1");

@@ -44,6 +44,7 @@ import {
 import { freePort } from "../helpers/free_port.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+import { phoneBox } from "../helpers/phone.ts";
 
 const NOTES = "com.example.notes";
 const SETTINGS = "com.example.settings";
@@ -108,11 +109,9 @@ function page(target: VirtualPhone = phone): Page {
   return target.foregroundPage();
 }
 
-/** A box on the phone's page in CSS pixels, which are points. */
-async function boxOf(selector: string, target: VirtualPhone = phone): Promise<TargetBox> {
-  const box = await page(target).locator(selector).boundingBox();
-  assert.ok(box, `${selector} is not on the phone's screen`);
-  return { left: box.x, top: box.y, width: box.width, height: box.height };
+/** A box on the phone's page, CSS pixels. */
+function boxOf(selector: string, target: VirtualPhone = phone): Promise<TargetBox> {
+  return phoneBox(target, selector);
 }
 
 async function freshNotes(target: VirtualPhone = phone): Promise<void> {

@@ -26,6 +26,7 @@ import {
 import { freePort } from "../helpers/free_port.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+import { phoneBox } from "../helpers/phone.ts";
 
 const NOTES = "com.example.notes";
 const SETTINGS = "com.example.settings";
@@ -39,10 +40,8 @@ let model: TestModel;
 // The box the test model last answered, in points.
 let located: TargetBox | undefined;
 
-async function boxOf(selector: string): Promise<TargetBox> {
-  const box = await phone.foregroundPage().locator(selector).boundingBox();
-  assert.ok(box, `${selector} is not on the phone's screen`);
-  return { left: box.x, top: box.y, width: box.width, height: box.height };
+function boxOf(selector: string): Promise<TargetBox> {
+  return phoneBox(phone, selector);
 }
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {
