@@ -19,6 +19,8 @@ export interface PlatformRunAgent {
 export interface PlatformRunOptions {
   /** Agent options that outrank the file's sections (the command line's flags). */
   agentOptions?: AgentOptions;
+  /** The script's file, when `script` is its text: named in errors, and the cache id's source. */
+  fileName?: string;
   /** Stops the run between items (Ctrl+C). */
   signal?: AbortSignal;
   /** Called with the agent once it exists. */

@@ -17,6 +17,7 @@ import {
   type ScriptAgentOptions,
   scriptAgentOptions,
   scriptTargetOf,
+  type YamlTaskOutcome,
 } from "@sdk/core/script";
 import { PLATFORM_TARGET_SECTIONS, type ScriptWebTarget } from "@sdk/core/script";
 import { DriverBPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
@@ -94,18 +95,14 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
       target = await openTarget(ctx.browser, {}, file);
       result.items = await runFeature(makeAgent({}, {}), text, shown, target, ctx);
     } else if (PLATFORM_TARGET_SECTIONS.includes(await scriptTargetOf(text, shown) ?? "")) {
-      result.items = await runPlatformScript(file, text, shown, ctx, (r) => result.report = r);
+      await runPlatformScript(file, text, ctx, result);
     } else {
       const script = await parseScriptFile(text, shown);
       target = await openTarget(ctx.browser, script.web, file);
       const yamlAgent = makeAgent(script.web, script.agent);
       await target.open(script.web);
       const run = await runScriptTasks(yamlAgent, script, { signal: ctx.signal });
-      result.items = run.tasks.map((t) => ({
-        name: t.name,
-        status: t.status,
-        ...(t.error ? { error: t.error.message } : {}),
-      }));
+      result.items = itemsOf(run.tasks);
       if (script.web.output) {
         result.output = resolve(dirname(file), script.web.output);
         await mkdir(dirname(result.output), { recursive: true });
@@ -132,39 +129,44 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
   return result;
 }
 
+/** A YAML run's tasks as the summary's items. */
+function itemsOf(tasks: readonly YamlTaskOutcome[]): ItemResult[] {
+  return tasks.map((t) => ({
+    name: t.name,
+    status: t.status,
+    ...(t.error ? { error: t.error.message } : {}),
+  }));
+}
+
 /**
- * Runs a device platform's script through its package's runner; the command line's flags that
- * are agent options (not page options) outrank the file's sections.
+ * Runs a device platform's script (the file's text, already read) through its package's runner,
+ * filling `result`'s items and report; the command line's flags that are agent options (not page
+ * options) outrank the file's sections.
  */
 async function runPlatformScript(
   file: string,
   text: string,
-  shown: string,
   ctx: RunFileContext,
-  onReport: (report: string | undefined) => void,
-): Promise<ItemResult[]> {
-  const section = (await scriptTargetOf(text, shown))!;
-  const run = await platformScriptRunner(section);
+  result: FileResult,
+): Promise<void> {
+  const run = await platformScriptRunner((await scriptTargetOf(text, result.file))!);
   const flags: Record<string, unknown> = { ...ctx.flags };
   for (const key of PAGE_OPTION_KEYS) delete flags[key];
   let agent: PlatformRunAgent | undefined;
   try {
-    const { tasks } = await run(file, {
+    const { tasks } = await run(text, {
+      fileName: file,
       agentOptions: {
         ...flags,
         autoPrintReportMsg: false,
-        onTaskStartTip: (tip) => ctx.progress.step(shown, tip),
+        onTaskStartTip: (tip) => ctx.progress.step(result.file, tip),
       },
       onAgent: (a) => agent = a,
       ...(ctx.signal && { signal: ctx.signal }),
     });
-    return tasks.map((t) => ({
-      name: t.name,
-      status: t.status,
-      ...(t.error ? { error: t.error.message } : {}),
-    }));
+    result.items = itemsOf(tasks);
   } finally {
-    onReport(agent?.reportFile ?? undefined);
+    result.report = agent?.reportFile ?? undefined;
   }
 }
 
