@@ -25,6 +25,7 @@ import {
 } from "@sdk/web/testing";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+import { phoneBox } from "../helpers/phone.ts";
 
 const NOTES = "com.example.notes";
 const SETTINGS = "com.example.settings";
@@ -36,10 +37,8 @@ let phone: VirtualPhone;
 let front: HdcFront;
 let model: TestModel;
 
-async function boxOf(selector: string): Promise<TargetBox> {
-  const box = await phone.foregroundPage().locator(selector).boundingBox();
-  assert.ok(box, `${selector} is not on the phone's screen`);
-  return { left: box.x, top: box.y, width: box.width, height: box.height };
+function boxOf(selector: string): Promise<TargetBox> {
+  return phoneBox(phone, selector);
 }
 
 before(async () => {
