@@ -118,7 +118,6 @@ export {
 } from "./device/params.ts";
 export type { ActionParams } from "./device/params.ts";
 export { checkBooleanOptions, checkInputOptions } from "./device/options.ts";
-export { AppNameMapping, requireTarget } from "./device/app_names.ts";
 export { scrollStrokes, swipeEnds } from "./device/gestures.ts";
 export type { Stroke } from "./device/gestures.ts";
 export type {
