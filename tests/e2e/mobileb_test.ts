@@ -41,6 +41,8 @@ import {
   type VirtualPhone,
   type WdaFront,
 } from "@sdk/web/testing";
+import { encodeBase64 } from "../../core/image/base64.ts";
+import { imageSizeFromDataUri } from "../../core/image/size.ts";
 import { freePort } from "../helpers/free_port.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
@@ -572,7 +574,11 @@ test("the observer records WDA's MJPEG frames with driverMjpegFrameSource", asyn
   for (const file of files.filter((f) => !/final/.test(f))) {
     const bytes: Uint8Array = await readFile(join(dir, file));
     assert.deepEqual([...bytes.subarray(0, 2)], [0xff, 0xd8], `${file} is a JPEG`);
-    assert.equal(jpegWidth(bytes), WIDTH * MJPEG_SCALING / 100, `${file}'s width`);
+    assert.equal(
+      imageSizeFromDataUri(`data:image/jpeg;base64,${encodeBase64(bytes)}`).width,
+      WIDTH * MJPEG_SCALING / 100,
+      `${file}'s width`,
+    );
   }
   await observation.dispose();
   await agent.destroy(); // stops the stream
@@ -617,16 +623,3 @@ test("agentFromDeviceDriver uses the class of iOSDeviceClassOverride", async () 
     await rm(dir, { recursive: true, force: true });
   }
 });
-
-/** The width in a JPEG's SOF header. */
-function jpegWidth(bytes: Uint8Array): number {
-  let at = 2;
-  while (at + 9 < bytes.length) {
-    if (bytes[at] !== 0xff) return NaN;
-    const marker = bytes[at + 1];
-    const length = (bytes[at + 2] << 8) | bytes[at + 3];
-    if (marker >= 0xc0 && marker <= 0xc3) return (bytes[at + 7] << 8) | bytes[at + 8];
-    at += 2 + length;
-  }
-  return NaN;
-}

@@ -23,6 +23,7 @@ import {
   type VirtualPhone,
   type WdaFront,
 } from "@sdk/web/testing";
+import { imageSizeFromDataUri } from "../../core/image/size.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
 
@@ -436,19 +437,14 @@ function readMjpeg(
   });
 }
 
-/** A JPEG's width and height from its start-of-frame segment. */
+/** A JPEG's width and height (core's image size reader). */
 function jpegSize(jpeg: Buffer): [number, number] {
   assert.deepEqual([jpeg[0], jpeg[1]], [0xff, 0xd8], "a JPEG starts with SOI");
   assert.deepEqual([jpeg.at(-2), jpeg.at(-1)], [0xff, 0xd9], "a JPEG ends with EOI");
-  let at = 2;
-  while (at < jpeg.length) {
-    const marker = jpeg[at + 1];
-    if (marker >= 0xc0 && marker <= 0xc3) {
-      return [jpeg.readUInt16BE(at + 7), jpeg.readUInt16BE(at + 5)];
-    }
-    at += 2 + jpeg.readUInt16BE(at + 2);
-  }
-  throw new Error("no start-of-frame segment");
+  const { width, height } = imageSizeFromDataUri(
+    `data:image/jpeg;base64,${jpeg.toString("base64")}`,
+  );
+  return [width, height];
 }
 
 test("the MJPEG stream sends JPEG frames of the screen in WDA's framing and settings", async () => {
