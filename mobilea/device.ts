@@ -62,6 +62,7 @@ import { scalePngToMaxSize } from "./mirror_scale.ts";
 import {
   DEFAULT_SCRCPY_SERVER_PATH,
   DEFAULT_SCRCPY_SERVER_VERSION,
+  scrcpyJarHint,
   type ScrcpySession,
   startScrcpySession,
 } from "./scrcpy.ts";
@@ -1180,10 +1181,8 @@ function yadbCommand(flag: string): string {
  */
 export function pinchUnavailable(server: { path: string; version: string }): string {
   return `aiPinch needs the scrcpy server on the device: adb's \`input\` command moves one ` +
-    `pointer only, and two-finger touches go through scrcpy's control channel. Download ` +
-    `scrcpy-server-v${server.version} from https://github.com/Genymobile/scrcpy/releases and ` +
-    `push it once with \`adb push scrcpy-server-v${server.version} ${server.path}\` (or set ` +
-    `scrcpyServerPath and scrcpyServerVersion); until then Pinch is not in the MobileA action space`;
+    `pointer only, and two-finger touches go through scrcpy's control channel. To fix it, ` +
+    `${scrcpyJarHint(server)}; until then Pinch is not in the MobileA action space`;
 }
 
 function checkText(name: string, value: unknown): string | undefined {

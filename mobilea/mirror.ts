@@ -11,7 +11,7 @@
 
 import type { Adb } from "@yume-chan/adb";
 import { type FrameDecoder, startFrameDecoder } from "./mirror_decoder.ts";
-import { type ScrcpySession, startScrcpySession } from "./scrcpy.ts";
+import { scrcpyJarHint, type ScrcpySession, startScrcpySession } from "./scrcpy.ts";
 
 /** Default `mirrorConfig.videoBitRate`, bits/s (spec 8). */
 export const DEFAULT_MIRROR_BIT_RATE = 100_000_000;
@@ -187,10 +187,9 @@ export class Mirror {
       if (!(await this.#host.serverPresent())) {
         const { serverPath: path, serverVersion: version } = this.settings;
         throw new Error(
-          `the scrcpy server jar is not on the device at ${path}: download ` +
-            `scrcpy-server-v${version} from https://github.com/Genymobile/scrcpy/releases and ` +
-            `push it once with \`adb push scrcpy-server-v${version} ${path}\` (or set ` +
-            "scrcpyServerPath and scrcpyServerVersion)",
+          `the scrcpy server jar is not on the device at ${path}: ${
+            scrcpyJarHint({ path, version })
+          }`,
         );
       }
       session = await startScrcpySession(adb, {

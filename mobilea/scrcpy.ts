@@ -18,6 +18,17 @@ export const DEFAULT_SCRCPY_SERVER_PATH = "/data/local/tmp/scrcpy-server.jar";
  */
 export const DEFAULT_SCRCPY_SERVER_VERSION = "3.3.3";
 
+/**
+ * How to put the jar on the device: where to download `server.version`, the `adb push` to
+ * `server.path`, and the options that point elsewhere. For the messages of a missing jar.
+ */
+export function scrcpyJarHint(server: { path: string; version: string }): string {
+  return `download scrcpy-server-v${server.version} from ` +
+    `https://github.com/Genymobile/scrcpy/releases and push it once with ` +
+    `\`adb push scrcpy-server-v${server.version} ${server.path}\` (or set scrcpyServerPath and ` +
+    "scrcpyServerVersion)";
+}
+
 /** One video packet of the server. */
 export interface ScrcpyVideoPacket {
   /** SPS/PPS rather than a frame: the stream (re)starts, a key frame follows. */
