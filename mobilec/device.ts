@@ -60,11 +60,11 @@ export const DEVICE_SCREENSHOT_PATH = "/data/local/tmp/sdk_mobilec_screen.jpeg";
 const MIN_SPEED = 200;
 const MAX_SPEED = 40_000;
 const DRAG_MS = 1000;
-const KEY_ESCAPE = "2070";
-const KEY_CTRL = "2072";
-const KEY_A = "2017";
-const KEY_BACKSPACE = "2055";
-const KEY_MOVE_END = "2082";
+const KEY_ESCAPE = harmonyKeyEvent("Escape");
+const KEY_CTRL = "2072"; // KEYCODE_CTRL_LEFT: a modifier, not a key KeyboardPress takes
+const KEY_A = harmonyKeyEvent("a");
+const KEY_BACKSPACE = harmonyKeyEvent("Backspace");
+const KEY_MOVE_END = harmonyKeyEvent("End");
 // KEYCODE_VIRTUAL_MULTITASK: the recent-tasks key of @ohos.multimodalInput.keyCode.
 const KEY_MULTITASK = "2210";
 // What uitest prints when it refuses its arguments.
