@@ -31,6 +31,7 @@ import {
   SCROLL_DIRECTIONS,
   SCROLL_TYPES,
   scrollAction,
+  sleep,
   swipeAction,
   swipeEnds,
   tapAction,
@@ -76,8 +77,6 @@ function plain(
 }
 
 const log = logger("sdk:device");
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The built-in desktop actions, in the order the planner sees them.

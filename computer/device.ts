@@ -15,6 +15,7 @@ import {
   checkBooleanOptions,
   checkInputOptions,
   logDeviceActions,
+  sleep,
   withCustomActions,
 } from "@sdk/core";
 import {
@@ -345,7 +346,7 @@ export class ComputerDevice implements AbstractInterface {
 
   async #modifierPause(): Promise<void> {
     if (this.#modifierDelay > 0) {
-      await new Promise((resolve) => setTimeout(resolve, this.#modifierDelay));
+      await sleep(this.#modifierDelay);
     }
   }
 
@@ -370,7 +371,7 @@ export class ComputerDevice implements AbstractInterface {
     }
     let first = true;
     for (const char of text) {
-      if (!first && delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (!first && delay > 0) await sleep(delay, signal);
       first = false;
       signal?.throwIfAborted();
       await this.#typeChar(char);

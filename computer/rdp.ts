@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import type { DeviceAction, InputStrategy } from "@sdk/core";
+import { sleep } from "@sdk/core";
 import { ComputerDevice } from "./device.ts";
 import { startXvfb, type VirtualDisplay } from "./display.ts";
 
@@ -295,7 +296,7 @@ export class RDPDevice extends ComputerDevice {
             `${classifyRdpFailure(output) ? `: ${classifyRdpFailure(output)}` : ""}`,
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     if (exit !== undefined) {
       const missing = (spawnError as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
