@@ -135,5 +135,5 @@ export {
   runLog,
 } from "./log/run_log.ts";
 export type { LogFn, RunLogOptions } from "./log/run_log.ts";
-export { sleep } from "./runtime/runtime.ts";
+export { runDir, sleep, writeFileAtomic } from "./runtime/runtime.ts";
 export { SDK_VERSION } from "./version.ts";

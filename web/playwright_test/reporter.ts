@@ -8,10 +8,11 @@
  * @module
  */
 
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import process from "node:process";
 import type { FullConfig, Reporter, TestCase, TestResult } from "@playwright/test/reporter";
+import { runDir, writeFileAtomic } from "@sdk/core";
 import {
   type ReportFileWithAttributes,
   ReportMergingTool,
@@ -22,8 +23,9 @@ import { SDK_REPORT_ATTACHMENT } from "./fixtures.ts";
 /** Options of {@link SdkReporter}, given in the Playwright config's `reporter` entry. */
 export interface SdkReporterOptions {
   /**
-   * Name of the merged report (without `.html`). Default `playwright-<date>-<time>`; a sharded
-   * run appends `-shard-<i>-of-<n>`.
+   * Name of the merged report (without `.html`). Default: the merging tool's generated
+   * `merged-report-<date>_<time>-<4 hex>` (`shard-<i>-of-<n>` in a sharded run); with a name, a
+   * sharded run appends `-shard-<i>-of-<n>`.
    */
   name?: string;
   /**
@@ -42,14 +44,6 @@ export interface ShardManifest {
 }
 
 const MANIFEST = /^sdk-shard-(\d+)-of-(\d+)\.json$/;
-
-function defaultOutputDir(): string {
-  return resolve(process.env.SDK_RUN_DIR ?? "sdk_run", "report");
-}
-
-function timestamp(): string {
-  return new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
-}
 
 /**
  * Merges the test reports of a Playwright Test run. Add it next to your usual reporter:
@@ -93,13 +87,14 @@ export class SdkReporter implements Reporter {
   /** Writes the merged report (and a shard's manifest) and prints its path. */
   async onEnd(): Promise<void> {
     if (this.#reports.length === 0) return;
-    const outputDir = resolve(this.#options.outputDir ?? defaultOutputDir());
-    let name = this.#options.name ?? `playwright-${timestamp()}`;
+    const outputDir = resolve(this.#options.outputDir ?? join(await runDir(), "report"));
+    let name = this.#options.name ?? "AUTO";
     if (this.#shard) {
       const { current, total } = this.#shard;
-      name += `-shard-${current}-of-${total}`;
+      const shard = `shard-${current}-of-${total}`;
+      name = this.#options.name ? `${this.#options.name}-${shard}` : shard;
       const manifest: ShardManifest = { shard: this.#shard, reports: this.#reports };
-      await writeAtomic(
+      await writeFileAtomic(
         join(outputDir, `sdk-shard-${current}-of-${total}.json`),
         JSON.stringify(manifest, null, 2) + "\n",
       );
@@ -165,11 +160,4 @@ export async function mergeShardReports(
   for (const manifest of manifests) for (const report of manifest.reports) tool.append(report);
   const merged = await tool.mergeReports(name, { outputDir, overwrite: true });
   return merged!;
-}
-
-async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(resolve(file, ".."), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
 }
