@@ -66,8 +66,6 @@ export interface MobileBActionHost {
   size(): Promise<Size>;
   /** A point snapped to the physical pixel grid and kept on the screen. */
   point(point: Point): Promise<Point>;
-  /** The screen's center. */
-  center(): Promise<Point>;
   /** `taps` quick taps at a point. */
   tapAt(point: Point, taps?: number): Promise<void>;
   /** One finger from `from` to `to` over `ms`, resting before and after the move. */
@@ -264,7 +262,8 @@ async function pinch(
   context: ActionContext,
 ): Promise<void> {
   const screen = await host.screen();
-  const center = readLocateParam("Pinch", param, false)?.center ?? await host.center();
+  const center = readLocateParam("Pinch", param, false)?.center ??
+    [screen.width / 2, screen.height / 2];
   const ms = readPositiveNumberParam("Pinch", param, "duration") ?? DEFAULT_PINCH_MS;
   const scale = readPositiveNumberParam("Pinch", param, "scale");
   let start: number, factor: number;

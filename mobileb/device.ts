@@ -530,7 +530,6 @@ export class MobileBDevice implements AbstractInterface {
       screen: () => this.#screenInfo(),
       size: () => this.size(),
       point: (point) => this.#point(point),
-      center: () => this.#center(),
       tapAt: (point, taps) => this.#tapAt(point, taps),
       drag: (from, to, ms, holdBefore, holdAfter) =>
         this.#drag(from, to, ms, holdBefore, holdAfter),
@@ -557,11 +556,6 @@ export class MobileBDevice implements AbstractInterface {
     const snap = (v: number, max: number) =>
       Math.min(Math.max(Math.round(v * scale), 0), Math.round(max * scale) - 1) / scale;
     return [snap(point[0], width), snap(point[1], height)];
-  }
-
-  async #center(): Promise<Point> {
-    const { width, height } = await this.#screenInfo();
-    return [width / 2, height / 2];
   }
 
   async #tapAt(point: Point, taps = 1): Promise<void> {
