@@ -11,13 +11,18 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { execFile, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createConnection } from "node:net";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
+import { freePort } from "./free_port.ts";
 
 /** A widget's rectangle on the X screen, pixels. */
 export interface WidgetBox {
@@ -222,6 +227,21 @@ export async function startDesktopApp(display: string): Promise<DesktopApp> {
   };
 }
 
+/** Resolves once something accepts connections on 127.0.0.1:`port` (within 10 s). */
+async function listening(port: number, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = createConnection({ host: "127.0.0.1", port });
+      s.once("connect", () => (s.destroy(), resolve(true)));
+      s.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not listen on ${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** FreeRDP's shadow server sharing a display over RDP. */
 export interface ShadowServer {
   /** Its port on 127.0.0.1. */
@@ -239,15 +259,9 @@ export async function startShadowServer(
   user: string,
   password: string,
 ): Promise<ShadowServer> {
-  const { mkdtemp, rm, writeFile } = await import("node:fs/promises");
-  const { tmpdir } = await import("node:os");
-  const { createConnection } = await import("node:net");
-  const { freePort } = await import("./free_port.ts");
   const dir = await mkdtemp(join(tmpdir(), "sdk-shadow-"));
   // The NT hash (MD4 of the UTF-16LE password), computed here so the password is in no
   // process's command line.
-  const { createHash } = await import("node:crypto");
-  const { Buffer } = await import("node:buffer");
   const hash = createHash("md4").update(Buffer.from(password, "utf16le")).digest("hex");
   await writeFile(join(dir, "sam"), `${user}:::${hash}:::\n`, { mode: 0o600 });
   const port = await freePort();
@@ -263,17 +277,7 @@ export async function startShadowServer(
     { env: { ...process.env, DISPLAY: display }, stdio: "ignore" },
   );
   const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = createConnection({ host: "127.0.0.1", port });
-      s.once("connect", () => (s.destroy(), resolve(true)));
-      s.once("error", () => resolve(false));
-    });
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`the shadow server did not listen on ${port}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await listening(port, "the shadow server");
   return {
     port,
     close: async () => {
@@ -301,8 +305,6 @@ export interface XrdpServer {
  * time (the session manager's port, 3350, is fixed).
  */
 export async function startXrdp(user: string, password: string): Promise<XrdpServer> {
-  const { chmod, mkdir, readFile, rm, writeFile } = await import("node:fs/promises");
-  const { freePort } = await import("./free_port.ts");
   const home = `/home/${user}`;
   try {
     await run("id", [user]);
@@ -333,18 +335,7 @@ export async function startXrdp(user: string, password: string): Promise<XrdpSer
     );
   const sesmanEnded = ended(sesman);
   const xrdpEnded = ended(xrdp);
-  const { createConnection } = await import("node:net");
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = createConnection({ host: "127.0.0.1", port });
-      s.once("connect", () => (s.destroy(), resolve(true)));
-      s.once("error", () => resolve(false));
-    });
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`xrdp did not listen on ${port}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await listening(port, "xrdp");
   return {
     port,
     state: async () => {
