@@ -22,6 +22,15 @@ export interface MjpegSettings {
   mjpegScalingFactor: number;
 }
 
+/** The range of each setting, inclusive (the front's options and `/appium/settings`). */
+export const MJPEG_SETTING_LIMITS: Readonly<
+  Record<keyof MjpegSettings, readonly [number, number]>
+> = {
+  mjpegServerFramerate: [1, 60],
+  mjpegServerScreenshotQuality: [1, 100],
+  mjpegScalingFactor: [1, 100],
+};
+
 /** A listening MJPEG server. */
 export interface MjpegServer {
   readonly port: number;

@@ -10,7 +10,7 @@
 import { Buffer } from "node:buffer";
 import { WdaError } from "./_wda_protocol.ts";
 import { pageSource, sourceJson, sourceXml } from "./_wda_source.ts";
-import type { MjpegSettings } from "./_wda_mjpeg.ts";
+import { MJPEG_SETTING_LIMITS, type MjpegSettings } from "./_wda_mjpeg.ts";
 import { screenPoints, type WdaRequest, type WdaRoute } from "./_wda_state.ts";
 
 async function screenshot({ state }: WdaRequest): Promise<string> {
@@ -48,12 +48,12 @@ function updateSettings(request: WdaRequest): unknown {
   if (typeof changes !== "object" || changes === null) {
     throw new WdaError("invalid argument", `'settings' must be an object of setting -> value`);
   }
-  const limits: Record<keyof MjpegSettings, [number, number]> = {
-    mjpegServerFramerate: [1, 60],
-    mjpegServerScreenshotQuality: [1, 100],
-    mjpegScalingFactor: [1, 100],
-  };
-  for (const [key, [min, max]] of Object.entries(limits) as [keyof MjpegSettings, number[]][]) {
+  for (
+    const [key, [min, max]] of Object.entries(MJPEG_SETTING_LIMITS) as [
+      keyof MjpegSettings,
+      readonly [number, number],
+    ][]
+  ) {
     const value = (changes as Record<string, unknown>)[key];
     if (value === undefined) continue;
     if (typeof value !== "number" || !(value >= min && value <= max)) {

@@ -11,7 +11,7 @@ import type { VirtualPhone } from "./virtual_phone.ts";
 import { errorBody, okBody, WDA_ERRORS, WdaError } from "./_wda_protocol.ts";
 import { findRoute, wdaRoutes } from "./_wda_routes.ts";
 import type { WdaState } from "./_wda_state.ts";
-import { type MjpegServer, startMjpegServer } from "./_wda_mjpeg.ts";
+import { MJPEG_SETTING_LIMITS, type MjpegServer, startMjpegServer } from "./_wda_mjpeg.ts";
 
 /** Options of {@link startWdaFront}. */
 export interface WdaFrontOptions {
@@ -77,7 +77,11 @@ export interface WdaFront {
 
 type Fault = Required<Pick<WdaFault, "kind" | "path">> & WdaFault & { left: number };
 
-function checkOption(name: string, value: number | undefined, min: number, max: number): void {
+function checkOption(
+  name: string,
+  value: number | undefined,
+  [min, max]: readonly [number, number],
+): void {
   if (value !== undefined && !(typeof value === "number" && value >= min && value <= max)) {
     throw new TypeError(
       `startWdaFront(): ${name} must be a number from ${min} to ${max}, got ${value}`,
@@ -144,9 +148,17 @@ export async function startWdaFront(
   if (typeof scale !== "number" || !Number.isFinite(scale) || scale <= 0) {
     throw new TypeError(`startWdaFront(): scale must be a positive number, got ${scale}`);
   }
-  checkOption("mjpegFramerate", options.mjpegFramerate, 1, 60);
-  checkOption("mjpegQuality", options.mjpegQuality, 1, 100);
-  checkOption("mjpegScalingFactor", options.mjpegScalingFactor, 1, 100);
+  checkOption("mjpegFramerate", options.mjpegFramerate, MJPEG_SETTING_LIMITS.mjpegServerFramerate);
+  checkOption(
+    "mjpegQuality",
+    options.mjpegQuality,
+    MJPEG_SETTING_LIMITS.mjpegServerScreenshotQuality,
+  );
+  checkOption(
+    "mjpegScalingFactor",
+    options.mjpegScalingFactor,
+    MJPEG_SETTING_LIMITS.mjpegScalingFactor,
+  );
   const state: WdaState = {
     phone,
     scale,
