@@ -16,6 +16,7 @@ import {
   checkInputOptions,
   logDeviceActions,
   sleep,
+  typeSettings,
   withCustomActions,
 } from "@sdk/core";
 import {
@@ -355,15 +356,7 @@ export class ComputerDevice implements AbstractInterface {
     overrides: { keyboardTypeDelay?: number; inputStrategy?: InputStrategy } | undefined,
     signal: AbortSignal | undefined,
   ): Promise<void> {
-    checkInputOptions(overrides);
-    const delay = overrides?.keyboardTypeDelay ?? this.#typeDelay ?? 0;
-    const strategy = overrides?.inputStrategy ?? this.#inputStrategy;
-    if (strategy === "bulk" && delay > 0) {
-      throw new RangeError(
-        `Cannot run Input with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: ` +
-          `current value is ${delay}`,
-      );
-    }
+    const { delay, strategy } = typeSettings(overrides, this.#typeDelay, this.#inputStrategy);
     if (text === "") return;
     if (this.pasteText && (strategy === "bulk" || (strategy === "legacy" && delay === 0))) {
       await this.#paste(text);

@@ -117,7 +117,8 @@ export {
   readStringParam,
 } from "./device/params.ts";
 export type { ActionParams } from "./device/params.ts";
-export { checkBooleanOptions, checkInputOptions } from "./device/options.ts";
+export { checkBooleanOptions, checkInputOptions, typeSettings } from "./device/options.ts";
+export type { TypeSettings } from "./device/options.ts";
 export { scrollStrokes, swipeEnds } from "./device/gestures.ts";
 export type { Stroke } from "./device/gestures.ts";
 export type {

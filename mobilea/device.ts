@@ -47,6 +47,7 @@ import {
   swipeAction,
   swipeEnds,
   tapAction,
+  typeSettings,
   withCustomActions,
 } from "@sdk/core";
 import { Bridge, type BridgeOptions } from "./bridge.ts";
@@ -746,15 +747,7 @@ export class MobileADevice implements AbstractInterface {
   }
 
   async #typeText(text: string, overrides: InputActionOptions | undefined, signal?: AbortSignal) {
-    checkInputOptions(overrides);
-    const delay = overrides?.keyboardTypeDelay ?? this.#typeDelay ?? 0;
-    const strategy = overrides?.inputStrategy ?? this.#inputStrategy;
-    if (strategy === "bulk" && delay > 0) {
-      throw new RangeError(
-        `Cannot run Input with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: ` +
-          `current value is ${delay}`,
-      );
-    }
+    const { delay, strategy } = typeSettings(overrides, this.#typeDelay, this.#inputStrategy);
     if (text === "") return;
     const helper = this.#alwaysHelper || !isNativeText(text);
     if (helper) await this.#requireHelper("type this text (non-ASCII or a % format specifier)");

@@ -27,6 +27,7 @@ import {
   logDeviceActions,
   logger,
   sleep,
+  typeSettings,
   withCustomActions,
 } from "@sdk/core";
 import { type MobileBActionHost, mobileBActions } from "./actions.ts";
@@ -576,15 +577,7 @@ export class MobileBDevice implements AbstractInterface {
   }
 
   async #typeText(text: string, overrides: InputActionOptions | undefined, signal?: AbortSignal) {
-    checkInputOptions(overrides);
-    const delay = overrides?.keyboardTypeDelay ?? this.#typeDelay ?? 0;
-    const strategy = overrides?.inputStrategy ?? this.#inputStrategy;
-    if (strategy === "bulk" && delay > 0) {
-      throw new RangeError(
-        `Cannot run Input with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: ` +
-          `current value is ${delay}`,
-      );
-    }
+    const { delay, strategy } = typeSettings(overrides, this.#typeDelay, this.#inputStrategy);
     if (text === "") return;
     if (strategy === "bulk") {
       const session = await this.#sessionPath();

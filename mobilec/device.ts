@@ -45,6 +45,7 @@ import {
   swipeAction,
   swipeEnds,
   tapAction,
+  typeSettings,
   withCustomActions,
 } from "@sdk/core";
 import { DEFAULT_TOOL_TIMEOUT_MS, findTool, runTool, type ToolOptions } from "./tool.ts";
@@ -472,15 +473,7 @@ export class MobileCDevice implements AbstractInterface {
   }
 
   async #typeText(text: string, overrides: InputActionOptions | undefined, signal?: AbortSignal) {
-    checkInputOptions(overrides);
-    const delay = overrides?.keyboardTypeDelay ?? this.#typeDelay ?? 0;
-    const strategy = overrides?.inputStrategy ?? this.#inputStrategy;
-    if (strategy === "bulk" && delay > 0) {
-      throw new RangeError(
-        `Cannot run Input with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: ` +
-          `current value is ${delay}`,
-      );
-    }
+    const { delay, strategy } = typeSettings(overrides, this.#typeDelay, this.#inputStrategy);
     if (text === "") return;
     const send = (part: string) => this.#uiInput(`text ${shellQuote(part)}`);
     if (strategy === "bulk" || (strategy === "legacy" && delay === 0)) {

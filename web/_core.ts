@@ -26,7 +26,8 @@ export type {
   StreamFrame,
 } from "@sdk/core";
 export { logDeviceActions, normalizeKeyCombo, withCustomActions } from "@sdk/core";
-export { checkBooleanOptions, checkInputOptions, sleep } from "@sdk/core";
+export { checkBooleanOptions, checkInputOptions, sleep, typeSettings } from "@sdk/core";
+export type { TypeSettings } from "@sdk/core";
 export {
   readEnumParam,
   readLocateParam,

@@ -59,3 +59,41 @@ export function checkInputOptions(
     );
   }
 }
+
+/** The typing settings of one `Input`: the action's over the device's (spec 4.2, aiInput rule 5). */
+export interface TypeSettings {
+  /** Delay between typed code points, ms (0: none). */
+  delay: number;
+  /** How the text is sent. */
+  strategy: "legacy" | "sequential" | "bulk";
+}
+
+/**
+ * The action's typing settings over the device's defaults, checked before anything is typed.
+ *
+ * @param overrides the action's `keyboardTypeDelay` and `inputStrategy`, when given.
+ * @param deviceDelay the device's `keyboardTypeDelay` (undefined: none).
+ * @param deviceStrategy the device's `inputStrategy`.
+ * @throws {RangeError} as {@link checkInputOptions} for the overrides, and for `'bulk'` with a
+ *   positive delay, saying which of the two is the device's default and how to fix the call.
+ */
+export function typeSettings(
+  overrides: { keyboardTypeDelay?: number; inputStrategy?: string } | undefined,
+  deviceDelay: number | undefined,
+  deviceStrategy: TypeSettings["strategy"],
+): TypeSettings {
+  checkInputOptions(overrides);
+  const delay = overrides?.keyboardTypeDelay ?? deviceDelay ?? 0;
+  const strategy = (overrides?.inputStrategy ?? deviceStrategy) as TypeSettings["strategy"];
+  if (strategy === "bulk" && delay > 0) {
+    // One of the two is the device's default (each alone was checked).
+    const fix = overrides?.keyboardTypeDelay === undefined
+      ? "the delay is the device's default: give keyboardTypeDelay: 0 with the action"
+      : "'bulk' is the device's default: give the action another inputStrategy";
+    throw new RangeError(
+      `Cannot run Input with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: ` +
+        `current value is ${delay} (${fix})`,
+    );
+  }
+  return { delay, strategy };
+}

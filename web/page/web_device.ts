@@ -24,7 +24,8 @@ import type {
   ScreenshotEncoding,
   Size,
 } from "../_core.ts";
-import { checkBooleanOptions, checkInputOptions, sleep } from "../_core.ts";
+import { checkBooleanOptions, checkInputOptions, sleep, typeSettings } from "../_core.ts";
+import type { TypeSettings } from "../_core.ts";
 import { logDeviceActions, normalizeKeyCombo, withCustomActions } from "../_core.ts";
 import {
   clearInputAction,
@@ -745,7 +746,7 @@ export class WebPageDevice implements AbstractInterface {
     signal: AbortSignal | undefined,
     overrides: InputActionOptions | undefined,
   ): Promise<void> {
-    const typing = this.#typeSettings(overrides);
+    const typing = typeSettings(overrides, this.#typeDelay, this.#inputStrategy);
     const target = readLocateParam("Input", param, false);
     // 'append' is the deprecated name of 'typeOnly' (spec 4.7); it is accepted, not advertised.
     const mode = readEnumParam("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
@@ -766,25 +767,6 @@ export class WebPageDevice implements AbstractInterface {
       // Typing over a selection replaces it, with the key and input events a user makes.
       await this.#type(value ?? "", typing, signal);
     }
-  }
-
-  // The action's settings over the device's (spec 4.2, aiInput rule 5), checked before the page
-  // is touched.
-  #typeSettings(overrides: InputActionOptions | undefined): TypeSettings {
-    checkInputOptions(overrides);
-    const delay = overrides?.keyboardTypeDelay ?? this.#typeDelay ?? 0;
-    const strategy = overrides?.inputStrategy ?? this.#inputStrategy;
-    if (strategy === "bulk" && delay > 0) {
-      // One of the two is the device's default (each alone was checked).
-      const fix = overrides?.keyboardTypeDelay === undefined
-        ? "the delay is the device's default: give keyboardTypeDelay: 0 with the action"
-        : "'bulk' is the device's default: give the action another inputStrategy";
-      throw new RangeError(
-        `Cannot run Input with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: ` +
-          `current value is ${delay} (${fix})`,
-      );
-    }
-    return { delay, strategy };
   }
 
   async #type(
@@ -888,11 +870,6 @@ function readFiles(action: string, param: ActionParams): readonly string[] | und
 }
 
 // How one Input action types: the effective delay (ms) and strategy.
-interface TypeSettings {
-  delay: number;
-  strategy: InputStrategy;
-}
-
 // `work`'s value when it settles within `ms`, else undefined; never rejects (`work` must not).
 async function withinMs<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
