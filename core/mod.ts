@@ -136,5 +136,6 @@ export {
   runLog,
 } from "./log/run_log.ts";
 export type { LogFn, RunLogOptions } from "./log/run_log.ts";
-export { runDir, sleep, writeFileAtomic } from "./runtime/runtime.ts";
+export { getEnv, runDir, sleep, writeFileAtomic } from "./runtime/runtime.ts";
+export { encodeBase64 } from "./image/base64.ts";
 export { SDK_VERSION } from "./version.ts";

@@ -30,6 +30,8 @@ import {
   deviceAction,
   doubleClickAction,
   dragAndDropAction,
+  encodeBase64,
+  getEnv,
   INPUT_MODES,
   inputAction,
   keyboardPressAction,
@@ -304,7 +306,7 @@ export class MobileADevice implements AbstractInterface {
       "yadb-for-non-ascii",
     ], "helper-for-non-ascii");
     this.#alwaysHelper = ime === "always-helper" || ime === "always-yadb";
-    const envStrategy = readEnv("SDK_MOBILEA_SCREENSHOT_STRATEGY");
+    const envStrategy = getEnv("SDK_MOBILEA_SCREENSHOT_STRATEGY");
     const shot = oneOf(
       "screenshotStrategy",
       options.screenshotStrategy ??
@@ -350,11 +352,11 @@ export class MobileADevice implements AbstractInterface {
     this.#inputStrategy = options.inputStrategy ?? "legacy";
     this.#serverPath = checkText(
       "scrcpyServerPath",
-      options.scrcpyServerPath ?? readEnv("SDK_MOBILEA_SCRCPY_SERVER_PATH"),
+      options.scrcpyServerPath ?? getEnv("SDK_MOBILEA_SCRCPY_SERVER_PATH"),
     ) ?? DEFAULT_SCRCPY_SERVER_PATH;
     this.#serverVersion = checkText(
       "scrcpyServerVersion",
-      options.scrcpyServerVersion ?? readEnv("SDK_MOBILEA_SCRCPY_SERVER_VERSION"),
+      options.scrcpyServerVersion ?? getEnv("SDK_MOBILEA_SCRCPY_SERVER_VERSION"),
     ) ?? DEFAULT_SCRCPY_SERVER_VERSION;
     this.#mirror = new Mirror({
       ...checkMirrorConfig(options.mirrorConfig),
@@ -393,11 +395,11 @@ export class MobileADevice implements AbstractInterface {
    */
   async screenshotBase64(): Promise<string> {
     const frame = await this.#mirror.frame();
-    if (frame) return `data:image/jpeg;base64,${toBase64(frame.jpeg)}`;
+    if (frame) return `data:image/jpeg;base64,${encodeBase64(frame.jpeg)}`;
     const png = await this.#capturePng();
     const { enabled, maxSize } = this.#mirror.settings;
     const scaled = enabled && maxSize > 0 ? await scalePngToMaxSize(png, maxSize) : png;
-    return `data:image/png;base64,${toBase64(scaled)}`;
+    return `data:image/png;base64,${encodeBase64(scaled)}`;
   }
 
   async #capturePng(): Promise<Uint8Array> {
@@ -1038,7 +1040,11 @@ export class MobileADevice implements AbstractInterface {
     const unsubscribe = this.#mirror.subscribe((frame) => {
       if (stopped || frame.timestamp - last < minInterval) return;
       last = frame.timestamp;
-      options.onFrame({ data: toBase64(frame.jpeg), format: "jpeg", timestamp: frame.timestamp });
+      options.onFrame({
+        data: encodeBase64(frame.jpeg),
+        format: "jpeg",
+        timestamp: frame.timestamp,
+      });
     });
     // The mirror's current frame first (connecting it); while it is unavailable, screenshots.
     const pollMs = Math.max(minInterval, 500);
@@ -1058,7 +1064,11 @@ export class MobileADevice implements AbstractInterface {
     const first = await this.#mirror.frame();
     if (first && !stopped) {
       last = first.timestamp;
-      options.onFrame({ data: toBase64(first.jpeg), format: "jpeg", timestamp: first.timestamp });
+      options.onFrame({
+        data: encodeBase64(first.jpeg),
+        format: "jpeg",
+        timestamp: first.timestamp,
+      });
     }
     timer = setTimeout(poll, pollMs);
     return {
@@ -1268,27 +1278,4 @@ function oneOf<T extends string>(
       values.map((v) => `'${v}'`).join(", ")
     }: current value is ${JSON.stringify(value)}`,
   );
-}
-
-function readEnv(name: string): string | undefined {
-  const g = globalThis as {
-    Deno?: { env?: { get(name: string): string | undefined } };
-    process?: { env?: Record<string, string | undefined> };
-  };
-  try {
-    return g.Deno?.env?.get(name) ?? g.process?.env?.[name];
-  } catch {
-    return undefined; // no permission to read the environment
-  }
-}
-
-function toBase64(bytes: Uint8Array): string {
-  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
-  if (typeof native === "function") return native.call(bytes);
-  let binary = "";
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  }
-  return btoa(binary);
 }

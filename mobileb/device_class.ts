@@ -8,6 +8,7 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { getEnv } from "@sdk/core";
 import { MobileBDevice, type MobileBDeviceOptions } from "./device.ts";
 
 /** The environment variable that names the override module (the option outranks it). */
@@ -42,7 +43,7 @@ const REQUIRED_METHODS = [
  * lacks a method `MobileBAgent` needs (the message lists them).
  */
 export async function loadDeviceClass(option?: string): Promise<MobileBDeviceClass> {
-  const specifier = (option ?? readEnv(DEVICE_CLASS_OVERRIDE_ENV))?.trim();
+  const specifier = (option ?? getEnv(DEVICE_CLASS_OVERRIDE_ENV))?.trim();
   if (!specifier) return MobileBDevice;
   const from = option?.trim() ? "iOSDeviceClassOverride" : DEVICE_CLASS_OVERRIDE_ENV;
   const url = /^\.{0,2}[\\/]/.test(specifier) || isAbsolute(specifier)
@@ -93,16 +94,4 @@ function isClass(
 ): value is { new (...args: unknown[]): unknown; prototype: object } {
   return typeof value === "function" &&
     /^class\b/.test(Function.prototype.toString.call(value));
-}
-
-function readEnv(name: string): string | undefined {
-  const g = globalThis as {
-    Deno?: { env?: { get(name: string): string | undefined } };
-    process?: { env?: Record<string, string | undefined> };
-  };
-  try {
-    return g.Deno?.env?.get(name) ?? g.process?.env?.[name];
-  } catch {
-    return undefined; // no permission to read the environment
-  }
 }

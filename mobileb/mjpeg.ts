@@ -9,6 +9,7 @@
  * @module
  */
 
+import { encodeBase64 } from "@sdk/core";
 import type { FrameStream, FrameStreamOptions } from "@sdk/core";
 
 const HEADER_END = new Uint8Array([13, 10, 13, 10]);
@@ -109,7 +110,7 @@ export async function startMjpegStream(
     const now = Date.now();
     if (stopped || now - last < (options.minIntervalMs ?? 0)) return;
     last = now;
-    options.onFrame({ data: toBase64(jpeg), format: "jpeg", timestamp: now });
+    options.onFrame({ data: encodeBase64(jpeg), format: "jpeg", timestamp: now });
   });
   const reader = response.body.getReader();
   const pump = (async () => {
@@ -158,16 +159,4 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number
     return i;
   }
   return -1;
-}
-
-/** Base64 of bytes (the native encoder where the runtime has one). */
-export function toBase64(bytes: Uint8Array): string {
-  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
-  if (typeof native === "function") return native.call(bytes);
-  let binary = "";
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  }
-  return btoa(binary);
 }

@@ -26,7 +26,13 @@ export type {
   StreamFrame,
 } from "@sdk/core";
 export { logDeviceActions, normalizeKeyCombo, withCustomActions } from "@sdk/core";
-export { checkBooleanOptions, checkInputOptions, sleep, typeSettings } from "@sdk/core";
+export {
+  checkBooleanOptions,
+  checkInputOptions,
+  encodeBase64,
+  sleep,
+  typeSettings,
+} from "@sdk/core";
 export type { TypeSettings } from "@sdk/core";
 export {
   readEnumParam,

@@ -24,7 +24,13 @@ import type {
   ScreenshotEncoding,
   Size,
 } from "../_core.ts";
-import { checkBooleanOptions, checkInputOptions, sleep, typeSettings } from "../_core.ts";
+import {
+  checkBooleanOptions,
+  checkInputOptions,
+  encodeBase64,
+  sleep,
+  typeSettings,
+} from "../_core.ts";
 import type { TypeSettings } from "../_core.ts";
 import { logDeviceActions, normalizeKeyCombo, withCustomActions } from "../_core.ts";
 import {
@@ -294,7 +300,7 @@ export class WebPageDevice implements AbstractInterface {
     await this.#preparePage();
     await this.#enableTouch();
     const mime = encoding?.format === "jpeg" ? "image/jpeg" : "image/png";
-    return `data:${mime};base64,${toBase64(await this.#capture(encoding))}`;
+    return `data:${mime};base64,${encodeBase64(await this.#capture(encoding))}`;
   }
 
   /**
@@ -897,15 +903,4 @@ function checkMs(name: string, value: number | undefined, fallback: number): num
 function withScheme(url: string): string {
   if (/^[\w.-]+:\d+(?:[/?#]|$)/.test(url)) return `http://${url}`;
   return /^[a-z][a-z\d+.-]*:/i.test(url) ? url : `https://${url}`;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
-  if (typeof native === "function") return native.call(bytes);
-  let binary = "";
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  }
-  return btoa(binary);
 }
