@@ -120,6 +120,7 @@ export type { ActionParams } from "./device/params.ts";
 export { checkBooleanOptions, checkInputOptions, typeSettings } from "./device/options.ts";
 export type { TypeSettings } from "./device/options.ts";
 export { scrollStrokes, swipeEnds } from "./device/gestures.ts";
+export { shellQuote } from "./device/shell.ts";
 export type { Stroke } from "./device/gestures.ts";
 export type {
   ActionImplementation,

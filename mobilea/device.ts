@@ -45,6 +45,7 @@ import {
   readStringParam,
   scrollAction,
   scrollStrokes,
+  shellQuote,
   sleep,
   swipeAction,
   swipeEnds,
@@ -1167,11 +1168,6 @@ export function isNativeText(text: string): boolean {
 /** Android's `input text` escaping: a space is written `%s`. */
 export function escapeInputText(text: string): string {
   return text.replace(/ /g, "%s");
-}
-
-/** One argument for the device's `sh`, in single quotes. */
-export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 function yadbCommand(flag: string): string {

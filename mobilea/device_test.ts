@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { escapeInputText, isNativeText, MobileADevice, shellQuote } from "./device.ts";
+import { shellQuote } from "@sdk/core";
+import { escapeInputText, isNativeText, MobileADevice } from "./device.ts";
 
 test("isNativeText: printable ASCII without % format specifiers only", () => {
   assert.equal(isNativeText("hello world 42!"), true);

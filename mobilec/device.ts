@@ -41,6 +41,7 @@ import {
   readStringParam,
   scrollAction,
   scrollStrokes,
+  shellQuote,
   sleep,
   swipeAction,
   swipeEnds,
@@ -620,9 +621,4 @@ export class MobileCDevice implements AbstractInterface {
       await this.#move("swipe", stroke.from, stroke.to, stroke.ms);
     }
   }
-}
-
-/** One argument for the device's `sh`, in single quotes. */
-export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }
