@@ -1,6 +1,6 @@
 /**
  * Chromium for tests and the demo: the system browser as the command line finds and launches it
- * (web/cli/chromium.ts), and measuring elements in CSS pixels.
+ * (web/chromium/launch.ts), and measuring elements in CSS pixels.
  *
  * @module
  */
@@ -8,7 +8,7 @@
 import { after, before } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { TargetBox } from "../../core/testing/mod.ts";
-import { launchChromium } from "../../web/cli/chromium.ts";
+import { launchChromium } from "../../web/chromium/launch.ts";
 import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "./static_server.ts";
 
 export {
@@ -17,7 +17,7 @@ export {
   findChromium,
   launchChromium,
   type LaunchChromiumOptions,
-} from "../../web/cli/chromium.ts";
+} from "../../web/chromium/launch.ts";
 
 /**
  * Measures an element's box in CSS pixels of the viewport, as a test model script wants it.

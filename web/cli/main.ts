@@ -29,7 +29,7 @@ import {
 } from "./args.ts";
 import { readModelInfo } from "../playground/model_info.ts";
 import { startPlayground } from "../playground/playground.ts";
-import { launchChromium } from "./chromium.ts";
+import { launchChromium } from "../chromium/launch.ts";
 import { discoverScripts } from "./discover.ts";
 import { loadDotenv } from "./dotenv.ts";
 import { runPool } from "./pool.ts";

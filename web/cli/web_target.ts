@@ -10,10 +10,8 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { ScriptWebTarget } from "@sdk/core/script";
+import { DEFAULT_VIEWPORT } from "../chromium/launch.ts";
 import { serveStatic, type StaticServer } from "./serve.ts";
-
-/** Default viewport of pages the command line opens, CSS pixels. */
-export const DEFAULT_VIEWPORT: { width: number; height: number } = { width: 1280, height: 800 };
 
 /** A page opened for one script file, in its own browser context. */
 export interface OpenedTarget {

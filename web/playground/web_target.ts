@@ -6,7 +6,7 @@
  */
 
 import { DriverBPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
-import { DEFAULT_VIEWPORT } from "../cli/web_target.ts";
+import { DEFAULT_VIEWPORT } from "../chromium/launch.ts";
 import type { PlaygroundTarget } from "./playground.ts";
 
 /** What {@link launchPageTarget} reads of the playground's options. */
@@ -29,7 +29,7 @@ export async function launchPageTarget(
 ): Promise<PlaygroundTarget> {
   // Loaded here, not at the top: playwright-core is an optional peer of @sdk/web, and a user of
   // DriverA alone imports this package without it.
-  const { launchChromium } = await import("../cli/chromium.ts");
+  const { launchChromium } = await import("../chromium/launch.ts");
   // The playground closes the browser itself on Ctrl+C, after the agent's report is final;
   // Playwright's own handlers would end the process (exit code 130) before that.
   const browser = await launchChromium({

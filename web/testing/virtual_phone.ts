@@ -14,7 +14,7 @@
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
-import { launchChromium } from "../cli/chromium.ts";
+import { launchChromium } from "../chromium/launch.ts";
 import { launcherHtml, recentsHtml, type SystemUiApp } from "./_system_ui.ts";
 
 /** Android key codes the simulator acts on (the codes `input keyevent` takes). */

@@ -1,7 +1,8 @@
 /**
- * The system Chromium for the `sdk` command line, the demo and the tests: find it (or install
- * Debian's package when running as root with apt-get), and launch it through playwright-core.
- * Never downloads a browser build.
+ * `@sdk/web/chromium`: the system Chromium, as the `sdk` command line, the playground, the device
+ * simulator kit, the demo and the tests launch it: find it (or install Debian's package when
+ * running as root with apt-get), and launch it through playwright-core. Never downloads a browser
+ * build.
  *
  * @module
  */
@@ -10,6 +11,9 @@ import { access, constants } from "node:fs/promises";
 import { spawn } from "node:child_process";
 import process from "node:process";
 import { type Browser, chromium } from "playwright-core";
+
+/** The viewport of pages the command line and the playground open, CSS pixels: 1280 x 800. */
+export const DEFAULT_VIEWPORT: { width: number; height: number } = { width: 1280, height: 800 };
 
 /** Where Chromium is looked for, in order, after `SDK_CHROMIUM_PATH`. */
 export const CHROMIUM_CANDIDATES: readonly string[] = [
