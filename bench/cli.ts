@@ -1,7 +1,7 @@
 /**
  * Command-line benchmark: what `sdk run` costs around the model.
  *
- * - Cold start: from spawning `deno run -A web/cli/bin.ts run one.yaml` to the first request the
+ * - Cold start: from spawning `deno run -A cli/bin.ts run one.yaml` to the first request the
  *   model receives, median of {@link COLD_RUNS}. The browser launch is part of it; it is also
  *   measured alone (`launchChromium()` in this process, median of the same count) so the rest can
  *   be told apart.
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     "      - aiTap: the Click me button\n".repeat(taps);
   const sdk = async (args: string[]) => {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", join(ROOT, "web/cli/bin.ts"), "run", ...args],
+      args: ["run", "--allow-all", join(ROOT, "cli/bin.ts"), "run", ...args],
       cwd: work,
       env: { ...model.modelConfig(), SDK_RUN_DIR: join(work, "sdk_run") },
       stdout: "piped",

@@ -67,5 +67,5 @@ export { DEFAULT_SCRCPY_SERVER_PATH, DEFAULT_SCRCPY_SERVER_VERSION } from "./scr
 export { DEFAULT_PINCH_MS } from "./scrcpy_pinch.ts";
 export type { BridgeOptions } from "./bridge.ts";
 export { androidKeyCode } from "./keys.ts";
-export { runMobileAYaml } from "./yaml.ts";
+export { mobileAScriptPlatform, runMobileAYaml } from "./yaml.ts";
 export type { RunMobileAYamlOptions } from "./yaml.ts";

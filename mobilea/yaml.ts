@@ -14,6 +14,7 @@ import {
   record,
   runPlatformYaml,
   type RunPlatformYamlOptions,
+  type ScriptPlatform,
   type ScriptSectionSchema,
   text,
 } from "@sdk/core/script";
@@ -153,3 +154,14 @@ export async function runMobileAYaml(
       agentFromBridgeDevice(deviceId, { ...agentOptions, ...device, ...options.agentOptions }),
   );
 }
+
+/**
+ * MobileA's scripts for tools that run script files of every platform (`sdk run` of `@sdk/cli`
+ * loads this package when a file has a `mobilea` section and runs it with {@link runMobileAYaml}).
+ */
+export const mobileAScriptPlatform: ScriptPlatform = {
+  section: MOBILEA_SCRIPT_SECTION.key,
+  packageName: "@sdk/mobilea",
+  runnerName: "runMobileAYaml",
+  run: (script, options) => runMobileAYaml(script, options),
+};

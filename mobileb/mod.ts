@@ -47,5 +47,5 @@ export {
 } from "./wda.ts";
 export type { DriverRequestMethod } from "./wda.ts";
 export { iosKeyText } from "./keys.ts";
-export { MOBILEB_SCRIPT_SECTION, runMobileBYaml } from "./yaml.ts";
+export { MOBILEB_SCRIPT_SECTION, mobileBScriptPlatform, runMobileBYaml } from "./yaml.ts";
 export type { MobileBScriptSection, RunMobileBYamlOptions } from "./yaml.ts";

@@ -14,6 +14,7 @@ import {
   record,
   runPlatformYaml,
   type RunPlatformYamlOptions,
+  type ScriptPlatform,
   type ScriptSectionSchema,
   text,
 } from "@sdk/core/script";
@@ -118,3 +119,14 @@ export async function runMobileBYaml(
       agentFromDeviceDriver({ ...agentOptions, ...device, ...options.agentOptions }),
   );
 }
+
+/**
+ * MobileB's scripts for tools that run script files of every platform (`sdk run` of `@sdk/cli`
+ * loads this package when a file has a `mobileb` section and runs it with {@link runMobileBYaml}).
+ */
+export const mobileBScriptPlatform: ScriptPlatform = {
+  section: MOBILEB_SCRIPT_SECTION.key,
+  packageName: "@sdk/mobileb",
+  runnerName: "runMobileBYaml",
+  run: (script, options) => runMobileBYaml(script, options),
+};

@@ -44,5 +44,5 @@ export type { ToolEnv, ToolOptions } from "./tool.ts";
 export { harmonyKeyEvent, MOBILEC_KEY_NAMES } from "./keys.ts";
 export { resolveLaunchAbility } from "./bundle.ts";
 export type { LaunchAbility } from "./bundle.ts";
-export { MOBILEC_SCRIPT_SECTION, runMobileCYaml } from "./yaml.ts";
+export { MOBILEC_SCRIPT_SECTION, mobileCScriptPlatform, runMobileCYaml } from "./yaml.ts";
 export type { MobileCScriptSection, RunMobileCYamlOptions } from "./yaml.ts";

@@ -13,6 +13,7 @@ import {
   record,
   runPlatformYaml,
   type RunPlatformYamlOptions,
+  type ScriptPlatform,
   type ScriptSectionSchema,
   text,
 } from "@sdk/core/script";
@@ -111,3 +112,14 @@ export async function runMobileCYaml(
       agentFromToolDevice(deviceId, { ...agentOptions, ...device, ...options.agentOptions }),
   );
 }
+
+/**
+ * MobileC's scripts for tools that run script files of every platform (`sdk run` of `@sdk/cli`
+ * loads this package when a file has a `mobilec` section and runs it with {@link runMobileCYaml}).
+ */
+export const mobileCScriptPlatform: ScriptPlatform = {
+  section: MOBILEC_SCRIPT_SECTION.key,
+  packageName: "@sdk/mobilec",
+  runnerName: "runMobileCYaml",
+  run: (script, options) => runMobileCYaml(script, options),
+};

@@ -1,11 +1,11 @@
 /**
- * Builds the npm packages of the workspace: `npm/core` (`@sdk/core`), `npm/web` (`@sdk/web`),
- * `npm/mobilea` (`@sdk/mobilea`, which depends on `@yume-chan/adb`) and `npm/mobileb`
+ * Builds the npm packages of the workspace, one per member: `npm/core` (`@sdk/core`), `npm/web`
+ * (`@sdk/web`), `npm/mobilea` (`@sdk/mobilea`, which depends on `@yume-chan/adb`), `npm/mobileb`
  * (`@sdk/mobileb`, which needs nothing beyond `@sdk/core`: it talks to WebDriverAgent with
- * `fetch`).
+ * `fetch`), `npm/mobilec`, `npm/computer` and `npm/cli` (`@sdk/cli`, the `sdk` executable).
  *
- * For each workspace member, in workspace order (the device platforms before `@sdk/web`, whose
- * command line loads them), TypeScript's compiler (5.9, from the npm registry, installed once
+ * For each workspace member, in workspace order (the platforms before `@sdk/cli`, whose command
+ * line loads them), TypeScript's compiler (5.9, from the npm registry, installed once
  * into `npm/.tools`) type-checks the files reachable from the member's `deno.json` exports and
  * emits ES2022 ESM JavaScript plus `.d.ts` files.
  * `rewriteRelativeImportExtensions` turns `./x.ts` imports into `./x.js` in the JavaScript; the
@@ -54,7 +54,7 @@ const OWN_NODE_ENGINE = ">=20";
 const OPTIONAL_DEPENDENCIES: ReadonlySet<string> = new Set(["sharp"]);
 /**
  * Packages the user brings, each an optional peer: the browser drivers (the one they drive), the
- * device platforms whose scripts `sdk run` of `@sdk/web` runs when they are installed, and
+ * device platforms whose scripts `sdk run` of `@sdk/cli` runs when they are installed, and
  * Playwright Test for `@sdk/web/playwright-test`.
  */
 const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
@@ -81,7 +81,7 @@ const RUNTIME_PEER_DEPENDENCIES: Readonly<Record<string, Readonly<Record<string,
  * is compiled as an extra entry, gets a `#!/usr/bin/env node` line and a `bin` entry.
  */
 const BINS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  "@sdk/web": { sdk: "cli/bin.ts" },
+  "@sdk/cli": { sdk: "bin.ts" },
 };
 
 /** Raised for every condition that must stop the build; the message says what to fix. */

@@ -73,9 +73,9 @@ export {
   DEFAULT_PLAYGROUND_PORT,
   type Playground,
   type PlaygroundOptions,
-  type PlaygroundTarget,
   startPlayground,
 } from "./playground/playground.ts";
+export type { PlaygroundTarget } from "./playground/target.ts";
 export type { PlaygroundCallRequest, PlaygroundCallResult } from "./playground/calls.ts";
 export { PLAYGROUND_HOST_ENV, playgroundHostWarning } from "./playground/security.ts";
 export {

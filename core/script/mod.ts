@@ -53,6 +53,11 @@ export type {
   ScriptWebTarget,
 } from "./script_schema.ts";
 export { runPlatformYaml } from "./platform_run.ts";
+export type {
+  ScriptPlatform,
+  ScriptPlatformAgent,
+  ScriptPlatformRunOptions,
+} from "./script_platform.ts";
 export type { PlatformYamlAgent, RunPlatformYamlOptions } from "./platform_run.ts";
 export { readScriptSource, scriptAgentOptions } from "./script_source.ts";
 export type { ScriptSource } from "./script_source.ts";

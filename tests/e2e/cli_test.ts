@@ -21,7 +21,7 @@ import { launchChromium, measure } from "../helpers/browser.ts";
 import { FIXTURE_APP_DIR, serveStatic } from "../helpers/static_server.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const MAIN = join(ROOT, "web/cli/bin.ts");
+const MAIN = join(ROOT, "cli/bin.ts");
 const FIXTURES = join(ROOT, "tests/fixtures/cli");
 
 let browser: Browser;

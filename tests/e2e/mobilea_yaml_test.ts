@@ -237,7 +237,7 @@ tasks:
       args: [
         "run",
         "--allow-all",
-        fileURLToPath(new URL("../../web/cli/bin.ts", import.meta.url)),
+        fileURLToPath(new URL("../../cli/bin.ts", import.meta.url)),
         "run",
         "notes.yaml",
         "--summary",
@@ -275,7 +275,7 @@ test("sdk run fails a file whose platform section does not run in this version, 
       args: [
         "run",
         "--allow-all",
-        fileURLToPath(new URL("../../web/cli/bin.ts", import.meta.url)),
+        fileURLToPath(new URL("../../cli/bin.ts", import.meta.url)),
         "run",
         "desk.yaml",
       ],

@@ -215,7 +215,7 @@ tasks:
       args: [
         "run",
         "--allow-all",
-        fileURLToPath(new URL("../../web/cli/bin.ts", import.meta.url)),
+        fileURLToPath(new URL("../../cli/bin.ts", import.meta.url)),
         "run",
         "notes.yaml",
         "--summary",

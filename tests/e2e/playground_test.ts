@@ -306,7 +306,7 @@ test("SDK_PLAYGROUND_HOST=0.0.0.0 warns; another platform's device plugs in; clo
   await assert.rejects(fetch(other.url));
 });
 
-const BIN = fileURLToPath(new URL("../../web/cli/bin.ts", import.meta.url));
+const BIN = fileURLToPath(new URL("../../cli/bin.ts", import.meta.url));
 
 /**
  * Runs `sdk <args>` and collects its output until it exits; `onStdout` sees the output so far.

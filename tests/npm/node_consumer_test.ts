@@ -91,7 +91,7 @@ async function playwrightSpec(): Promise<string> {
 /** The `engines.node` of each built package, e.g. `{ "@sdk/core": ">=22.0.0", ... }`. */
 async function builtEngines(): Promise<Record<string, string>> {
   const engines: Record<string, string> = {};
-  for (const dir of ["core", "web"]) {
+  for (const dir of ["core", "web", "cli"]) {
     const pkg = JSON.parse(await readFile(join(ROOT, "npm", dir, "package.json"), "utf8")) as {
       name: string;
       engines: { node: string };
@@ -119,7 +119,7 @@ test("npm packages: a Node consumer installed from the tarballs taps twice and r
     const npmEnv = envWithNode(nodes[0]);
 
     const tarballs: string[] = [];
-    for (const dir of ["core", "web"]) {
+    for (const dir of ["core", "web", "cli"]) {
       const packed = await run(
         "npm",
         ["pack", "--json", "--pack-destination", work],

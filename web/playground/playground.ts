@@ -7,7 +7,7 @@
 
 import http from "node:http";
 import process from "node:process";
-import type { Agent, AgentOptions } from "@sdk/core";
+import type { Agent } from "@sdk/core";
 import type { WebPageAgentOptions } from "../agent/page_agent.ts";
 import { readModelInfo } from "./model_info.ts";
 import { playgroundRoutes, type PlaygroundRoutesContext } from "./server.ts";
@@ -19,25 +19,11 @@ import {
   PLAYGROUND_HOST_ENV,
   playgroundHostWarning,
 } from "./security.ts";
+import type { PlaygroundTarget } from "./target.ts";
 import { launchPageTarget } from "./web_target.ts";
 
 /** The port a playground listens on unless told otherwise. */
 export const DEFAULT_PLAYGROUND_PORT = 5800;
-
-/**
- * What a playground drives: it makes the agent, and the screen comes from the agent's device
- * (its `startFrameStream` capability, else screenshots). Any platform's agent plugs in here.
- */
-export interface PlaygroundTarget {
-  /**
-   * Creates the agent the playground's calls go to; called once, at start.
-   *
-   * @param options the playground's agent options (`autoPrintReportMsg: false` unless set).
-   */
-  createAgent(options: AgentOptions): Agent | Promise<Agent>;
-  /** Releases what the target opened (a browser it launched), after the agent is destroyed. */
-  close?(): Promise<void>;
-}
 
 /** Options of {@link startPlayground}. */
 export interface PlaygroundOptions {
@@ -75,6 +61,11 @@ export interface Playground {
   readonly port: number;
   /** The agent the calls go to. */
   readonly agent: Agent;
+  /**
+   * Why no model is usable (the configuration error naming the variables to set), or `undefined`
+   * when the model configuration is valid. With an error every call fails.
+   */
+  readonly modelError: string | undefined;
   /**
    * Stops the server, destroys the agent (its report is finalized) and closes the target. Safe
    * to call twice.
@@ -178,6 +169,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     host,
     port: ctx.guard.port,
     agent,
+    modelError: ctx.model.error,
     close(): Promise<void> {
       return closing ??= (async () => {
         await feed.close();

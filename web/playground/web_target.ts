@@ -7,7 +7,7 @@
 
 import { DriverBPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
 import { DEFAULT_VIEWPORT } from "../chromium/launch.ts";
-import type { PlaygroundTarget } from "./playground.ts";
+import type { PlaygroundTarget } from "./target.ts";
 
 /** What {@link launchPageTarget} reads of the playground's options. */
 export interface PageTargetOptions {

@@ -1,5 +1,5 @@
 /**
- * The `sdk` command line: `sdk run <file|dir|glob>...` runs YAML scripts and Gherkin features in
+ * `@sdk/cli`: the `sdk` command line, above the platform packages. `sdk run <file|dir|glob>...` runs YAML scripts and Gherkin features in
  * the system Chromium (headless unless `--headed`), `--concurrent N` at a time, each file in its
  * own browser context with its own agent and report, then writes one merged report of the run,
  * prints a summary table and exits 0 when every file passed, 1 when any failed, 2 for a usage
@@ -27,9 +27,8 @@ import {
   type PlaygroundCommand,
   type RunCommand,
 } from "./args.ts";
-import { readModelInfo } from "../playground/model_info.ts";
-import { startPlayground } from "../playground/playground.ts";
-import { launchChromium } from "../chromium/launch.ts";
+import { startPlayground } from "@sdk/web";
+import { launchChromium } from "@sdk/web/chromium";
 import { discoverScripts } from "./discover.ts";
 import { loadDotenv } from "./dotenv.ts";
 import { runPool } from "./pool.ts";
@@ -110,8 +109,9 @@ async function playgroundCommand(command: PlaygroundCommand, io: CliIo): Promise
           "(the token in this URL is what lets a browser drive the page: keep it to yourself)\n" +
           "Press Ctrl+C to stop.\n",
       );
-      const model = readModelInfo(command.agentOptions.modelConfig);
-      if (model.error) io.stderr.write(`Warning: every call will fail: ${model.error}\n`);
+      if (playground.modelError) {
+        io.stderr.write(`Warning: every call will fail: ${playground.modelError}\n`);
+      }
       await stopped;
       return 0;
     } finally {

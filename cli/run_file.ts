@@ -19,9 +19,13 @@ import {
   scriptTargetOf,
   type YamlTaskOutcome,
 } from "@sdk/core/script";
-import { PLATFORM_TARGET_SECTIONS, type ScriptWebTarget } from "@sdk/core/script";
-import { DriverBPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
-import { type PlatformRunAgent, platformScriptRunner } from "./platform_scripts.ts";
+import {
+  PLATFORM_TARGET_SECTIONS,
+  type ScriptPlatformAgent,
+  type ScriptWebTarget,
+} from "@sdk/core/script";
+import { DriverBPageAgent, type WebPageAgentOptions } from "@sdk/web";
+import { scriptPlatform } from "./platforms.ts";
 import type { Progress } from "./progress.ts";
 import type { FileResult, ItemResult } from "./summary.ts";
 import { type OpenedTarget, openTarget, readFeatureTags } from "./web_target.ts";
@@ -149,12 +153,12 @@ async function runPlatformScript(
   ctx: RunFileContext,
   result: FileResult,
 ): Promise<void> {
-  const run = await platformScriptRunner((await scriptTargetOf(text, result.file))!);
+  const platform = await scriptPlatform((await scriptTargetOf(text, result.file))!);
   const flags: Record<string, unknown> = { ...ctx.flags };
   for (const key of PAGE_OPTION_KEYS) delete flags[key];
-  let agent: PlatformRunAgent | undefined;
+  let agent: ScriptPlatformAgent | undefined;
   try {
-    const { tasks } = await run(text, {
+    const { tasks } = await platform.run(text, {
       fileName: file,
       agentOptions: {
         ...flags,

@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { ScriptWebTarget } from "@sdk/core/script";
-import { DEFAULT_VIEWPORT } from "../chromium/launch.ts";
+import { DEFAULT_VIEWPORT } from "@sdk/web/chromium";
 import { serveStatic, type StaticServer } from "./serve.ts";
 
 /** A page opened for one script file, in its own browser context. */

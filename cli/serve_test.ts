@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { serveStatic } from "./serve.ts";
 
-const FIXTURE_APP_DIR = new URL("../../tests/fixtures/app/", import.meta.url).pathname;
+const FIXTURE_APP_DIR = new URL("../tests/fixtures/app/", import.meta.url).pathname;
 
 /** Sends a request with the path exactly as written (fetch would normalize `..` away). */
 function rawGet(url: string, rawPath: string): Promise<{ status: number; body: string }> {

@@ -6,9 +6,7 @@
  * @module
  */
 
-import type { WebPageAgentOptions } from "../agent/page_agent.ts";
-import { DEFAULT_PLAYGROUND_PORT } from "../playground/playground.ts";
-import { PLAYGROUND_HOST_ENV } from "../playground/security.ts";
+import { DEFAULT_PLAYGROUND_PORT, PLAYGROUND_HOST_ENV, type WebPageAgentOptions } from "@sdk/web";
 import {
   AGENT_OPTION_KINDS,
   agentFlagNames,

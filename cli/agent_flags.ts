@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { WebPageAgentOptions } from "../agent/page_agent.ts";
+import type { WebPageAgentOptions } from "@sdk/web";
 
 /** How a flag's text becomes an option value. */
 export type FlagKind =

@@ -1,0 +1,56 @@
+/**
+ * The device platforms whose scripts `sdk run` runs: a file with a `mobilea`, `mobileb` or
+ * `mobilec` section goes to the {@link ScriptPlatform} that package exports. A package is loaded
+ * only when such a file runs: each is an optional peer of `@sdk/cli`, so a web-only install does
+ * not pull in adb's client.
+ *
+ * @module
+ */
+
+import type { ScriptPlatform } from "@sdk/core/script";
+
+interface PlatformPackage {
+  /** The npm / workspace package, for messages. */
+  pkg: string;
+  load(): Promise<ScriptPlatform>;
+}
+
+const PLATFORMS: Readonly<Record<string, PlatformPackage>> = {
+  mobilea: {
+    pkg: "@sdk/mobilea",
+    load: async () => (await import("@sdk/mobilea")).mobileAScriptPlatform,
+  },
+  mobileb: {
+    pkg: "@sdk/mobileb",
+    load: async () => (await import("@sdk/mobileb")).mobileBScriptPlatform,
+  },
+  mobilec: {
+    pkg: "@sdk/mobilec",
+    load: async () => (await import("@sdk/mobilec")).mobileCScriptPlatform,
+  },
+};
+
+/**
+ * The platform that runs a device section's scripts.
+ *
+ * @param section the file's target section, e.g. `"mobilea"`.
+ * @throws {Error} when the section has no platform here yet, or when its package is not
+ * installed (the message says which package to install).
+ */
+export async function scriptPlatform(section: string): Promise<ScriptPlatform> {
+  const entry = PLATFORMS[section];
+  if (entry === undefined) {
+    throw new Error(
+      `'${section}' scripts do not run in this version of sdk run; it runs 'web' scripts and ` +
+        `${Object.keys(PLATFORMS).map((k) => `'${k}'`).join(", ")} scripts`,
+    );
+  }
+  try {
+    return await entry.load();
+  } catch (e) {
+    throw new Error(
+      `a '${section}' script runs through ${entry.pkg}, which could not be loaded ` +
+        `(${(e as Error).message}): install it next to @sdk/cli (npm install ${entry.pkg})`,
+    );
+  }
+}

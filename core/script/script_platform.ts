@@ -1,0 +1,53 @@
+/**
+ * How a device platform hands its script runner to tools that run script files of every platform
+ * (the `sdk run` command line): each platform package exports one {@link ScriptPlatform}, and the
+ * tool loads the package only when a file with that platform's section runs. No platform package
+ * imports the tool, and the tool imports no platform until it needs one.
+ *
+ * @module
+ */
+
+import type { AgentOptions } from "../agent/options.ts";
+import type { RunYamlResult } from "./run_yaml.ts";
+
+/** What a tool reads of a platform's agent after the run. */
+export interface ScriptPlatformAgent {
+  /** The report's path once the agent is destroyed; `undefined`/`null` without a report. */
+  readonly reportFile?: string | null;
+}
+
+/** Options a tool gives a platform's runner. */
+export interface ScriptPlatformRunOptions {
+  /** Agent options that outrank the file's sections (the command line's flags). */
+  agentOptions?: AgentOptions;
+  /** The script's file, when `script` is its text: named in errors, and the cache id's source. */
+  fileName?: string;
+  /** Stops the run between items (Ctrl+C). */
+  signal?: AbortSignal;
+  /** Called with the agent once it exists. */
+  onAgent?: (agent: ScriptPlatformAgent) => void;
+}
+
+/**
+ * A device platform's scripts, as a tool runs them: the section key that marks its files and the
+ * runner (the platform's `run...Yaml`, as `runMobileAYaml` is).
+ */
+export interface ScriptPlatform {
+  /** The script section of this platform's files, e.g. `"mobilea"`. */
+  readonly section: string;
+  /** The package it comes from, named in messages, e.g. `"@sdk/mobilea"`. */
+  readonly packageName: string;
+  /** The runner's public name, named in messages, e.g. `"runMobileAYaml"`. */
+  readonly runnerName: string;
+  /**
+   * Runs one script file of this platform: creates the agent from the section, runs the tasks and
+   * destroys the agent.
+   *
+   * @param script a path to a `.yaml` / `.yml` file, or the script's text.
+   * @param options see {@link ScriptPlatformRunOptions}.
+   * @returns the tasks' outcomes and stored results.
+   * @throws what the platform's runner throws (`YamlScriptError`, the device's errors, a task's
+   * `YamlTaskError`).
+   */
+  run(script: string, options: ScriptPlatformRunOptions): Promise<RunYamlResult>;
+}
