@@ -1,0 +1,207 @@
+/**
+ * The rules of the house (docs/architecture.md, "Rules"), as pure functions over an import graph
+ * and a list of files, so that a test can plant each violation and see it named:
+ *
+ * - no import circle: a file never imports itself back through other files;
+ * - imports run one way between packages ({@link PACKAGE_IMPORTS}): core imports no other package,
+ *   web imports core, each device platform imports core (its `testing/` folder also web's
+ *   simulator kit), and the command line stands above them all;
+ * - a package reaches another only through that package's name (`@sdk/web/testing`), never by a
+ *   relative path into its folder;
+ * - core's lower layers never import its upper ones ({@link CORE_LAYERS});
+ * - a product file has at most {@link MAX_PRODUCT_FILE_LINES} lines.
+ *
+ * `scripts/check_architecture.ts` reads the real graph and runs these in `deno task check`.
+ *
+ * @module
+ */
+
+/** An import graph: file path (relative to the repository, `/`-separated) -> its imports. */
+export type ImportGraph = ReadonlyMap<string, readonly ImportEdge[]>;
+
+/** One import of a file. */
+export interface ImportEdge {
+  /** The imported file, relative to the repository. */
+  readonly to: string;
+  /** The specifier as written (`../core/mod.ts`, `@sdk/core`). */
+  readonly specifier: string;
+}
+
+/** The most lines a product file may have (tests, fixtures and benches are exempt). */
+export const MAX_PRODUCT_FILE_LINES = 600;
+
+/**
+ * Which packages each package's files may import (besides its own). A key `web` holds for every
+ * file of `web/`; `mobilea/testing` for the files under it, before `mobilea`.
+ */
+export const PACKAGE_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  web: ["core"],
+  "mobilea/testing": ["core", "web"],
+  "mobileb/testing": ["core", "web"],
+  "mobilec/testing": ["core", "web"],
+  mobilea: ["core"],
+  mobileb: ["core"],
+  mobilec: ["core"],
+  computer: ["core"],
+  cli: ["core", "web", "mobilea", "mobileb", "mobilec", "computer"],
+};
+
+/** Core's lower layers (a folder of core, or `errors.ts`) and the folders of core they must not import. */
+export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
+  "errors.ts": ["agent", "planning", "insight", "model", "report", "observe", "script", "gherkin"],
+  device: ["agent", "planning", "insight", "model", "observe", "script", "gherkin"],
+  image: ["agent", "planning", "insight", "model", "observe", "script", "gherkin"],
+  runtime: ["agent", "planning", "insight", "model", "observe", "script", "gherkin"],
+  log: ["agent", "planning", "insight", "observe", "script", "gherkin"],
+  model: ["agent", "planning", "insight", "observe", "script", "gherkin"],
+  insight: ["planning", "observe", "script", "gherkin"],
+};
+
+/** The package a file belongs to: the first matching key of {@link PACKAGE_IMPORTS}, or `undefined`. */
+export function packageOf(file: string): string | undefined {
+  return Object.keys(PACKAGE_IMPORTS).find((key) => file === key || file.startsWith(`${key}/`));
+}
+
+/** The member folder of a package key (`mobilea/testing` -> `mobilea`). */
+function memberOf(pkg: string): string {
+  return pkg.split("/")[0];
+}
+
+/**
+ * Every import circle of the graph, each as the path that closes it (`a.ts -> b.ts -> a.ts`),
+ * one per strongly connected component of more than one file (or a file importing itself).
+ */
+export function importCircles(graph: ImportGraph): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const { to } of graph.get(v) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(v, Math.min(low.get(v)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(v, Math.min(low.get(v)!, index.get(to)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      const selfImport = (graph.get(v) ?? []).some((e) => e.to === v);
+      if (component.length > 1 || selfImport) components.push(component);
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return components.map((component) => circlePath(graph, new Set(component)));
+}
+
+/** A path through a strongly connected component from its first file (sorted) back to it. */
+function circlePath(graph: ImportGraph, component: ReadonlySet<string>): string {
+  const start = [...component].sort()[0];
+  const previous = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const v = queue.shift()!;
+    for (const { to } of graph.get(v) ?? []) {
+      if (!component.has(to)) continue;
+      if (to === start) {
+        const path = [start];
+        for (let w = v; w !== start; w = previous.get(w)!) path.splice(1, 0, w);
+        return [...path, start].join(" -> ");
+      }
+      if (!previous.has(to)) {
+        previous.set(to, v);
+        queue.push(to);
+      }
+    }
+  }
+  return [...component].sort().join(" -> ");
+}
+
+/**
+ * Imports that go against {@link PACKAGE_IMPORTS}, or that reach another package by a relative
+ * path, each as `from -> to (specifier): why`.
+ */
+export function packageViolations(graph: ImportGraph): string[] {
+  const wrong: string[] = [];
+  for (const [from, edges] of graph) {
+    const source = packageOf(from);
+    if (source === undefined) continue;
+    for (const { to, specifier } of edges) {
+      const target = packageOf(to);
+      if (target === undefined || memberOf(target) === memberOf(source)) continue;
+      if (!PACKAGE_IMPORTS[source].includes(memberOf(target))) {
+        wrong.push(
+          `${from} -> ${to} (${specifier}): ${source} may import ${
+            PACKAGE_IMPORTS[source].join(", ") || "no other package"
+          }, not ${memberOf(target)}`,
+        );
+      } else if (specifier.startsWith(".")) {
+        wrong.push(
+          `${from} -> ${to} (${specifier}): reach ${
+            memberOf(target)
+          } through its package name (@sdk/${memberOf(target)}...), not a relative path`,
+        );
+      }
+    }
+  }
+  return wrong.sort();
+}
+
+/** Imports of core's lower layers into its upper ones ({@link CORE_LAYERS}), as `from -> to`. */
+export function coreLayerViolations(graph: ImportGraph): string[] {
+  const folder = (file: string) => {
+    const rest = file.slice("core/".length);
+    return rest.includes("/") ? rest.slice(0, rest.indexOf("/")) : rest;
+  };
+  const wrong: string[] = [];
+  for (const [from, edges] of graph) {
+    if (!from.startsWith("core/")) continue;
+    const banned = CORE_LAYERS[folder(from)] ?? [];
+    for (const { to } of edges) {
+      if (to.startsWith("core/") && banned.includes(folder(to))) wrong.push(`${from} -> ${to}`);
+    }
+  }
+  return wrong.sort();
+}
+
+/**
+ * Product files longer than {@link MAX_PRODUCT_FILE_LINES}, as `path: N lines`.
+ *
+ * @param files product file path -> its text.
+ */
+export function oversizedFiles(files: ReadonlyMap<string, string>): string[] {
+  const wrong: string[] = [];
+  for (const [path, text] of files) {
+    const lines = text.endsWith("\n") ? text.split("\n").length - 1 : text.split("\n").length;
+    if (lines > MAX_PRODUCT_FILE_LINES) wrong.push(`${path}: ${lines} lines`);
+  }
+  return wrong.sort();
+}
+
+/**
+ * A glob of a `publish.exclude` list (`**\/*_test.ts`, `image/test_util.ts`) as a test of a path
+ * relative to its member.
+ */
+export function globMatcher(glob: string): (path: string) => boolean {
+  let source = "";
+  for (let i = 0; i < glob.length; i++) {
+    if (glob.startsWith("**/", i)) {
+      source += "(?:.*/)?";
+      i += 2;
+    } else if (glob[i] === "*") source += "[^/]*";
+    else source += glob[i].replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+  }
+  const re = new RegExp(`^${source}$`);
+  return (path) => re.test(path);
+}

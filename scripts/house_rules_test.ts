@@ -1,0 +1,100 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  coreLayerViolations,
+  globMatcher,
+  importCircles,
+  type ImportEdge,
+  type ImportGraph,
+  MAX_PRODUCT_FILE_LINES,
+  oversizedFiles,
+  packageOf,
+  packageViolations,
+} from "./house_rules.ts";
+
+/** A graph from `from: [to, specifier?][]`; the specifier defaults to `./<to's name>`. */
+function graphOf(edges: Record<string, (string | [string, string])[]>): ImportGraph {
+  return new Map(
+    Object.entries(edges).map(([from, to]) => [
+      from,
+      to.map((t): ImportEdge =>
+        typeof t === "string"
+          ? { to: t, specifier: `./${t.slice(t.lastIndexOf("/") + 1)}` }
+          : { to: t[0], specifier: t[1] }
+      ),
+    ]),
+  );
+}
+
+test("importCircles() names the path that closes each circle, and nothing for a tree", () => {
+  const graph = graphOf({
+    "web/testing/_adb_sync.ts": ["web/testing/_android_shell.ts"],
+    "web/testing/_android_shell.ts": ["web/testing/_scrcpy_server.ts", "core/mod.ts"],
+    "web/testing/_scrcpy_server.ts": ["web/testing/_adb_sync.ts"],
+    "web/playground/playground.ts": ["web/playground/web_target.ts"],
+    "web/playground/web_target.ts": ["web/playground/playground.ts"],
+    "core/mod.ts": [],
+  });
+  assert.deepEqual(importCircles(graph).sort(), [
+    "web/playground/playground.ts -> web/playground/web_target.ts -> web/playground/playground.ts",
+    "web/testing/_adb_sync.ts -> web/testing/_android_shell.ts -> web/testing/_scrcpy_server.ts -> web/testing/_adb_sync.ts",
+  ]);
+  assert.deepEqual(importCircles(graphOf({ "a.ts": ["b.ts", "c.ts"], "b.ts": ["c.ts"] })), []);
+  assert.deepEqual(importCircles(graphOf({ "a.ts": ["a.ts"] })), ["a.ts -> a.ts"]);
+});
+
+test("packageOf() puts a platform's testing folder apart from the platform", () => {
+  assert.equal(packageOf("mobilea/testing/adb_front.ts"), "mobilea/testing");
+  assert.equal(packageOf("mobilea/device.ts"), "mobilea");
+  assert.equal(packageOf("cli/main.ts"), "cli");
+  assert.equal(packageOf("tests/e2e/cli_test.ts"), undefined);
+});
+
+test("packageViolations() refuses an import against the direction, and a relative path into another package", () => {
+  const graph = graphOf({
+    "web/cli/platforms.ts": [["mobilea/mod.ts", "@sdk/mobilea"]],
+    "mobilea/device.ts": [["core/mod.ts", "@sdk/core"], ["web/mod.ts", "@sdk/web"]],
+    "mobilea/testing/adb_front.ts": [["web/testing/mod.ts", "@sdk/web/testing"]],
+    "web/page/contract.ts": [["core/image/size.ts", "../../core/image/size.ts"]],
+    "cli/platforms.ts": [["mobilec/mod.ts", "@sdk/mobilec"]],
+    "core/agent/agent.ts": [["web/mod.ts", "@sdk/web"]],
+  });
+  assert.deepEqual(packageViolations(graph), [
+    "core/agent/agent.ts -> web/mod.ts (@sdk/web): core may import no other package, not web",
+    "mobilea/device.ts -> web/mod.ts (@sdk/web): mobilea may import core, not web",
+    "web/cli/platforms.ts -> mobilea/mod.ts (@sdk/mobilea): web may import core, not mobilea",
+    "web/page/contract.ts -> core/image/size.ts (../../core/image/size.ts): reach core through its package name (@sdk/core...), not a relative path",
+  ]);
+});
+
+test("coreLayerViolations() names a lower layer of core importing an upper one", () => {
+  const graph = graphOf({
+    "core/model/caller.ts": ["core/log/redact.ts", "core/planning/act.ts"],
+    "core/agent/agent.ts": ["core/planning/act.ts"],
+    "core/errors.ts": ["core/agent/agent.ts"],
+  });
+  assert.deepEqual(coreLayerViolations(graph), [
+    "core/errors.ts -> core/agent/agent.ts",
+    "core/model/caller.ts -> core/planning/act.ts",
+  ]);
+});
+
+test("oversizedFiles() counts lines with or without a final newline", () => {
+  const lines = (n: number, end = "\n") => "x\n".repeat(n - 1) + "x" + end;
+  const files = new Map([
+    ["ok.ts", lines(MAX_PRODUCT_FILE_LINES)],
+    ["ok_no_newline.ts", lines(MAX_PRODUCT_FILE_LINES, "")],
+    ["big.ts", lines(MAX_PRODUCT_FILE_LINES + 1)],
+  ]);
+  assert.deepEqual(oversizedFiles(files), [`big.ts: ${MAX_PRODUCT_FILE_LINES + 1} lines`]);
+});
+
+test("globMatcher() reads publish.exclude globs as deno publish does", () => {
+  const tests = globMatcher("**/*_test.ts");
+  assert.equal(tests("agent_test.ts"), true);
+  assert.equal(tests("agent/agent_test.ts"), true);
+  assert.equal(tests("agent/agent.ts"), false);
+  const file = globMatcher("image/test_util.ts");
+  assert.equal(file("image/test_util.ts"), true);
+  assert.equal(file("image/test_utilXts"), false);
+});
