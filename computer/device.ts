@@ -112,6 +112,9 @@ export class ComputerDevice implements AbstractInterface {
   #destroyed = false;
 
   /**
+   * The local desktop (or an agent-owned virtual display with `headless`); nothing connects until
+   * the first screenshot or action.
+   *
    * @throws {TypeError} for a flag that is not a boolean, an unknown `keyboardLayout` or
    *   `keyboardDriver`, a `displayId` that is not a non-empty string, a malformed
    *   `xvfbResolution`, or malformed `customActions`.

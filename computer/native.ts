@@ -52,7 +52,7 @@ export interface NativeInput {
 }
 
 /** How to get nut-js, named when it cannot load. */
-export const INSTALL_NUT_JS =
+export const INSTALL_NUT_JS: string =
   'npm install @nut-tree-fork/nut-js (Deno: map "@nut-tree-fork/nut-js" to ' +
   '"npm:@nut-tree-fork/nut-js@^4.2.6" in the import map, or `npm install --prefix <dir> ' +
   "@nut-tree-fork/nut-js` and set SDK_NUT_JS_DIR=<dir>); under Linux it needs libXtst " +

@@ -136,6 +136,8 @@ export class RDPDevice extends ComputerDevice {
   #home: string | undefined;
 
   /**
+   * A remote desktop to connect to; nothing connects until the first screenshot or action.
+   *
    * @throws {TypeError} for a missing `host`, a `port` that is not an integer 1-65535, an unknown
    *   `securityProtocol`, a flag that is not a boolean, a `localAddress` (unsupported), and the
    *   input option errors of {@link ComputerDevice}.

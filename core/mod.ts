@@ -84,7 +84,19 @@ export {
   WaitForTimeoutError,
 } from "./errors.ts";
 export type { ChatContentPart, ChatMessage, ModelImageSize } from "./model/chat.ts";
-export type { CreateModelClient, ModelClient } from "./model/caller.ts";
+export type { CreateModelClient, ModelClient, ModelRequestOptions } from "./model/caller.ts";
+export type {
+  DialectDeviceAction,
+  DialectImage,
+  DialectLocate,
+  DialectParseContext,
+  DialectStep,
+  DialectStepBase,
+  DialectTurn,
+  DialectTurnInput,
+  PlannerDialect,
+} from "./model/dialect.ts";
+export type { ResolvedPromptImage } from "./model/prompt_images.ts";
 export { MODEL_CONFIG_KEYS, resolveIntentConfig } from "./model/config.ts";
 export type { IntentModelConfig, ModelIntent } from "./model/config.ts";
 export { getModelFamily, MODEL_FAMILY_NAMES } from "./model/families/mod.ts";

@@ -30,7 +30,7 @@ export interface BridgeOptions {
 export const DEFAULT_BRIDGE_PORT = 5037;
 
 /** How to install adb, for error messages. */
-export const INSTALL_ADB_HINT =
+export const INSTALL_ADB_HINT: string =
   "install adb (Debian/Ubuntu: `apt-get install adb`; elsewhere the Android SDK platform-tools " +
   "from https://developer.android.com/tools/releases/platform-tools), or set `bridgePath` to " +
   "the adb executable";

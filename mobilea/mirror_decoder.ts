@@ -12,7 +12,7 @@
 import type { ChildProcess } from "node:child_process";
 
 /** How to install ffmpeg, for error messages. */
-export const INSTALL_FFMPEG_HINT =
+export const INSTALL_FFMPEG_HINT: string =
   "install ffmpeg (Debian/Ubuntu: `apt-get install --no-install-recommends ffmpeg`; macOS: " +
   "`brew install ffmpeg`; Windows: `winget install ffmpeg`) or set mirrorConfig.ffmpegPath";
 

@@ -29,15 +29,23 @@ import type { MobileBAgent } from "./agent.ts";
 export interface MobileBScriptSection extends Record<string, unknown> {
   /** A bundle id, app name, web URL or URL scheme to open before the tasks. */
   launch?: string;
-  /** MobileB device options. */
+  /** The device option `driverHost` (`MobileBDeviceOptions`). */
   driverHost?: string;
+  /** The device option `driverPort`. */
   driverPort?: number;
+  /** The device option `driverMjpegPort`. */
   driverMjpegPort?: number;
+  /** The device option `driverMjpegFrameSource`. */
   driverMjpegFrameSource?: { enabled?: boolean };
+  /** The device option `sessionId`: a driver session to reuse. */
   sessionId?: string;
+  /** The device option `iOSDeviceClassOverride`. */
   iOSDeviceClassOverride?: string;
+  /** The device option `autoDismissKeyboard`. */
   autoDismissKeyboard?: boolean;
+  /** The device option `keyboardTypeDelay`, ms. */
   keyboardTypeDelay?: number;
+  /** The device option `inputStrategy`. */
   inputStrategy?: "legacy" | "sequential" | "bulk";
   /** App name -> bundle id (the agent's `appNameMapping`). */
   appNameMapping?: Record<string, string>;

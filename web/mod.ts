@@ -31,8 +31,10 @@ export type {
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
+  PageDriverScreencast,
   PageDriverTouch,
   PageFileChooser,
+  ScreencastOptions,
   TouchEventType,
   TouchPoint,
   TypeOptions,
@@ -46,6 +48,8 @@ export {
   type WebPageDeviceOptions,
 } from "./page/web_device.ts";
 export { DriverAPageDriver } from "./driver_a/puppeteer_driver.ts";
+export type { DriverABrowser, DriverABrowserContext, DriverAPage } from "./driver_a/types.ts";
+export type { DriverBBrowser, DriverBBrowserContext, DriverBPage } from "./driver_b/types.ts";
 export { DriverBPageDriver } from "./driver_b/playwright_driver.ts";
 export {
   DriverAAgent,

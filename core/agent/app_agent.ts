@@ -35,6 +35,8 @@ export class AppAgent<I extends AppDevice> extends Agent<I> {
   readonly #apps: AppNameMapping;
 
   /**
+   * An agent over `device` whose app names resolve through the platform's and the user's mapping.
+   *
    * @param device the device.
    * @param options agent options and `appNameMapping`.
    * @param defaults the platform's own app names (the user's outrank them).

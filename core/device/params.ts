@@ -39,6 +39,7 @@ export function readLocateParam(
   required: true,
   name?: string,
 ): LocatedElement;
+/** A locate parameter that may be absent: the element, or `undefined` when it is. */
 export function readLocateParam(
   action: string,
   param: ActionParams,
@@ -84,6 +85,7 @@ export function readStringParam(
   name: string,
   required: true,
 ): string;
+/** A string parameter that may be absent: the text, or `undefined` when it is. */
 export function readStringParam(
   action: string,
   param: ActionParams,

@@ -75,7 +75,7 @@ export interface DialectDeviceAction {
 }
 
 /** Fields every parsed step has. */
-interface DialectStepBase {
+export interface DialectStepBase {
   /** The model's reasoning, for the report. */
   thought?: string;
   /** The action as the dialect wrote it, e.g. `click(start_box='(100,200)')`. */

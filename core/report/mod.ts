@@ -50,6 +50,7 @@ export type {
   AIUsageInfo,
   ReportExecution,
   ReportMeta,
+  ReportModelAttempt,
   ReportPromptImage,
   ReportScreenshotSink,
   ReportStatus,

@@ -81,3 +81,11 @@ export type { YamlScriptErrorLocation, YamlTaskErrorDetails } from "./script_err
 export { interpolateEnvVars } from "./env_vars.ts";
 export type { EnvInterpolation, EnvLookup } from "./env_vars.ts";
 export type { DriverRequestMethod, YamlAgent } from "./yaml_agent.ts";
+export type {
+  SourcePosition,
+  YamlEntry,
+  YamlMapNode,
+  YamlNode,
+  YamlScalarNode,
+  YamlSeqNode,
+} from "./yaml_parse.ts";

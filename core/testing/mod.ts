@@ -97,3 +97,4 @@ export type {
   ViewportSize,
 } from "./test_model.ts";
 export { createTestPng, type TestPngOptions } from "./png.ts";
+export type { DialectFamily } from "./_dialects.ts";

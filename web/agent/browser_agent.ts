@@ -8,12 +8,12 @@
  * @module
  */
 
-import type { Browser, BrowserContext, Page } from "playwright-core";
 import type {
-  Browser as DriverABrowser,
-  BrowserContext as DriverABrowserContext,
-  Page as DriverAPage,
-} from "puppeteer-core";
+  DriverBBrowser as Browser,
+  DriverBBrowserContext as BrowserContext,
+  DriverBPage as Page,
+} from "../driver_b/types.ts";
+import type { DriverABrowser, DriverABrowserContext, DriverAPage } from "../driver_a/types.ts";
 import { DriverABrowserPort } from "../driver_a/puppeteer_browser.ts";
 import { DriverBBrowserPort } from "../driver_b/playwright_browser.ts";
 import type { BrowserPort } from "../page/browser_port.ts";

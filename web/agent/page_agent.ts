@@ -7,8 +7,8 @@
 
 import { Agent, checkInputOptions } from "@sdk/core";
 import type { AgentOptions } from "@sdk/core";
-import type { Page } from "playwright-core";
-import type { Page as DriverAPage } from "puppeteer-core";
+import type { DriverAPage } from "../driver_a/types.ts";
+import type { DriverBPage as Page } from "../driver_b/types.ts";
 import { DriverAPageDriver } from "../driver_a/puppeteer_driver.ts";
 import { DriverBPageDriver } from "../driver_b/playwright_driver.ts";
 import type { PageDriver } from "../page/page_driver.ts";

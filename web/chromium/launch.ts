@@ -10,7 +10,10 @@
 import { access, constants } from "node:fs/promises";
 import { spawn } from "node:child_process";
 import process from "node:process";
-import { type Browser, chromium } from "playwright-core";
+import { chromium } from "playwright-core";
+import type { DriverBBrowser as Browser } from "../driver_b/types.ts";
+
+export type { DriverBBrowser } from "../driver_b/types.ts";
 
 /** The viewport of pages the command line and the playground open, CSS pixels: 1280 x 800. */
 export const DEFAULT_VIEWPORT: { width: number; height: number } = { width: 1280, height: 800 };

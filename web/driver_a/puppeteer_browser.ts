@@ -6,7 +6,12 @@
  * @module
  */
 
-import type { Browser, BrowserContext, Page, Target } from "puppeteer-core";
+import type { Target } from "puppeteer-core";
+import type {
+  DriverABrowser as Browser,
+  DriverABrowserContext as BrowserContext,
+  DriverAPage as Page,
+} from "./types.ts";
 import type { BrowserPort } from "../page/browser_port.ts";
 import type { PageDriver, Unsubscribe } from "../page/page_driver.ts";
 import { DriverAPageDriver } from "./puppeteer_driver.ts";

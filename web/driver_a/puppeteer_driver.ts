@@ -7,7 +7,8 @@
  * @module
  */
 
-import type { FileChooser, HTTPRequest, KeyInput, Page } from "puppeteer-core";
+import type { FileChooser, HTTPRequest, KeyInput } from "puppeteer-core";
+import type { DriverAPage as Page } from "./types.ts";
 import type {
   ButtonOptions,
   ClickOptions,

@@ -6,7 +6,11 @@
  * @module
  */
 
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type {
+  DriverBBrowser as Browser,
+  DriverBBrowserContext as BrowserContext,
+  DriverBPage as Page,
+} from "./types.ts";
 import type { BrowserPort } from "../page/browser_port.ts";
 import type { PageDriver, Unsubscribe } from "../page/page_driver.ts";
 import { DriverBPageDriver } from "./playwright_driver.ts";

@@ -7,7 +7,8 @@
  * @module
  */
 
-import type { FileChooser, Page, Request } from "playwright-core";
+import type { FileChooser, Request } from "playwright-core";
+import type { DriverBPage as Page } from "./types.ts";
 import type {
   ButtonOptions,
   ClickOptions,

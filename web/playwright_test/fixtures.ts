@@ -10,13 +10,13 @@
  * @module
  */
 
+import type { Page } from "@playwright/test";
 import type {
-  Page,
   PlaywrightTestArgs,
+  PlaywrightTestFixture as TestFixture,
+  PlaywrightTestInfo as TestInfo,
   PlaywrightWorkerArgs,
-  TestFixture,
-  TestInfo,
-} from "@playwright/test";
+} from "./types.ts";
 import { DriverBPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
 
 /** Name of the test-result attachment that holds a test's report path. */

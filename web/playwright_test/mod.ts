@@ -36,4 +36,15 @@ export {
   type ShardManifest,
 } from "./reporter.ts";
 
+export type {
+  PlaywrightFullConfig,
+  PlaywrightReporter,
+  PlaywrightTestArgs,
+  PlaywrightTestCase,
+  PlaywrightTestFixture,
+  PlaywrightTestInfo,
+  PlaywrightTestResult,
+  PlaywrightWorkerArgs,
+} from "./types.ts";
+
 export default SdkReporter;

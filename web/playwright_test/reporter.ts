@@ -11,7 +11,12 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import process from "node:process";
-import type { FullConfig, Reporter, TestCase, TestResult } from "@playwright/test/reporter";
+import type {
+  PlaywrightFullConfig as FullConfig,
+  PlaywrightReporter as Reporter,
+  PlaywrightTestCase as TestCase,
+  PlaywrightTestResult as TestResult,
+} from "./types.ts";
 import { runDir, writeFileAtomic } from "@sdk/core";
 import {
   type ReportFileWithAttributes,
@@ -56,7 +61,11 @@ export class SdkReporter implements Reporter {
   #shard: { current: number; total: number } | null = null;
   readonly #reports: ReportFileWithAttributes[] = [];
 
-  /** @param options where and under which name the merged report goes. */
+  /**
+   * A reporter that merges the run's reports when the run ends.
+   *
+   * @param options where and under which name the merged report goes.
+   */
   constructor(options: SdkReporterOptions = {}) {
     this.#options = options;
   }
