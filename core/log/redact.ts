@@ -20,11 +20,43 @@ const HEADER_VALUE =
 /** A base64 data URI; its body is never useful in a log and can be megabytes long. */
 const DATA_URI = /data:([\w.+-]+\/[\w.+-]+);base64,[A-Za-z0-9+/=]*/g;
 
+/** A run of base64 characters this long is image or binary data (a frame's body), not text. */
+const MIN_BASE64_RUN = 512;
+
+/** Whether a UTF-16 code unit is a base64 character other than `=`. */
+function isBase64Char(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 ||
+    c === 47;
+}
+
 /**
- * A run of base64 this long is image or binary data (a stream frame's body, say), not text. The
- * lookbehind starts a match only where a run starts: three times faster on a long prompt.
+ * Replaces each run of at least {@link MIN_BASE64_RUN} base64 characters (with up to two `=`)
+ * by its size. A scan, not a regular expression: V8's backtracking engine overflows its stack on
+ * a run of millions of such characters, which a model answer can be.
  */
-const BARE_BASE64 = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{512,}={0,2}/g;
+function cutBase64Runs(text: string): string {
+  const parts: string[] = [];
+  let kept = 0;
+  let i = 0;
+  while (i < text.length) {
+    if (!isBase64Char(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < text.length && isBase64Char(text.charCodeAt(end))) end++;
+    const runEnd = end;
+    while (end < text.length && end < runEnd + 2 && text.charCodeAt(end) === 61) end++;
+    if (runEnd - i >= MIN_BASE64_RUN) {
+      parts.push(text.slice(kept, i), `[base64, ${base64Bytes(end - i)} bytes left out]`);
+      kept = end;
+    }
+    i = end;
+  }
+  if (kept === 0) return text;
+  parts.push(text.slice(kept));
+  return parts.join("");
+}
 
 /** Decoded size of `chars` base64 characters, rounded. */
 const base64Bytes = (chars: number): number => Math.floor(chars * 3 / 4);
@@ -46,11 +78,11 @@ export function redactLogText(text: string, secrets: Iterable<string>): string {
     const escaped = JSON.stringify(secret).slice(1, -1);
     if (escaped !== secret) out = out.split(escaped).join("***");
   }
-  return out
+  out = out
     .replace(HEADER_VALUE, (_m, name, sep, scheme) => `${name}${sep}${scheme ?? ""}***`)
     .replace(DATA_URI, (m, mime: string) => {
       const chars = m.length - m.indexOf(",") - 1;
       return `[${mime} base64, ${base64Bytes(chars)} bytes left out]`;
-    })
-    .replace(BARE_BASE64, (m) => `[base64, ${base64Bytes(m.length)} bytes left out]`);
+    });
+  return cutBase64Runs(out);
 }

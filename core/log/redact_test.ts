@@ -43,3 +43,11 @@ test("data URIs and long base64 runs are replaced by format and size", () => {
   const word = "a".repeat(100);
   assert.equal(redactLogText(word, []), word, "short runs are text");
 });
+
+test("a model answer of 50 MB in one base64 run is cut to its size (a scan: no stack overflow)", () => {
+  const answer = `{"bbox": "${"A".repeat(50_000_000)}"}`;
+  assert.equal(
+    redactLogText(answer, ["sk-test-secret-key"]),
+    `{"bbox": "[base64, ${Math.floor(50_000_000 * 3 / 4)} bytes left out]"}`,
+  );
+});
