@@ -39,12 +39,9 @@ export type {
   ScrollParam,
   TUserPrompt,
 } from "./agent/options.ts";
-export { UIObservation, UIObserver } from "./observe/observer.ts";
-export type {
-  ObservationQueryOptions,
-  ObservedFrame,
-  StartObservingOptions,
-} from "./observe/observer.ts";
+export { UIObserver } from "./observe/observer.ts";
+export { type ObservedFrame, UIObservation } from "./observe/observation.ts";
+export type { ObservationQueryOptions, StartObservingOptions } from "./observe/options.ts";
 export { GherkinParseError, GherkinStepError } from "./gherkin/errors.ts";
 export { YamlScriptError, YamlTaskError } from "./script/script_errors.ts";
 export type { RunYamlOptions, RunYamlResult, YamlTaskOutcome } from "./script/run_yaml.ts";

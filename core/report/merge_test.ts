@@ -6,11 +6,8 @@ import process from "node:process";
 import { parseReportHtml, type SourceTagPayload } from "./_format.ts";
 import { execution, fakePng, step, withRunDir } from "./_test_helpers.ts";
 import { pattern, toDataUri } from "../image/test_util.ts";
-import {
-  type ReportAttributes,
-  type ReportFileWithAttributes,
-  ReportMergingTool,
-} from "./merge.ts";
+import { type ReportFileWithAttributes, ReportMergingTool } from "./merge.ts";
+import type { ReportAttributes } from "./types.ts";
 import { type ReportOutputFormat, ReportWriter } from "./writer.ts";
 
 /** A real JPEG and a real PNG, distinct per seed. */

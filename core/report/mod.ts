@@ -34,12 +34,7 @@
 
 export { reportToHtml, ReportWriter } from "./writer.ts";
 export { ReportMergingTool } from "./merge.ts";
-export type {
-  MergeReportsOptions,
-  ReportAttributes,
-  ReportFileWithAttributes,
-  TestStatus,
-} from "./merge.ts";
+export type { MergeReportsOptions, ReportFileWithAttributes } from "./merge.ts";
 export type {
   ReportOutputFormat,
   ReportSource,
@@ -48,6 +43,7 @@ export type {
 } from "./writer.ts";
 export type {
   AIUsageInfo,
+  ReportAttributes,
   ReportExecution,
   ReportMeta,
   ReportModelAttempt,
@@ -55,5 +51,6 @@ export type {
   ReportScreenshotSink,
   ReportStatus,
   ReportStep,
+  TestStatus,
 } from "./types.ts";
 export type { Rect } from "../device/types.ts";

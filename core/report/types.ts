@@ -1,5 +1,6 @@
 /**
- * Shapes of the report data: what the agent records and the viewer shows (spec 2.8, 4.5).
+ * Shapes of the report data: what the agent records and the viewer shows (spec 2.8, 4.5), and
+ * what a merged report shows about each test (4.6).
  *
  * Screenshots are stored once, by content hash, and referenced by id from the steps, so a long
  * run keeps memory and file size flat.
@@ -119,6 +120,23 @@ export interface ReportExecution {
   frozenContext?: boolean;
   /** Steps in order. */
   steps: ReportStep[];
+}
+
+/** Outcome of a test (spec 2.8 `reportAttributes.testStatus`). */
+export type TestStatus = "passed" | "failed" | "timedOut" | "skipped" | "interrupted";
+
+/** What a merged report shows about one test (spec 2.8 `reportAttributes`). */
+export interface ReportAttributes {
+  /** Unique workflow (test) identifier. */
+  testId: string;
+  /** Workflow title, shown in the merged report's list of sources. */
+  testTitle: string;
+  /** Workflow description, shown under the title (may be empty). */
+  testDescription: string;
+  /** Workflow duration in ms (a finite number, 0 or more). */
+  testDuration: number;
+  /** Workflow status. */
+  testStatus: TestStatus;
 }
 
 /** Header of a report: what ran, where. */
