@@ -9,12 +9,10 @@
 import { AppAgent } from "@sdk/core";
 import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { Bridge, type BridgeOptions } from "./bridge.ts";
-import {
-  MobileADevice,
-  type MobileADeviceOptions,
-  pinchUnavailable,
-  type RunBridgeShellOptions,
-} from "./device.ts";
+import type { RunBridgeShellOptions } from "./bridge_shell.ts";
+import { MobileADevice } from "./device.ts";
+import type { MobileADeviceOptions } from "./options.ts";
+import { pinchUnavailable } from "./pinch.ts";
 import { DEFAULT_SCRCPY_SERVER_PATH, DEFAULT_SCRCPY_SERVER_VERSION } from "./scrcpy.ts";
 
 /** Options of {@link MobileAAgent}: the shared agent options (spec 2.1) plus `appNameMapping`. */

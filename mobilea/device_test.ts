@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { shellQuote } from "@sdk/core";
-import { escapeInputText, isNativeText, MobileADevice } from "./device.ts";
+import { MobileADevice } from "./device.ts";
+import { escapeInputText, isNativeText } from "./typing.ts";
 
 test("isNativeText: printable ASCII without % format specifiers only", () => {
   assert.equal(isNativeText("hello world 42!"), true);

@@ -24,23 +24,15 @@
  * @module
  */
 
-export {
-  DEFAULT_LONG_PRESS_MS,
-  DEFAULT_MIN_SCREENSHOT_BUFFER_SIZE,
-  DEFAULT_PULL_MS,
-  DEFAULT_SHELL_TIMEOUT_MS,
-  DEFAULT_SWIPE_MS,
-  MobileADevice,
-  pinchUnavailable,
-  YADB_PATH,
-} from "./device.ts";
-export type {
-  MirrorConfig,
-  MirrorStatus,
-  MobileADeviceOptions,
-  RunBridgeShellOptions,
-  ShellResult,
-} from "./device.ts";
+export { MobileADevice } from "./device.ts";
+export { DEFAULT_LONG_PRESS_MS, DEFAULT_PULL_MS, DEFAULT_SWIPE_MS } from "./actions.ts";
+export { DEFAULT_SHELL_TIMEOUT_MS } from "./bridge_shell.ts";
+export type { RunBridgeShellOptions, ShellResult } from "./bridge_shell.ts";
+export { DEFAULT_MIN_SCREENSHOT_BUFFER_SIZE } from "./screenshot.ts";
+export { pinchUnavailable } from "./pinch.ts";
+export { YADB_PATH } from "./yadb.ts";
+export type { MirrorConfig, MobileADeviceOptions } from "./options.ts";
+export type { MirrorStatus } from "./mirror.ts";
 export {
   agentFromBridgeDevice,
   DEFAULT_APP_NAME_MAPPING,

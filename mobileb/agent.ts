@@ -8,7 +8,8 @@
 
 import { AppAgent } from "@sdk/core";
 import type { AgentOptions } from "@sdk/core";
-import type { MobileBDevice, MobileBDeviceOptions } from "./device.ts";
+import type { MobileBDevice } from "./device.ts";
+import type { MobileBDeviceOptions } from "./options.ts";
 import { loadDeviceClass } from "./device_class.ts";
 import { DRIVER_REQUEST_METHODS, type DriverRequestMethod } from "./wda.ts";
 

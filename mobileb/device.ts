@@ -8,6 +8,10 @@
  * /session/:id/window/size`). Every point sent to WDA is snapped to the physical pixel grid
  * (a multiple of 1 / scale), so a box the model gives on the screenshot maps exactly.
  *
+ * The class ties together what each module does over the device's {@link WdaSession}: the screen
+ * (`screen.ts`), touches (`touch.ts`), typing and the keyboard (`typing.ts`), the MJPEG frame
+ * source (`frame_source.ts`) and the action space (`actions.ts`).
+ *
  * @module
  */
 
@@ -16,99 +20,18 @@ import type {
   DeviceAction,
   FrameStream,
   FrameStreamOptions,
-  InputActionOptions,
-  InputStrategy,
-  Point,
   Size,
 } from "@sdk/core";
-import {
-  checkBooleanOptions,
-  checkInputOptions,
-  logDeviceActions,
-  logger,
-  sleep,
-  typeSettings,
-  withCustomActions,
-} from "@sdk/core";
+import { logDeviceActions, withCustomActions } from "@sdk/core";
 import { type MobileBActionHost, mobileBActions } from "./actions.ts";
-import { appSwitcherActions, dragActions, tapActions, type W3CActions } from "./gestures.ts";
-import { startMjpegStream } from "./mjpeg.ts";
-import {
-  DRIVER_REQUEST_METHODS,
-  DriverRequestError,
-  type DriverRequestMethod,
-  WdaClient,
-} from "./wda.ts";
-
-/** Default port of the WebDriverAgent HTTP service (spec 4.9 `driverPort`). */
-export const DEFAULT_DRIVER_PORT = 8100;
-/** Default host of the WebDriverAgent HTTP service (spec 4.9 `driverHost`). */
-export const DEFAULT_DRIVER_HOST = "localhost";
-/** Default port of WebDriverAgent's MJPEG server (spec 4.9 `driverMjpegPort`). */
-export const DEFAULT_DRIVER_MJPEG_PORT = 9100;
-// Backspaces typed to empty a field when WDA cannot clear the focused element itself.
-const CLEAR_BACKSPACES = 100;
-// The W3C element reference key in WDA's element answers.
-const ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
-
-const log = logger("sdk:mobileb");
-
-/** `driverMjpegFrameSource` (spec 4.9). */
-export interface DriverMjpegFrameSource {
-  /**
-   * Use WDA's MJPEG stream as the frame source of `startObserving()`. Default `false`:
-   * screenshots per observer tick.
-   */
-  enabled?: boolean;
-}
-
-/** Options of {@link MobileBDevice} (spec 4.9). Every option is optional. */
-export interface MobileBDeviceOptions {
-  /** Port of the WebDriverAgent service. Default 8100. */
-  driverPort?: number;
-  /** Host of the WebDriverAgent service. Default `'localhost'`. */
-  driverHost?: string;
-  /**
-   * A module path (or npm specifier) whose device class replaces `MobileBDevice` in
-   * `agentFromDeviceDriver` and `runMobileBYaml`; the module exports the class as its default
-   * export or as a named export. `SDK_MOBILEB_DEVICE_CLASS_OVERRIDE` does the same; this option
-   * wins. The constructor ignores it (it is already the class).
-   */
-  iOSDeviceClassOverride?: string;
-  /**
-   * An existing WDA session to use: no session is created, and `destroy()` detaches from it
-   * instead of deleting it.
-   */
-  sessionId?: string;
-  /** Port of WDA's MJPEG server. Default 9100. */
-  driverMjpegPort?: number;
-  /** The MJPEG stream as the observer's frame source. Default disabled. */
-  driverMjpegFrameSource?: DriverMjpegFrameSource;
-  /** Dismiss the keyboard after `Input` and `ClearInput`. Default `true`. */
-  autoDismissKeyboard?: boolean;
-  /**
-   * Delay between typed code points, ms (finite, >= 0). With `'legacy'` a positive value types one
-   * code point per call of WDA's keys endpoint.
-   */
-  keyboardTypeDelay?: number;
-  /**
-   * `'legacy'` (default): one keys call per text, or one per code point with a delay;
-   * `'sequential'`: one keys call per code point; `'bulk'`: one keys call with the whole text,
-   * needs `keyboardTypeDelay` 0 or unset.
-   */
-  inputStrategy?: InputStrategy;
-  /** Extra actions after the built-in ones. */
-  // deno-lint-ignore no-explicit-any
-  customActions?: DeviceAction<any>[];
-}
-
-interface ScreenInfo {
-  /** Window size, points. */
-  width: number;
-  height: number;
-  /** Physical pixels per point. */
-  scale: number;
-}
+import { MjpegFrameSource } from "./frame_source.ts";
+import { appSwitcherActions } from "./gestures.ts";
+import { type MobileBDeviceOptions, type MobileBSettings, readMobileBOptions } from "./options.ts";
+import { Screen } from "./screen.ts";
+import { WdaSession } from "./session.ts";
+import { drag, perform, tapAt } from "./touch.ts";
+import { clearField, dismissKeyboard, keys, typeText } from "./typing.ts";
+import { DRIVER_REQUEST_METHODS, type DriverRequestMethod, WdaClient } from "./wda.ts";
 
 /**
  * An iOS device or simulator reached through WebDriverAgent.
@@ -142,17 +65,12 @@ export class MobileBDevice implements AbstractInterface {
    * `driverMjpegFrameSource: { enabled: true }`; the observer takes screenshots otherwise.
    */
   readonly startFrameStream?: (options: FrameStreamOptions) => Promise<FrameStream>;
+  readonly #settings: MobileBSettings;
   readonly #client: WdaClient;
-  readonly #givenSession: string | undefined;
-  readonly #autoDismissKeyboard: boolean;
-  readonly #typeDelay: number | undefined;
-  readonly #inputStrategy: InputStrategy;
+  readonly #session: WdaSession;
+  readonly #screen: Screen;
+  readonly #frames: MjpegFrameSource;
   readonly #actions: readonly DeviceAction[];
-  readonly #streams = new Set<FrameStream>();
-  #session: Promise<string> | undefined;
-  #sessionId: string | undefined;
-  #screen: Promise<ScreenInfo> | undefined;
-  #destroyed = false;
   #resolveApp: (target: string) => string = (target) => target;
 
   /**
@@ -166,57 +84,17 @@ export class MobileBDevice implements AbstractInterface {
    * `keyboardTypeDelay`, an unknown `inputStrategy`, or `'bulk'` with a positive delay.
    */
   constructor(options: MobileBDeviceOptions = {}) {
-    const host = options.driverHost ?? DEFAULT_DRIVER_HOST;
-    if (typeof host !== "string" || host.trim() === "") {
-      throw new TypeError(
-        `Cannot create MobileBDevice as 'driverHost' must be a non-empty string: current value is ${
-          JSON.stringify(options.driverHost)
-        }`,
-      );
-    }
-    this.driverHost = host.trim();
-    this.driverPort = checkPort("driverPort", options.driverPort, DEFAULT_DRIVER_PORT);
-    this.driverMjpegPort = checkPort(
-      "driverMjpegPort",
-      options.driverMjpegPort,
-      DEFAULT_DRIVER_MJPEG_PORT,
-    );
-    const session = options.sessionId;
-    if (session !== undefined && (typeof session !== "string" || session.trim() === "")) {
-      throw new TypeError(
-        `Cannot create MobileBDevice as 'sessionId' must be a non-empty string: current value is ${
-          JSON.stringify(session)
-        }`,
-      );
-    }
-    this.#givenSession = session?.trim();
-    checkBooleanOptions("MobileBDevice", options, ["autoDismissKeyboard"]);
-    this.#autoDismissKeyboard = options.autoDismissKeyboard ?? true;
-    const frameSource = options.driverMjpegFrameSource;
-    if (frameSource !== undefined && (typeof frameSource !== "object" || frameSource === null)) {
-      throw new TypeError(
-        `Cannot create MobileBDevice as 'driverMjpegFrameSource' must be an object { enabled }: ` +
-          `current value is ${JSON.stringify(frameSource)}`,
-      );
-    }
-    if (frameSource) {
-      checkBooleanOptions("MobileBDevice", frameSource, ["enabled"]);
-    }
-    const delay = options.keyboardTypeDelay;
-    if (
-      delay !== undefined && !(typeof delay === "number" && Number.isFinite(delay) && delay >= 0)
-    ) {
-      throw new RangeError(
-        `Cannot create MobileBDevice as 'keyboardTypeDelay' must be a finite number of ms >= 0: ` +
-          `current value is ${JSON.stringify(delay)}`,
-      );
-    }
-    checkInputOptions(options);
-    this.#typeDelay = delay;
-    this.#inputStrategy = options.inputStrategy ?? "legacy";
+    const settings = readMobileBOptions(options);
+    this.#settings = settings;
+    this.driverHost = settings.driverHost;
+    this.driverPort = settings.driverPort;
+    this.driverMjpegPort = settings.driverMjpegPort;
     this.#client = new WdaClient(this.driverHost, this.driverPort);
-    if (frameSource?.enabled === true) {
-      this.startFrameStream = (streamOptions) => this.#startFrameStream(streamOptions);
+    this.#session = new WdaSession(this.#client, settings.sessionId);
+    this.#screen = new Screen(this.#session);
+    this.#frames = new MjpegFrameSource(this.#session, this.driverHost, this.driverMjpegPort);
+    if (settings.mjpegFrameSource) {
+      this.startFrameStream = (streamOptions) => this.#frames.start(streamOptions);
     }
     this.#actions = logDeviceActions(
       withCustomActions("MobileBDevice", mobileBActions(this.#actionHost()), options.customActions),
@@ -225,7 +103,7 @@ export class MobileBDevice implements AbstractInterface {
 
   /** The WDA session in use: the one given as `sessionId`, or the one created; before: undefined. */
   get sessionId(): string | undefined {
-    return this.#sessionId ?? this.#givenSession;
+    return this.#session.id;
   }
 
   /**
@@ -238,8 +116,8 @@ export class MobileBDevice implements AbstractInterface {
    * @throws {Error} naming `sessionId` when WDA does not know the session given there.
    */
   async connect(): Promise<void> {
-    await this.#sessionPath();
-    await this.#screenInfo();
+    await this.#session.path();
+    await this.#screen.info();
   }
 
   /**
@@ -249,7 +127,7 @@ export class MobileBDevice implements AbstractInterface {
    * @throws {DriverNotRunningError}, {DriverConnectionError}, {DriverRequestError} from WDA.
    */
   async screenshotBase64(): Promise<string> {
-    this.#checkLive();
+    this.#session.checkLive();
     const value = await this.#client.request("GET", "/screenshot");
     if (typeof value !== "string" || value === "") {
       throw new Error(
@@ -266,7 +144,7 @@ export class MobileBDevice implements AbstractInterface {
    * @throws {Error} after `destroy()`, or when WDA cannot be reached.
    */
   async size(): Promise<Size> {
-    const info = await this.#screenInfo();
+    const info = await this.#screen.info();
     return { width: info.width, height: info.height, dpr: info.scale };
   }
 
@@ -309,7 +187,7 @@ export class MobileBDevice implements AbstractInterface {
   async launch(target: string): Promise<void> {
     const uri = String(target ?? "").trim();
     if (uri === "") throw new TypeError("Cannot launch: the target is empty");
-    const session = await this.#sessionPath();
+    const session = await this.#session.path();
     if (/^[a-z][a-z\d+.-]*:/i.test(uri)) {
       await this.#client.request("POST", `${session}/url`, { url: uri });
     } else {
@@ -326,7 +204,7 @@ export class MobileBDevice implements AbstractInterface {
   async terminate(bundleId: string): Promise<boolean> {
     const id = String(bundleId ?? "").trim();
     if (id === "") throw new TypeError("Cannot terminate: the bundle id is empty");
-    const session = await this.#sessionPath();
+    const session = await this.#session.path();
     const value = await this.#client.request("POST", `${session}/wda/apps/terminate`, {
       bundleId: id,
     });
@@ -335,7 +213,7 @@ export class MobileBDevice implements AbstractInterface {
 
   /** Goes to the Home screen (`POST /wda/homescreen`). */
   async home(): Promise<void> {
-    this.#checkLive();
+    this.#session.checkLive();
     await this.#client.request("POST", "/wda/homescreen");
   }
 
@@ -344,8 +222,8 @@ export class MobileBDevice implements AbstractInterface {
    * swipe up from the bottom edge that rests before lifting (see `appSwitcherActions`).
    */
   async appSwitcher(): Promise<void> {
-    const screen = await this.#screenInfo();
-    await this.#perform(appSwitcherActions(screen));
+    const screen = await this.#screen.info();
+    await perform(this.#session, appSwitcherActions(screen));
   }
 
   /**
@@ -364,7 +242,7 @@ export class MobileBDevice implements AbstractInterface {
     endpoint: string,
     data?: unknown,
   ): Promise<unknown> {
-    this.#checkLive();
+    this.#session.checkLive();
     const verb = typeof method === "string" ? method.toUpperCase() : method;
     if (!DRIVER_REQUEST_METHODS.includes(verb as DriverRequestMethod)) {
       throw new TypeError(
@@ -380,7 +258,7 @@ export class MobileBDevice implements AbstractInterface {
     }
     let path = endpoint;
     if (/:sessionId\b|\{sessionId\}/.test(path)) {
-      const session = (await this.#sessionPath()).slice("/session/".length);
+      const session = (await this.#session.path()).slice("/session/".length);
       path = path.replace(/:sessionId\b|\{sessionId\}/g, encodeURIComponent(session));
     }
     return await this.#client.request(verb as DriverRequestMethod, path, data);
@@ -392,153 +270,27 @@ export class MobileBDevice implements AbstractInterface {
    * failures are logged (run log `sdk:mobileb`, and a warning). Afterwards every call throws.
    */
   async destroy(): Promise<void> {
-    if (this.#destroyed) return;
-    this.#destroyed = true;
-    const streams = [...this.#streams];
-    this.#streams.clear();
-    for (const stream of streams) {
-      await stream.stop().catch((e) => warn("stopping the MJPEG stream failed", e));
-    }
-    const created = this.#givenSession === undefined ? this.#session : undefined;
-    this.#session = undefined;
-    if (!created) return;
-    try {
-      const id = await created.catch(() => undefined);
-      if (id !== undefined) {
-        await this.#client.request("DELETE", `/session/${encodeURIComponent(id)}`, undefined, {
-          timeoutMs: 10_000,
-        });
-      }
-    } catch (error) {
-      // WDA keeps one session: a later session on the same WDA already ended this one.
-      if (error instanceof DriverRequestError && error.error === "invalid session id") {
-        log("the WDA session had already ended", { error: error.message });
-        return;
-      }
-      warn(`deleting the WDA session at ${this.#client.where} failed`, error);
-    }
-  }
-
-  // ---- WDA ----------------------------------------------------------------------------------
-
-  #checkLive(): void {
-    if (this.#destroyed) {
-      throw new Error(
-        `MobileBDevice at ${this.#client.where} was destroyed; create a new device`,
-      );
-    }
-  }
-
-  // `/session/<id>`, creating the session (or checking the given one) the first time.
-  async #sessionPath(): Promise<string> {
-    this.#checkLive();
-    this.#session ??= this.#openSession().catch((error) => {
-      this.#session = undefined;
-      throw error;
-    });
-    return `/session/${encodeURIComponent(await this.#session)}`;
-  }
-
-  async #openSession(): Promise<string> {
-    const given = this.#givenSession;
-    if (given !== undefined) {
-      try {
-        await this.#client.request("GET", `/session/${encodeURIComponent(given)}`);
-      } catch (error) {
-        if (!(error instanceof DriverRequestError)) throw error;
-        throw new Error(
-          `The WDA session ${JSON.stringify(given)} given as sessionId is not usable on ` +
-            `WebDriverAgent at ${this.#client.where}: ${error.message}. Leave sessionId out to ` +
-            `create a session.`,
-          { cause: error },
-        );
-      }
-      this.#sessionId = given;
-      return given;
-    }
-    const value = await this.#client.request("POST", "/session", {
-      capabilities: { alwaysMatch: {}, firstMatch: [{}] },
-    });
-    const id = (value as { sessionId?: unknown } | null)?.sessionId;
-    if (typeof id !== "string" || id === "") {
-      throw new Error(
-        `WebDriverAgent at ${this.#client.where} answered POST /session without a sessionId: ` +
-          JSON.stringify(value)?.slice(0, 200),
-      );
-    }
-    this.#sessionId = id;
-    return id;
-  }
-
-  #screenInfo(): Promise<ScreenInfo> {
-    this.#checkLive();
-    this.#screen ??= this.#readScreen().catch((error) => {
-      this.#screen = undefined;
-      throw error;
-    });
-    return this.#screen;
-  }
-
-  async #readScreen(): Promise<ScreenInfo> {
-    const session = await this.#sessionPath();
-    const [screen, window] = await Promise.all([
-      this.#client.request("GET", "/wda/screen"),
-      this.#client.request("GET", `${session}/window/size`),
-    ]);
-    const scale = (screen as { scale?: unknown } | null)?.scale;
-    const { width, height } = (window ?? {}) as { width?: unknown; height?: unknown };
-    if (
-      !isPositive(scale) || !isPositive(width) || !isPositive(height)
-    ) {
-      throw new Error(
-        `WebDriverAgent at ${this.#client.where} gave no usable screen: GET /wda/screen answered ` +
-          `${JSON.stringify(screen)?.slice(0, 200)}, GET ${session}/window/size ${
-            JSON.stringify(window)?.slice(0, 200)
-          }`,
-      );
-    }
-    return { width, height, scale };
-  }
-
-  async #perform(actions: W3CActions, signal?: AbortSignal): Promise<void> {
-    const session = await this.#sessionPath();
-    await this.#client.request("POST", `${session}/actions`, actions, { signal });
-  }
-
-  async #startFrameStream(options: FrameStreamOptions): Promise<FrameStream> {
-    this.#checkLive();
-    const host = this.driverHost.includes(":") ? `[${this.driverHost}]` : this.driverHost;
-    const url = `http://${host}:${this.driverMjpegPort}/`;
-    const stream = await startMjpegStream(
-      url,
-      options,
-      (error) => warn("the MJPEG frame source stopped", error),
-    );
-    const tracked: FrameStream = {
-      stop: async () => {
-        this.#streams.delete(tracked);
-        await stream.stop();
-      },
-    };
-    this.#streams.add(tracked);
-    return tracked;
+    await this.#session.close(() => this.#frames.stopAll());
   }
 
   // What the action space needs of this device, private parts included.
   #actionHost(): MobileBActionHost {
+    const session = this.#session;
+    const screen = this.#screen;
     return {
-      autoDismissKeyboard: this.#autoDismissKeyboard,
-      screen: () => this.#screenInfo(),
+      autoDismissKeyboard: this.#settings.autoDismissKeyboard,
+      screen: () => screen.info(),
       size: () => this.size(),
-      point: (point) => this.#point(point),
-      tapAt: (point, taps) => this.#tapAt(point, taps),
+      point: (point) => screen.point(point),
+      tapAt: (point, taps) => tapAt(session, screen, point, taps),
       drag: (from, to, ms, holdBefore, holdAfter) =>
-        this.#drag(from, to, ms, holdBefore, holdAfter),
-      perform: (actions, signal) => this.#perform(actions, signal),
-      keys: (text) => this.#keys(text),
-      typeText: (text, overrides, signal) => this.#typeText(text, overrides, signal),
-      clearField: () => this.#clearField(),
-      dismissKeyboard: () => this.#dismissKeyboard(),
+        drag(session, screen, from, to, ms, holdBefore, holdAfter),
+      perform: (actions, signal) => perform(session, actions, signal),
+      keys: (text) => keys(session, text),
+      typeText: (text, overrides, signal) =>
+        typeText(session, this.#settings.typing, text, overrides, signal),
+      clearField: () => clearField(session),
+      dismissKeyboard: () => dismissKeyboard(session),
       resolveApp: (target) => this.#resolveApp(target),
       launch: (target) => this.launch(target),
       terminate: (bundleId) => this.terminate(bundleId),
@@ -547,110 +299,4 @@ export class MobileBDevice implements AbstractInterface {
       appSwitcher: () => this.appSwitcher(),
     };
   }
-
-  // ---- geometry -------------------------------------------------------------------------------
-
-  // A logical point on the screen, snapped to the physical pixel grid (WDA takes points; the
-  // model's box was on physical pixels).
-  async #point(point: Point): Promise<Point> {
-    const { width, height, scale } = await this.#screenInfo();
-    const snap = (v: number, max: number) =>
-      Math.min(Math.max(Math.round(v * scale), 0), Math.round(max * scale) - 1) / scale;
-    return [snap(point[0], width), snap(point[1], height)];
-  }
-
-  async #tapAt(point: Point, taps = 1): Promise<void> {
-    await this.#perform(tapActions(await this.#point(point), taps));
-  }
-
-  async #drag(from: Point, to: Point, ms: number, holdBefore = 0, holdAfter = 0) {
-    await this.#perform(
-      dragActions(await this.#point(from), await this.#point(to), ms, holdBefore, holdAfter),
-    );
-  }
-
-  // ---- text ---------------------------------------------------------------------------------
-
-  async #keys(text: string, signal?: AbortSignal): Promise<void> {
-    const session = await this.#sessionPath();
-    await this.#client.request("POST", `${session}/wda/keys`, { value: [...text] }, { signal });
-  }
-
-  async #typeText(text: string, overrides: InputActionOptions | undefined, signal?: AbortSignal) {
-    const { delay, strategy } = typeSettings(overrides, this.#typeDelay, this.#inputStrategy);
-    if (text === "") return;
-    if (strategy === "bulk") {
-      const session = await this.#sessionPath();
-      await this.#client.request("POST", `${session}/wda/keys`, { value: [text] }, { signal });
-      return;
-    }
-    if (strategy === "legacy" && delay === 0) {
-      await this.#keys(text, signal);
-      return;
-    }
-    let first = true;
-    for (const codePoint of text) {
-      if (!first && delay > 0) await sleep(delay, signal);
-      first = false;
-      signal?.throwIfAborted();
-      await this.#keys(codePoint, signal);
-    }
-  }
-
-  // Empties the focused field: WDA's clear of the active element, or backspaces where the
-  // driver cannot (no focused element it knows, or no such route).
-  async #clearField(): Promise<void> {
-    const session = await this.#sessionPath();
-    try {
-      const active = await this.#client.request("GET", `${session}/element/active`);
-      const ref = active as Record<string, unknown> | null;
-      const id = ref?.[ELEMENT_KEY] ?? ref?.ELEMENT;
-      if (typeof id !== "string") throw new Error("no focused element");
-      await this.#client.request(
-        "POST",
-        `${session}/element/${encodeURIComponent(id)}/clear`,
-      );
-    } catch (error) {
-      if (
-        !(error instanceof DriverRequestError) && (error as Error).message !== "no focused element"
-      ) {
-        throw error;
-      }
-      await this.#keys("\b".repeat(CLEAR_BACKSPACES));
-    }
-  }
-
-  // WDA refuses to dismiss a keyboard that has no dismiss key (many iPhone layouts); that is
-  // logged, not an error of the input.
-  async #dismissKeyboard(): Promise<void> {
-    const session = await this.#sessionPath();
-    try {
-      await this.#client.request("POST", `${session}/wda/keyboard/dismiss`, {});
-    } catch (error) {
-      if (!(error instanceof DriverRequestError)) throw error;
-      log("keyboard not dismissed", { error: error.message });
-    }
-  }
-}
-
-function checkPort(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(typeof value === "number" && Number.isInteger(value) && value > 0 && value < 65536)) {
-    throw new RangeError(
-      `Cannot create MobileBDevice as '${name}' must be an integer port 1-65535: current value is ${
-        JSON.stringify(value)
-      }`,
-    );
-  }
-  return value;
-}
-
-function isPositive(value: unknown): value is number {
-  return typeof value === "number" && Number.isFinite(value) && value > 0;
-}
-
-function warn(what: string, error: unknown): void {
-  const message = (error as Error)?.message ?? String(error);
-  log(what, { error: message });
-  console.warn(`@sdk/mobileb: ${what}: ${message}`);
 }

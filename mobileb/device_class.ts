@@ -9,7 +9,8 @@
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { getEnv } from "@sdk/core";
-import { MobileBDevice, type MobileBDeviceOptions } from "./device.ts";
+import { MobileBDevice } from "./device.ts";
+import type { MobileBDeviceOptions } from "./options.ts";
 
 /** The environment variable that names the override module (the option outranks it). */
 export const DEVICE_CLASS_OVERRIDE_ENV = "SDK_MOBILEB_DEVICE_CLASS_OVERRIDE";

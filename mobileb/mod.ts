@@ -21,14 +21,10 @@
  * @module
  */
 
-export {
-  DEFAULT_DRIVER_HOST,
-  DEFAULT_DRIVER_MJPEG_PORT,
-  DEFAULT_DRIVER_PORT,
-  MobileBDevice,
-} from "./device.ts";
+export { MobileBDevice } from "./device.ts";
+export { DEFAULT_DRIVER_HOST, DEFAULT_DRIVER_MJPEG_PORT, DEFAULT_DRIVER_PORT } from "./options.ts";
 export { DEFAULT_LONG_PRESS_MS, DEFAULT_PINCH_MS, DEFAULT_SWIPE_MS } from "./actions.ts";
-export type { DriverMjpegFrameSource, MobileBDeviceOptions } from "./device.ts";
+export type { DriverMjpegFrameSource, MobileBDeviceOptions } from "./options.ts";
 export { agentFromDeviceDriver, DEFAULT_APP_NAME_MAPPING, MobileBAgent } from "./agent.ts";
 export type {
   AgentFromDeviceDriverOptions,

@@ -9,7 +9,8 @@
 import { AppAgent } from "@sdk/core";
 import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { listTargets, type ToolOptions } from "./tool.ts";
-import { MobileCDevice, type MobileCDeviceOptions } from "./device.ts";
+import { MobileCDevice } from "./device.ts";
+import type { MobileCDeviceOptions } from "./options.ts";
 
 /** Options of {@link MobileCAgent}: the shared agent options (spec 2.1) plus `appNameMapping`. */
 export interface MobileCAgentOptions extends AgentOptions {

@@ -22,8 +22,10 @@
  * @module
  */
 
-export { DEFAULT_SWIPE_MS, DEVICE_SCREENSHOT_PATH, MobileCDevice } from "./device.ts";
-export type { MobileCDeviceOptions } from "./device.ts";
+export { MobileCDevice } from "./device.ts";
+export { DEFAULT_SWIPE_MS } from "./actions.ts";
+export { DEVICE_SCREENSHOT_PATH } from "./screenshot.ts";
+export type { MobileCDeviceOptions } from "./options.ts";
 export {
   agentFromToolDevice,
   DEFAULT_APP_NAME_MAPPING,

@@ -1,0 +1,81 @@
+/**
+ * Opening and force-stopping HarmonyOS apps with `aa`, a bundle's launch ability read from
+ * `bm dump` (once per bundle).
+ *
+ * @module
+ */
+
+import { shellQuote } from "@sdk/core";
+import { type LaunchAbility, resolveLaunchAbility } from "./bundle.ts";
+import type { ToolShell } from "./tool_shell.ts";
+
+/** One device's apps. Private to the package. */
+export class Apps {
+  readonly #shell: ToolShell;
+  readonly #abilities = new Map<string, LaunchAbility>();
+
+  constructor(shell: ToolShell) {
+    this.#shell = shell;
+  }
+
+  /**
+   * Opens `uri`: an http(s) URL in the browser (`aa start -A ohos.want.action.viewData -U`), an
+   * explicit `bundle/Ability` (`aa start -a Ability -b bundle`), or a bundle name, whose launch
+   * ability is read from `bm dump -n <bundle>`.
+   *
+   * @throws {Error} with the device's message when the bundle or ability does not exist.
+   */
+  async launch(uri: string): Promise<void> {
+    const target = uri.trim();
+    if (target === "") throw new TypeError("Cannot launch: the target is empty");
+    let command: string;
+    if (/^https?:\/\//i.test(target)) {
+      command = `aa start -A ohos.want.action.viewData -U ${shellQuote(target)}`;
+    } else if (target.includes("/")) {
+      const [bundle, ability] = target.split("/", 2);
+      command = `aa start -a ${shellQuote(ability)} -b ${shellQuote(bundle)}`;
+    } else {
+      const { ability, module } = await this.#launchAbility(target);
+      command = `aa start -a ${shellQuote(ability)} -b ${shellQuote(target)}${
+        module ? ` -m ${shellQuote(module)}` : ""
+      }`;
+    }
+    const output = await this.#shell.shell(command);
+    if (!/start ability successfully/i.test(output)) {
+      throw new Error(
+        `Cannot launch ${JSON.stringify(target)} on HarmonyOS device ${
+          JSON.stringify(this.#shell.deviceId)
+        }: ${output.trim().slice(0, 300)}`,
+      );
+    }
+  }
+
+  /**
+   * Force-stops the app of `uri` (a bundle name, or `bundle/Ability`: only the bundle is used).
+   *
+   * @throws {Error} with the device's message when the bundle does not exist.
+   */
+  async terminate(uri: string): Promise<void> {
+    const bundle = uri.trim().split("/")[0];
+    if (bundle === "") throw new TypeError("Cannot terminate: the bundle name is empty");
+    const output = await this.#shell.shell(`aa force-stop ${shellQuote(bundle)}`);
+    if (/error/i.test(output)) {
+      throw new Error(
+        `Cannot terminate ${JSON.stringify(bundle)} on HarmonyOS device ${
+          JSON.stringify(this.#shell.deviceId)
+        }: ${output.trim().slice(0, 300)}`,
+      );
+    }
+  }
+
+  async #launchAbility(bundle: string): Promise<LaunchAbility> {
+    const known = this.#abilities.get(bundle);
+    if (known) return known;
+    const found = resolveLaunchAbility(
+      bundle,
+      await this.#shell.shell(`bm dump -n ${shellQuote(bundle)}`),
+    );
+    this.#abilities.set(bundle, found);
+    return found;
+  }
+}
