@@ -289,8 +289,8 @@ export class WebPageDevice implements AbstractInterface {
    * element matches.
    * @throws {TypeError} naming the expression when it is invalid or does not select nodes.
    */
-  locateByXpath(xpath: string): Promise<LocatedElement | undefined> {
-    return locateByXpath(this.driver, xpath);
+  async locateByXpath(xpath: string): Promise<LocatedElement | undefined> {
+    return await locateByXpath(this.driver, xpath);
   }
 
   /**
@@ -298,8 +298,8 @@ export class WebPageDevice implements AbstractInterface {
    * 2.2): `//*[@id="..."]` when its id is unique on the page, else its positional absolute path.
    * `[]` for a frame or shadow host (their inside is not reachable by a page xpath).
    */
-  xpathsAt(point: Point): Promise<string[]> {
-    return xpathsAt(this.driver, point);
+  async xpathsAt(point: Point): Promise<string[]> {
+    return await xpathsAt(this.driver, point);
   }
 
   /**
