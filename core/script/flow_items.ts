@@ -1,8 +1,8 @@
 /**
  * The flow items of a YAML script: one row per flow key, saying what the item's own value is,
  * which option keys may stand beside it, which agent method it needs and how it is called. The
- * schema (./script_schema.ts) checks items with it, and the runner (./run_yaml.ts) dispatches
- * through it.
+ * schema's tasks reader (./script_tasks.ts) checks items with it, and the runner (./run_yaml.ts)
+ * dispatches through it.
  *
  * An item is a mapping with exactly one flow key; its other keys are that item's options:
  *

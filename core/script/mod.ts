@@ -42,16 +42,13 @@ export {
   scriptTargetOf,
   TARGET_SECTIONS,
 } from "./script_schema.ts";
+export type { PlatformScriptFile, ScriptFile, ScriptReadOptions } from "./script_schema.ts";
 export type {
-  PlatformScriptFile,
   ScriptAgentOptions,
-  ScriptFile,
-  ScriptReadOptions,
   ScriptSectionSchema,
-  ScriptTask,
-  ScriptTasks,
   ScriptWebTarget,
-} from "./script_schema.ts";
+} from "./script_sections.ts";
+export type { ScriptTask, ScriptTasks } from "./script_tasks.ts";
 export { runPlatformYaml } from "./platform_run.ts";
 export type {
   ScriptPlatform,

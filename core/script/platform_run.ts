@@ -10,7 +10,8 @@
 import type { AgentOptions } from "../agent/options.ts";
 import type { EnvLookup } from "./env_vars.ts";
 import { runScriptTasks, type RunYamlResult } from "./run_yaml.ts";
-import { parsePlatformScriptFile, type ScriptSectionSchema } from "./script_schema.ts";
+import { parsePlatformScriptFile } from "./script_schema.ts";
+import type { ScriptSectionSchema } from "./script_sections.ts";
 import { readScriptSource, scriptAgentOptions } from "./script_source.ts";
 import type { YamlAgent } from "./yaml_agent.ts";
 

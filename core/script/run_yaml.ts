@@ -7,7 +7,8 @@
 
 import { errorMessage } from "../agent/execution.ts";
 import { FLOW_ITEMS } from "./flow_items.ts";
-import { parseScriptTasks, type ScriptReadOptions, type ScriptTasks } from "./script_schema.ts";
+import { parseScriptTasks, type ScriptReadOptions } from "./script_schema.ts";
+import type { ScriptTasks } from "./script_tasks.ts";
 import { YamlScriptError, YamlTaskError } from "./script_errors.ts";
 import type { YamlAgent } from "./yaml_agent.ts";
 

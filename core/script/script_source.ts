@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import type { AgentOptions } from "../agent/options.ts";
-import type { ScriptAgentOptions } from "./script_schema.ts";
+import type { ScriptAgentOptions } from "./script_sections.ts";
 
 /** A script's text and the name its errors use. */
 export interface ScriptSource {

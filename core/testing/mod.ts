@@ -73,28 +73,30 @@
 
 export { startTestModel } from "./test_model.ts";
 export type {
-  AnswerWrap,
   AssertCall,
-  AssertReply,
   CallBase,
   CallKind,
   ExtractCall,
   ImageSize,
   LocateCall,
   PlanCall,
-  PlanReply,
   ReceivedPromptImage,
   ReceivedScreenshot,
-  RecordedCall,
-  ScriptedLocate,
   TargetBox,
-  TestModel,
   TestModelCall,
   TestModelFamily,
+} from "./test_model.ts";
+export type {
+  AnswerWrap,
+  AssertReply,
+  PlanReply,
+  RecordedCall,
+  ScriptedLocate,
+  TestModel,
   TestModelOptions,
   TestModelScript,
   TestModelUsage,
   ViewportSize,
-} from "./test_model.ts";
+} from "./test_model_types.ts";
 export { createTestPng, type TestPngOptions } from "./png.ts";
 export type { DialectFamily } from "./_dialects.ts";

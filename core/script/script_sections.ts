@@ -1,0 +1,278 @@
+/**
+ * The sections of a YAML script besides `tasks`: the `web` target section, the `agent` section
+ * (the agent options that are plain data), and how a device platform's own section is described
+ * and read ({@link ScriptSectionSchema}). Every error names the file, the line and column and the
+ * key.
+ *
+ * @module
+ */
+
+import type { CacheStrategy } from "../agent/cache/options.ts";
+import type { AgentOptions } from "../agent/options.ts";
+import type { AIContextApiName } from "../agent/context.ts";
+import {
+  bool,
+  childAt,
+  describeNode,
+  either,
+  failAt,
+  mapping,
+  num,
+  oneOf,
+  type ReadContext,
+  type Reader,
+  readMapping,
+  record,
+  text,
+} from "./value_readers.ts";
+import type { SourcePosition, YamlNode } from "./yaml_parse.ts";
+
+/**
+ * The `web` target section: the page a tool such as the command line opens before the tasks.
+ * Read and checked here; acting on it is the tool's job.
+ */
+export interface ScriptWebTarget {
+  /** The page to open: an absolute URL, or a path under `serve`. Required. */
+  url: string;
+  /** A local folder to serve over HTTP; `url` is then a path in it. */
+  serve?: string;
+  /** Viewport width in CSS pixels. */
+  viewportWidth?: number;
+  /** Viewport height in CSS pixels. */
+  viewportHeight?: number;
+  /** Physical pixels per CSS pixel. */
+  deviceScaleFactor?: number;
+  /** The browser's user agent string. */
+  userAgent?: string;
+  /** Path of a JSON file of cookies to set before opening `url`. */
+  cookie?: string;
+  /** Wait for the network to go idle after opening `url`: `true`, or the timeout and whether a timeout fails. */
+  waitForNetworkIdle?: boolean | { timeout?: number; continueOnNetworkIdleError?: boolean };
+  /** Path of a JSON file to write the tasks' results to. */
+  output?: string;
+  /** Page agent option (spec 4.7). */
+  forceSameTabNavigation?: boolean;
+  /** Page agent option (spec 4.7), ms. */
+  waitForNavigationTimeout?: number;
+  /** Page agent option (spec 4.7), ms. */
+  waitForNetworkIdleTimeout?: number;
+  /** Page agent option (spec 4.7). */
+  enableTouchEventsInActionSpace?: boolean;
+  /** Page agent option (spec 4.7). */
+  forceChromeSelectRendering?: boolean;
+  /** Page agent option (spec 4.7), ms. */
+  keyboardTypeDelay?: number;
+  /** Page agent option (spec 4.7). */
+  inputStrategy?: "legacy" | "sequential" | "bulk";
+}
+
+/**
+ * The `agent` section: the agent options (spec 2.1) that are plain data, as `AgentOptions` types
+ * them. `cache: true` asks the tool to pick the cache id (the command line uses the script's file
+ * name); a `cache` mapping may leave `id` out for the same reason.
+ */
+export type ScriptAgentOptions =
+  & Pick<
+    AgentOptions,
+    | "generateReport"
+    | "persistExecutionDump"
+    | "reportFileName"
+    | "autoPrintReportMsg"
+    | "cacheId"
+    | "aiContexts"
+    | "aiActContext"
+    | "aiActionContext"
+    | "modelConfig"
+    | "replanningCycleLimit"
+    | "waitAfterAction"
+    | "useDeviceTime"
+    | "outputFormat"
+    | "screenshotShrinkFactor"
+    | "screenshotFormat"
+    | "screenshotQuality"
+  >
+  & {
+    /** Spec 2.1, 2.2; see above for `true` and a missing `id`. */
+    cache?: boolean | { id?: string; strategy?: CacheStrategy; cacheDir?: string };
+  };
+
+/**
+ * How a device platform's script section is read (spec 4.5): each platform package (MobileA,
+ * MobileB, ...) supplies its own, so a platform plugs into scripts without core naming it.
+ */
+export interface ScriptSectionSchema<S extends Record<string, unknown>> {
+  /** The section's key, e.g. `"mobilea"`. */
+  readonly key: string;
+  /** The platform's name in messages, e.g. `"MobileA"`. */
+  readonly label: string;
+  /** One reader per key of the section (readers: `@sdk/core/script`'s `text`, `num`, ...). */
+  readonly fields: { readonly [K in keyof S]-?: Reader<S[K]> };
+  /** What the section holds, for the message when it is not a mapping: `"deviceId, launch, ..."`. */
+  readonly describe: string;
+}
+
+const webFields: { [K in keyof ScriptWebTarget]-?: Reader<ScriptWebTarget[K]> } = {
+  url: text,
+  serve: text,
+  viewportWidth: num({ integer: true, above: 0, unit: "CSS px" }),
+  viewportHeight: num({ integer: true, above: 0, unit: "CSS px" }),
+  deviceScaleFactor: num({ above: 0 }),
+  userAgent: text,
+  cookie: text,
+  waitForNetworkIdle: either(
+    bool,
+    mapping<{ timeout?: number; continueOnNetworkIdleError?: boolean }>("waitForNetworkIdle", {
+      timeout: num({ min: 0, unit: "ms" }),
+      continueOnNetworkIdleError: bool,
+    }),
+  ),
+  output: text,
+  forceSameTabNavigation: bool,
+  waitForNavigationTimeout: num({ min: 0, unit: "ms" }),
+  waitForNetworkIdleTimeout: num({ min: 0, unit: "ms" }),
+  enableTouchEventsInActionSpace: bool,
+  forceChromeSelectRendering: bool,
+  keyboardTypeDelay: num({ min: 0, unit: "ms" }),
+  inputStrategy: oneOf("legacy", "sequential", "bulk"),
+};
+
+const contextFields: { [K in "default" | AIContextApiName]-?: Reader<string> } = {
+  default: text,
+  aiAct: text,
+  aiTap: text,
+  aiRightClick: text,
+  aiDoubleClick: text,
+  aiHover: text,
+  aiInput: text,
+  aiKeyboardPress: text,
+  aiScroll: text,
+  aiPinch: text,
+  aiLongPress: text,
+  aiClearInput: text,
+  aiLocate: text,
+  aiQuery: text,
+  aiBoolean: text,
+  aiNumber: text,
+  aiString: text,
+  aiAsk: text,
+  aiAssert: text,
+  aiWaitFor: text,
+};
+
+const agentFields: { [K in keyof ScriptAgentOptions]-?: Reader<ScriptAgentOptions[K]> } = {
+  generateReport: bool,
+  persistExecutionDump: bool,
+  reportFileName: text,
+  autoPrintReportMsg: bool,
+  cache: either(
+    bool,
+    mapping<{ id?: string; strategy?: CacheStrategy; cacheDir?: string }>("the cache mapping", {
+      id: text,
+      strategy: oneOf("read-only", "read-write", "write-only"),
+      cacheDir: text,
+    }),
+  ),
+  cacheId: text,
+  aiContexts: mapping("aiContexts", contextFields),
+  aiActContext: text,
+  aiActionContext: text,
+  modelConfig: record(either(num(), text)),
+  replanningCycleLimit: num({ integer: true, above: 0 }),
+  waitAfterAction: num({ min: 0, unit: "ms" }),
+  useDeviceTime: bool,
+  outputFormat: oneOf("single-html", "html-and-external-assets"),
+  screenshotShrinkFactor: num({ min: 1 }),
+  screenshotFormat: oneOf("jpeg", "png"),
+  screenshotQuality: num({ integer: true, min: 1 }),
+};
+
+/** The keys of the `web` section. */
+export const WEB_SECTION_KEYS: readonly string[] = Object.keys(webFields);
+
+/** The keys of the `agent` section. */
+export const AGENT_SECTION_KEYS: readonly string[] = Object.keys(agentFields);
+
+/**
+ * Reads and checks the `web` section: a mapping with `url`, an absolute URL unless `serve` is
+ * given. `scriptPos` is where the script starts, named when the section is missing.
+ */
+export function readWebSection(
+  webNode: YamlNode | undefined,
+  at: ReadContext,
+  scriptPos: SourcePosition,
+): ScriptWebTarget {
+  if (webNode === undefined) {
+    failAt(
+      childAt(at, "web", "the script"),
+      scriptPos,
+      "the script needs a target section: 'web' with the 'url' of the page to open",
+    );
+  }
+  const webAt = childAt(at, "web", "the script");
+  if (webNode.kind !== "map") {
+    failAt(webAt, webNode.pos, `'web' must be a mapping with 'url': got ${describeNode(webNode)}`);
+  }
+  const web = readMapping(webNode, webAt, "the web section", webFields, [
+    "url",
+  ]) as unknown as ScriptWebTarget;
+  if (web.serve === undefined && !URL.canParse(web.url)) {
+    const urlEntry = webNode.entries.find((e) => e.key === "url")!;
+    failAt(
+      childAt(webAt, "url", "the web section"),
+      urlEntry.value.pos,
+      `'url' of the web section must be an absolute URL (https://...), or a path with 'serve': got ${
+        JSON.stringify(web.url)
+      }`,
+    );
+  }
+  return web;
+}
+
+/** Reads and checks the `agent` section; `{}` when the script has none. */
+export function readAgentSection(
+  agentNode: YamlNode | undefined,
+  at: ReadContext,
+): ScriptAgentOptions {
+  if (agentNode === undefined) return {};
+  const agentAt = childAt(at, "agent", "the script");
+  if (agentNode.kind !== "map") {
+    failAt(agentAt, agentNode.pos, `'agent' must be a mapping: got ${describeNode(agentNode)}`);
+  }
+  return readMapping(agentNode, agentAt, "the agent section", agentFields) as ScriptAgentOptions;
+}
+
+/**
+ * Reads and checks a device platform's section with its schema: a mapping, or empty (`{}`).
+ * `scriptPos` is where the script starts, named when the section is missing.
+ */
+export function readPlatformSection<S extends Record<string, unknown>>(
+  schema: ScriptSectionSchema<S>,
+  sectionNode: YamlNode | undefined,
+  at: ReadContext,
+  scriptPos: SourcePosition,
+): S {
+  const sectionAt = childAt(at, schema.key, "the script");
+  if (sectionNode === undefined) {
+    failAt(
+      sectionAt,
+      scriptPos,
+      `a ${schema.label} script needs a '${schema.key}' section (it may be empty)`,
+    );
+  }
+  let value = {} as S;
+  if (sectionNode.kind === "map") {
+    value = readMapping(
+      sectionNode,
+      sectionAt,
+      `the ${schema.key} section`,
+      schema.fields as Record<string, Reader<unknown>>,
+    ) as S;
+  } else if (!(sectionNode.kind === "scalar" && sectionNode.value === null)) {
+    failAt(
+      sectionAt,
+      sectionNode.pos,
+      `'${schema.key}' must be a mapping (${schema.describe}): got ${describeNode(sectionNode)}`,
+    );
+  }
+  return value;
+}

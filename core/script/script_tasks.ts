@@ -1,0 +1,179 @@
+/**
+ * The `tasks` section of a YAML script: each task (`name`, `continueOnError`, `flow`) and each of
+ * its flow items, checked against the flow items' definitions (./flow_items.ts). Every error names
+ * the file, the line and column and the key.
+ *
+ * @module
+ */
+
+import { FLOW_ITEM_KEYS, FLOW_ITEMS, NAME_OPTION, type ScriptFlowItem } from "./flow_items.ts";
+import {
+  bool,
+  childAt,
+  describeNode,
+  failAt,
+  type ReadContext,
+  type Reader,
+  readMapping,
+  text,
+} from "./value_readers.ts";
+import type { YamlMapNode, YamlNode } from "./yaml_parse.ts";
+
+/** One task of the `tasks` section. */
+export interface ScriptTask {
+  /** The task's `name`. */
+  name: string;
+  /** `continueOnError`: a failing item ends this task only, and the next task runs. */
+  continueOnError: boolean;
+  /** The checked flow items. */
+  flow: ScriptFlowItem[];
+  /** 1-based line where the task starts. */
+  line: number;
+  /** 1-based column where the task starts. */
+  column: number;
+}
+
+/** The `tasks` section of a script, checked. */
+export interface ScriptTasks {
+  /** The file name errors name. */
+  fileName: string;
+  /** The tasks in order. */
+  tasks: ScriptTask[];
+}
+
+const taskFields: Record<string, Reader<unknown>> = {
+  name: text,
+  continueOnError: bool,
+  flow: { describe: "a list of flow items", read: (node) => node },
+};
+
+/** The keys of a task. */
+export const TASK_KEYS: readonly string[] = Object.keys(taskFields);
+
+/**
+ * Reads and checks the `tasks` section of the top-level mapping `node`.
+ *
+ * @throws {YamlScriptError} for a missing `tasks`, or a task or flow item that is not valid.
+ */
+export function readTasks(node: YamlMapNode, at: ReadContext): ScriptTask[] {
+  const entry = node.entries.find((e) => e.key === "tasks");
+  if (!entry) {
+    failAt(childAt(at, "tasks", "the script"), node.pos, "the script has no 'tasks' section");
+  }
+  const tasksAt = childAt(at, "tasks", "the script");
+  if (entry.value.kind !== "seq") {
+    failAt(
+      tasksAt,
+      entry.value.pos,
+      `'tasks' must be a list of tasks (each with 'name' and 'flow'): got ${
+        describeNode(entry.value)
+      }`,
+    );
+  }
+  return entry.value.items.map((task, i) => readTask(task, { ...tasksAt, path: `tasks[${i}]` }, i));
+}
+
+function readTask(node: YamlNode, at: ReadContext, index: number): ScriptTask {
+  const owner = `task ${index + 1}`;
+  if (node.kind !== "map") {
+    failAt(
+      at,
+      node.pos,
+      `${owner} must be a mapping with 'name' and 'flow': got ${describeNode(node)}`,
+    );
+  }
+  const fields = readMapping(node, at, owner, taskFields, ["name", "flow"]);
+  const name = fields.name as string;
+  const flowNode = fields.flow as YamlNode;
+  const flowAt = childAt(at, "flow", `task '${name}'`);
+  if (flowNode.kind !== "seq") {
+    failAt(
+      flowAt,
+      flowNode.pos,
+      `'flow' of task '${name}' must be a list of flow items: got ${describeNode(flowNode)}`,
+    );
+  }
+  return {
+    name,
+    continueOnError: fields.continueOnError === true,
+    flow: flowNode.items.map((item, i) =>
+      readFlowItem(item, { ...flowAt, path: `${flowAt.path}[${i}]` }, name)
+    ),
+    ...node.pos,
+  };
+}
+
+function readFlowItem(node: YamlNode, at: ReadContext, taskName: string): ScriptFlowItem {
+  if (node.kind !== "map" || node.entries.length === 0) {
+    failAt(
+      at,
+      node.pos,
+      `a flow item is a mapping with one flow key, such as \`- aiTap: the Sign in button\`: got ${
+        describeNode(node)
+      }`,
+    );
+  }
+  const flowEntries = node.entries.filter((e) => Object.hasOwn(FLOW_ITEMS, e.key));
+  if (flowEntries.length === 0) {
+    const first = node.entries[0];
+    failAt(
+      childAt(at, first.key, `task '${taskName}'`),
+      first.keyPos,
+      `the flow item has no flow key: '${first.key}' is not one; flow keys: ${
+        Object.keys(FLOW_ITEMS).join(", ")
+      }`,
+    );
+  }
+  if (flowEntries.length > 1) {
+    const [a, b] = flowEntries;
+    failAt(
+      childAt(at, b.key, `task '${taskName}'`),
+      b.keyPos,
+      `a flow item has one flow key, but '${a.key}' and '${b.key}' are both in this one; ` +
+        `start each with its own '- '`,
+    );
+  }
+  const flow = flowEntries[0];
+  const spec = FLOW_ITEMS[flow.key];
+  const owner = `the ${flow.key} item`;
+  const options: Record<string, unknown> = {};
+  for (const entry of node.entries) {
+    if (entry === flow) continue;
+    const reader = Object.hasOwn(spec.options, entry.key)
+      ? spec.options[entry.key]
+      : spec.result && entry.key === "name"
+      ? NAME_OPTION
+      : undefined;
+    const child = childAt(at, entry.key, owner);
+    if (!reader) {
+      const known = FLOW_ITEM_KEYS[flow.key];
+      failAt(
+        child,
+        entry.keyPos,
+        `unknown key '${entry.key}' in ${owner}; ${
+          known.length ? `known keys: ${known.join(", ")}` : `${flow.key} takes no other keys`
+        }`,
+      );
+    }
+    options[entry.key] = reader.read(entry.value, child);
+  }
+  for (const key of spec.required ?? []) {
+    if (!(key in options)) failAt(childAt(at, key, owner), flow.keyPos, `${owner} needs '${key}'`);
+  }
+  const { name, ...rest } = options as { name?: string };
+  const valueAt = childAt(at, flow.key, `task '${taskName}'`);
+  const read = spec.normalize
+    ? spec.normalize(flow.value, rest, {
+      valueAt,
+      optionAt: (key) => childAt(at, key, owner),
+      pos: flow.keyPos,
+    })
+    : { value: spec.value.read(flow.value, valueAt), options: rest };
+  return {
+    key: flow.key,
+    value: read.value,
+    options: read.options,
+    ...(name !== undefined && { name }),
+    ...flow.keyPos,
+  };
+}
