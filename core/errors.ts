@@ -1,24 +1,98 @@
 /**
- * Error classes a caller may want to catch (spec 7). Wrong shapes of arguments use the built-in
- * `TypeError` / `RangeError` instead.
+ * The SDK's errors (spec 7), one taxonomy for every platform: each class has a stable `code` a
+ * caller can switch on, and an explicit `name` that survives minifying bundlers. Wrong shapes of
+ * arguments are {@link SdkTypeError} and {@link SdkRangeError}, which are also the built-in
+ * `TypeError` and `RangeError`. docs/agent.md "Errors" has the table of classes, codes and
+ * platforms.
  *
  * @module
  */
 
-/** Base class of the SDK's own errors. */
-export class SdkError extends Error {
+/**
+ * The stable code of each condition the SDK reports; a code never changes meaning once
+ * published.
+ */
+export type SdkErrorCode =
+  | "MODEL_CONFIG_INVALID"
+  | "MODEL_RESPONSE_UNUSABLE"
+  | "MODEL_CALL_FAILED"
+  | "MODEL_CALL_TIMEOUT"
+  | "PLANNING_FAILED"
+  | "ELEMENT_NOT_FOUND"
+  | "EXTRACTION_FAILED"
+  | "ASSERTION_FAILED"
+  | "WAIT_FOR_TIMEOUT"
+  | "PROMPT_IMAGE_INVALID"
+  | "SCRIPT_INVALID"
+  | "SCRIPT_ITEM_FAILED"
+  | "GHERKIN_INVALID"
+  | "GHERKIN_STEP_FAILED"
+  | "DEVICE_NOT_FOUND"
+  | "CONNECTION_REFUSED"
+  | "CONNECTION_LOST"
+  | "CONNECTION_TIMEOUT"
+  | "DEPENDENCY_MISSING"
+  | "TOOL_FAILED"
+  | "ACTION_UNSUPPORTED"
+  | "INVALID_ARGUMENT"
+  | "ARGUMENT_OUT_OF_RANGE";
+
+/** What every error of the SDK carries besides `name`, `message` and `cause`. */
+export interface SdkErrorFields {
+  /** The condition's stable code. */
+  readonly code: SdkErrorCode;
+}
+
+/**
+ * Base class of the SDK's own errors (besides {@link SdkTypeError} and {@link SdkRangeError}):
+ * catch it for any of them, switch on `code` for one condition.
+ */
+export abstract class SdkError extends Error implements SdkErrorFields {
+  override readonly name: string = "SdkError";
+  /** The condition's stable code; each subclass has its own. */
+  abstract readonly code: SdkErrorCode;
   /** Creates the error; `cause` keeps the underlying error. */
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
   }
 }
 
+/**
+ * An argument or option has the wrong shape (a string where an object belongs, an unknown
+ * name); the message names it, quotes the value and says what it takes. A `TypeError`.
+ */
+export class SdkTypeError extends TypeError implements SdkErrorFields {
+  override readonly name: string = "TypeError";
+  /** Always `"INVALID_ARGUMENT"`. */
+  readonly code: SdkErrorCode = "INVALID_ARGUMENT";
+}
+
+/**
+ * An argument or option is out of its range (a negative delay, a port over 65535); the message
+ * names it, quotes the value and gives the range. A `RangeError`.
+ */
+export class SdkRangeError extends RangeError implements SdkErrorFields {
+  override readonly name: string = "RangeError";
+  /** Always `"ARGUMENT_OUT_OF_RANGE"`. */
+  readonly code: SdkErrorCode = "ARGUMENT_OUT_OF_RANGE";
+}
+
+/** Whether `error` is one of the SDK's errors (an {@link SdkError}, {@link SdkTypeError} or {@link SdkRangeError}). */
+export function isSdkError(error: unknown): error is Error & SdkErrorFields {
+  return error instanceof SdkError || error instanceof SdkTypeError ||
+    error instanceof SdkRangeError;
+}
+
 /** The model configuration is missing or invalid; thrown before any action runs. */
-export class ModelConfigError extends SdkError {}
+export class ModelConfigError extends SdkError {
+  override readonly name: string = "ModelConfigError";
+  override readonly code: SdkErrorCode = "MODEL_CONFIG_INVALID";
+}
 
 /** A model answer could not be used (unparseable, out-of-range box); carries the raw answer. */
 export class ModelResponseError extends SdkError {
+  override readonly name: string = "ModelResponseError";
+  override readonly code: SdkErrorCode = "MODEL_RESPONSE_UNUSABLE";
   /** The model's raw answer text. */
   readonly rawResponse: string;
   /** Creates the error. */
@@ -37,6 +111,8 @@ export type ModelCallErrorKind = "http" | "connection" | "timeout" | "other";
  * `cause` keeps the client's error.
  */
 export class ModelCallError extends SdkError {
+  override readonly name: string = "ModelCallError";
+  override readonly code: SdkErrorCode = "MODEL_CALL_FAILED";
   /** What failed. */
   readonly kind: ModelCallErrorKind;
   /** HTTP status of the last attempt, when the endpoint answered. */
@@ -74,6 +150,8 @@ export class ModelCallError extends SdkError {
 
 /** A model call timed out (`SDK_MODEL_TIMEOUT` per attempt) on its last attempt; `kind` is `"timeout"`. */
 export class ModelTimeoutError extends ModelCallError {
+  override readonly name: string = "ModelTimeoutError";
+  override readonly code: SdkErrorCode = "MODEL_CALL_TIMEOUT";
   /** The timeout of one attempt, ms. */
   readonly timeoutMs: number;
   /** Creates the error. */
@@ -94,13 +172,27 @@ export class ModelTimeoutError extends ModelCallError {
 }
 
 /** `aiAct` could not complete: the model reported an error, an action failed, or the limit was hit. */
-export class PlanningError extends SdkError {}
+export class PlanningError extends SdkError {
+  override readonly name: string = "PlanningError";
+  override readonly code: SdkErrorCode = "PLANNING_FAILED";
+}
 
 /** The element described could not be found on the screen. */
-export class LocateError extends SdkError {}
+export class LocateError extends SdkError {
+  override readonly name: string = "LocateError";
+  override readonly code: SdkErrorCode = "ELEMENT_NOT_FOUND";
+}
+
+/** `aiQuery` and the other extraction calls: the model answered that the data is not there. */
+export class ExtractionError extends SdkError {
+  override readonly name: string = "ExtractionError";
+  override readonly code: SdkErrorCode = "EXTRACTION_FAILED";
+}
 
 /** `aiAssert` found the assertion false. */
 export class AssertionError extends SdkError {
+  override readonly name: string = "AssertionError";
+  override readonly code: SdkErrorCode = "ASSERTION_FAILED";
   /** The caller's `errorMsg`, when given. */
   readonly errorMsg: string | undefined;
   /** The model's reason for the failure. */
@@ -116,7 +208,10 @@ export class AssertionError extends SdkError {
 }
 
 /** `aiWaitFor` timed out before the condition held. */
-export class WaitForTimeoutError extends SdkError {}
+export class WaitForTimeoutError extends SdkError {
+  override readonly name: string = "WaitForTimeoutError";
+  override readonly code: SdkErrorCode = "WAIT_FOR_TIMEOUT";
+}
 
 /**
  * An image of a prompt object (spec 2.5) cannot be used: a missing or unreadable file, data that
@@ -124,11 +219,123 @@ export class WaitForTimeoutError extends SdkError {}
  * runtime. The message names the image and says what to fix.
  */
 export class PromptImageError extends SdkError {
+  override readonly name: string = "PromptImageError";
+  override readonly code: SdkErrorCode = "PROMPT_IMAGE_INVALID";
   /** The `name` of the image at fault. */
   readonly imageName: string;
   /** Creates the error. */
   constructor(imageName: string, message: string, options?: { cause?: unknown }) {
     super(`Prompt image ${JSON.stringify(imageName)}: ${message}`, options);
     this.imageName = imageName;
+  }
+}
+
+/** A device the SDK was told to use is not there; the message lists what is there. */
+export class DeviceNotFoundError extends SdkError {
+  override readonly name: string = "DeviceNotFoundError";
+  override readonly code: SdkErrorCode = "DEVICE_NOT_FOUND";
+  /** What was asked for: a device id, a display, a host. */
+  readonly wanted: string;
+  /** What is there instead (device ids, displays); empty when nothing is. */
+  readonly available: readonly string[];
+  /** Creates the error; `message` says what was looked for and how to fix it. */
+  constructor(
+    message: string,
+    details: { wanted: string; available: readonly string[] },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.wanted = details.wanted;
+    this.available = details.available;
+  }
+}
+
+/** How a connection failed: nothing listened, it dropped midway, or it did not answer in time. */
+export type ConnectionErrorKind = "refused" | "lost" | "timeout";
+
+/**
+ * A connection to a device, a driver, a browser or a bridge failed: `kind` (and `code`) say
+ * whether it was refused (nothing listens; `CONNECTION_REFUSED`), lost midway
+ * (`CONNECTION_LOST`) or timed out (`CONNECTION_TIMEOUT`); `cause` keeps the network error.
+ */
+export class ConnectionError extends SdkError {
+  override readonly name: string = "ConnectionError";
+  override readonly code: SdkErrorCode;
+  /** What failed. */
+  readonly kind: ConnectionErrorKind;
+  /** Where the SDK connected: `host:port`, a device id, a URL. */
+  readonly endpoint: string;
+  /** Creates the error; `message` says what to check. */
+  constructor(
+    message: string,
+    details: { kind: ConnectionErrorKind; endpoint: string },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.kind = details.kind;
+    this.endpoint = details.endpoint;
+    this.code = details.kind === "refused"
+      ? "CONNECTION_REFUSED"
+      : details.kind === "lost"
+      ? "CONNECTION_LOST"
+      : "CONNECTION_TIMEOUT";
+  }
+}
+
+/**
+ * A program or package the SDK needs is not installed (adb, hdc, xfreerdp, Xvfb, ffmpeg,
+ * nut-js, Chromium); the message says what to install, or which option or variable names it.
+ */
+export class MissingDependencyError extends SdkError {
+  override readonly name: string = "MissingDependencyError";
+  override readonly code: SdkErrorCode = "DEPENDENCY_MISSING";
+  /** The missing program or package, e.g. `"adb"`, `"@nut-tree-fork/nut-js"`. */
+  readonly dependency: string;
+  /** Creates the error; `message` includes the install hint. */
+  constructor(message: string, dependency: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.dependency = dependency;
+  }
+}
+
+/**
+ * A tool the SDK ran, or a driver it asked, failed: a non-zero exit of adb, hdc or xfreerdp, an
+ * error answer of WebDriverAgent. The message quotes the tool's own words, trimmed of noise.
+ */
+export class ToolError extends SdkError {
+  override readonly name: string = "ToolError";
+  override readonly code: SdkErrorCode = "TOOL_FAILED";
+  /** The tool, e.g. `"adb"`, `"hdc"`, `"WebDriverAgent"`. */
+  readonly tool: string;
+  /** Its exit code or HTTP status, when it has one. */
+  readonly status: number | undefined;
+  /** What it said (its error output or error answer), trimmed; may be empty. */
+  readonly output: string;
+  /** Creates the error. */
+  constructor(
+    message: string,
+    details: { tool: string; status?: number; output?: string },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.tool = details.tool;
+    this.status = details.status;
+    this.output = details.output ?? "";
+  }
+}
+
+/**
+ * The agent's platform cannot do what was asked (`aiHover` on a phone, `aiPinch` on MobileC,
+ * `evaluateJavaScript` off the web); thrown before any screenshot or model call.
+ */
+export class UnsupportedActionError extends SdkError {
+  override readonly name: string = "UnsupportedActionError";
+  override readonly code: SdkErrorCode = "ACTION_UNSUPPORTED";
+  /** The method or action asked for, e.g. `"aiHover"`. */
+  readonly action: string;
+  /** Creates the error; `message` names the platform and what it offers instead. */
+  constructor(message: string, action: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.action = action;
   }
 }

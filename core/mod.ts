@@ -69,7 +69,13 @@ export type { ScreenshotEncoding, ScreenshotFormat } from "./image/encoding.ts";
 export { DEFAULT_SCREENSHOT_QUALITY } from "./image/encoding.ts";
 export {
   AssertionError,
+  ConnectionError,
+  type ConnectionErrorKind,
+  DeviceNotFoundError,
+  ExtractionError,
+  isSdkError,
   LocateError,
+  MissingDependencyError,
   ModelCallError,
   type ModelCallErrorKind,
   ModelConfigError,
@@ -78,6 +84,12 @@ export {
   PlanningError,
   PromptImageError,
   SdkError,
+  type SdkErrorCode,
+  type SdkErrorFields,
+  SdkRangeError,
+  SdkTypeError,
+  ToolError,
+  UnsupportedActionError,
   WaitForTimeoutError,
 } from "./errors.ts";
 export type { ChatContentPart, ChatMessage, ModelImageSize } from "./model/chat.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { SdkError } from "../errors.ts";
+import { SdkError, type SdkErrorCode } from "../errors.ts";
 import type { GherkinStepAction } from "./keywords.ts";
 
 /** One syntax error of a Gherkin text. */
@@ -19,6 +19,8 @@ export interface GherkinSyntaxIssue {
 
 /** A Gherkin text could not be parsed; the message names each error's line and column. */
 export class GherkinParseError extends SdkError {
+  override readonly name: string = "GherkinParseError";
+  override readonly code: SdkErrorCode = "GHERKIN_INVALID";
   /** Line of the first error (1-based). */
   readonly line: number;
   /** Column of the first error (1-based). */
@@ -71,6 +73,8 @@ export interface GherkinStepErrorDetails {
  * `cause` is the error the agent call threw (an `AssertionError`, a `PlanningError`, ...).
  */
 export class GherkinStepError extends SdkError {
+  override readonly name: string = "GherkinStepError";
+  override readonly code: SdkErrorCode = "GHERKIN_STEP_FAILED";
   /** Line of the failing step in the Gherkin text (1-based). */
   readonly gherkinLine: number;
   /**

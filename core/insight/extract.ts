@@ -9,7 +9,7 @@ import type { CallSession } from "../agent/session.ts";
 import { captureFor, elementsFor } from "../agent/session.ts";
 import type { Screen } from "../agent/screen.ts";
 import type { ElementsDescriptionOptions } from "../device/types.ts";
-import { ModelResponseError, SdkError } from "../errors.ts";
+import { ExtractionError, ModelResponseError } from "../errors.ts";
 import {
   assertSystemPrompt,
   assertUserText,
@@ -82,7 +82,7 @@ async function insightInput(
 /**
  * Extracts data of `returnType` from the screen.
  *
- * @throws {SdkError} when the model says it cannot; {@link ModelResponseError} on a wrong type.
+ * @throws {ExtractionError} when the model says it cannot; {@link ModelResponseError} on a wrong type.
  */
 export async function extractData(
   s: CallSession,
@@ -108,7 +108,7 @@ export async function extractData(
   }, (answer, step) => {
     const error = stringField(answer.json, "error");
     if (error && (answer.json.data === null || answer.json.data === undefined)) {
-      throw new SdkError(`Could not extract "${demand}": ${error}`);
+      throw new ExtractionError(`Could not extract "${demand}": ${error}`);
     }
     const data = coerce(answer.json.data, returnType, answer.raw);
     step.param = { data };

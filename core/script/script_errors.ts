@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SdkError } from "../errors.ts";
+import { SdkError, type SdkErrorCode } from "../errors.ts";
 
 /** Where a {@link YamlScriptError} points. */
 export interface YamlScriptErrorLocation {
@@ -36,6 +36,8 @@ export interface YamlScriptErrorLocation {
  * ```
  */
 export class YamlScriptError extends SdkError {
+  override readonly name: string = "YamlScriptError";
+  override readonly code: SdkErrorCode = "SCRIPT_INVALID";
   /** The script's file name. */
   readonly fileName: string;
   /** 1-based line. */
@@ -78,6 +80,8 @@ export interface YamlTaskErrorDetails extends YamlScriptErrorLocation {
  * original error is `cause`, and its message ends this one.
  */
 export class YamlTaskError extends YamlScriptError {
+  override readonly name: string = "YamlTaskError";
+  override readonly code: SdkErrorCode = "SCRIPT_ITEM_FAILED";
   /** The task's `name`. */
   readonly taskName: string;
   /** 0-based index of the task. */

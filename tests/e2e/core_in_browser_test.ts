@@ -193,6 +193,71 @@ test("deno task build:browser's bundle imports nothing (no Node built-in) and ha
   );
 });
 
+test("the minified bundle keeps each error class's name and code (err.name checks work in a page)", async () => {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${server.url}index.html`);
+    const names = await page.evaluate(async (url) => {
+      const sdk = await import(url);
+      const out: Record<string, { name: string; code: string; isSdkError: boolean }> = {};
+      const make: Record<string, () => Error & { code: string }> = {
+        ModelConfigError: () => new sdk.ModelConfigError("m"),
+        ModelResponseError: () => new sdk.ModelResponseError("m", "raw"),
+        ModelCallError: () =>
+          new sdk.ModelCallError("m", {
+            kind: "http",
+            intent: "default",
+            modelName: "x",
+            host: "h",
+            attempts: 1,
+          }),
+        ModelTimeoutError: () =>
+          new sdk.ModelTimeoutError("m", {
+            intent: "default",
+            modelName: "x",
+            host: "h",
+            attempts: 1,
+            timeoutMs: 1,
+          }),
+        PlanningError: () => new sdk.PlanningError("m"),
+        LocateError: () => new sdk.LocateError("m"),
+        ExtractionError: () => new sdk.ExtractionError("m"),
+        AssertionError: () => new sdk.AssertionError("a", undefined, "r"),
+        WaitForTimeoutError: () => new sdk.WaitForTimeoutError("m"),
+        PromptImageError: () => new sdk.PromptImageError("i", "m"),
+        DeviceNotFoundError: () => new sdk.DeviceNotFoundError("m", { wanted: "x", available: [] }),
+        ConnectionError: () => new sdk.ConnectionError("m", { kind: "lost", endpoint: "e" }),
+        MissingDependencyError: () => new sdk.MissingDependencyError("m", "adb"),
+        ToolError: () => new sdk.ToolError("m", { tool: "adb" }),
+        UnsupportedActionError: () => new sdk.UnsupportedActionError("m", "aiHover"),
+        YamlScriptError: () => new sdk.YamlScriptError("m", { fileName: "f", line: 1, column: 1 }),
+        GherkinParseError: () => new sdk.GherkinParseError([{ line: 1, column: 1, message: "m" }]),
+        SdkTypeError: () => new sdk.SdkTypeError("m"),
+        SdkRangeError: () => new sdk.SdkRangeError("m"),
+      };
+      for (const [name, create] of Object.entries(make)) {
+        const e = create();
+        out[name] = { name: e.name, code: e.code, isSdkError: sdk.isSdkError(e) };
+      }
+      return out;
+    }, `${server.url}sdk-core.js`);
+    for (const [exported, got] of Object.entries(names)) {
+      const expected = exported === "SdkTypeError"
+        ? "TypeError"
+        : exported === "SdkRangeError"
+        ? "RangeError"
+        : exported;
+      assert.equal(got.name, expected, `${exported}.name in the bundle`);
+      assert.match(got.code, /^[A-Z_]+$/, `${exported}.code`);
+      assert.equal(got.isSdkError, true, exported);
+    }
+    assert.equal(names.ConnectionError.code, "CONNECTION_LOST");
+    assert.equal(names.LocateError.code, "ELEMENT_NOT_FOUND");
+  } finally {
+    await page.close();
+  }
+});
+
 test("the bundle script fails naming the module when core would pull in a Node built-in", async () => {
   const entry = join(dir, "bad_entry.ts");
   await writeFile(
