@@ -10,7 +10,7 @@
  */
 
 import { Buffer } from "node:buffer";
-import { resolvePath } from "./_android_shell.ts";
+import { resolvePath } from "./phone_shell.ts";
 
 /** Bytes a stream delivered, read as they arrive. */
 export class StreamBytes {

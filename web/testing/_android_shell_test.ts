@@ -1,15 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { runShell, type ShellDevice, tokenize } from "./_android_shell.ts";
-import {
-  A_CNXN,
-  A_VERSION_SKIP_CHECKSUM,
-  encodeMessage,
-  MessageReader,
-  SHELL_EXIT,
-  shellPacket,
-  ShellPacketReader,
-} from "./_adb_wire.ts";
+import { runShell } from "./phone_shell.ts";
+import type { AndroidDevice } from "./_android_device.ts";
+import { ANDROID_COMMANDS } from "./_android_shell.ts";
 import type { SimulatorInput, VirtualPhone } from "./virtual_phone.ts";
 
 /** A phone that only records: enough for the shell's parsing and answers. */
@@ -69,8 +62,9 @@ function fakePhone(): VirtualPhone & { inputs: SimulatorInput[] } {
 }
 
 async function sh(line: string, phone = fakePhone()) {
-  const device: ShellDevice = {
+  const device: AndroidDevice = {
     phone,
+    commands: ANDROID_COMMANDS,
     properties: new Map([["ro.product.model", "Simulator Phone"]]),
     settings: new Map(),
     files: new Map(),
@@ -84,31 +78,6 @@ async function sh(line: string, phone = fakePhone()) {
   });
   return { out, err, code, phone, device };
 }
-
-test("tokenize: quotes, backslashes, operators and fd redirections as sh reads them", () => {
-  assert.deepEqual(tokenize(`input text 'a b'"c\\"d" e\\ f`), [
-    { word: "input" },
-    { word: "text" },
-    { word: 'a bc"d' },
-    { word: "e f" },
-  ]);
-  assert.deepEqual(tokenize("a&&b||c;d|e 2>/dev/null 2>&1"), [
-    { word: "a" },
-    { op: "&&" },
-    { word: "b" },
-    { op: "||" },
-    { word: "c" },
-    { op: ";" },
-    { word: "d" },
-    { op: "|" },
-    { word: "e" },
-    { op: "2>" },
-    { word: "/dev/null" },
-    { op: "2>&" },
-    { word: "1" },
-  ]);
-  assert.throws(() => tokenize("echo 'open"), SyntaxError);
-});
 
 test("input: tap, swipe, a still swipe as long press, text with %s, key names and codes", async () => {
   const { phone, code } = await sh(
@@ -186,29 +155,4 @@ test("device queries: wm, getprop, dumpsys window and activity, am start errors"
   assert.deepEqual(web.phone.inputs, [{ type: "openUrl", url: "https://example.com/" }]);
   const monkey = await sh("monkey -p com.example.none 1");
   assert.equal(monkey.code, 252);
-});
-
-test("transport messages and shell packets survive being split anywhere", () => {
-  const banner = new TextEncoder().encode("host::features=shell_v2");
-  const bytes = encodeMessage({
-    command: A_CNXN,
-    arg0: A_VERSION_SKIP_CHECKSUM,
-    arg1: 1 << 20,
-    payload: banner,
-  });
-  for (let cut = 0; cut <= bytes.length; cut++) {
-    const reader = new MessageReader();
-    const messages = [...reader.push(bytes.subarray(0, cut)), ...reader.push(bytes.subarray(cut))];
-    assert.equal(messages.length, 1);
-    assert.equal(messages[0].command, A_CNXN);
-    assert.deepEqual(messages[0].payload, banner);
-  }
-  // The checksum word is the byte sum of the payload.
-  const sum = banner.reduce((a, b) => a + b, 0);
-  assert.equal(new DataView(bytes.buffer).getUint32(16, true), sum);
-  assert.throws(() => new MessageReader().push(new Uint8Array(24).fill(1)), /magic/);
-  const packet = shellPacket(SHELL_EXIT, Uint8Array.of(3));
-  const reader = new ShellPacketReader();
-  assert.deepEqual(reader.push(packet.subarray(0, 2)), []);
-  assert.deepEqual(reader.push(packet.subarray(2)), [{ id: SHELL_EXIT, data: Uint8Array.of(3) }]);
 });

@@ -2,9 +2,9 @@
  * The HarmonyOS device shell of the hdc front (private to `@sdk/web/testing`): the commands an
  * automation SDK runs through `hdc shell` (`uitest uiInput ...`, `uitest screenCap`,
  * `snapshot_display`, `aa start` / `force-stop`, `bm dump`, `hidumper`, `param get`), answered
- * from a virtual phone, on top of the simulated `sh` of the kit (quotes, `;` `&&` `||` `|`,
- * redirections, and a few toybox tools). Android's own commands (`input`, `am`, `wm`, ...) are
- * removed: they answer `not found`, as on a HarmonyOS device.
+ * from a virtual phone, on the phone shell of `@sdk/web/testing` (quotes, `;` `&&` `||` `|`,
+ * redirections, and the toybox tools). Android's own commands (`input`, `am`, `wm`, ...) are not
+ * in its table: they answer `not found`, as on a HarmonyOS device.
  *
  * Output formats follow what HarmonyOS prints (docs/simulator.md lists them and what is a best
  * guess). Coordinates are physical pixels of the phone's screen.
@@ -15,8 +15,14 @@
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
-import { resolvePath, runShell, type ShellDevice } from "./_android_shell.ts";
-import type { SimulatedShellCommand, SimulatedShellIo } from "./_android_shell.ts";
+import {
+  resolvePath,
+  runShell,
+  type ShellCommand,
+  type ShellCommandIo,
+  type ShellDevice,
+} from "./phone_shell.ts";
+import { TOYBOX_COMMANDS } from "./toybox.ts";
 import { androidKeyOf, HARMONY_MODIFIERS, HARMONY_NAMED_KEYS, pageComboOf } from "./_hdc_keys.ts";
 import { BROWSER_PACKAGE, LAUNCHER_PACKAGE, type VirtualPhone } from "./virtual_phone.ts";
 
@@ -27,20 +33,22 @@ export const DEFAULT_SWIPE_SPEED = 600;
 /** JPEG quality of `snapshot_display` files. */
 const SNAPSHOT_JPEG_QUALITY = 90;
 
-const ANDROID_ONLY = [
-  "input",
-  "app_process",
-  "screencap",
-  "wm",
-  "getprop",
-  "dumpsys",
-  "am",
-  "monkey",
-  "pm",
-  "cmd",
-  "ime",
-  "settings",
-];
+/** A HarmonyOS device's shell state: the phone shell's, and the `param get` values. */
+interface HarmonyDevice extends ShellDevice {
+  /** System parameters, by key. */
+  parameters: Map<string, string>;
+}
+
+/** The commands of the HarmonyOS shell: the toybox tools and HarmonyOS's own. */
+const HARMONY_COMMANDS: Readonly<Record<string, ShellCommand<HarmonyDevice>>> = {
+  ...TOYBOX_COMMANDS,
+  uitest: (args, io, { phone, files }) => uitest(args, io, phone, files),
+  snapshot_display: (args, io, { phone, files }) => snapshotDisplay(args, io, phone, files),
+  aa: (args, io, { phone }) => aa(args, io, phone),
+  bm: (args, io, { phone }) => bm(args, io, phone),
+  hidumper: (args, io, { phone }) => hidumper(args, io, phone),
+  param: (args, io, { parameters }) => param(args, io, parameters),
+};
 
 /** One HarmonyOS device behind the front: the phone, its files and parameters. */
 export interface HarmonyShell {
@@ -67,21 +75,7 @@ export function harmonyShell(
     "const.product.devicetype": "phone",
     ...params,
   }));
-  const overrides = new Map<string, SimulatedShellCommand | null>();
-  for (const name of ANDROID_ONLY) overrides.set(name, null);
-  overrides.set("uitest", (args, io) => uitest(args, io, phone, files));
-  overrides.set("snapshot_display", (args, io) => snapshotDisplay(args, io, phone, files));
-  overrides.set("aa", (args, io) => aa(args, io, phone));
-  overrides.set("bm", (args, io) => bm(args, io, phone));
-  overrides.set("hidumper", (args, io) => hidumper(args, io, phone));
-  overrides.set("param", (args, io) => param(args, io, parameters));
-  const device: ShellDevice = {
-    phone,
-    properties: new Map(),
-    settings: new Map(),
-    files,
-    overrides,
-  };
+  const device: HarmonyDevice = { phone, files, commands: HARMONY_COMMANDS, parameters };
   return {
     files,
     async run(line) {
@@ -112,7 +106,7 @@ const UI_INPUT_USAGE: Readonly<Record<string, string>> = {
 
 async function uitest(
   args: string[],
-  io: SimulatedShellIo,
+  io: ShellCommandIo,
   phone: VirtualPhone,
   files: Map<string, Uint8Array>,
 ): Promise<number> {
@@ -139,7 +133,7 @@ async function uitest(
   return 1;
 }
 
-async function uiInput(args: string[], io: SimulatedShellIo, phone: VirtualPhone): Promise<number> {
+async function uiInput(args: string[], io: ShellCommandIo, phone: VirtualPhone): Promise<number> {
   const [op, ...params] = args;
   const usage = op === undefined ? undefined : UI_INPUT_USAGE[op];
   if (usage === undefined) {
@@ -235,7 +229,7 @@ async function uiInput(args: string[], io: SimulatedShellIo, phone: VirtualPhone
 
 async function keyEvent(
   params: string[],
-  io: SimulatedShellIo,
+  io: ShellCommandIo,
   phone: VirtualPhone,
   fail: (message: string) => number,
 ): Promise<number> {
@@ -297,7 +291,7 @@ async function drag(
 
 async function snapshotDisplay(
   args: string[],
-  io: SimulatedShellIo,
+  io: ShellCommandIo,
   phone: VirtualPhone,
   files: Map<string, Uint8Array>,
 ): Promise<number> {
@@ -334,7 +328,7 @@ function pngToJpeg(png: Uint8Array): Uint8Array {
 
 // ---- aa --------------------------------------------------------------------------------------
 
-async function aa(args: string[], io: SimulatedShellIo, phone: VirtualPhone): Promise<number> {
+async function aa(args: string[], io: ShellCommandIo, phone: VirtualPhone): Promise<number> {
   const [sub, ...rest] = args;
   const option = (flag: string): string | undefined => {
     const at = rest.indexOf(flag);
@@ -381,7 +375,7 @@ async function aa(args: string[], io: SimulatedShellIo, phone: VirtualPhone): Pr
 
 // ---- bm --------------------------------------------------------------------------------------
 
-function bm(args: string[], io: SimulatedShellIo, phone: VirtualPhone): Promise<number> {
+function bm(args: string[], io: ShellCommandIo, phone: VirtualPhone): Promise<number> {
   const bundles = phone.packages().filter((p) => p !== LAUNCHER_PACKAGE);
   if (args[0] === "dump" && args[1] === "-a") {
     io.stdout(`ID: 100:\n${bundles.map((b) => `\t${b}\n`).join("")}`);
@@ -431,7 +425,7 @@ function bundleInfo(bundle: string, abilities: string[]): Record<string, unknown
 
 // ---- hidumper and param ----------------------------------------------------------------------
 
-function hidumper(args: string[], io: SimulatedShellIo, phone: VirtualPhone): Promise<number> {
+function hidumper(args: string[], io: ShellCommandIo, phone: VirtualPhone): Promise<number> {
   const service = args[args.indexOf("-s") + 1];
   const { width, height, density } = phone;
   if (args.includes("-s") && service === "RenderService") {
@@ -466,7 +460,7 @@ function hidumper(args: string[], io: SimulatedShellIo, phone: VirtualPhone): Pr
 
 function param(
   args: string[],
-  io: SimulatedShellIo,
+  io: ShellCommandIo,
   parameters: Map<string, string>,
 ): Promise<number> {
   if (args[0] !== "get") {

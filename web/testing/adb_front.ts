@@ -42,16 +42,12 @@ import {
   shellPacket,
   ShellPacketReader,
 } from "./_adb_wire.ts";
-import {
-  runShell,
-  screenPixels,
-  type ShellDevice,
-  type SimulatedShellCommand,
-} from "./_android_shell.ts";
-
-export type { SimulatedShellCommand, SimulatedShellIo } from "./_android_shell.ts";
-import { serveSync, StreamBytes } from "./_adb_sync.ts";
+import { runShell, type SimulatedShellCommand } from "./phone_shell.ts";
 import type { VirtualPhone } from "./virtual_phone.ts";
+import type { AndroidDevice } from "./_android_device.ts";
+import { ANDROID_COMMANDS } from "./_android_shell.ts";
+import { screenPixels } from "./_android_screen.ts";
+import { serveSync, StreamBytes } from "./_adb_sync.ts";
 
 /** Options of {@link startAdbFront}. */
 export interface AdbFrontOptions {
@@ -166,8 +162,9 @@ export async function startAdbFront(
 ): Promise<AdbFront> {
   const properties = defaultProperties(phone);
   for (const [key, value] of Object.entries(options.properties ?? {})) properties.set(key, value);
-  const device: ShellDevice = {
+  const device: AndroidDevice = {
     phone,
+    commands: ANDROID_COMMANDS,
     properties,
     settings: new Map([
       ["secure/default_input_method", "com.android.inputmethod.latin/.LatinIME"],

@@ -22,7 +22,7 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { hdcClientSource, hdcScript } from "./_hdc_client.ts";
 import { type HarmonyShell, harmonyShell } from "./_hdc_shell.ts";
-import { resolvePath } from "./_android_shell.ts";
+import { resolvePath } from "./phone_shell.ts";
 import type { VirtualPhone } from "./virtual_phone.ts";
 
 /** Options of {@link startHdcFront}. */

@@ -43,12 +43,17 @@ export {
   type VirtualPhoneOptions,
 } from "./virtual_phone.ts";
 export {
-  type AdbFront,
-  type AdbFrontOptions,
+  resolvePath,
+  runShell,
+  type ShellCommand,
+  type ShellCommandIo,
+  type ShellDevice,
+  type ShellOutput,
   type SimulatedShellCommand,
   type SimulatedShellIo,
-  startAdbFront,
-} from "./adb_front.ts";
+} from "./phone_shell.ts";
+export { TOYBOX_COMMANDS } from "./toybox.ts";
+export { type AdbFront, type AdbFrontOptions, startAdbFront } from "./adb_front.ts";
 export {
   type HdcCommandRecord,
   type HdcFront,
