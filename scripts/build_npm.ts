@@ -4,8 +4,8 @@
  * (`@sdk/mobileb`, which needs nothing beyond `@sdk/core`: it talks to WebDriverAgent with
  * `fetch`).
  *
- * For each workspace member, in workspace order (the device platforms before `@sdk/web`, whose
- * command line loads them), TypeScript's compiler (5.9, from the npm registry, installed once
+ * For each workspace member, in workspace order (`@sdk/web` before the device platforms, whose
+ * `testing` entries import `@sdk/web/testing`), TypeScript's compiler (5.9, from the npm registry, installed once
  * into `npm/.tools`) type-checks the files reachable from the member's `deno.json` exports and
  * emits ES2022 ESM JavaScript plus `.d.ts` files.
  * `rewriteRelativeImportExtensions` turns `./x.ts` imports into `./x.js` in the JavaScript; the
@@ -54,13 +54,15 @@ const OWN_NODE_ENGINE = ">=20";
 const OPTIONAL_DEPENDENCIES: ReadonlySet<string> = new Set(["sharp"]);
 /**
  * Packages the user brings, each an optional peer: the browser drivers (the one they drive),
- * `@sdk/computer`, and Playwright Test for `@sdk/web/playwright-test`.
+ * `@sdk/computer`, Playwright Test for `@sdk/web/playwright-test`, and `@sdk/web` for the device
+ * platforms' `testing` entries (the simulator's fronts run on its virtual phone).
  */
 const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
   "playwright-core",
   "puppeteer-core",
   "@sdk/computer",
   "@playwright/test",
+  "@sdk/web",
 ]);
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The Android shell's system services (private to `@sdk/web/testing`): `getprop`, `dumpsys`
+ * The Android shell's system services (private to `@sdk/mobilea/testing`): `getprop`, `dumpsys`
  * (window, activity, input_method, input, display), `ime` and `settings`, answered from the
  * device's properties and settings and the virtual phone. `dumpsys` prints the lines tools parse,
  * not Android's full dumps.

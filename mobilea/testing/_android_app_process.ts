@@ -1,12 +1,12 @@
 /**
- * The Android shell's `app_process` (private to `@sdk/web/testing`): the helpers automation
+ * The Android shell's `app_process` (private to `@sdk/mobilea/testing`): the helpers automation
  * tools push and run with it, once their file is at the class path: the yadb helper, and the
  * scrcpy server (launched as `_scrcpy_server.ts` simulates it).
  *
  * @module
  */
 
-import { resolvePath, type ShellCommandIo } from "./phone_shell.ts";
+import { resolvePath, type ShellCommandIo } from "@sdk/web/testing";
 import { type AndroidCommand, numbers } from "./_android_device.ts";
 import { runScrcpyServer, SCRCPY_MAIN } from "./_scrcpy_server.ts";
 

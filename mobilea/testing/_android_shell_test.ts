@@ -1,9 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { runShell } from "./phone_shell.ts";
+import { runShell, type SimulatorInput, type VirtualPhone } from "@sdk/web/testing";
 import type { AndroidDevice } from "./_android_device.ts";
 import { ANDROID_COMMANDS } from "./_android_shell.ts";
-import type { SimulatorInput, VirtualPhone } from "./virtual_phone.ts";
 
 /** A phone that only records: enough for the shell's parsing and answers. */
 function fakePhone(): VirtualPhone & { inputs: SimulatorInput[] } {

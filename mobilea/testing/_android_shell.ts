@@ -1,5 +1,5 @@
 /**
- * The Android shell of the adb front (private to `@sdk/web/testing`): the phone shell of
+ * The Android shell of the adb front (private to `@sdk/mobilea/testing`): the phone shell of
  * `@sdk/web/testing` with the device commands an automation SDK runs (`input`, `screencap`, `wm`,
  * `getprop`, `dumpsys`, `am`, `monkey`, `pm`, `cmd`, `ime`, `settings`, `app_process`) beside the
  * toybox tools, answered from the virtual phone.
@@ -7,7 +7,7 @@
  * @module
  */
 
-import { TOYBOX_COMMANDS } from "./toybox.ts";
+import { TOYBOX_COMMANDS } from "@sdk/web/testing";
 import type { AndroidCommand } from "./_android_device.ts";
 import { input } from "./_android_input.ts";
 import { screencap, wm } from "./_android_screen.ts";

@@ -1,11 +1,11 @@
 /**
- * The Android device state of the adb front's shell (private to `@sdk/web/testing`), beside
+ * The Android device state of the adb front's shell (private to `@sdk/mobilea/testing`), beside
  * the phone shell's files and command table, and what the Android command families share.
  *
  * @module
  */
 
-import type { ShellCommand, ShellDevice } from "./phone_shell.ts";
+import type { ShellCommand, ShellDevice } from "@sdk/web/testing";
 import type { LocalSocketListener } from "./_scrcpy_server.ts";
 
 /** An Android device behind the adb front: properties, settings and simulated processes' state. */

@@ -42,8 +42,7 @@ import {
   shellPacket,
   ShellPacketReader,
 } from "./_adb_wire.ts";
-import { runShell, type SimulatedShellCommand } from "./phone_shell.ts";
-import type { VirtualPhone } from "./virtual_phone.ts";
+import { runShell, type SimulatedShellCommand, type VirtualPhone } from "@sdk/web/testing";
 import type { AndroidDevice } from "./_android_device.ts";
 import { ANDROID_COMMANDS } from "./_android_shell.ts";
 import { screenPixels } from "./_android_screen.ts";

@@ -1,5 +1,5 @@
 /**
- * The simulated scrcpy server's video encoder (private to `@sdk/web/testing`): the phone's screen
+ * The simulated scrcpy server's video encoder (private to `@sdk/mobilea/testing`): the phone's screen
  * as H.264, encoded by an `ffmpeg` child process (libx264, `ultrafast`, `zerolatency`: no
  * B-frames, one packet out per frame in), and handed over one packet at a time in Annex B, as
  * Android's MediaCodec hands them to the real server: a configuration packet (SPS and PPS) first,
@@ -15,7 +15,7 @@
 import { spawn } from "node:child_process";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
-import type { VirtualPhone } from "./virtual_phone.ts";
+import type { VirtualPhone } from "@sdk/web/testing";
 
 /** One encoded packet, as the server writes it. */
 export interface EncodedPacket {

@@ -1,5 +1,5 @@
 /**
- * adb's file sync service, version 1 (private to `@sdk/web/testing`), over the simulator's small
+ * adb's file sync service, version 1 (private to `@sdk/mobilea/testing`), over the simulator's small
  * in-memory file system: requests are a 4-letter id, a little-endian u32 length and that many
  * bytes. STAT (mode, size, mtime; zeros when missing), LIST (DENT entries then DONE), SEND
  * (`path,mode`, DATA chunks, DONE with the mtime; answered OKAY), RECV (DATA chunks then DONE, or
@@ -10,7 +10,7 @@
  */
 
 import { Buffer } from "node:buffer";
-import { resolvePath } from "./phone_shell.ts";
+import { resolvePath } from "@sdk/web/testing";
 
 /** Bytes a stream delivered, read as they arrive. */
 export class StreamBytes {

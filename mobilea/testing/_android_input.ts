@@ -1,11 +1,11 @@
 /**
- * The Android shell's `input` command (private to `@sdk/web/testing`): taps, swipes, text,
+ * The Android shell's `input` command (private to `@sdk/mobilea/testing`): taps, swipes, text,
  * key events and hand-driven motion events on the virtual phone, in physical pixels.
  *
  * @module
  */
 
-import { KEYCODE } from "./virtual_phone.ts";
+import { KEYCODE } from "@sdk/web/testing";
 import { type AndroidCommand, numbers } from "./_android_device.ts";
 
 const KEYCODE_NAMES: ReadonlyMap<string, number> = new Map<string, number>([

@@ -1,12 +1,12 @@
 /**
- * The Android shell's app commands (private to `@sdk/web/testing`): `am` (start, force-stop,
+ * The Android shell's app commands (private to `@sdk/mobilea/testing`): `am` (start, force-stop,
  * kill, broadcast), `monkey` (a launcher intent) and `pm` (list packages, path, clear), on the
  * virtual phone's apps.
  *
  * @module
  */
 
-import { BROWSER_PACKAGE, KEYCODE, LAUNCHER_PACKAGE } from "./virtual_phone.ts";
+import { BROWSER_PACKAGE, KEYCODE, LAUNCHER_PACKAGE } from "@sdk/web/testing";
 import { type AndroidCommand, type AndroidDevice, shortComponent } from "./_android_device.ts";
 
 /** Splits `pkg/.Activity` or `pkg/full.Activity` into a package and a fully qualified name. */

@@ -1,5 +1,5 @@
 /**
- * The Android shell's screen commands (private to `@sdk/web/testing`): `screencap` (PNG or
+ * The Android shell's screen commands (private to `@sdk/mobilea/testing`): `screencap` (PNG or
  * raw RGBA) and `wm size` / `wm density`, answered from the virtual phone in physical pixels.
  *
  * @module
@@ -7,8 +7,7 @@
 
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
-import { resolvePath } from "./phone_shell.ts";
-import type { VirtualPhone } from "./virtual_phone.ts";
+import { resolvePath, type VirtualPhone } from "@sdk/web/testing";
 import type { AndroidCommand } from "./_android_device.ts";
 
 /** The screen as RGBA pixels, 4 bytes a pixel, rows top to bottom (physical pixels). */

@@ -1,5 +1,5 @@
 /**
- * The scrcpy server of the device simulator (private to `@sdk/web/testing`), for
+ * The scrcpy server of the device simulator (private to `@sdk/mobilea/testing`), for
  * `CLASSPATH=<jar> app_process / com.genymobile.scrcpy.Server <version> key=value...` once a file
  * was pushed to the jar's path. No Java runs: this speaks the protocol of scrcpy
  * {@link SIMULATED_SCRCPY_VERSION} on the device's `localabstract:scrcpy_<scid>` socket, with the
@@ -28,7 +28,7 @@
 import { Buffer } from "node:buffer";
 import type { StreamBytes } from "./_adb_sync.ts";
 import { startScreenEncoder } from "./_scrcpy_encoder.ts";
-import type { VirtualPhone } from "./virtual_phone.ts";
+import type { VirtualPhone } from "@sdk/web/testing";
 
 /** The scrcpy server version the simulator speaks; the client must ask for exactly this one. */
 export const SIMULATED_SCRCPY_VERSION = "3.3.3";
