@@ -64,4 +64,3 @@ export {
   type HdcFrontOptions,
   startHdcFront,
 } from "./hdc_front.ts";
-export { startWdaFront, type WdaFault, type WdaFront, type WdaFrontOptions } from "./wda_front.ts";

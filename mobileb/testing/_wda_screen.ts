@@ -1,5 +1,5 @@
 /**
- * The screen routes of the WDA front (private to `@sdk/web/testing`), as WDA's
+ * The screen routes of the WDA front (private to `@sdk/mobileb/testing`), as WDA's
  * FBScreenshotCommands, FBElementCommands, FBCustomCommands, FBDebugCommands,
  * FBOrientationCommands and FBSessionCommands register them: screenshots in physical pixels,
  * sizes in points, the page source, orientation, and the MJPEG settings.

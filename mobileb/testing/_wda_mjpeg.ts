@@ -1,5 +1,5 @@
 /**
- * The MJPEG screen stream of the WDA front (private to `@sdk/web/testing`), framed as WDA's
+ * The MJPEG screen stream of the WDA front (private to `@sdk/mobileb/testing`), framed as WDA's
  * FBMjpegServer frames it: on any request, an HTTP/1.0 `multipart/x-mixed-replace` answer with
  * boundary `--BoundaryString`, then one part per frame (`Content-type: image/jpg`,
  * `Content-Length`, the JPEG, a blank line) at the configured frame rate while clients listen.
@@ -10,7 +10,7 @@
 import net from "node:net";
 import { Buffer } from "node:buffer";
 import type { CDPSession, Page } from "playwright-core";
-import type { VirtualPhone } from "./virtual_phone.ts";
+import type { VirtualPhone } from "@sdk/web/testing";
 
 /** The stream's settings, WDA's names; read before every frame, so changes apply at once. */
 export interface MjpegSettings {

@@ -1,5 +1,5 @@
 /**
- * The route table of the WDA front (private to `@sdk/web/testing`) and how a request finds its
+ * The route table of the WDA front (private to `@sdk/mobileb/testing`) and how a request finds its
  * route, as WDA's FBRoute does it: a route that needs a session lives under
  * `/session/:sessionID`, one without a session at its bare path, some both ways. A request for a
  * path or method WDA does not have matches nothing (WDA's catch-all answers `unknown command`).

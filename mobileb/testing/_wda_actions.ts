@@ -1,5 +1,5 @@
 /**
- * Gestures of the WDA front (private to `@sdk/web/testing`): W3C actions (`POST /actions`) and
+ * Gestures of the WDA front (private to `@sdk/mobileb/testing`): W3C actions (`POST /actions`) and
  * WDA's coordinate gestures compiled into one plan of ticks in **points**, played on the virtual
  * phone with {@link VirtualPhone.multiTouch}, several fingers at once.
  *
@@ -12,7 +12,7 @@
  * @module
  */
 
-import { KEYCODE, RECENTS_ACTIVITY, type VirtualPhone } from "./virtual_phone.ts";
+import { KEYCODE, RECENTS_ACTIVITY, type VirtualPhone } from "@sdk/web/testing";
 import { WdaError } from "./_wda_protocol.ts";
 import { typeKeys } from "./_wda_keys.ts";
 

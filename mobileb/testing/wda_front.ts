@@ -7,7 +7,7 @@
  */
 
 import http from "node:http";
-import type { VirtualPhone } from "./virtual_phone.ts";
+import type { VirtualPhone } from "@sdk/web/testing";
 import { errorBody, okBody, WDA_ERRORS, WdaError } from "./_wda_protocol.ts";
 import { findRoute, wdaRoutes } from "./_wda_routes.ts";
 import type { WdaState } from "./_wda_state.ts";

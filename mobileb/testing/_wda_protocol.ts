@@ -1,5 +1,5 @@
 /**
- * WebDriverAgent's JSON envelope and error statuses (private to `@sdk/web/testing`), as WDA's
+ * WebDriverAgent's JSON envelope and error statuses (private to `@sdk/mobileb/testing`), as WDA's
  * FBResponsePayload and FBCommandStatus write them: every answer is `{ value, sessionId }`; an
  * error's value is `{ error, message, traceback }` with the error's HTTP status.
  *

@@ -1,12 +1,12 @@
 /**
- * Typing for the WDA front (private to `@sdk/web/testing`): text as XCUITest's `typeText` takes
+ * Typing for the WDA front (private to `@sdk/mobileb/testing`): text as XCUITest's `typeText` takes
  * it, where `\b` (and DEL) is the delete key and `\n` (and `\r`) is return; WebDriver's key
  * code points for backspace and enter/return are understood too.
  *
  * @module
  */
 
-import { KEYCODE, type VirtualPhone } from "./virtual_phone.ts";
+import { KEYCODE, type VirtualPhone } from "@sdk/web/testing";
 
 // XCUIKeyboardKeyDelete / XCUIKeyboardKeyReturn and WebDriver's U+E003 (backspace), U+E017
 // (delete), U+E006 (return), U+E007 (enter).

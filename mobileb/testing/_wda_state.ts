@@ -1,5 +1,5 @@
 /**
- * The state and route shapes of the WDA front (private to `@sdk/web/testing`): what every route
+ * The state and route shapes of the WDA front (private to `@sdk/mobileb/testing`): what every route
  * handler works on, and how a route is declared (WDA's path without the `/session/:sessionID`
  * prefix, and whether it lives under a session, without one, or both ways).
  *
@@ -7,7 +7,7 @@
  */
 
 import type { Page } from "playwright-core";
-import type { VirtualPhone } from "./virtual_phone.ts";
+import type { VirtualPhone } from "@sdk/web/testing";
 import type { MjpegSettings } from "./_wda_mjpeg.ts";
 
 /** The active session (WDA keeps one at a time). */

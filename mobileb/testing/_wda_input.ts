@@ -1,5 +1,5 @@
 /**
- * The input routes of the WDA front (private to `@sdk/web/testing`), as WDA's FBElementCommands,
+ * The input routes of the WDA front (private to `@sdk/mobileb/testing`), as WDA's FBElementCommands,
  * FBFindElementCommands, FBCustomCommands and W3C actions register them: taps and gestures at
  * points, W3C actions, typing, the keyboard, and the focused text field. The phone takes
  * physical pixels: points times the scale.
@@ -8,7 +8,7 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { KEYCODE } from "./virtual_phone.ts";
+import { KEYCODE } from "@sdk/web/testing";
 import { numberArg, secondsArg, WdaError } from "./_wda_protocol.ts";
 import {
   compileW3cActions,

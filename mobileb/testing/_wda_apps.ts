@@ -1,5 +1,5 @@
 /**
- * Apps in the WDA front (private to `@sdk/web/testing`), and their routes as WDA's
+ * Apps in the WDA front (private to `@sdk/mobileb/testing`), and their routes as WDA's
  * FBSessionCommands and FBCustomCommands register them: the phone's packages are bundle ids,
  * except the simulator's launcher, which is iOS's SpringBoard, and its browser, which is Safari.
  * App states are XCUIApplicationState's numbers.
@@ -7,7 +7,7 @@
  * @module
  */
 
-import { BROWSER_PACKAGE, KEYCODE, LAUNCHER_PACKAGE, type VirtualPhone } from "./virtual_phone.ts";
+import { BROWSER_PACKAGE, KEYCODE, LAUNCHER_PACKAGE, type VirtualPhone } from "@sdk/web/testing";
 import { WdaError } from "./_wda_protocol.ts";
 import type { WdaRequest, WdaRoute, WdaState } from "./_wda_state.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Status and sessions in the WDA front (private to `@sdk/web/testing`), as WDA's
+ * Status and sessions in the WDA front (private to `@sdk/mobileb/testing`), as WDA's
  * FBSessionCommands has them: one session at a time (creating one deletes the last), W3C
  * capabilities with `bundleId` launching the app under test, and deleting a session terminating
  * that app unless `shouldTerminateApp` is false.

@@ -1,5 +1,5 @@
 /**
- * The page source of the WDA front (private to `@sdk/web/testing`): the visible elements of the
+ * The page source of the WDA front (private to `@sdk/mobileb/testing`): the visible elements of the
  * page on screen as an XCUIElementType tree, the shape of WDA's `GET /source` (XML by default,
  * `?format=json` for WDA's JSON tree). Frames are in points.
  *
