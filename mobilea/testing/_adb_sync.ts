@@ -1,6 +1,6 @@
 /**
- * adb's file sync service, version 1 (private to `@sdk/mobilea/testing`), over the simulator's small
- * in-memory file system: requests are a 4-letter id, a little-endian u32 length and that many
+ * adb's file sync service, version 1 (private to `@sdk/mobilea/testing`), over the simulator's
+ * small in-memory file system: requests are a 4-letter id, a little-endian u32 length and that many
  * bytes. STAT (mode, size, mtime; zeros when missing), LIST (DENT entries then DONE), SEND
  * (`path,mode`, DATA chunks, DONE with the mtime; answered OKAY), RECV (DATA chunks then DONE, or
  * FAIL), QUIT. The v2 requests (STA2, LIS2, SND2, RCV2) are not spoken: the front does not

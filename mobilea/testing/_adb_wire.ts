@@ -1,8 +1,8 @@
 /**
- * adb's transport messages (private to `@sdk/mobilea/testing`): a 24-byte little-endian header of six
- * 32-bit words (command, arg0, arg1, payload length, payload checksum, command ^ 0xffffffff) and
- * a payload. The checksum (sum of the payload bytes) is dropped from protocol version 0x01000001
- * on; it is still written here, so that peers of older versions can check it.
+ * adb's transport messages (private to `@sdk/mobilea/testing`): a 24-byte little-endian header of
+ * six 32-bit words (command, arg0, arg1, payload length, payload checksum, command ^ 0xffffffff)
+ * and a payload. The checksum (sum of the payload bytes) is dropped from protocol version
+ * 0x01000001 on; it is still written here, so that peers of older versions can check it.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
- * The simulated scrcpy server's video encoder (private to `@sdk/mobilea/testing`): the phone's screen
- * as H.264, encoded by an `ffmpeg` child process (libx264, `ultrafast`, `zerolatency`: no
+ * The simulated scrcpy server's video encoder (private to `@sdk/mobilea/testing`): the phone's
+ * screen as H.264, encoded by an `ffmpeg` child process (libx264, `ultrafast`, `zerolatency`: no
  * B-frames, one packet out per frame in), and handed over one packet at a time in Annex B, as
  * Android's MediaCodec hands them to the real server: a configuration packet (SPS and PPS) first,
  * then one packet per frame with its key-frame flag.

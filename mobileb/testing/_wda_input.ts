@@ -1,8 +1,8 @@
 /**
- * The input routes of the WDA front (private to `@sdk/mobileb/testing`), as WDA's FBElementCommands,
- * FBFindElementCommands, FBCustomCommands and W3C actions register them: taps and gestures at
- * points, W3C actions, typing, the keyboard, and the focused text field. The phone takes
- * physical pixels: points times the scale.
+ * The input routes of the WDA front (private to `@sdk/mobileb/testing`), as WDA's
+ * FBElementCommands, FBFindElementCommands, FBCustomCommands and W3C actions register them: taps
+ * and gestures at points, W3C actions, typing, the keyboard, and the focused text field. The phone
+ * takes physical pixels: points times the scale.
  *
  * @module
  */

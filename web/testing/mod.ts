@@ -58,9 +58,3 @@ export {
   type SimulatedShellIo,
 } from "./phone_shell.ts";
 export { TOYBOX_COMMANDS } from "./toybox.ts";
-export {
-  type HdcCommandRecord,
-  type HdcFront,
-  type HdcFrontOptions,
-  startHdcFront,
-} from "./hdc_front.ts";

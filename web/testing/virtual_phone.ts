@@ -4,9 +4,9 @@
  * input, and recording every input it is sent.
  *
  * It knows no wire protocol: fronts (the adb, WDA and hdc fronts of the phone platforms' `testing`
- * entries) translate their protocol into its methods. Units: every coordinate and size it takes or reports is in **physical pixels** of
- * the phone's screen (what a phone's own tools use), unless a name says CSS pixels; one CSS pixel
- * of the page is `density` physical pixels.
+ * entries) translate their protocol into its methods. Units: every coordinate and size it takes or
+ * reports is in **physical pixels** of the phone's screen (what a phone's own tools use), unless a
+ * name says CSS pixels; one CSS pixel of the page is `density` physical pixels.
  *
  * @module
  */
@@ -141,11 +141,9 @@ export interface VirtualPhone {
  *
  * @example
  * ```ts ignore
- * const phone = await startVirtualPhone({ apps: { "com.example.notes": "http://127.0.0.1:8080/" } });
- * await phone.launchApp("com.example.notes");
- * await phone.tap(540, 300); // physical pixels
- * const png = await phone.screenshot(); // 1080 x 2400
- * await phone.close();
+ * const phone = await startVirtualPhone({ apps: { "com.example.notes": "http://127.0.0.1:8080/" }
+ * }); await phone.launchApp("com.example.notes"); await phone.tap(540, 300); // physical pixels
+ * const png = await phone.screenshot(); // 1080 x 2400 await phone.close();
  * ```
  */
 export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Promise<VirtualPhone> {

@@ -1,5 +1,5 @@
 /**
- * The HarmonyOS device shell of the hdc front (private to `@sdk/web/testing`): the commands an
+ * The HarmonyOS device shell of the hdc front (private to `@sdk/mobilec/testing`): the commands an
  * automation SDK runs through `hdc shell` (`uitest uiInput ...`, `uitest screenCap`,
  * `snapshot_display`, `aa start` / `force-stop`, `bm dump`, `hidumper`, `param get`), answered
  * from a virtual phone, on the phone shell of `@sdk/web/testing` (quotes, `;` `&&` `||` `|`,
@@ -16,15 +16,17 @@ import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import {
+  BROWSER_PACKAGE,
+  LAUNCHER_PACKAGE,
   resolvePath,
   runShell,
   type ShellCommand,
   type ShellCommandIo,
   type ShellDevice,
-} from "./phone_shell.ts";
-import { TOYBOX_COMMANDS } from "./toybox.ts";
+  TOYBOX_COMMANDS,
+  type VirtualPhone,
+} from "@sdk/web/testing";
 import { androidKeyOf, HARMONY_MODIFIERS, HARMONY_NAMED_KEYS, pageComboOf } from "./_hdc_keys.ts";
-import { BROWSER_PACKAGE, LAUNCHER_PACKAGE, type VirtualPhone } from "./virtual_phone.ts";
 
 /** How long `uitest uiInput longClick` holds, ms (the simulator's choice). */
 export const LONG_CLICK_MS = 1500;

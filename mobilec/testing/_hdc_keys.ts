@@ -1,12 +1,12 @@
 /**
- * HarmonyOS key codes of `uitest uiInput keyEvent` (private to `@sdk/web/testing`), mapped onto
+ * HarmonyOS key codes of `uitest uiInput keyEvent` (private to `@sdk/mobilec/testing`), mapped onto
  * the Android key codes the virtual phone acts on. The HarmonyOS numbers are those of
  * `@ohos.multimodalInput.keyCode` (`KEYCODE_HOME = 1`, `KEYCODE_ENTER = 2054`, ...).
  *
  * @module
  */
 
-import { KEYCODE } from "./virtual_phone.ts";
+import { KEYCODE } from "@sdk/web/testing";
 
 /** HarmonyOS modifier key codes: Alt, Shift, Ctrl and Meta, left and right. */
 export const HARMONY_MODIFIERS: ReadonlyMap<number, string> = new Map([

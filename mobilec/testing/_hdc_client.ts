@@ -1,5 +1,5 @@
 /**
- * The `hdc` executable of the hdc front (private to `@sdk/web/testing`): a `#!/bin/sh` script
+ * The `hdc` executable of the hdc front (private to `@sdk/mobilec/testing`): a `#!/bin/sh` script
  * that runs the current runtime (Deno or Node) on a small client, which sends its arguments to
  * the front over 127.0.0.1 and prints what the front answers, with its exit code.
  *
@@ -10,7 +10,7 @@ import process from "node:process";
 
 /** The client's source: plain ES module JavaScript that runs on Deno and Node alike. */
 export function hdcClientSource(port: number, token: string): string {
-  return `// The simulator's hdc: forwards its arguments to the hdc front (@sdk/web/testing).
+  return `// The simulator's hdc: forwards its arguments to the hdc front (@sdk/mobilec/testing).
 import process from "node:process";
 import { Buffer } from "node:buffer";
 import { readFile, writeFile } from "node:fs/promises";

@@ -22,8 +22,7 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { hdcClientSource, hdcScript } from "./_hdc_client.ts";
 import { type HarmonyShell, harmonyShell } from "./_hdc_shell.ts";
-import { resolvePath } from "./phone_shell.ts";
-import type { VirtualPhone } from "./virtual_phone.ts";
+import { resolvePath, type VirtualPhone } from "@sdk/web/testing";
 
 /** Options of {@link startHdcFront}. */
 export interface HdcFrontOptions {
