@@ -578,11 +578,13 @@ function readmeFor(member: Member, summary: string, pkg: NpmPackageJson): string
     .map((key) => `- \`${member.name}${key.slice(1)}\``)
     .join("\n");
   const peers = Object.keys(pkg.peerDependencies ?? {});
-  const install = ["npm install", member.name, ...(peers.length > 0 ? [peers[0]] : [])].join(" ");
+  const install = `npm install ${member.name}`;
+  // Peers are of several kinds (browser drivers, platforms, @sdk/web for the phones' testing
+  // entries), so the note names them without saying what each is for.
   const peerNote = peers.length > 0
-    ? `\nInstall the browser driver you use beside it (${
-      peers.map((p) => `\`${p}\``).join(" or ")
-    }); it is an optional peer dependency.\n`
+    ? `\nOptional peer dependencies, to install beside it when you use what needs them: ${
+      peers.map((p) => `\`${p}\``).join(", ")
+    }.\n`
     : "";
   const nodeVersion = nodeVersionText(pkg.engines.node);
   return `# ${member.name}
