@@ -22,7 +22,8 @@
 
 import { fileURLToPath } from "node:url";
 import { MobileBAgent, MobileBDevice } from "@sdk/mobileb";
-import { startVirtualPhone, startWdaFront } from "@sdk/web/testing";
+import { startVirtualPhone } from "@sdk/web/testing";
+import { startWdaFront } from "@sdk/mobileb/testing";
 import { launchChromium } from "../tests/helpers/browser.ts";
 import { serveStatic } from "../tests/helpers/static_server.ts";
 import { startModelProcess } from "./_model_child.ts";

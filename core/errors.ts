@@ -48,6 +48,7 @@ export interface SdkErrorFields {
  * catch it for any of them, switch on `code` for one condition.
  */
 export abstract class SdkError extends Error implements SdkErrorFields {
+  /** Always `"SdkError"`, whatever a bundler renames the class to. */
   override readonly name: string = "SdkError";
   /** The condition's stable code; each subclass has its own. */
   abstract readonly code: SdkErrorCode;
@@ -62,6 +63,7 @@ export abstract class SdkError extends Error implements SdkErrorFields {
  * name); the message names it, quotes the value and says what it takes. A `TypeError`.
  */
 export class SdkTypeError extends TypeError implements SdkErrorFields {
+  /** Always `"TypeError"`, whatever a bundler renames the class to. */
   override readonly name: string = "TypeError";
   /** Always `"INVALID_ARGUMENT"`. */
   readonly code: SdkErrorCode = "INVALID_ARGUMENT";
@@ -72,6 +74,7 @@ export class SdkTypeError extends TypeError implements SdkErrorFields {
  * names it, quotes the value and gives the range. A `RangeError`.
  */
 export class SdkRangeError extends RangeError implements SdkErrorFields {
+  /** Always `"RangeError"`, whatever a bundler renames the class to. */
   override readonly name: string = "RangeError";
   /** Always `"ARGUMENT_OUT_OF_RANGE"`. */
   readonly code: SdkErrorCode = "ARGUMENT_OUT_OF_RANGE";
@@ -85,13 +88,17 @@ export function isSdkError(error: unknown): error is Error & SdkErrorFields {
 
 /** The model configuration is missing or invalid; thrown before any action runs. */
 export class ModelConfigError extends SdkError {
+  /** Always `"ModelConfigError"`, whatever a bundler renames the class to. */
   override readonly name: string = "ModelConfigError";
+  /** Always `"MODEL_CONFIG_INVALID"`. */
   override readonly code: SdkErrorCode = "MODEL_CONFIG_INVALID";
 }
 
 /** A model answer could not be used (unparseable, out-of-range box); carries the raw answer. */
 export class ModelResponseError extends SdkError {
+  /** Always `"ModelResponseError"`, whatever a bundler renames the class to. */
   override readonly name: string = "ModelResponseError";
+  /** Always `"MODEL_RESPONSE_UNUSABLE"`. */
   override readonly code: SdkErrorCode = "MODEL_RESPONSE_UNUSABLE";
   /** The model's raw answer text. */
   readonly rawResponse: string;
@@ -111,7 +118,9 @@ export type ModelCallErrorKind = "http" | "connection" | "timeout" | "other";
  * `cause` keeps the client's error.
  */
 export class ModelCallError extends SdkError {
+  /** Always `"ModelCallError"`, whatever a bundler renames the class to. */
   override readonly name: string = "ModelCallError";
+  /** Always `"MODEL_CALL_FAILED"`. */
   override readonly code: SdkErrorCode = "MODEL_CALL_FAILED";
   /** What failed. */
   readonly kind: ModelCallErrorKind;
@@ -150,7 +159,9 @@ export class ModelCallError extends SdkError {
 
 /** A model call timed out (`SDK_MODEL_TIMEOUT` per attempt) on its last attempt; `kind` is `"timeout"`. */
 export class ModelTimeoutError extends ModelCallError {
+  /** Always `"ModelTimeoutError"`, whatever a bundler renames the class to. */
   override readonly name: string = "ModelTimeoutError";
+  /** Always `"MODEL_CALL_TIMEOUT"`. */
   override readonly code: SdkErrorCode = "MODEL_CALL_TIMEOUT";
   /** The timeout of one attempt, ms. */
   readonly timeoutMs: number;
@@ -173,25 +184,33 @@ export class ModelTimeoutError extends ModelCallError {
 
 /** `aiAct` could not complete: the model reported an error, an action failed, or the limit was hit. */
 export class PlanningError extends SdkError {
+  /** Always `"PlanningError"`, whatever a bundler renames the class to. */
   override readonly name: string = "PlanningError";
+  /** Always `"PLANNING_FAILED"`. */
   override readonly code: SdkErrorCode = "PLANNING_FAILED";
 }
 
 /** The element described could not be found on the screen. */
 export class LocateError extends SdkError {
+  /** Always `"LocateError"`, whatever a bundler renames the class to. */
   override readonly name: string = "LocateError";
+  /** Always `"ELEMENT_NOT_FOUND"`. */
   override readonly code: SdkErrorCode = "ELEMENT_NOT_FOUND";
 }
 
 /** `aiQuery` and the other extraction calls: the model answered that the data is not there. */
 export class ExtractionError extends SdkError {
+  /** Always `"ExtractionError"`, whatever a bundler renames the class to. */
   override readonly name: string = "ExtractionError";
+  /** Always `"EXTRACTION_FAILED"`. */
   override readonly code: SdkErrorCode = "EXTRACTION_FAILED";
 }
 
 /** `aiAssert` found the assertion false. */
 export class AssertionError extends SdkError {
+  /** Always `"AssertionError"`, whatever a bundler renames the class to. */
   override readonly name: string = "AssertionError";
+  /** Always `"ASSERTION_FAILED"`. */
   override readonly code: SdkErrorCode = "ASSERTION_FAILED";
   /** The caller's `errorMsg`, when given. */
   readonly errorMsg: string | undefined;
@@ -209,7 +228,9 @@ export class AssertionError extends SdkError {
 
 /** `aiWaitFor` timed out before the condition held. */
 export class WaitForTimeoutError extends SdkError {
+  /** Always `"WaitForTimeoutError"`, whatever a bundler renames the class to. */
   override readonly name: string = "WaitForTimeoutError";
+  /** Always `"WAIT_FOR_TIMEOUT"`. */
   override readonly code: SdkErrorCode = "WAIT_FOR_TIMEOUT";
 }
 
@@ -219,7 +240,9 @@ export class WaitForTimeoutError extends SdkError {
  * runtime. The message names the image and says what to fix.
  */
 export class PromptImageError extends SdkError {
+  /** Always `"PromptImageError"`, whatever a bundler renames the class to. */
   override readonly name: string = "PromptImageError";
+  /** Always `"PROMPT_IMAGE_INVALID"`. */
   override readonly code: SdkErrorCode = "PROMPT_IMAGE_INVALID";
   /** The `name` of the image at fault. */
   readonly imageName: string;
@@ -232,7 +255,9 @@ export class PromptImageError extends SdkError {
 
 /** A device the SDK was told to use is not there; the message lists what is there. */
 export class DeviceNotFoundError extends SdkError {
+  /** Always `"DeviceNotFoundError"`, whatever a bundler renames the class to. */
   override readonly name: string = "DeviceNotFoundError";
+  /** Always `"DEVICE_NOT_FOUND"`. */
   override readonly code: SdkErrorCode = "DEVICE_NOT_FOUND";
   /** What was asked for: a device id, a display, a host. */
   readonly wanted: string;
@@ -259,7 +284,9 @@ export type ConnectionErrorKind = "refused" | "lost" | "timeout";
  * (`CONNECTION_LOST`) or timed out (`CONNECTION_TIMEOUT`); `cause` keeps the network error.
  */
 export class ConnectionError extends SdkError {
+  /** Always `"ConnectionError"`, whatever a bundler renames the class to. */
   override readonly name: string = "ConnectionError";
+  /** `CONNECTION_REFUSED`, `CONNECTION_LOST` or `CONNECTION_TIMEOUT`, after `kind`. */
   override readonly code: SdkErrorCode;
   /** What failed. */
   readonly kind: ConnectionErrorKind;
@@ -287,7 +314,9 @@ export class ConnectionError extends SdkError {
  * nut-js, Chromium); the message says what to install, or which option or variable names it.
  */
 export class MissingDependencyError extends SdkError {
+  /** Always `"MissingDependencyError"`, whatever a bundler renames the class to. */
   override readonly name: string = "MissingDependencyError";
+  /** Always `"DEPENDENCY_MISSING"`. */
   override readonly code: SdkErrorCode = "DEPENDENCY_MISSING";
   /** The missing program or package, e.g. `"adb"`, `"@nut-tree-fork/nut-js"`. */
   readonly dependency: string;
@@ -303,7 +332,9 @@ export class MissingDependencyError extends SdkError {
  * error answer of WebDriverAgent. The message quotes the tool's own words, trimmed of noise.
  */
 export class ToolError extends SdkError {
+  /** Always `"ToolError"`, whatever a bundler renames the class to. */
   override readonly name: string = "ToolError";
+  /** Always `"TOOL_FAILED"`. */
   override readonly code: SdkErrorCode = "TOOL_FAILED";
   /** The tool, e.g. `"adb"`, `"hdc"`, `"WebDriverAgent"`. */
   readonly tool: string;
@@ -329,7 +360,9 @@ export class ToolError extends SdkError {
  * `evaluateJavaScript` off the web); thrown before any screenshot or model call.
  */
 export class UnsupportedActionError extends SdkError {
+  /** Always `"UnsupportedActionError"`, whatever a bundler renames the class to. */
   override readonly name: string = "UnsupportedActionError";
+  /** Always `"ACTION_UNSUPPORTED"`. */
   override readonly code: SdkErrorCode = "ACTION_UNSUPPORTED";
   /** The method or action asked for, e.g. `"aiHover"`. */
   readonly action: string;

@@ -4,8 +4,9 @@
  * (`@sdk/mobileb`, which needs nothing beyond `@sdk/core`: it talks to WebDriverAgent with
  * `fetch`), `npm/mobilec`, `npm/computer` and `npm/cli` (`@sdk/cli`, the `sdk` executable).
  *
- * For each workspace member, in workspace order (the platforms before `@sdk/cli`, whose command
- * line loads them), TypeScript's compiler (5.9, from the npm registry, installed once
+ * For each workspace member, in workspace order (`@sdk/web` before the device platforms, whose
+ * `testing` entries import `@sdk/web/testing`; the platforms before `@sdk/cli`, whose command line
+ * loads them), TypeScript's compiler (5.9, from the npm registry, installed once
  * into `npm/.tools`) type-checks the files reachable from the member's `deno.json` exports and
  * emits ES2022 ESM JavaScript plus `.d.ts` files.
  * `rewriteRelativeImportExtensions` turns `./x.ts` imports into `./x.js` in the JavaScript; the

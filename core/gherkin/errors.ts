@@ -19,7 +19,9 @@ export interface GherkinSyntaxIssue {
 
 /** A Gherkin text could not be parsed; the message names each error's line and column. */
 export class GherkinParseError extends SdkError {
+  /** Always `"GherkinParseError"`, whatever a bundler renames the class to. */
   override readonly name: string = "GherkinParseError";
+  /** Always `"GHERKIN_INVALID"`. */
   override readonly code: SdkErrorCode = "GHERKIN_INVALID";
   /** Line of the first error (1-based). */
   readonly line: number;
@@ -73,7 +75,9 @@ export interface GherkinStepErrorDetails {
  * `cause` is the error the agent call threw (an `AssertionError`, a `PlanningError`, ...).
  */
 export class GherkinStepError extends SdkError {
+  /** Always `"GherkinStepError"`, whatever a bundler renames the class to. */
   override readonly name: string = "GherkinStepError";
+  /** Always `"GHERKIN_STEP_FAILED"`. */
   override readonly code: SdkErrorCode = "GHERKIN_STEP_FAILED";
   /** Line of the failing step in the Gherkin text (1-based). */
   readonly gherkinLine: number;

@@ -36,7 +36,9 @@ export interface YamlScriptErrorLocation {
  * ```
  */
 export class YamlScriptError extends SdkError {
+  /** Always `"YamlScriptError"`, whatever a bundler renames the class to. */
   override readonly name: string = "YamlScriptError";
+  /** Always `"SCRIPT_INVALID"`. */
   override readonly code: SdkErrorCode = "SCRIPT_INVALID";
   /** The script's file name. */
   readonly fileName: string;
@@ -80,7 +82,9 @@ export interface YamlTaskErrorDetails extends YamlScriptErrorLocation {
  * original error is `cause`, and its message ends this one.
  */
 export class YamlTaskError extends YamlScriptError {
+  /** Always `"YamlTaskError"`, whatever a bundler renames the class to. */
   override readonly name: string = "YamlTaskError";
+  /** Always `"SCRIPT_ITEM_FAILED"`. */
   override readonly code: SdkErrorCode = "SCRIPT_ITEM_FAILED";
   /** The task's `name`. */
   readonly taskName: string;

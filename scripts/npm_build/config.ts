@@ -43,6 +43,17 @@ export const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Optional peers of one package only: member name -> packages. The phone platforms' `testing`
+ * entries (the simulator's fronts) run on the virtual phone of `@sdk/web/testing`, which their
+ * main entries never load; `@sdk/cli` depends on `@sdk/web` outright.
+ */
+export const MEMBER_OPTIONAL_PEERS: Readonly<Record<string, ReadonlySet<string>>> = {
+  "@sdk/mobilea": new Set(["@sdk/web"]),
+  "@sdk/mobileb": new Set(["@sdk/web"]),
+  "@sdk/mobilec": new Set(["@sdk/web"]),
+};
+
+/**
  * Optional peers a package loads at run time by a name no import shows (so that neither Deno nor
  * a bundler resolves them): member name -> package -> version range. `@sdk/computer` loads nut-js
  * in its input host process.

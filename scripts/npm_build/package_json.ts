@@ -13,6 +13,7 @@ import {
   BuildError,
   type BuiltPackage,
   type Member,
+  MEMBER_OPTIONAL_PEERS,
   type NpmPackageJson,
   OPTIONAL_DEPENDENCIES,
   OPTIONAL_PEER_DEPENDENCIES,
@@ -33,6 +34,9 @@ export function classifyDependencies(
   imports: Record<string, string>,
   built: ReadonlyMap<string, BuiltPackage>,
 ): Dependencies {
+  const optionalPeer = (name: string) =>
+    OPTIONAL_PEER_DEPENDENCIES.has(name) ||
+    (MEMBER_OPTIONAL_PEERS[member.name]?.has(name) ?? false);
   const result: Dependencies = {
     dependencies: {},
     optionalDependencies: {},
@@ -51,7 +55,7 @@ export function classifyDependencies(
       if (!(key in sibling.packageJson.exports)) {
         problems.push(`${file} imports "${specifier}", which ${name} does not export`);
       }
-      if (OPTIONAL_PEER_DEPENDENCIES.has(name)) result.peerDependencies[name] = sibling.version;
+      if (optionalPeer(name)) result.peerDependencies[name] = sibling.version;
       else result.dependencies[name] = sibling.version;
       continue;
     }
@@ -65,7 +69,7 @@ export function classifyDependencies(
     }
     // An import-map alias ("x": "npm:y@1") stays an alias in npm's syntax.
     const version = npm.name === name ? npm.range : `npm:${npm.name}@${npm.range}`;
-    if (OPTIONAL_PEER_DEPENDENCIES.has(name)) result.peerDependencies[name] = version;
+    if (optionalPeer(name)) result.peerDependencies[name] = version;
     else if (OPTIONAL_DEPENDENCIES.has(name)) result.optionalDependencies[name] = version;
     else result.dependencies[name] = version;
   }
@@ -154,11 +158,13 @@ export function readmeFor(member: Member, summary: string, pkg: NpmPackageJson):
     .map((key) => `- \`${member.name}${key.slice(1)}\``)
     .join("\n");
   const peers = Object.keys(pkg.peerDependencies ?? {});
-  const install = ["npm install", member.name, ...(peers.length > 0 ? [peers[0]] : [])].join(" ");
+  const install = `npm install ${member.name}`;
+  // Peers are of several kinds (browser drivers, platforms, @sdk/web for the phones' testing
+  // entries), so the note names them without saying what each is for.
   const peerNote = peers.length > 0
-    ? `\nInstall the browser driver you use beside it (${
-      peers.map((p) => `\`${p}\``).join(" or ")
-    }); it is an optional peer dependency.\n`
+    ? `\nOptional peer dependencies, to install beside it when you use what needs them: ${
+      peers.map((p) => `\`${p}\``).join(", ")
+    }.\n`
     : "";
   const nodeVersion = nodeVersionText(pkg.engines.node);
   return `# ${member.name}

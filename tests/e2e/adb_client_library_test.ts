@@ -16,12 +16,8 @@ import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { AdbServerClient } from "@yume-chan/adb";
 import { AdbServerNodeTcpConnector } from "@yume-chan/adb-server-node-tcp";
-import {
-  type AdbFront,
-  startAdbFront,
-  startVirtualPhone,
-  type VirtualPhone,
-} from "@sdk/web/testing";
+import { startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
+import { type AdbFront, startAdbFront } from "@sdk/mobilea/testing";
 import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";

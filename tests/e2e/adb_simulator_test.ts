@@ -16,13 +16,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
-import {
-  type AdbFront,
-  LAUNCHER_PACKAGE,
-  startAdbFront,
-  startVirtualPhone,
-  type VirtualPhone,
-} from "@sdk/web/testing";
+import { LAUNCHER_PACKAGE, startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
+import { type AdbFront, startAdbFront } from "@sdk/mobilea/testing";
 import { type AdbRun, type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";

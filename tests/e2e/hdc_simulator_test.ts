@@ -16,13 +16,8 @@ import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
-import {
-  type HdcFront,
-  LAUNCHER_PACKAGE,
-  startHdcFront,
-  startVirtualPhone,
-  type VirtualPhone,
-} from "@sdk/web/testing";
+import { LAUNCHER_PACKAGE, startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
+import { type HdcFront, startHdcFront } from "@sdk/mobilec/testing";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
 

@@ -27,12 +27,8 @@ import {
   type MobileADeviceOptions,
 } from "@sdk/mobilea";
 import { startTestModel, type TestModel, type TestModelScript } from "@sdk/core/testing";
-import {
-  type AdbFront,
-  startAdbFront,
-  startVirtualPhone,
-  type VirtualPhone,
-} from "@sdk/web/testing";
+import { startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
+import { type AdbFront, startAdbFront } from "@sdk/mobilea/testing";
 import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";

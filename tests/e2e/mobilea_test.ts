@@ -29,12 +29,8 @@ import {
 } from "@sdk/mobilea";
 import { startTestModel } from "@sdk/core/testing";
 import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
-import {
-  type AdbFront,
-  startAdbFront,
-  startVirtualPhone,
-  type VirtualPhone,
-} from "@sdk/web/testing";
+import { startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
+import { type AdbFront, startAdbFront } from "@sdk/mobilea/testing";
 import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
 import { freePort } from "../helpers/free_port.ts";
 import { launchChromium } from "../helpers/browser.ts";

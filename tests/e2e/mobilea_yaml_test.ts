@@ -16,12 +16,8 @@ import type { Browser } from "playwright-core";
 import { type MobileAAgent, runMobileAYaml } from "@sdk/mobilea";
 import { YamlScriptError, YamlTaskError } from "@sdk/core";
 import { startTestModel, type TargetBox, type TestModel } from "@sdk/core/testing";
-import {
-  type AdbFront,
-  startAdbFront,
-  startVirtualPhone,
-  type VirtualPhone,
-} from "@sdk/web/testing";
+import { startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
+import { type AdbFront, startAdbFront } from "@sdk/mobilea/testing";
 import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";

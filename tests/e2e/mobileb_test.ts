@@ -36,11 +36,10 @@ import {
   RECENTS_ACTIVITY,
   type SimulatorInput,
   startVirtualPhone,
-  startWdaFront,
   type TouchPoint,
   type VirtualPhone,
-  type WdaFront,
 } from "@sdk/web/testing";
+import { startWdaFront, type WdaFront } from "@sdk/mobileb/testing";
 import { encodeBase64 } from "../../core/image/base64.ts";
 import { imageSizeFromDataUri } from "../../core/image/size.ts";
 import { freePort } from "../helpers/free_port.ts";

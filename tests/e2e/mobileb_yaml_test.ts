@@ -16,13 +16,8 @@ import type { Browser } from "playwright-core";
 import { DriverNotRunningError, type MobileBAgent, runMobileBYaml } from "@sdk/mobileb";
 import { YamlScriptError, YamlTaskError } from "@sdk/core";
 import { startTestModel, type TargetBox, type TestModel } from "@sdk/core/testing";
-import {
-  LAUNCHER_ACTIVITY,
-  startVirtualPhone,
-  startWdaFront,
-  type VirtualPhone,
-  type WdaFront,
-} from "@sdk/web/testing";
+import { LAUNCHER_ACTIVITY, startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
+import { startWdaFront, type WdaFront } from "@sdk/mobileb/testing";
 import { freePort } from "../helpers/free_port.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";

@@ -27,12 +27,11 @@ import { startTestModel } from "@sdk/core/testing";
 import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
 import {
   BROWSER_PACKAGE,
-  type HdcFront,
   LAUNCHER_PACKAGE,
-  startHdcFront,
   startVirtualPhone,
   type VirtualPhone,
 } from "@sdk/web/testing";
+import { type HdcFront, startHdcFront } from "@sdk/mobilec/testing";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
 import { NOTES_TASK_OUTPUT, notesTaskPlanner, phoneBox } from "../helpers/phone.ts";

@@ -19,10 +19,9 @@ import {
   LAUNCHER_ACTIVITY,
   RECENTS_ACTIVITY,
   startVirtualPhone,
-  startWdaFront,
   type VirtualPhone,
-  type WdaFront,
 } from "@sdk/web/testing";
+import { startWdaFront, type WdaFront } from "@sdk/mobileb/testing";
 import { imageSizeFromDataUri } from "../../core/image/size.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";

@@ -1,18 +1,23 @@
 /**
- * `@sdk/web/testing`: the device simulator kit, for testing phone automation offline.
+ * `@sdk/web/testing`: the device simulator kit's shared part, for testing phone automation
+ * offline: the virtual phone and the phone shell the platforms' fronts run on it.
  *
- * A {@link VirtualPhone} is a phone screen that is a page in headless Chromium, at the phone's
- * physical size and density; it records every input and answers from the page's real state.
- * Fronts put a device protocol in front of it: {@link startAdbFront} speaks adb's device
- * transport, so the real `adb` connects to the phone with `adb connect 127.0.0.1:<port>`;
- * {@link startHdcFront} writes an `hdc` executable that answers like HarmonyOS's device tool. It is a
- * simulator, not an emulator: no Android runs (docs/simulator.md says what it does not simulate).
- * {@link startWdaFront} speaks WebDriverAgent's HTTP protocol and MJPEG stream, so iOS clients
- * drive the same phone as a real iPhone's WebDriverAgent.
+ * A {@link VirtualPhone} ({@link startVirtualPhone}) is a phone screen that is a page in headless
+ * Chromium, at the phone's physical size and density; it records every input and answers from the
+ * page's real state. Every coordinate is in physical pixels. It is a simulator, not an emulator:
+ * no phone system runs (docs/simulator.md says what it does not simulate).
+ *
+ * Fronts put a device protocol in front of it, each in its platform's `testing` entry:
+ * `startAdbFront` of `@sdk/mobilea/testing` (adb's device transport), `startWdaFront` of
+ * `@sdk/mobileb/testing` (WebDriverAgent's HTTP protocol) and `startHdcFront` of
+ * `@sdk/mobilec/testing` (an `hdc` executable). The device shells of the adb and hdc fronts are
+ * the phone shell here ({@link runShell}, a small `sh` over in-memory files) with the platform's
+ * own commands beside the {@link TOYBOX_COMMANDS}.
  *
  * @example A virtual phone behind the real adb
  * ```ts ignore
- * import { startAdbFront, startVirtualPhone } from "@sdk/web/testing";
+ * import { startVirtualPhone } from "@sdk/web/testing";
+ * import { startAdbFront } from "@sdk/mobilea/testing";
  *
  * const phone = await startVirtualPhone({
  *   width: 1080, height: 2400, density: 2.625, // physical pixels; 420 dpi
@@ -43,16 +48,14 @@ export {
   type VirtualPhoneOptions,
 } from "./virtual_phone.ts";
 export {
-  type AdbFront,
-  type AdbFrontOptions,
+  resolvePath,
+  runShell,
+  type ShellCommand,
+  type ShellCommandIo,
+  type ShellDevice,
+  type ShellOutput,
   type SimulatedShellCommand,
   type SimulatedShellIo,
-  startAdbFront,
-} from "./adb_front.ts";
-export {
-  type HdcCommandRecord,
-  type HdcFront,
-  type HdcFrontOptions,
-  startHdcFront,
-} from "./hdc_front.ts";
-export { startWdaFront, type WdaFault, type WdaFront, type WdaFrontOptions } from "./wda_front.ts";
+} from "./phone_shell.ts";
+export { TOYBOX_COMMANDS } from "./toybox.ts";
+export type { DriverBBrowser, DriverBPage } from "../driver_b/types.ts";

@@ -1,0 +1,27 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { scriptPlatform } from "./platforms.ts";
+
+test("scriptPlatform() loads the ScriptPlatform of each phone section's package", async () => {
+  for (
+    const [section, packageName, runnerName] of [
+      ["mobilea", "@sdk/mobilea", "runMobileAYaml"],
+      ["mobileb", "@sdk/mobileb", "runMobileBYaml"],
+      ["mobilec", "@sdk/mobilec", "runMobileCYaml"],
+    ]
+  ) {
+    const platform = await scriptPlatform(section);
+    assert.deepEqual(
+      [platform.section, platform.packageName, platform.runnerName],
+      [section, packageName, runnerName],
+    );
+    assert.equal(typeof platform.run, "function");
+  }
+});
+
+test("scriptPlatform() refuses a section no platform runs, naming the ones it runs", async () => {
+  await assert.rejects(
+    scriptPlatform("computer"),
+    /'computer' scripts do not run in this version of sdk run; it runs 'web' scripts and 'mobilea', 'mobileb', 'mobilec' scripts/,
+  );
+});
