@@ -9,7 +9,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { serveStatic, type StaticServer } from "../cli/serve.ts";
+import { serveStatic, type StaticServer } from "../../tests/helpers/static_server.ts";
 import { startVirtualPhone, type TouchPoint, type VirtualPhone } from "./virtual_phone.ts";
 
 const MOBILE_APPS_DIR = fileURLToPath(new URL("../../tests/fixtures/mobile/", import.meta.url));
