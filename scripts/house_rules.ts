@@ -190,8 +190,8 @@ export function oversizedFiles(files: ReadonlyMap<string, string>): string[] {
 }
 
 /**
- * A glob of a `publish.exclude` list (`**\/*_test.ts`, `image/test_util.ts`) as a test of a path
- * relative to its member.
+ * A glob of a `publish.exclude` list (`**\/*_test.ts`, `image/test_util.ts`, `runtime/testdata`)
+ * as a test of a path relative to its member: it matches the path or a folder the path is in.
  */
 export function globMatcher(glob: string): (path: string) => boolean {
   let source = "";
@@ -202,6 +202,9 @@ export function globMatcher(glob: string): (path: string) => boolean {
     } else if (glob[i] === "*") source += "[^/]*";
     else source += glob[i].replace(/[.+?^${}()|[\]\\]/g, "\\$&");
   }
-  const re = new RegExp(`^${source}$`);
-  return (path) => re.test(path);
+  const re = new RegExp(`^${source.replace(/\/$/, "")}$`);
+  return (path) => {
+    const parts = path.split("/");
+    return parts.some((_, i) => re.test(parts.slice(0, i + 1).join("/")));
+  };
 }

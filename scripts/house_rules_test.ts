@@ -97,4 +97,7 @@ test("globMatcher() reads publish.exclude globs as deno publish does", () => {
   const file = globMatcher("image/test_util.ts");
   assert.equal(file("image/test_util.ts"), true);
   assert.equal(file("image/test_utilXts"), false);
+  const folder = globMatcher("**/testdata/");
+  assert.equal(folder("runtime/testdata/adopt_child.ts"), true);
+  assert.equal(folder("runtime/testdata.ts"), false);
 });
