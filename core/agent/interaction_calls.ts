@@ -5,6 +5,7 @@
  * @module
  */
 
+import { UnsupportedActionError } from "../errors.ts";
 import type { ActionContext } from "../device/types.ts";
 import { markTarget } from "../insight/locate.ts";
 import { runPlan } from "../planning/act.ts";
@@ -67,6 +68,7 @@ export async function instantCall(
 ): Promise<void> {
   checkLive(state, api);
   checkLocateOptions(api, opt);
+  requireAction(state, api, actionName);
   const prompt = locate === undefined ? undefined : await resolvePrompt(locate, `${api} locate`);
   return await runCall(state, api, prompt ?? actionName, ["default"], async (s) => {
     let mark = {};
@@ -137,11 +139,13 @@ export async function pinchCall(
   return await instantCall(state, "aiPinch", "Pinch", locate, options, param);
 }
 
-// Fails an instant action the device cannot perform before any model call.
+// Fails an instant action the device cannot perform before any screenshot or model call.
 function requireAction(state: AgentState, api: string, action: string, hint = ""): void {
   try {
     findAction(state.device.actionSpace(), action);
   } catch (e) {
-    throw new TypeError(`${api}: ${errorMessage(e)}.${hint ? " " + hint : ""}`);
+    throw new UnsupportedActionError(`${api}: ${errorMessage(e)}.${hint ? " " + hint : ""}`, api, {
+      cause: e,
+    });
   }
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { UnsupportedActionError } from "../errors.ts";
 import type { ActionContext, DeviceAction, LocatedElement } from "../device/types.ts";
 import type { ReportStep } from "../report/types.ts";
 import { sleep } from "../runtime/runtime.ts";
@@ -17,15 +18,16 @@ const log = logger("sdk:agent");
 /**
  * Finds an action by name.
  *
- * @throws {TypeError} naming the actions the device has.
+ * @throws {UnsupportedActionError} naming the actions the device has.
  */
 export function findAction(actions: readonly DeviceAction[], name: string): DeviceAction {
   const action = actions.find((a) => a.name === name);
   if (!action) {
-    throw new TypeError(
+    throw new UnsupportedActionError(
       `This device has no action named "${name}"; its actions are: ${
         actions.map((a) => a.name).join(", ")
       }`,
+      name,
     );
   }
   return action;
