@@ -5,6 +5,7 @@
  * @module
  */
 
+import { checkModelConfigKeys } from "../model/config.ts";
 import type { AbstractInterface } from "../device/types.ts";
 import { checkNonNegative } from "../device/options.ts";
 import { resolveScreenshotEncoding } from "../image/encoding.ts";
@@ -69,6 +70,7 @@ export function createAgentState(device: AbstractInterface, options: AgentOption
       `'replanningCycleLimit' must be a positive integer: current value is ${limit}`,
     );
   }
+  checkModelConfigKeys(options.modelConfig);
   if (options.persistExecutionDump && options.generateReport === false) {
     throw new TypeError("persistExecutionDump requires generateReport to be true");
   }

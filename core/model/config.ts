@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ModelConfigError } from "../errors.ts";
+import { ModelConfigError, SdkTypeError } from "../errors.ts";
 import { getEnv } from "../runtime/runtime.ts";
 import { getModelFamily } from "./families/mod.ts";
 import type { ModelFamily } from "./families/mod.ts";
@@ -63,6 +63,53 @@ export const MODEL_CONFIG_KEYS: readonly string[] = Object.values(PREFIX).flatMa
     "STREAM",
   ].map((k) => p + k)
 );
+
+/** Levenshtein distance, for the did-you-mean of an unknown key (keys are short). */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}
+
+/**
+ * Checks that every key of a `modelConfig` is one the SDK reads ({@link MODEL_CONFIG_KEYS}), so a
+ * misspelt key fails at once instead of being ignored.
+ *
+ * @throws {ModelConfigError} naming each unknown key, with the closest known key when one is near
+ * (`SDK_MODEL_NAM`: did you mean `SDK_MODEL_NAME`?), and saying that runtime variables such as
+ * `SDK_PLAYGROUND_HOST` are environment-only (spec 2.3).
+ * @throws {SdkTypeError} when `modelConfig` is not an object.
+ */
+export function checkModelConfigKeys(modelConfig: unknown): void {
+  if (modelConfig === undefined) return;
+  if (typeof modelConfig !== "object" || modelConfig === null || Array.isArray(modelConfig)) {
+    throw new SdkTypeError(
+      `'modelConfig' must be an object of SDK_MODEL_* keys: current value is ${
+        JSON.stringify(modelConfig)
+      }`,
+    );
+  }
+  const unknown = Object.keys(modelConfig).filter((key) => !MODEL_CONFIG_KEYS.includes(key));
+  if (unknown.length === 0) return;
+  const hints = unknown.map((key) => {
+    const upper = key.toUpperCase();
+    const [best] = MODEL_CONFIG_KEYS.map((k) => [k, editDistance(upper, k)] as const)
+      .sort((x, y) => x[1] - y[1]);
+    return best && best[1] <= 3 ? `'${key}' (did you mean '${best[0]}'?)` : `'${key}'`;
+  });
+  throw new ModelConfigError(
+    `modelConfig has ${unknown.length > 1 ? "keys" : "a key"} the SDK does not read: ${
+      hints.join(", ")
+    }. It reads ${MODEL_CONFIG_KEYS.join(", ")}; runtime variables (SDK_PLAYGROUND_HOST, ` +
+      `SDK_RUN_DIR, DEBUG, ...) are read from the environment only.`,
+  );
+}
 
 /**
  * Resolves the configuration of one intent.

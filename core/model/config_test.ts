@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { resolveIntentConfig } from "./config.ts";
+import { checkModelConfigKeys, resolveIntentConfig } from "./config.ts";
 import { ModelConfigError } from "../errors.ts";
 import process from "node:process";
 
@@ -95,4 +95,23 @@ test("an invalid base URL or family is rejected with the key and the accepted va
     () => resolveIntentConfig("default", { ...base, SDK_MODEL_FAMILY: "qwen9" }),
     /Unknown model family "qwen9" in SDK_MODEL_FAMILY\. Accepted values: qwen3-vl, qwen2\.5-vl, gemini/,
   );
+});
+
+test("checkModelConfigKeys names a misspelt modelConfig key with the closest known key", () => {
+  assert.throws(
+    () => checkModelConfigKeys({ SDK_MODEL_NAM: "m", SDK_MODEL_BASE_URL: "http://x/v1" }),
+    (e: unknown) => {
+      assert.ok(e instanceof ModelConfigError);
+      assert.equal(e.code, "MODEL_CONFIG_INVALID");
+      assert.match(e.message, /'SDK_MODEL_NAM' \(did you mean 'SDK_MODEL_NAME'\?\)/);
+      return true;
+    },
+  );
+  assert.throws(
+    () => checkModelConfigKeys({ SDK_PLAYGROUND_HOST: "0.0.0.0" }),
+    /'SDK_PLAYGROUND_HOST'.*runtime variables \(SDK_PLAYGROUND_HOST, SDK_RUN_DIR, DEBUG, \.\.\.\) are read from the environment only/,
+  );
+  assert.throws(() => checkModelConfigKeys("SDK_MODEL_NAME=x"), TypeError);
+  checkModelConfigKeys({ SDK_MODEL_NAME: "m", SDK_INSIGHT_MODEL_FAMILY: "qwen3-vl" });
+  checkModelConfigKeys(undefined);
 });
