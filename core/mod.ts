@@ -130,6 +130,7 @@ export { checkBooleanOptions, checkInputOptions, typeSettings } from "./device/o
 export type { TypeSettings } from "./device/options.ts";
 export { scrollStrokes, swipeEnds } from "./device/gestures.ts";
 export { shellQuote } from "./device/shell.ts";
+export { typeCodePoints } from "./device/typing.ts";
 export type { Stroke } from "./device/gestures.ts";
 export type {
   ActionImplementation,
