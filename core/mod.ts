@@ -126,7 +126,13 @@ export {
   readStringParam,
 } from "./device/params.ts";
 export type { ActionParams } from "./device/params.ts";
-export { checkBooleanOptions, checkInputOptions, typeSettings } from "./device/options.ts";
+export {
+  checkBooleanOptions,
+  checkInputOptions,
+  checkOneOfOption,
+  checkTypeDelayOption,
+  typeSettings,
+} from "./device/options.ts";
 export type { TypeSettings } from "./device/options.ts";
 export { scrollStrokes, swipeEnds } from "./device/gestures.ts";
 export { shellQuote } from "./device/shell.ts";
