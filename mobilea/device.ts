@@ -22,7 +22,7 @@ import type {
   FrameStreamOptions,
   Size,
 } from "@sdk/core";
-import { logDeviceActions, withCustomActions } from "@sdk/core";
+import { checkAppNameResolver, logDeviceActions, withCustomActions } from "@sdk/core";
 import { type MobileAActionHost, mobileAActions } from "./actions.ts";
 import { launchApp, terminateApp } from "./apps.ts";
 import { Bridge } from "./bridge.ts";
@@ -209,12 +209,11 @@ export class MobileADevice implements AbstractInterface {
   /**
    * Makes the planner's `Launch` and `Terminate` actions resolve app names with `resolve` (the
    * agent's `appNameMapping`; `MobileAAgent` calls this). Without it, targets are used as given.
+   *
+   * @throws {TypeError} when `resolve` is not a function.
    */
   useAppNameMapping(resolve: (target: string) => string): void {
-    if (typeof resolve !== "function") {
-      throw new TypeError("useAppNameMapping needs a function from app name to package name");
-    }
-    this.#resolveApp = resolve;
+    this.#resolveApp = checkAppNameResolver(resolve, "package name");
   }
 
   /**

@@ -22,7 +22,7 @@ import type {
   FrameStreamOptions,
   Size,
 } from "@sdk/core";
-import { logDeviceActions, withCustomActions } from "@sdk/core";
+import { checkAppNameResolver, logDeviceActions, withCustomActions } from "@sdk/core";
 import { type MobileBActionHost, mobileBActions } from "./actions.ts";
 import { MjpegFrameSource } from "./frame_source.ts";
 import { appSwitcherActions } from "./gestures.ts";
@@ -166,12 +166,11 @@ export class MobileBDevice implements AbstractInterface {
   /**
    * Makes the planner's `Launch` and `Terminate` actions resolve app names with `resolve` (the
    * agent's `appNameMapping`; `MobileBAgent` calls this). Without it, targets are used as given.
+   *
+   * @throws {TypeError} when `resolve` is not a function.
    */
   useAppNameMapping(resolve: (target: string) => string): void {
-    if (typeof resolve !== "function") {
-      throw new TypeError("useAppNameMapping needs a function from app name to bundle id");
-    }
-    this.#resolveApp = resolve;
+    this.#resolveApp = checkAppNameResolver(resolve, "bundle id");
   }
 
   // ---- system actions (also the agent's methods) ---------------------------------------------

@@ -15,7 +15,7 @@
  */
 
 import type { AbstractInterface, DeviceAction, Size } from "@sdk/core";
-import { logDeviceActions, withCustomActions } from "@sdk/core";
+import { checkAppNameResolver, logDeviceActions, withCustomActions } from "@sdk/core";
 import { type MobileCActionHost, mobileCActions } from "./actions.ts";
 import { Apps } from "./apps.ts";
 import { type InputTarget, keyEvent, move, touch } from "./input.ts";
@@ -135,11 +135,13 @@ export class MobileCDevice implements AbstractInterface {
   }
 
   /**
-   * Lets the agent resolve app names for the planner's `Launch` and `Terminate` (the agent's
-   * `appNameMapping`).
+   * Makes the planner's `Launch` and `Terminate` actions resolve app names with `resolve` (the
+   * agent's `appNameMapping`; `MobileCAgent` calls this). Without it, targets are used as given.
+   *
+   * @throws {TypeError} when `resolve` is not a function.
    */
   useAppNameMapping(resolve: (target: string) => string): void {
-    this.#resolveApp = resolve;
+    this.#resolveApp = checkAppNameResolver(resolve, "bundle name");
   }
 
   /**
