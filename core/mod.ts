@@ -138,6 +138,7 @@ export type { TypeSettings } from "./device/options.ts";
 export { scrollStrokes, swipeEnds } from "./device/gestures.ts";
 export { shellQuote } from "./device/shell.ts";
 export { typeCodePoints } from "./device/typing.ts";
+export { toPhysicalPixel } from "./device/pixels.ts";
 export type { Stroke } from "./device/gestures.ts";
 export type {
   ActionImplementation,
