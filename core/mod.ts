@@ -122,6 +122,7 @@ export {
 } from "./device/actions.ts";
 export {
   readEnumParam,
+  readLocateCenter,
   readLocateParam,
   readPositiveNumberParam,
   readStringParam,
@@ -138,6 +139,8 @@ export type { TypeSettings } from "./device/options.ts";
 export { scrollStrokes, swipeEnds } from "./device/gestures.ts";
 export { shellQuote } from "./device/shell.ts";
 export { typeCodePoints } from "./device/typing.ts";
+export { runClearInput, runInput, runKeyboardPress } from "./device/text_entry.ts";
+export type { TextEntryHost } from "./device/text_entry.ts";
 export { toPhysicalPixel } from "./device/pixels.ts";
 export type { Stroke } from "./device/gestures.ts";
 export type {
