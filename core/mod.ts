@@ -139,6 +139,13 @@ export type { TypeSettings } from "./device/options.ts";
 export { scrollStrokes, swipeEnds } from "./device/gestures.ts";
 export { shellQuote } from "./device/shell.ts";
 export { typeCodePoints } from "./device/typing.ts";
+export { buttonAction, phoneActions } from "./device/phone_actions.ts";
+export type {
+  PhoneActionHost,
+  PhoneActions,
+  PhoneActionText,
+  PhoneParamText,
+} from "./device/phone_actions.ts";
 export { runClearInput, runInput, runKeyboardPress } from "./device/text_entry.ts";
 export type { TextEntryHost } from "./device/text_entry.ts";
 export { toPhysicalPixel } from "./device/pixels.ts";

@@ -18,7 +18,8 @@ import type { AbstractInterface, DeviceAction, Size } from "@sdk/core";
 import { checkAppNameResolver, logDeviceActions, withCustomActions } from "@sdk/core";
 import { type MobileCActionHost, mobileCActions } from "./actions.ts";
 import { Apps } from "./apps.ts";
-import { type InputTarget, keyEvent, move, touch } from "./input.ts";
+import { dragAndDrop, type InputTarget, keyEvent, move, touch } from "./input.ts";
+import { harmonyKeyEvent } from "./keys.ts";
 import { type MobileCDeviceOptions, type MobileCSettings, readMobileCOptions } from "./options.ts";
 import { Screen } from "./screen.ts";
 import { Screenshots } from "./screenshot.ts";
@@ -27,6 +28,7 @@ import { clearField, dismissKeyboard, typeText } from "./typing.ts";
 
 // KEYCODE_VIRTUAL_MULTITASK: the recent-tasks key of @ohos.multimodalInput.keyCode.
 const KEY_MULTITASK = "2210";
+const KEY_MOVE_END = harmonyKeyEvent("End");
 
 /**
  * A HarmonyOS device reached through hdc.
@@ -205,17 +207,27 @@ export class MobileCDevice implements AbstractInterface {
   // What the action space needs of this device, private parts included.
   #actionHost(): MobileCActionHost {
     const shell = this.#shell;
+    const input = this.#input;
     const settings = this.#settings;
     return {
-      autoDismissKeyboard: settings.autoDismissKeyboard,
       size: () => this.size(),
-      touch: (kind, point) => touch(this.#input, kind, point),
-      move: (kind, from, to, ms) => move(this.#input, kind, from, to, ms),
-      keyEvent: (key) => keyEvent(shell, key),
+      tap: (point) => touch(input, "click", point),
+      doubleTap: (point) => touch(input, "doubleClick", point),
+      swipe: (from, to, ms) => move(input, "swipe", from, to, ms),
+      dragAndDrop: (from, to) => dragAndDrop(input, from, to),
+      // The system's long-press time: uitest's longClick takes no duration.
+      longPress: (point) => touch(input, "longClick", point),
+      caretToEnd: () => keyEvent(shell, KEY_MOVE_END),
+      key: (keyName) => {
+        const key = harmonyKeyEvent(keyName);
+        return () => keyEvent(shell, key);
+      },
       typeText: (text, overrides, signal) =>
         typeText(shell, settings.typing, text, overrides, signal),
       clearField: () => clearField(shell),
-      dismissKeyboard: () => dismissKeyboard(shell, settings.keyboardDismissStrategy),
+      dismissKeyboard: settings.autoDismissKeyboard
+        ? () => dismissKeyboard(shell, settings.keyboardDismissStrategy)
+        : undefined,
       resolveApp: (target) => this.#resolveApp(target),
       launch: (uri) => this.launch(uri),
       terminate: (uri) => this.terminate(uri),
