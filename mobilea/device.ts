@@ -97,7 +97,8 @@ export class MobileADevice implements AbstractInterface {
   /**
    * Creates the device; connects lazily.
    *
-   * @param deviceId the adb serial, as `adb devices` or {@link getConnectedDevices} lists it.
+   * @param deviceId the adb serial, as `adb devices` or `getConnectedDevices` (agent.ts) lists
+   * it.
    * @param options see {@link MobileADeviceOptions}.
    * @throws {TypeError} for an empty `deviceId`, a non-boolean flag, an unknown
    * `keyboardDismissStrategy`, `imeStrategy` or `screenshotStrategy`, or a malformed custom action.

@@ -48,7 +48,7 @@ export interface MirrorConfig {
   ffmpegPath?: string;
 }
 
-/** Options of {@link MobileADevice} (spec 4.8), after the device id. */
+/** Options of `MobileADevice` (device.ts; spec 4.8), after the device id. */
 export interface MobileADeviceOptions extends BridgeOptions {
   /** Hide the on-screen keyboard after `Input`. Default `true`. */
   autoDismissKeyboard?: boolean;
@@ -70,7 +70,7 @@ export interface MobileADeviceOptions extends BridgeOptions {
   /**
    * `'helper-for-non-ascii'` (default): printable ASCII without `%` format specifiers goes
    * through `input text`, anything else (accents, Chinese, `%s`) through the yadb helper at
-   * {@link YADB_PATH}; `'always-helper'`: the helper for all text. `'always-yadb'` and
+   * `YADB_PATH` (yadb.ts); `'always-helper'`: the helper for all text. `'always-yadb'` and
    * `'yadb-for-non-ascii'` are accepted as the same.
    */
   imeStrategy?: "always-helper" | "helper-for-non-ascii" | "always-yadb" | "yadb-for-non-ascii";
@@ -84,7 +84,7 @@ export interface MobileADeviceOptions extends BridgeOptions {
   displayId?: number;
   /**
    * `false` removes `RunBridgeShell` from the action space and makes
-   * {@link MobileADevice.runBridgeShell} throw. Default `true`.
+   * `MobileADevice.runBridgeShell` (device.ts) throw. Default `true`.
    */
   exposeRunBridgeShellAction?: boolean;
   /** Extra actions after the built-in ones. */

@@ -25,7 +25,7 @@ export interface DriverMjpegFrameSource {
   enabled?: boolean;
 }
 
-/** Options of {@link MobileBDevice} (spec 4.9). Every option is optional. */
+/** Options of `MobileBDevice` (device.ts; spec 4.9). Every option is optional. */
 export interface MobileBDeviceOptions {
   /** Port of the WebDriverAgent service. Default 8100. */
   driverPort?: number;

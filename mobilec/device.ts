@@ -64,7 +64,8 @@ export class MobileCDevice implements AbstractInterface {
   /**
    * Creates the device; runs nothing yet.
    *
-   * @param deviceId the connect key, as `hdc list targets` or {@link getConnectedDevices} lists it.
+   * @param deviceId the connect key, as `hdc list targets` or `getConnectedDevices` (agent.ts)
+   * lists it.
    * @param options see {@link MobileCDeviceOptions}.
    * @throws {TypeError} for an empty `deviceId` or `toolPath`, a non-boolean flag, an unknown
    * `keyboardDismissStrategy`, or a malformed custom action.
@@ -93,8 +94,8 @@ export class MobileCDevice implements AbstractInterface {
 
   /**
    * The screen as `data:image/jpeg;base64,...`, physical pixels: `snapshot_display -f` to
-   * {@link DEVICE_SCREENSHOT_PATH}, then `hdc file recv` into a temporary folder (the encoding
-   * argument is not used: the device writes JPEG).
+   * `DEVICE_SCREENSHOT_PATH` (screenshot.ts), then `hdc file recv` into a temporary folder (the
+   * encoding argument is not used: the device writes JPEG).
    *
    * @throws {Error} after `destroy()`, or with hdc's or the device's message when it fails.
    */

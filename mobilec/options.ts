@@ -15,7 +15,7 @@ import {
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolOptions } from "./tool.ts";
 import type { KeyboardDismissStrategy, TypingSettings } from "./typing.ts";
 
-/** Options of {@link MobileCDevice} (spec 4.10), after the device id. */
+/** Options of `MobileCDevice` (device.ts; spec 4.10), after the device id. */
 export interface MobileCDeviceOptions extends ToolOptions {
   /** Hide the on-screen keyboard after `Input` and `ClearInput`. Default `true`. */
   autoDismissKeyboard?: boolean;
