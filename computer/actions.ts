@@ -14,20 +14,23 @@ import type {
   InputActionOptions,
   Point,
   Size,
+  TextEntryHost,
 } from "@sdk/core";
 import {
   clearInputAction,
   deviceAction,
   doubleClickAction,
   dragAndDropAction,
-  INPUT_MODES,
   inputAction,
   keyboardPressAction,
   logger,
   readEnumParam,
+  readLocateCenter,
   readLocateParam,
   readPositiveNumberParam,
-  readStringParam,
+  runClearInput,
+  runInput,
+  runKeyboardPress,
   SCROLL_DIRECTIONS,
   SCROLL_TYPES,
   scrollAction,
@@ -85,8 +88,6 @@ const log = logger("sdk:device");
  */
 export function desktopActions(host: DesktopActionHost): DeviceAction[] {
   const unit = "pixels";
-  const at = (action: string, param: ActionParams, name = "locate"): Point =>
-    readLocateParam(action, param, true, name).center;
   const moveTo = async ([x, y]: Point) => {
     const { input, region } = await host.input();
     await input.move(region.x + x, region.y + y);
@@ -124,12 +125,24 @@ export function desktopActions(host: DesktopActionHost): DeviceAction[] {
     }
     await host.pressKeys(["Backspace"]);
   };
+  const text: TextEntryHost = {
+    tap: (point) => click(point),
+    caretToEnd: () => host.pressKeys(["LeftControl", "End"]),
+    clearField,
+    typeText: (value, overrides, signal) => host.typeText(value, overrides, signal),
+    key: (keyName) => {
+      const { keys } = desktopKeys(keyName);
+      return () => host.pressKeys(keys);
+    },
+  };
   return [
-    tapAction(async (param) => await click(at("Tap", param)), {
+    tapAction(async (param) => await click(readLocateCenter("Tap", param)), {
       description: "Click an element once with the left mouse button.",
       params: { locate: "the element to click" },
     }),
-    doubleClickAction(async (param) => await click(at("DoubleClick", param), "left", 2)),
+    doubleClickAction(async (param) =>
+      await click(readLocateCenter("DoubleClick", param), "left", 2)
+    ),
     plain(
       "RightClick",
       "Right-click an element (opens its context menu).",
@@ -139,48 +152,31 @@ export function desktopActions(host: DesktopActionHost): DeviceAction[] {
         required: true,
         description: "the element to right-click",
       }],
-      async (param) => await click(at("RightClick", param), "right"),
+      async (param) => await click(readLocateCenter("RightClick", param), "right"),
     ),
     plain(
       "Hover",
       "Move the mouse pointer over an element without clicking (shows tooltips, hover menus).",
       [{ name: "locate", type: "locate", required: true, description: "the element to hover" }],
-      async (param) => void await moveTo(at("Hover", param)),
+      async (param) => void await moveTo(readLocateCenter("Hover", param)),
     ),
     dragAndDropAction(async (param) => {
       await drag(
-        at("DragAndDrop", param, "from"),
-        at("DragAndDrop", param, "to"),
+        readLocateCenter("DragAndDrop", param, "from"),
+        readLocateCenter("DragAndDrop", param, "to"),
         DRAG_AND_DROP_MS,
       );
     }, {
       description:
         "Drag an element and drop it onto another place: press the left button on 'from', move to 'to', release.",
     }),
-    inputAction(async (param, context) => {
-      const target = readLocateParam("Input", param, false);
-      const mode = readEnumParam("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
-      const value = readStringParam("Input", param, "value", mode !== "clear") ?? "";
-      if (target) await click(target.center);
-      if (mode === "typeOnly" || mode === "append") await host.pressKeys(["LeftControl", "End"]);
-      else await clearField();
-      if (mode !== "clear") await host.typeText(value, context.inputOptions, context.signal);
-    }, {
+    inputAction((param, context) => runInput(text, param, context), {
       params: {
         locate: "the field to click and type into; the focused element when left out",
       },
     }),
-    clearInputAction(async (param) => {
-      await click(at("ClearInput", param));
-      await clearField();
-    }),
-    keyboardPressAction(async (param) => {
-      const target = readLocateParam("KeyboardPress", param, false);
-      const keyName = readStringParam("KeyboardPress", param, "keyName", true);
-      const { keys } = desktopKeys(keyName);
-      if (target) await click(target.center);
-      await host.pressKeys(keys);
-    }),
+    clearInputAction((param) => runClearInput(text, param)),
+    keyboardPressAction((param) => runKeyboardPress(text, param)),
     plain(
       "CursorMove",
       "Move the text cursor left or right by a number of characters in the focused field.",

@@ -16,6 +16,7 @@ import {
   checkInputOptions,
   logDeviceActions,
   sleep,
+  typeCodePoints,
   typeSettings,
   withCustomActions,
 } from "@sdk/core";
@@ -365,13 +366,7 @@ export class ComputerDevice implements AbstractInterface {
       await this.#paste(text);
       return;
     }
-    let first = true;
-    for (const char of text) {
-      if (!first && delay > 0) await sleep(delay, signal);
-      first = false;
-      signal?.throwIfAborted();
-      await this.#typeChar(char);
-    }
+    await typeCodePoints(text, delay, signal, (char) => this.#typeChar(char));
   }
 
   async #typeChar(char: string): Promise<void> {

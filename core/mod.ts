@@ -112,6 +112,7 @@ export { getModelFamily, MODEL_FAMILY_NAMES } from "./model/families/mod.ts";
 export type { ModelFamily } from "./model/families/mod.ts";
 export type { AIUsageInfo } from "./report/types.ts";
 export { normalizeKeyCombo } from "./device/keys.ts";
+export { checkAppNameResolver } from "./device/app_names.ts";
 export { withCustomActions } from "./device/custom_actions.ts";
 export {
   clearInputAction,
@@ -133,15 +134,33 @@ export {
 } from "./device/actions.ts";
 export {
   readEnumParam,
+  readLocateCenter,
   readLocateParam,
   readPositiveNumberParam,
   readStringParam,
 } from "./device/params.ts";
 export type { ActionParams } from "./device/params.ts";
-export { checkBooleanOptions, checkInputOptions, typeSettings } from "./device/options.ts";
+export {
+  checkBooleanOptions,
+  checkInputOptions,
+  checkOneOfOption,
+  checkTypeDelayOption,
+  typeSettings,
+} from "./device/options.ts";
 export type { TypeSettings } from "./device/options.ts";
 export { scrollStrokes, swipeEnds } from "./device/gestures.ts";
 export { shellQuote } from "./device/shell.ts";
+export { typeCodePoints } from "./device/typing.ts";
+export { buttonAction, phoneActions } from "./device/phone_actions.ts";
+export type {
+  PhoneActionHost,
+  PhoneActions,
+  PhoneActionText,
+  PhoneParamText,
+} from "./device/phone_actions.ts";
+export { runClearInput, runInput, runKeyboardPress } from "./device/text_entry.ts";
+export type { TextEntryHost } from "./device/text_entry.ts";
+export { toPhysicalPixel } from "./device/pixels.ts";
 export type { Stroke } from "./device/gestures.ts";
 export type {
   ActionImplementation,

@@ -8,36 +8,16 @@
  * @module
  */
 
-import type {
-  ActionParams,
-  DeviceAction,
-  InputActionOptions,
-  LocatedElement,
-  Point,
-  Size,
-} from "@sdk/core";
+import type { DeviceAction, PhoneActionHost } from "@sdk/core";
 import {
-  clearInputAction,
+  buttonAction,
   deviceAction,
-  doubleClickAction,
-  dragAndDropAction,
-  INPUT_MODES,
-  inputAction,
-  keyboardPressAction,
-  longPressAction,
+  phoneActions,
   readEnumParam,
-  readLocateParam,
   readPositiveNumberParam,
   readStringParam,
-  scrollAction,
-  scrollStrokes,
-  swipeAction,
-  swipeEnds,
-  tapAction,
 } from "@sdk/core";
 import type { ShellResult } from "./bridge_shell.ts";
-import { androidKeyCode } from "./keys.ts";
-import { KEYCODE_MOVE_END } from "./input.ts";
 import { DP_UNIT } from "./screen.ts";
 
 /** Default hold of `LongPress` on MobileA, ms (spec 8). */
@@ -47,40 +27,18 @@ export const DEFAULT_SWIPE_MS = 300;
 /** Default duration of `PullGesture`, ms. */
 export const DEFAULT_PULL_MS = 500;
 
-const DRAG_MS = 1500;
 // Where a pull starts: this fraction of the screen height from the top (pull down) or bottom
 // (pull up) edge; its default travel: this fraction of the screen height.
 const PULL_EDGE_FRACTION = 0.1;
 const PULL_DEFAULT_FRACTION = 0.5;
 
-/** What the actions need from the device. Points are logical (dp). */
-export interface MobileAActionHost {
-  /** Hide the keyboard after `Input` and `ClearInput`. */
-  readonly autoDismissKeyboard: boolean;
+/**
+ * What the actions need from the device: what a phone gives the shared ones, and what the
+ * Android ones use. Points are logical (dp).
+ */
+export interface MobileAActionHost extends PhoneActionHost {
   /** Whether `RunBridgeShell` is in the action space. */
   readonly exposeRunBridgeShellAction: boolean;
-  /** The device's logical size. */
-  size(): Promise<Size>;
-  /** One tap. */
-  tap(point: Point): Promise<void>;
-  /** Two quick taps. */
-  doubleTap(point: Point): Promise<void>;
-  /** One finger from `from` to `to` over `ms` (`draganddrop` holds before moving). */
-  swipe(from: Point, to: Point, ms: number, verb?: "swipe" | "draganddrop"): Promise<void>;
-  /** Key events (`KEYCODE_*`). */
-  keyevent(...codes: number[]): Promise<void>;
-  /** Types text with the input strategy and delay in effect. */
-  typeText(text: string, overrides?: InputActionOptions, signal?: AbortSignal): Promise<void>;
-  /** Empties the focused field. */
-  clearField(): Promise<void>;
-  /** Hides the keyboard while it is up. */
-  dismissKeyboard(): Promise<void>;
-  /** The package for an app name (the agent's `appNameMapping`). */
-  resolveApp(target: string): string;
-  /** Opens a URL, an activity or an app. */
-  launch(uri: string): Promise<void>;
-  /** Force-stops an app. */
-  terminate(uri: string): Promise<void>;
   /** A command in the device's shell. */
   runBridgeShell(command: string): Promise<ShellResult>;
   /** The system Back button. */
@@ -98,149 +56,34 @@ export interface MobileAActionHost {
  * `MobileABackButton`, `MobileAHomeButton`, `MobileARecentAppsButton`.
  */
 export function mobileAActions(host: MobileAActionHost): DeviceAction[] {
-  const plain = deviceAction;
-  const at = (action: string, param: ActionParams, name = "locate"): LocatedElement =>
-    readLocateParam(action, param, true, name)!;
-  const actions: DeviceAction[] = [
-    tapAction(async (param) => await host.tap(at("Tap", param).center)),
-    doubleClickAction(async (param) => await host.doubleTap(at("DoubleClick", param).center), {
-      description: "Double-tap an element (two quick taps).",
-      params: { locate: "the element to double-tap" },
-    }),
-    inputAction(async (param, context) => {
-      const target = readLocateParam("Input", param, false);
-      const mode = readEnumParam("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
-      const value = readStringParam("Input", param, "value", mode !== "clear") ?? "";
-      if (target) await host.tap(target.center);
-      if (mode === "typeOnly" || mode === "append") {
-        await host.keyevent(KEYCODE_MOVE_END);
-      } else {
-        await host.clearField();
-      }
-      if (mode !== "clear") await host.typeText(value, context.inputOptions, context.signal);
-      if (host.autoDismissKeyboard) await host.dismissKeyboard();
-    }),
-    clearInputAction(async (param) => {
-      await host.tap(at("ClearInput", param).center);
-      await host.clearField();
-      if (host.autoDismissKeyboard) await host.dismissKeyboard();
-    }),
-    keyboardPressAction(async (param) => {
-      const target = readLocateParam("KeyboardPress", param, false);
-      const keyName = readStringParam("KeyboardPress", param, "keyName", true)!;
-      const code = androidKeyCode(keyName);
-      if (target) await host.tap(target.center);
-      await host.keyevent(code);
-    }, {
+  const shared = phoneActions(host, {
+    unit: DP_UNIT,
+    swipeMs: DEFAULT_SWIPE_MS,
+    keyboardPress: {
       description: "Press a key on the phone, such as Enter, Tab, Escape, Backspace or a letter.",
-      params: {
-        locate: "the element to tap before pressing; the focused element when left out",
-        keyName: "one key name: Enter, Tab, Escape, Backspace, Delete, ArrowDown, a, 7",
-      },
-    }),
-    scrollAction((param) => scroll(host, param), {
-      unit: DP_UNIT,
-      params: {
-        locate: "a point inside the area to scroll; the screen center when left out",
-      },
-    }),
-    swipeAction(async (param) => {
-      const { from, to } = swipeEnds(param, await host.size());
-      const ms = readPositiveNumberParam("Swipe", param, "duration") ?? DEFAULT_SWIPE_MS;
-      await host.swipe(from, to, ms);
-    }, { unit: DP_UNIT, defaultDurationMs: DEFAULT_SWIPE_MS }),
-    dragAndDropAction(async (param) => {
-      await host.swipe(
-        at("DragAndDrop", param, "from").center,
-        at("DragAndDrop", param, "to").center,
-        DRAG_MS,
-        "draganddrop",
-      );
-    }, {
-      description:
-        "Drag an element and drop it onto another place: press and hold 'from', move to 'to', lift.",
-    }),
-    longPressAction(async (param) => {
-      const point = at("LongPress", param).center;
-      const ms = readPositiveNumberParam("LongPress", param, "duration") ??
-        DEFAULT_LONG_PRESS_MS;
-      await host.swipe(point, point, ms);
-    }, {
-      defaultDurationMs: DEFAULT_LONG_PRESS_MS,
-      description: "Press and hold an element with a finger (a long press).",
-    }),
-    plain(
-      "PullGesture",
-      "Pull the screen with one finger: 'down' from near the top edge (refresh a list, open " +
-        "the notification shade), 'up' from near the bottom edge (load more, open a bottom sheet).",
-      [
-        {
-          name: "direction",
-          type: "enum",
-          values: ["down", "up"],
-          required: true,
-          description:
-            "down: from near the top edge downwards; up: from near the bottom edge upwards",
-        },
-        {
-          name: "distance",
-          type: "number",
-          required: false,
-          description: `how far the finger moves, ${DP_UNIT}; default half the screen height`,
-        },
-        {
-          name: "duration",
-          type: "number",
-          required: false,
-          description: `how long the pull takes, ms; default ${DEFAULT_PULL_MS}`,
-        },
-      ],
-      async (param) => {
-        if (param.direction === undefined || param.direction === null) {
-          throw new TypeError("Cannot run PullGesture: give 'direction' (down or up)");
-        }
-        const direction = readEnumParam(
-          "PullGesture",
-          param,
-          "direction",
-          ["down", "up"],
-          "down",
-        );
-        const distance = readPositiveNumberParam("PullGesture", param, "distance");
-        const ms = readPositiveNumberParam("PullGesture", param, "duration") ?? DEFAULT_PULL_MS;
-        await pull(host, direction, distance, ms);
-      },
-    ),
-    plain("Launch", "Open an app or a web page.", [{
-      name: "uri",
-      type: "string",
-      required: true,
-      description:
+      param: "one key name: Enter, Tab, Escape, Backspace, Delete, ArrowDown, a, 7",
+    },
+    longPress: { defaultDurationMs: DEFAULT_LONG_PRESS_MS },
+    launch: {
+      description: "Open an app or a web page.",
+      param:
         "an app name (Settings), a package name (com.android.settings), package/.Activity, or a web URL (https://...)",
-    }], async (param) => {
-      await host.launch(host.resolveApp(readStringParam("Launch", param, "uri", true)!));
-    }),
-    plain("Terminate", "Force-stop an app.", [{
-      name: "uri",
-      type: "string",
-      required: true,
-      description:
-        "the app's name or package name (or package/.Activity: only the package is used)",
-    }], async (param) => {
-      await host.terminate(
-        host.resolveApp(readStringParam("Terminate", param, "uri", true)!),
-      );
-    }),
-  ];
+    },
+    terminate: {
+      description: "Force-stop an app.",
+      param: "the app's name or package name (or package/.Activity: only the package is used)",
+    },
+  });
+  const actions: DeviceAction[] = [...shared.screen, pullGestureAction(host), ...shared.apps];
   if (host.exposeRunBridgeShellAction) {
     actions.push(
-      plain("RunBridgeShell", "Run a command in the device's adb shell.", [{
+      deviceAction("RunBridgeShell", "Run a command in the device's adb shell.", [{
         name: "command",
         type: "string",
         required: true,
         description: "the shell command, without the `adb shell` prefix",
       }], async (param) => {
-        const command = readStringParam("RunBridgeShell", param, "command", true)!;
+        const command = readStringParam("RunBridgeShell", param, "command", true);
         const result = await host.runBridgeShell(command);
         if (result.exitCode !== 0) {
           throw new Error(
@@ -253,27 +96,59 @@ export function mobileAActions(host: MobileAActionHost): DeviceAction[] {
     );
   }
   actions.push(
-    plain("MobileABackButton", "Press the system Back button.", [], () => host.back()),
-    plain(
+    buttonAction("MobileABackButton", "Press the system Back button.", () => host.back()),
+    buttonAction(
       "MobileAHomeButton",
       "Press the system Home button (the launcher).",
-      [],
       () => host.home(),
     ),
-    plain(
+    buttonAction(
       "MobileARecentAppsButton",
       "Press the system Recent apps button (the app switcher).",
-      [],
       () => host.recentApps(),
     ),
   );
   return actions;
 }
 
-async function scroll(host: MobileAActionHost, param: ActionParams): Promise<void> {
-  for (const stroke of scrollStrokes(param, await host.size())) {
-    await host.swipe(stroke.from, stroke.to, stroke.ms);
-  }
+// `PullGesture`: a one-finger pull from near the top or bottom edge.
+function pullGestureAction(host: MobileAActionHost): DeviceAction {
+  return deviceAction(
+    "PullGesture",
+    "Pull the screen with one finger: 'down' from near the top edge (refresh a list, open " +
+      "the notification shade), 'up' from near the bottom edge (load more, open a bottom sheet).",
+    [
+      {
+        name: "direction",
+        type: "enum",
+        values: ["down", "up"],
+        required: true,
+        description:
+          "down: from near the top edge downwards; up: from near the bottom edge upwards",
+      },
+      {
+        name: "distance",
+        type: "number",
+        required: false,
+        description: `how far the finger moves, ${DP_UNIT}; default half the screen height`,
+      },
+      {
+        name: "duration",
+        type: "number",
+        required: false,
+        description: `how long the pull takes, ms; default ${DEFAULT_PULL_MS}`,
+      },
+    ],
+    async (param) => {
+      if (param.direction === undefined || param.direction === null) {
+        throw new TypeError("Cannot run PullGesture: give 'direction' (down or up)");
+      }
+      const direction = readEnumParam("PullGesture", param, "direction", ["down", "up"], "down");
+      const distance = readPositiveNumberParam("PullGesture", param, "distance");
+      const ms = readPositiveNumberParam("PullGesture", param, "duration") ?? DEFAULT_PULL_MS;
+      await pull(host, direction, distance, ms);
+    },
+  );
 }
 
 // A vertical swipe from near the top edge down, or from near the bottom edge up; the travel

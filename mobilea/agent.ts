@@ -1,7 +1,8 @@
 /**
- * `MobileAAgent`: an {@link Agent} over a {@link MobileADevice} with the Android methods of spec
- * 4.8 (`launch`, `terminate`, `runBridgeShell`, `back`, `home`, `recentApps`), and the factories
- * `agentFromBridgeDevice`, `getConnectedDevices` and `getConnectedDevicesWithDetails`.
+ * `MobileAAgent`: an `Agent` (an {@link AppAgent}) over a {@link MobileADevice} with the Android
+ * methods of spec 4.8 (`launch`, `terminate`, `runBridgeShell`, `back`, `home`, `recentApps`), and
+ * the factories `agentFromBridgeDevice`, `getConnectedDevices` and
+ * `getConnectedDevicesWithDetails`.
  *
  * @module
  */

@@ -23,7 +23,7 @@ export interface ShellResult {
   exitCode: number;
 }
 
-/** Options of {@link MobileADevice.runBridgeShell}. */
+/** Options of `MobileADevice.runBridgeShell` (device.ts). */
 export interface RunBridgeShellOptions {
   /** Time limit, ms (> 0). Default 20000. */
   timeout?: number;

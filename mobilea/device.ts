@@ -22,7 +22,7 @@ import type {
   FrameStreamOptions,
   Size,
 } from "@sdk/core";
-import { logDeviceActions, withCustomActions } from "@sdk/core";
+import { checkAppNameResolver, logDeviceActions, withCustomActions } from "@sdk/core";
 import { type MobileAActionHost, mobileAActions } from "./actions.ts";
 import { launchApp, terminateApp } from "./apps.ts";
 import { Bridge } from "./bridge.ts";
@@ -35,14 +35,17 @@ import {
 import { startMirrorFrameStream } from "./frame_stream.ts";
 import {
   doubleTap,
+  dragAndDrop,
   type InputTarget,
   KEYCODE_APP_SWITCH,
   KEYCODE_BACK,
   KEYCODE_HOME,
+  KEYCODE_MOVE_END,
   keyevent,
   swipe,
   tap,
 } from "./input.ts";
+import { androidKeyCode } from "./keys.ts";
 import { dismissKeyboard } from "./keyboard.ts";
 import { Mirror, type MirrorStatus } from "./mirror.ts";
 import { type MobileADeviceOptions, type MobileASettings, readMobileAOptions } from "./options.ts";
@@ -94,7 +97,8 @@ export class MobileADevice implements AbstractInterface {
   /**
    * Creates the device; connects lazily.
    *
-   * @param deviceId the adb serial, as `adb devices` or {@link getConnectedDevices} lists it.
+   * @param deviceId the adb serial, as `adb devices` or `getConnectedDevices` (agent.ts) lists
+   * it.
    * @param options see {@link MobileADeviceOptions}.
    * @throws {TypeError} for an empty `deviceId`, a non-boolean flag, an unknown
    * `keyboardDismissStrategy`, `imeStrategy` or `screenshotStrategy`, or a malformed custom action.
@@ -209,12 +213,11 @@ export class MobileADevice implements AbstractInterface {
   /**
    * Makes the planner's `Launch` and `Terminate` actions resolve app names with `resolve` (the
    * agent's `appNameMapping`; `MobileAAgent` calls this). Without it, targets are used as given.
+   *
+   * @throws {TypeError} when `resolve` is not a function.
    */
   useAppNameMapping(resolve: (target: string) => string): void {
-    if (typeof resolve !== "function") {
-      throw new TypeError("useAppNameMapping needs a function from app name to package name");
-    }
-    this.#resolveApp = resolve;
+    this.#resolveApp = checkAppNameResolver(resolve, "package name");
   }
 
   /**
@@ -302,17 +305,25 @@ export class MobileADevice implements AbstractInterface {
     const input = this.#input;
     const settings = this.#settings;
     return {
-      autoDismissKeyboard: settings.autoDismissKeyboard,
       exposeRunBridgeShellAction: settings.exposeRunBridgeShellAction,
       size: () => this.size(),
       tap: (point) => tap(input, point),
       doubleTap: (point) => doubleTap(input, point),
-      swipe: (from, to, ms, verb) => swipe(input, from, to, ms, verb),
-      keyevent: (...codes) => keyevent(input, ...codes),
+      swipe: (from, to, ms) => swipe(input, from, to, ms),
+      dragAndDrop: (from, to) => dragAndDrop(input, from, to),
+      // From a point to itself, a swipe holds it.
+      longPress: (point, ms) => swipe(input, point, point, ms),
+      caretToEnd: () => keyevent(input, KEYCODE_MOVE_END),
+      key: (keyName) => {
+        const code = androidKeyCode(keyName);
+        return () => keyevent(input, code);
+      },
       typeText: (text, overrides, signal) =>
         typeText(input, this.#yadb, settings.typing, text, overrides, signal),
       clearField: () => clearField(input, this.#yadb),
-      dismissKeyboard: () => dismissKeyboard(input, settings.keyboardDismissStrategy),
+      dismissKeyboard: settings.autoDismissKeyboard
+        ? () => dismissKeyboard(input, settings.keyboardDismissStrategy)
+        : undefined,
       resolveApp: (target) => this.#resolveApp(target),
       launch: (uri) => this.launch(uri),
       terminate: (uri) => this.terminate(uri),

@@ -64,6 +64,14 @@ export async function swipe(
   );
 }
 
+/** `DragAndDrop`: `draganddrop` from `from` to `to`, holding first, over this long (ms). */
+const DRAG_AND_DROP_MS = 1500;
+
+/** `DragAndDrop`: picks up what is at `from` (a hold) and moves it to `to`. */
+export async function dragAndDrop(target: InputTarget, from: Point, to: Point): Promise<void> {
+  await swipe(target, from, to, DRAG_AND_DROP_MS, "draganddrop");
+}
+
 /** Key events (`KEYCODE_*` numbers), in one `input keyevent`. */
 export async function keyevent(target: InputTarget, ...codes: number[]): Promise<void> {
   await target.shell.shellOk(inputCommand(target, `keyevent ${codes.join(" ")}`));

@@ -6,7 +6,13 @@
  */
 
 import type { DeviceAction, InputStrategy } from "@sdk/core";
-import { checkBooleanOptions, checkInputOptions, getEnv } from "@sdk/core";
+import {
+  checkBooleanOptions,
+  checkInputOptions,
+  checkOneOfOption,
+  checkTypeDelayOption,
+  getEnv,
+} from "@sdk/core";
 import type { BridgeOptions } from "./bridge.ts";
 import type { KeyboardDismissStrategy } from "./keyboard.ts";
 import {
@@ -42,7 +48,7 @@ export interface MirrorConfig {
   ffmpegPath?: string;
 }
 
-/** Options of {@link MobileADevice} (spec 4.8), after the device id. */
+/** Options of `MobileADevice` (device.ts; spec 4.8), after the device id. */
 export interface MobileADeviceOptions extends BridgeOptions {
   /** Hide the on-screen keyboard after `Input`. Default `true`. */
   autoDismissKeyboard?: boolean;
@@ -64,7 +70,7 @@ export interface MobileADeviceOptions extends BridgeOptions {
   /**
    * `'helper-for-non-ascii'` (default): printable ASCII without `%` format specifiers goes
    * through `input text`, anything else (accents, Chinese, `%s`) through the yadb helper at
-   * {@link YADB_PATH}; `'always-helper'`: the helper for all text. `'always-yadb'` and
+   * `YADB_PATH` (yadb.ts); `'always-helper'`: the helper for all text. `'always-yadb'` and
    * `'yadb-for-non-ascii'` are accepted as the same.
    */
   imeStrategy?: "always-helper" | "helper-for-non-ascii" | "always-yadb" | "yadb-for-non-ascii";
@@ -78,7 +84,7 @@ export interface MobileADeviceOptions extends BridgeOptions {
   displayId?: number;
   /**
    * `false` removes `RunBridgeShell` from the action space and makes
-   * {@link MobileADevice.runBridgeShell} throw. Default `true`.
+   * `MobileADevice.runBridgeShell` (device.ts) throw. Default `true`.
    */
   exposeRunBridgeShellAction?: boolean;
   /** Extra actions after the built-in ones. */
@@ -138,20 +144,22 @@ export function readMobileAOptions(options: MobileADeviceOptions): MobileASettin
     "exposeRunBridgeShellAction",
     "alwaysRefreshScreenInfo",
   ]);
-  const dismiss = oneOf(
+  const dismiss = checkOneOfOption(
+    "MobileADevice",
     "keyboardDismissStrategy",
     options.keyboardDismissStrategy,
     ["esc-first", "back-first"],
     "esc-first",
   );
-  const ime = oneOf("imeStrategy", options.imeStrategy, [
+  const ime = checkOneOfOption("MobileADevice", "imeStrategy", options.imeStrategy, [
     "helper-for-non-ascii",
     "always-helper",
     "always-yadb",
     "yadb-for-non-ascii",
   ], "helper-for-non-ascii");
   const envStrategy = getEnv("SDK_MOBILEA_SCREENSHOT_STRATEGY");
-  const shot = oneOf(
+  const shot = checkOneOfOption(
+    "MobileADevice",
     "screenshotStrategy",
     options.screenshotStrategy ??
       (envStrategy === "always-helper" ? "always-helper" : undefined),
@@ -179,15 +187,7 @@ export function readMobileAOptions(options: MobileADeviceOptions): MobileASettin
         `bytes >= 0: current value is ${JSON.stringify(options.minScreenshotBufferSize)}`,
     );
   }
-  const delay = options.keyboardTypeDelay;
-  if (
-    delay !== undefined && !(typeof delay === "number" && Number.isFinite(delay) && delay >= 0)
-  ) {
-    throw new RangeError(
-      `Cannot create MobileADevice as 'keyboardTypeDelay' must be a finite number of ms >= 0: ` +
-        `current value is ${JSON.stringify(delay)}`,
-    );
-  }
+  const delay = checkTypeDelayOption("MobileADevice", options.keyboardTypeDelay);
   checkInputOptions(options);
   const serverPath = checkText(
     "scrcpyServerPath",
@@ -284,19 +284,4 @@ function checkMirrorConfig(
     ),
     ffmpegPath: checkText("mirrorConfig.ffmpegPath", c.ffmpegPath) ?? "ffmpeg",
   };
-}
-
-function oneOf<T extends string>(
-  name: string,
-  value: unknown,
-  values: readonly T[],
-  fallback: T,
-): T {
-  if (value === undefined) return fallback;
-  if (typeof value === "string" && (values as readonly string[]).includes(value)) return value as T;
-  throw new TypeError(
-    `Cannot create MobileADevice as '${name}' must be one of ${
-      values.map((v) => `'${v}'`).join(", ")
-    }: current value is ${JSON.stringify(value)}`,
-  );
 }

@@ -7,6 +7,7 @@
  */
 
 import type { Point, Size } from "@sdk/core";
+import { toPhysicalPixel } from "@sdk/core";
 import type { BridgeShell } from "./bridge_shell.ts";
 
 /** How the actions name their lengths and points. */
@@ -64,11 +65,9 @@ export class Screen {
   /** A logical point as physical pixels on the screen. */
   async physical(point: Point): Promise<[number, number]> {
     const info = await this.info(false);
-    const dpr = info.densityDpi / 160;
-    const clamp = (v: number, max: number) => Math.min(Math.max(Math.round(v), 0), max - 1);
-    return [
-      clamp(point[0] * dpr, info.physicalWidth),
-      clamp(point[1] * dpr, info.physicalHeight),
-    ];
+    return toPhysicalPixel(point, info.densityDpi / 160, {
+      width: info.physicalWidth,
+      height: info.physicalHeight,
+    });
   }
 }

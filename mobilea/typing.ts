@@ -7,7 +7,7 @@
  */
 
 import type { InputActionOptions, InputStrategy } from "@sdk/core";
-import { shellQuote, sleep, typeSettings } from "@sdk/core";
+import { shellQuote, typeCodePoints, typeSettings } from "@sdk/core";
 import {
   inputCommand,
   type InputTarget,
@@ -66,13 +66,7 @@ export async function typeText(
     await send(text);
     return;
   }
-  let first = true;
-  for (const codePoint of text) {
-    if (!first && delay > 0) await sleep(delay, signal);
-    first = false;
-    signal?.throwIfAborted();
-    await send(codePoint);
-  }
+  await typeCodePoints(text, delay, signal, send);
 }
 
 /** Empties the focused field: the helper's clear, else the caret to the end and deletes. */

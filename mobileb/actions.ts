@@ -7,38 +7,19 @@
  * @module
  */
 
-import type {
-  ActionContext,
-  ActionParams,
-  DeviceAction,
-  InputActionOptions,
-  LocatedElement,
-  Point,
-  Size,
-} from "@sdk/core";
+import type { ActionContext, ActionParams, DeviceAction, PhoneActionHost, Point } from "@sdk/core";
 import {
-  clearInputAction,
+  buttonAction,
   deviceAction,
-  doubleClickAction,
-  dragAndDropAction,
-  INPUT_MODES,
-  inputAction,
-  keyboardPressAction,
-  longPressAction,
+  phoneActions,
   PINCH_DIRECTIONS,
   pinchAction,
   readEnumParam,
   readLocateParam,
   readPositiveNumberParam,
   readStringParam,
-  scrollAction,
-  scrollStrokes,
-  swipeAction,
-  swipeEnds,
-  tapAction,
 } from "@sdk/core";
-import { holdActions, pinchActions, pinchPath, type W3CActions } from "./gestures.ts";
-import { iosKeyText } from "./keys.ts";
+import { pinchActions, pinchPath, type W3CActions } from "./gestures.ts";
 import { DRIVER_REQUEST_METHODS, type DriverRequestMethod } from "./wda.ts";
 
 /** Default hold of `LongPress` on MobileB, ms (spec 4.2). */
@@ -48,44 +29,20 @@ export const DEFAULT_SWIPE_MS = 300;
 /** Default duration of `Pinch`, ms (spec 4.2). */
 export const DEFAULT_PINCH_MS = 500;
 
-// A scroll or a drag rests its finger before lifting so that what moved stops where it did.
-const SCROLL_REST_MS = 100;
-const DRAG_MOVE_MS = 1000;
-// iOS picks an item up for dragging after a long press.
-const DRAG_PICK_UP_MS = 800;
 // The gap between the fingers of a pinch given by direction and distance, before it changes.
 const PINCH_BASE_GAP = 40;
 
-/** What the actions need from the device. Points are logical (WDA's unit). */
-export interface MobileBActionHost {
-  /** Dismiss the keyboard after `Input` and `ClearInput`. */
-  readonly autoDismissKeyboard: boolean;
+/**
+ * What the actions need from the device: what a phone gives the shared ones, and what the iOS
+ * ones use. Points are logical (WDA's unit).
+ */
+export interface MobileBActionHost extends PhoneActionHost {
   /** The window in points and the scale. */
   screen(): Promise<{ width: number; height: number; scale: number }>;
-  /** The window in points and the scale as the device's size. */
-  size(): Promise<Size>;
   /** A point snapped to the physical pixel grid and kept on the screen. */
   point(point: Point): Promise<Point>;
-  /** `taps` quick taps at a point. */
-  tapAt(point: Point, taps?: number): Promise<void>;
-  /** One finger from `from` to `to` over `ms`, resting before and after the move. */
-  drag(from: Point, to: Point, ms: number, holdBefore?: number, holdAfter?: number): Promise<void>;
   /** Sends W3C actions. */
   perform(actions: W3CActions, signal?: AbortSignal): Promise<void>;
-  /** Types text with WDA's keys endpoint, in one call. */
-  keys(text: string): Promise<void>;
-  /** Types text with the input strategy and delay in effect. */
-  typeText(text: string, overrides?: InputActionOptions, signal?: AbortSignal): Promise<void>;
-  /** Empties the focused field. */
-  clearField(): Promise<void>;
-  /** Dismisses the keyboard (best effort). */
-  dismissKeyboard(): Promise<void>;
-  /** The bundle id for an app name (the agent's `appNameMapping`). */
-  resolveApp(target: string): string;
-  /** Opens a URL or an app. */
-  launch(target: string): Promise<void>;
-  /** Terminates an app. */
-  terminate(bundleId: string): Promise<unknown>;
   /** One request to WDA. */
   runDriverRequest(method: DriverRequestMethod, endpoint: string, data?: unknown): Promise<unknown>;
   /** The Home screen. */
@@ -102,9 +59,6 @@ export interface MobileBActionHost {
  */
 export function mobileBActions(host: MobileBActionHost): DeviceAction[] {
   const unit = "points (logical pixels: screenshot pixels / screen scale)";
-  const plain = deviceAction;
-  const at = (action: string, param: ActionParams, name = "locate"): LocatedElement =>
-    readLocateParam(action, param, true, name)!;
   const pinchBase = pinchAction(async (param, context) => await pinch(host, param, context), {
     unit,
     defaultDurationMs: DEFAULT_PINCH_MS,
@@ -116,69 +70,24 @@ export function mobileBActions(host: MobileBActionHost): DeviceAction[] {
         "zoom factor: > 1 zooms in (fingers spread), < 1 zooms out; replaces direction and distance",
     }],
   });
-  return [
-    tapAction(async (param) => await host.tapAt(at("Tap", param).center)),
-    doubleClickAction(async (param) => await host.tapAt(at("DoubleClick", param).center, 2), {
-      description: "Double-tap an element (two quick taps).",
-      params: { locate: "the element to double-tap" },
-    }),
-    inputAction(async (param, context) => {
-      const target = readLocateParam("Input", param, false);
-      const mode = readEnumParam("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
-      const value = readStringParam("Input", param, "value", mode !== "clear") ?? "";
-      if (target) await host.tapAt(target.center);
-      if (mode !== "typeOnly" && mode !== "append") await host.clearField();
-      if (mode !== "clear") await host.typeText(value, context.inputOptions, context.signal);
-      if (host.autoDismissKeyboard) await host.dismissKeyboard();
-    }),
-    clearInputAction(async (param) => {
-      await host.tapAt(at("ClearInput", param).center);
-      await host.clearField();
-      if (host.autoDismissKeyboard) await host.dismissKeyboard();
-    }),
-    keyboardPressAction(async (param) => {
-      const target = readLocateParam("KeyboardPress", param, false);
-      const text = iosKeyText(readStringParam("KeyboardPress", param, "keyName", true)!);
-      if (target) await host.tapAt(target.center);
-      await host.keys(text);
-    }, {
+  const shared = phoneActions(host, {
+    unit,
+    swipeMs: DEFAULT_SWIPE_MS,
+    keyboardPress: {
       description:
         "Press a key of the on-screen keyboard: Enter, Backspace, Tab, Space or a character.",
-      params: {
-        locate: "the element to tap before pressing; the focused element when left out",
-        keyName: "one key name: Enter, Backspace, Tab, Space, a, 7",
-      },
-    }),
-    scrollAction((param) => scroll(host, param), {
-      unit,
-      params: { locate: "a point inside the area to scroll; the screen center when left out" },
-    }),
-    swipeAction(async (param) => {
-      const { from, to } = swipeEnds(param, await host.size());
-      const ms = readPositiveNumberParam("Swipe", param, "duration") ?? DEFAULT_SWIPE_MS;
-      await host.drag(from, to, ms);
-    }, { unit, defaultDurationMs: DEFAULT_SWIPE_MS }),
-    dragAndDropAction(async (param) => {
-      await host.drag(
-        at("DragAndDrop", param, "from").center,
-        at("DragAndDrop", param, "to").center,
-        DRAG_MOVE_MS,
-        DRAG_PICK_UP_MS,
-        SCROLL_REST_MS,
-      );
-    }, {
-      description:
-        "Drag an element and drop it onto another place: press and hold 'from', move to 'to', lift.",
-    }),
-    longPressAction(async (param) => {
-      const point = await host.point(at("LongPress", param).center);
-      const ms = readPositiveNumberParam("LongPress", param, "duration") ??
-        DEFAULT_LONG_PRESS_MS;
-      await host.perform(holdActions(point, ms));
-    }, {
-      defaultDurationMs: DEFAULT_LONG_PRESS_MS,
-      description: "Press and hold an element with a finger (a long press).",
-    }),
+      param: "one key name: Enter, Backspace, Tab, Space, a, 7",
+    },
+    longPress: { defaultDurationMs: DEFAULT_LONG_PRESS_MS },
+    launch: {
+      description: "Open an app, a web page, or a URL of an app's scheme.",
+      param:
+        "an app name (Settings), a bundle id (com.apple.Preferences), a web URL (https://...) or a URL scheme (tel:123, mailto:a@b.c)",
+    },
+    terminate: { description: "Close (terminate) an app.", param: "the app's name or bundle id" },
+  });
+  return [
+    ...shared.screen,
     {
       ...pinchBase,
       // `scale` may stand instead of `direction` (spec 4.9: scale > 1 zooms in).
@@ -188,24 +97,8 @@ export function mobileBActions(host: MobileBActionHost): DeviceAction[] {
           : p
       ),
     },
-    plain("Launch", "Open an app, a web page, or a URL of an app's scheme.", [{
-      name: "uri",
-      type: "string",
-      required: true,
-      description:
-        "an app name (Settings), a bundle id (com.apple.Preferences), a web URL (https://...) or a URL scheme (tel:123, mailto:a@b.c)",
-    }], async (param) => {
-      await host.launch(host.resolveApp(readStringParam("Launch", param, "uri", true)!));
-    }),
-    plain("Terminate", "Close (terminate) an app.", [{
-      name: "uri",
-      type: "string",
-      required: true,
-      description: "the app's name or bundle id",
-    }], async (param) => {
-      await host.terminate(host.resolveApp(readStringParam("Terminate", param, "uri", true)!));
-    }),
-    plain(
+    ...shared.apps,
+    deviceAction(
       "RunDriverRequest",
       "Send one request to WebDriverAgent, the iOS automation service.",
       [
@@ -237,20 +130,18 @@ export function mobileBActions(host: MobileBActionHost): DeviceAction[] {
           DRIVER_REQUEST_METHODS,
           "GET",
         );
-        const endpoint = readStringParam("RunDriverRequest", param, "endpoint", true)!;
+        const endpoint = readStringParam("RunDriverRequest", param, "endpoint", true);
         await host.runDriverRequest(method, endpoint, readJsonParam(param.data));
       },
     ),
-    plain(
+    buttonAction(
       "MobileBHomeButton",
       "Go to the Home screen (the Home button).",
-      [],
       () => host.home(),
     ),
-    plain(
+    buttonAction(
       "MobileBAppSwitcher",
       "Open the app switcher (the recently used apps).",
-      [],
       () => host.appSwitcher(),
     ),
   ];
@@ -292,16 +183,6 @@ async function pinch(
     pinchActions({ from: await snap(path.from), to: await snap(path.to) }, ms),
     context.signal,
   );
-}
-
-// The shared scroll strokes; a single scroll rests its finger before lifting so that the list
-// stops where the finger did (no fling).
-async function scroll(host: MobileBActionHost, param: ActionParams): Promise<void> {
-  const strokes = scrollStrokes(param, await host.size());
-  const single = strokes.length === 1;
-  for (const { from, to, ms } of strokes) {
-    await host.drag(from, to, ms, 0, single ? SCROLL_REST_MS : 0);
-  }
 }
 
 // `RunDriverRequest`'s `data`: JSON text (the planner's parameters are flat values).

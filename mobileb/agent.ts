@@ -1,7 +1,7 @@
 /**
- * `MobileBAgent`: an {@link Agent} over a {@link MobileBDevice} with the iOS methods of spec 4.9
- * (`launch`, `terminate`, `runDriverRequest`, `home`, `appSwitcher`), and the factory
- * `agentFromDeviceDriver`.
+ * `MobileBAgent`: an `Agent` (an {@link AppAgent}) over a {@link MobileBDevice} with the iOS
+ * methods of spec 4.9 (`launch`, `terminate`, `runDriverRequest`, `home`, `appSwitcher`), and the
+ * factory `agentFromDeviceDriver`.
  *
  * @module
  */

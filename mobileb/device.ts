@@ -22,14 +22,15 @@ import type {
   FrameStreamOptions,
   Size,
 } from "@sdk/core";
-import { logDeviceActions, withCustomActions } from "@sdk/core";
+import { checkAppNameResolver, logDeviceActions, withCustomActions } from "@sdk/core";
 import { type MobileBActionHost, mobileBActions } from "./actions.ts";
 import { MjpegFrameSource } from "./frame_source.ts";
 import { appSwitcherActions } from "./gestures.ts";
 import { type MobileBDeviceOptions, type MobileBSettings, readMobileBOptions } from "./options.ts";
 import { Screen } from "./screen.ts";
 import { WdaSession } from "./session.ts";
-import { drag, perform, tapAt } from "./touch.ts";
+import { iosKeyText } from "./keys.ts";
+import { drag, dragAndDrop, hold, perform, scroll, tapAt } from "./touch.ts";
 import { clearField, dismissKeyboard, keys, typeText } from "./typing.ts";
 import { DRIVER_REQUEST_METHODS, type DriverRequestMethod, WdaClient } from "./wda.ts";
 
@@ -166,12 +167,11 @@ export class MobileBDevice implements AbstractInterface {
   /**
    * Makes the planner's `Launch` and `Terminate` actions resolve app names with `resolve` (the
    * agent's `appNameMapping`; `MobileBAgent` calls this). Without it, targets are used as given.
+   *
+   * @throws {TypeError} when `resolve` is not a function.
    */
   useAppNameMapping(resolve: (target: string) => string): void {
-    if (typeof resolve !== "function") {
-      throw new TypeError("useAppNameMapping needs a function from app name to bundle id");
-    }
-    this.#resolveApp = resolve;
+    this.#resolveApp = checkAppNameResolver(resolve, "bundle id");
   }
 
   // ---- system actions (also the agent's methods) ---------------------------------------------
@@ -278,19 +278,26 @@ export class MobileBDevice implements AbstractInterface {
     const session = this.#session;
     const screen = this.#screen;
     return {
-      autoDismissKeyboard: this.#settings.autoDismissKeyboard,
       screen: () => screen.info(),
       size: () => this.size(),
       point: (point) => screen.point(point),
-      tapAt: (point, taps) => tapAt(session, screen, point, taps),
-      drag: (from, to, ms, holdBefore, holdAfter) =>
-        drag(session, screen, from, to, ms, holdBefore, holdAfter),
+      tap: (point) => tapAt(session, screen, point),
+      doubleTap: (point) => tapAt(session, screen, point, 2),
+      swipe: (from, to, ms) => drag(session, screen, from, to, ms),
+      scroll: (strokes) => scroll(session, screen, strokes),
+      dragAndDrop: (from, to) => dragAndDrop(session, screen, from, to),
+      longPress: (point, ms) => hold(session, screen, point, ms),
       perform: (actions, signal) => perform(session, actions, signal),
-      keys: (text) => keys(session, text),
+      key: (keyName) => {
+        const text = iosKeyText(keyName);
+        return () => keys(session, text);
+      },
       typeText: (text, overrides, signal) =>
         typeText(session, this.#settings.typing, text, overrides, signal),
       clearField: () => clearField(session),
-      dismissKeyboard: () => dismissKeyboard(session),
+      dismissKeyboard: this.#settings.autoDismissKeyboard
+        ? () => dismissKeyboard(session)
+        : undefined,
       resolveApp: (target) => this.#resolveApp(target),
       launch: (target) => this.launch(target),
       terminate: (bundleId) => this.terminate(bundleId),

@@ -6,7 +6,7 @@
  */
 
 import type { DeviceAction, InputStrategy } from "@sdk/core";
-import { checkBooleanOptions, checkInputOptions } from "@sdk/core";
+import { checkBooleanOptions, checkInputOptions, checkTypeDelayOption } from "@sdk/core";
 import type { TypingSettings } from "./typing.ts";
 
 /** Default port of the WebDriverAgent HTTP service (spec 4.9 `driverPort`). */
@@ -25,7 +25,7 @@ export interface DriverMjpegFrameSource {
   enabled?: boolean;
 }
 
-/** Options of {@link MobileBDevice} (spec 4.9). Every option is optional. */
+/** Options of `MobileBDevice` (device.ts; spec 4.9). Every option is optional. */
 export interface MobileBDeviceOptions {
   /** Port of the WebDriverAgent service. Default 8100. */
   driverPort?: number;
@@ -121,15 +121,7 @@ export function readMobileBOptions(options: MobileBDeviceOptions): MobileBSettin
   if (frameSource) {
     checkBooleanOptions("MobileBDevice", frameSource, ["enabled"]);
   }
-  const delay = options.keyboardTypeDelay;
-  if (
-    delay !== undefined && !(typeof delay === "number" && Number.isFinite(delay) && delay >= 0)
-  ) {
-    throw new RangeError(
-      `Cannot create MobileBDevice as 'keyboardTypeDelay' must be a finite number of ms >= 0: ` +
-        `current value is ${JSON.stringify(delay)}`,
-    );
-  }
+  const delay = checkTypeDelayOption("MobileBDevice", options.keyboardTypeDelay);
   checkInputOptions(options);
   return {
     driverHost: host.trim(),

@@ -7,6 +7,7 @@
  */
 
 import type { Point } from "@sdk/core";
+import { toPhysicalPixel } from "@sdk/core";
 import type { WdaSession } from "./session.ts";
 
 /** The window and the scale. */
@@ -43,9 +44,9 @@ export class Screen {
    */
   async point(point: Point): Promise<Point> {
     const { width, height, scale } = await this.info();
-    const snap = (v: number, max: number) =>
-      Math.min(Math.max(Math.round(v * scale), 0), Math.round(max * scale) - 1) / scale;
-    return [snap(point[0], width), snap(point[1], height)];
+    const physical = { width: Math.round(width * scale), height: Math.round(height * scale) };
+    const [x, y] = toPhysicalPixel(point, scale, physical);
+    return [x / scale, y / scale];
   }
 
   async #read(): Promise<ScreenInfo> {

@@ -7,7 +7,7 @@
  */
 
 import type { InputActionOptions, InputStrategy } from "@sdk/core";
-import { sleep, typeSettings } from "@sdk/core";
+import { typeCodePoints, typeSettings } from "@sdk/core";
 import { log } from "./log.ts";
 import type { WdaSession } from "./session.ts";
 import { DriverRequestError } from "./wda.ts";
@@ -50,13 +50,7 @@ export async function typeText(
     await keys(session, text, signal);
     return;
   }
-  let first = true;
-  for (const codePoint of text) {
-    if (!first && delay > 0) await sleep(delay, signal);
-    first = false;
-    signal?.throwIfAborted();
-    await keys(session, codePoint, signal);
-  }
+  await typeCodePoints(text, delay, signal, (codePoint) => keys(session, codePoint, signal));
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * `MobileCAgent`: an {@link Agent} over a {@link MobileCDevice} with the HarmonyOS methods of spec
- * 4.10 (`launch`, `terminate`, `runToolShell`, `back`, `home`, `recentApps`), and the factories
- * `agentFromToolDevice` and `getConnectedDevices`.
+ * `MobileCAgent`: an `Agent` (an {@link AppAgent}) over a {@link MobileCDevice} with the HarmonyOS
+ * methods of spec 4.10 (`launch`, `terminate`, `runToolShell`, `back`, `home`, `recentApps`), and
+ * the factories `agentFromToolDevice` and `getConnectedDevices`.
  *
  * @module
  */

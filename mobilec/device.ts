@@ -15,10 +15,11 @@
  */
 
 import type { AbstractInterface, DeviceAction, Size } from "@sdk/core";
-import { logDeviceActions, withCustomActions } from "@sdk/core";
+import { checkAppNameResolver, logDeviceActions, withCustomActions } from "@sdk/core";
 import { type MobileCActionHost, mobileCActions } from "./actions.ts";
 import { Apps } from "./apps.ts";
-import { type InputTarget, keyEvent, move, touch } from "./input.ts";
+import { dragAndDrop, type InputTarget, keyEvent, move, touch } from "./input.ts";
+import { harmonyKeyEvent } from "./keys.ts";
 import { type MobileCDeviceOptions, type MobileCSettings, readMobileCOptions } from "./options.ts";
 import { Screen } from "./screen.ts";
 import { Screenshots } from "./screenshot.ts";
@@ -27,6 +28,7 @@ import { clearField, dismissKeyboard, typeText } from "./typing.ts";
 
 // KEYCODE_VIRTUAL_MULTITASK: the recent-tasks key of @ohos.multimodalInput.keyCode.
 const KEY_MULTITASK = "2210";
+const KEY_MOVE_END = harmonyKeyEvent("End");
 
 /**
  * A HarmonyOS device reached through hdc.
@@ -62,7 +64,8 @@ export class MobileCDevice implements AbstractInterface {
   /**
    * Creates the device; runs nothing yet.
    *
-   * @param deviceId the connect key, as `hdc list targets` or {@link getConnectedDevices} lists it.
+   * @param deviceId the connect key, as `hdc list targets` or `getConnectedDevices` (agent.ts)
+   * lists it.
    * @param options see {@link MobileCDeviceOptions}.
    * @throws {TypeError} for an empty `deviceId` or `toolPath`, a non-boolean flag, an unknown
    * `keyboardDismissStrategy`, or a malformed custom action.
@@ -91,8 +94,8 @@ export class MobileCDevice implements AbstractInterface {
 
   /**
    * The screen as `data:image/jpeg;base64,...`, physical pixels: `snapshot_display -f` to
-   * {@link DEVICE_SCREENSHOT_PATH}, then `hdc file recv` into a temporary folder (the encoding
-   * argument is not used: the device writes JPEG).
+   * `DEVICE_SCREENSHOT_PATH` (screenshot.ts), then `hdc file recv` into a temporary folder (the
+   * encoding argument is not used: the device writes JPEG).
    *
    * @throws {Error} after `destroy()`, or with hdc's or the device's message when it fails.
    */
@@ -135,11 +138,13 @@ export class MobileCDevice implements AbstractInterface {
   }
 
   /**
-   * Lets the agent resolve app names for the planner's `Launch` and `Terminate` (the agent's
-   * `appNameMapping`).
+   * Makes the planner's `Launch` and `Terminate` actions resolve app names with `resolve` (the
+   * agent's `appNameMapping`; `MobileCAgent` calls this). Without it, targets are used as given.
+   *
+   * @throws {TypeError} when `resolve` is not a function.
    */
   useAppNameMapping(resolve: (target: string) => string): void {
-    this.#resolveApp = resolve;
+    this.#resolveApp = checkAppNameResolver(resolve, "bundle name");
   }
 
   /**
@@ -203,17 +208,27 @@ export class MobileCDevice implements AbstractInterface {
   // What the action space needs of this device, private parts included.
   #actionHost(): MobileCActionHost {
     const shell = this.#shell;
+    const input = this.#input;
     const settings = this.#settings;
     return {
-      autoDismissKeyboard: settings.autoDismissKeyboard,
       size: () => this.size(),
-      touch: (kind, point) => touch(this.#input, kind, point),
-      move: (kind, from, to, ms) => move(this.#input, kind, from, to, ms),
-      keyEvent: (key) => keyEvent(shell, key),
+      tap: (point) => touch(input, "click", point),
+      doubleTap: (point) => touch(input, "doubleClick", point),
+      swipe: (from, to, ms) => move(input, "swipe", from, to, ms),
+      dragAndDrop: (from, to) => dragAndDrop(input, from, to),
+      // The system's long-press time: uitest's longClick takes no duration.
+      longPress: (point) => touch(input, "longClick", point),
+      caretToEnd: () => keyEvent(shell, KEY_MOVE_END),
+      key: (keyName) => {
+        const key = harmonyKeyEvent(keyName);
+        return () => keyEvent(shell, key);
+      },
       typeText: (text, overrides, signal) =>
         typeText(shell, settings.typing, text, overrides, signal),
       clearField: () => clearField(shell),
-      dismissKeyboard: () => dismissKeyboard(shell, settings.keyboardDismissStrategy),
+      dismissKeyboard: settings.autoDismissKeyboard
+        ? () => dismissKeyboard(shell, settings.keyboardDismissStrategy)
+        : undefined,
       resolveApp: (target) => this.#resolveApp(target),
       launch: (uri) => this.launch(uri),
       terminate: (uri) => this.terminate(uri),

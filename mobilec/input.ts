@@ -13,6 +13,8 @@ import type { ToolShell } from "./tool_shell.ts";
 // uitest's speed range for swipe, fling and drag, px/s.
 const MIN_SPEED = 200;
 const MAX_SPEED = 40_000;
+// `DragAndDrop`: uitest's `drag` (which holds first) at the speed of a move over this long, ms.
+const DRAG_AND_DROP_MS = 1000;
 // What uitest prints when it refuses its arguments.
 const UITEST_ERROR =
   /Invalid parameters|Missing parameter|Too many parameters|Please confirm that the coordinate values are correct/i;
@@ -70,4 +72,9 @@ export async function move(
     Math.min(Math.max(Math.hypot(x2 - x1, y2 - y1) / (ms / 1000), MIN_SPEED), MAX_SPEED),
   );
   await uiInput(target.shell, `${kind} ${x1} ${y1} ${x2} ${y2} ${speed}`);
+}
+
+/** `DragAndDrop`: uitest's `drag` (a hold picks the item up) from `from` to `to`. */
+export async function dragAndDrop(target: InputTarget, from: Point, to: Point): Promise<void> {
+  await move(target, "drag", from, to, DRAG_AND_DROP_MS);
 }

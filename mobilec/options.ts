@@ -6,11 +6,16 @@
  */
 
 import type { DeviceAction, InputStrategy } from "@sdk/core";
-import { checkBooleanOptions, checkInputOptions } from "@sdk/core";
+import {
+  checkBooleanOptions,
+  checkInputOptions,
+  checkOneOfOption,
+  checkTypeDelayOption,
+} from "@sdk/core";
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolOptions } from "./tool.ts";
 import type { KeyboardDismissStrategy, TypingSettings } from "./typing.ts";
 
-/** Options of {@link MobileCDevice} (spec 4.10), after the device id. */
+/** Options of `MobileCDevice` (device.ts; spec 4.10), after the device id. */
 export interface MobileCDeviceOptions extends ToolOptions {
   /** Hide the on-screen keyboard after `Input` and `ClearInput`. Default `true`. */
   autoDismissKeyboard?: boolean;
@@ -78,22 +83,15 @@ export function readMobileCOptions(options: MobileCDeviceOptions): MobileCSettin
     );
   }
   checkBooleanOptions("MobileCDevice", options, ["autoDismissKeyboard"]);
-  const strategy = options.keyboardDismissStrategy ?? "esc-first";
-  if (strategy !== "esc-first" && strategy !== "back-first") {
-    throw new TypeError(
-      `Cannot create MobileCDevice as 'keyboardDismissStrategy' must be 'esc-first' or ` +
-        `'back-first': current value is ${JSON.stringify(strategy)}`,
-    );
-  }
-  const delay = options.keyboardTypeDelay;
-  if (
-    delay !== undefined && !(typeof delay === "number" && Number.isFinite(delay) && delay >= 0)
-  ) {
-    throw new RangeError(
-      `Cannot create MobileCDevice as 'keyboardTypeDelay' must be a finite number of ms >= 0: ` +
-        `current value is ${JSON.stringify(delay)}`,
-    );
-  }
+  const strategy = checkOneOfOption(
+    "MobileCDevice",
+    "keyboardDismissStrategy",
+    // null counts as unset here (as it always has on MobileC).
+    options.keyboardDismissStrategy ?? undefined,
+    ["esc-first", "back-first"],
+    "esc-first",
+  );
+  const delay = checkTypeDelayOption("MobileCDevice", options.keyboardTypeDelay);
   checkInputOptions(options);
   return {
     toolOptions: { toolPath: options.toolPath },

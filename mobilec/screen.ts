@@ -7,6 +7,7 @@
  */
 
 import type { Point } from "@sdk/core";
+import { toPhysicalPixel } from "@sdk/core";
 import type { ToolShell } from "./tool_shell.ts";
 
 /** How the actions name their lengths and points. */
@@ -53,7 +54,6 @@ export class Screen {
   /** A logical point as physical pixels on the screen. */
   async physical(point: Point): Promise<[number, number]> {
     const { width, height, density } = await this.info();
-    const clamp = (v: number, max: number) => Math.min(Math.max(Math.round(v), 0), max - 1);
-    return [clamp(point[0] * density, width), clamp(point[1] * density, height)];
+    return toPhysicalPixel(point, density, { width, height });
   }
 }

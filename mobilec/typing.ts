@@ -6,7 +6,7 @@
  */
 
 import type { InputActionOptions, InputStrategy } from "@sdk/core";
-import { shellQuote, sleep, typeSettings } from "@sdk/core";
+import { shellQuote, typeCodePoints, typeSettings } from "@sdk/core";
 import { keyEvent, uiInput } from "./input.ts";
 import { harmonyKeyEvent } from "./keys.ts";
 import type { ToolShell } from "./tool_shell.ts";
@@ -42,13 +42,7 @@ export async function typeText(
     await send(text);
     return;
   }
-  let first = true;
-  for (const codePoint of text) {
-    if (!first && delay > 0) await sleep(delay, signal);
-    first = false;
-    signal?.throwIfAborted();
-    await send(codePoint);
-  }
+  await typeCodePoints(text, delay, signal, send);
 }
 
 /** Selects the field's text (Ctrl+A) and deletes it. */

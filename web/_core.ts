@@ -31,6 +31,7 @@ export {
   checkInputOptions,
   encodeBase64,
   sleep,
+  typeCodePoints,
   typeSettings,
 } from "@sdk/core";
 export type { TypeSettings } from "@sdk/core";

@@ -57,3 +57,23 @@ export function requireTarget(api: string, value: unknown): string {
   }
   return value;
 }
+
+/**
+ * The resolver a phone device's `useAppNameMapping` receives (the agent's `appNameMapping`),
+ * checked.
+ *
+ * @param resolve app name -> what the platform launches (unchecked input).
+ * @param targets what names resolve to, for the error: `"package name"`, `"bundle id"`.
+ * @returns `resolve`.
+ * @throws {TypeError} `useAppNameMapping needs a function from app name to <targets>` when it is
+ *   not a function.
+ */
+export function checkAppNameResolver(
+  resolve: unknown,
+  targets: string,
+): (target: string) => string {
+  if (typeof resolve !== "function") {
+    throw new TypeError(`useAppNameMapping needs a function from app name to ${targets}`);
+  }
+  return resolve as (target: string) => string;
+}

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { AppNameMapping, requireTarget } from "./app_names.ts";
+import { AppNameMapping, checkAppNameResolver, requireTarget } from "./app_names.ts";
 
 test("AppNameMapping: the user's names outrank the defaults, names match case-insensitively", () => {
   const apps = new AppNameMapping(
@@ -26,4 +26,15 @@ test("requireTarget names the API for an empty or non-string target", () => {
   assert.equal(requireTarget("launch", "x"), "x");
   assert.throws(() => requireTarget("launch", " "), /launch needs a non-empty string/);
   assert.throws(() => requireTarget("terminate", 5), /terminate needs a non-empty string/);
+});
+
+test("checkAppNameResolver returns the function, and refuses anything else naming the targets", () => {
+  const resolve = (target: string) => `com.${target}`;
+  assert.equal(checkAppNameResolver(resolve, "package name"), resolve);
+  for (const bad of [undefined, null, "com.x", { resolve }]) {
+    assert.throws(() => checkAppNameResolver(bad, "bundle id"), {
+      name: "TypeError",
+      message: "useAppNameMapping needs a function from app name to bundle id",
+    });
+  }
 });

@@ -28,6 +28,57 @@ export function checkBooleanOptions<T extends object>(
   }
 }
 
+/**
+ * A device's `keyboardTypeDelay` option, checked.
+ *
+ * @param subject what is being created, for the message (`"MobileADevice"`).
+ * @param value the option as given (unchecked input).
+ * @returns the delay between typed code points, ms, or `undefined` when it is not set.
+ * @throws {RangeError} `Cannot create <subject> as 'keyboardTypeDelay' must be a finite number of
+ *   ms >= 0: current value is ...` for anything else (`null` included).
+ */
+export function checkTypeDelayOption(subject: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
+  throw new RangeError(
+    `Cannot create ${subject} as 'keyboardTypeDelay' must be a finite number of ms >= 0: ` +
+      `current value is ${JSON.stringify(value)}`,
+  );
+}
+
+/**
+ * A device option that takes one of a few words (`keyboardDismissStrategy`, `imeStrategy`, ...),
+ * checked.
+ *
+ * @param subject what is being created, for the message (`"MobileCDevice"`).
+ * @param name the option's name, for the message.
+ * @param value the option as given (unchecked input).
+ * @param values the words it takes.
+ * @param fallback what an unset option (`undefined`) stands for.
+ * @returns `value`, or `fallback` when it is `undefined`.
+ * @throws {TypeError} `Cannot create <subject> as '<name>' must be 'a', 'b' or 'c': current value
+ *   is ...` for anything else (`null` included).
+ */
+export function checkOneOfOption<T extends string>(
+  subject: string,
+  name: string,
+  value: unknown,
+  values: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) return fallback;
+  if (typeof value === "string" && (values as readonly string[]).includes(value)) return value as T;
+  const quoted = values.map((v) => `'${v}'`);
+  const words = quoted.length > 1
+    ? `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`
+    : quoted.join("");
+  throw new TypeError(
+    `Cannot create ${subject} as '${name}' must be ${words}: current value is ${
+      JSON.stringify(value)
+    }`,
+  );
+}
+
 /** Throws a `RangeError` naming `name` unless `v` is absent or a finite number >= 0. */
 export function checkNonNegative(name: string, v: number | undefined): void {
   if (v !== undefined && !(Number.isFinite(v) && v >= 0)) {

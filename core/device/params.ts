@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { LocatedElement } from "./types.ts";
+import type { LocatedElement, Point } from "./types.ts";
 
 /** A `param` object as a device action receives it (from a model's answer, so unchecked). */
 export type ActionParams = Record<string, unknown>;
@@ -71,6 +71,17 @@ export function readLocateParam(
     );
   }
   return value as LocatedElement;
+}
+
+/**
+ * The center of a required locate parameter (`name`, default `"locate"`) of `action`: where a
+ * tap or a drag goes.
+ *
+ * @returns the point, logical pixels.
+ * @throws {TypeError} as {@link readLocateParam} when it is absent or malformed.
+ */
+export function readLocateCenter(action: string, param: ActionParams, name = "locate"): Point {
+  return readLocateParam(action, param, true, name).center;
 }
 
 /**

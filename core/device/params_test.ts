@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   readEnumParam,
+  readLocateCenter,
   readLocateParam,
   readPositiveNumberParam,
   readStringParam,
@@ -23,4 +24,14 @@ test("the readers check params and name the action and parameter", () => {
   assert.equal(readPositiveNumberParam("Swipe", { distance: "12" }, "distance"), 12);
   assert.throws(() => readPositiveNumberParam("Swipe", { distance: 0 }, "distance"), RangeError);
   assert.throws(() => readPositiveNumberParam("Swipe", { distance: "x" }, "distance"), TypeError);
+});
+
+test("readLocateCenter gives a required locate's center, by default 'locate'", () => {
+  const at = { description: "x", center: [3, 4], rect: { left: 0, top: 0, width: 6, height: 8 } };
+  assert.deepEqual(readLocateCenter("Tap", { locate: at }), [3, 4]);
+  assert.deepEqual(readLocateCenter("DragAndDrop", { to: at }, "to"), [3, 4]);
+  assert.throws(
+    () => readLocateCenter("DragAndDrop", { locate: at }, "from"),
+    /Cannot run DragAndDrop: 'from' is required/,
+  );
 });

@@ -203,8 +203,9 @@ export interface AbstractInterface {
   /**
    * XPaths that select the element at `point` (logical pixels), best first, for the locate cache
    * (spec 2.2): after the model locates an element, the agent stores them and later tries them
-   * with {@link locateByXpath} before asking the model. `[]` when the element cannot be
-   * identified by an xpath. A device needs both capabilities for its locations to be cached.
+   * with {@link AbstractInterface.locateByXpath} before asking the model. `[]` when the element
+   * cannot be identified by an xpath. A device needs both capabilities for its locations to be
+   * cached.
    */
   xpathsAt?(point: Point): Promise<string[]>;
   /** Local time on the device (`useDeviceTime`). */

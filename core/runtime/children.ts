@@ -27,12 +27,12 @@ export interface AdoptableChild {
   unref(): void;
   /** Calls `listener` once when it exits. */
   once(event: "exit", listener: () => void): unknown;
+  /** Its pipes, when it has them (unref'd when they can be). */
+  readonly stdin?: unknown;
   /** Its pipes, when it has them. */
-  readonly stdin?: { unref?(): void } | null;
+  readonly stdout?: unknown;
   /** Its pipes, when it has them. */
-  readonly stdout?: { unref?(): void } | null;
-  /** Its pipes, when it has them. */
-  readonly stderr?: { unref?(): void } | null;
+  readonly stderr?: unknown;
 }
 
 /** Options of {@link adoptChild}. */
@@ -142,7 +142,9 @@ export function adoptChild(child: AdoptableChild, options: AdoptChildOptions = {
     unhookSignals();
   });
   child.unref();
-  for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe?.unref?.();
+  for (const pipe of [child.stdin, child.stdout, child.stderr]) {
+    (pipe as { unref?: () => void } | null | undefined)?.unref?.();
+  }
 }
 
 /** The pids of the adopted children still running (for tests and diagnostics). */

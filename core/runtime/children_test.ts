@@ -29,14 +29,15 @@ async function run(mode: string, signal?: Deno.Signal) {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = child.stdout.getReader();
+  const decoder = new TextDecoder();
   let out = "";
   const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
   try {
     while (true) {
       const { value, done } = await reader.read();
       if (done) break;
-      out += value;
+      out += decoder.decode(value, { stream: true });
       if (signal && out.includes("waiting")) {
         child.kill(signal);
         signal = undefined;

@@ -139,8 +139,9 @@ export async function runAndEnd(options: RunAndEndOptions): Promise<EndedRun> {
     child.kill("SIGKILL");
   }, options.timeoutMs ?? 60_000);
   const read = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
-      output += text;
+    const decoder = new TextDecoder();
+    for await (const bytes of stream) {
+      output += decoder.decode(bytes, { stream: true });
       if (!signalled && /^ready$/m.test(output)) {
         signalled = true;
         if (options.endBy === "sigint" || options.endBy === "sigterm") {

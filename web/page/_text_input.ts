@@ -7,8 +7,8 @@
  */
 
 import type { ActionParams, InputActionOptions, InputStrategy, TypeSettings } from "../_core.ts";
-import { INPUT_MODES, readEnumParam, readLocateParam, readStringParam, sleep } from "../_core.ts";
-import { typeSettings } from "../_core.ts";
+import { INPUT_MODES, readEnumParam, readLocateParam, readStringParam } from "../_core.ts";
+import { typeCodePoints, typeSettings } from "../_core.ts";
 import { editFocusedField, type FieldEdit } from "./_page_scripts.ts";
 import { clickAt, type PointerHost } from "./_pointer_input.ts";
 
@@ -79,12 +79,7 @@ async function type(
     return await keyboard.type(text, delay > 0 ? { delayMs: delay } : undefined);
   }
   // 'sequential': one code point per call, so a surrogate pair (an emoji) stays whole.
-  let first = true;
-  for (const codePoint of text) {
-    if (!first && delay > 0) await sleep(delay, signal);
-    first = false;
-    await keyboard.type(codePoint);
-  }
+  await typeCodePoints(text, delay, signal, (codePoint) => keyboard.type(codePoint));
 }
 
 async function selectAllInField(
