@@ -80,6 +80,20 @@ export class SdkRangeError extends RangeError implements SdkErrorFields {
   readonly code: SdkErrorCode = "ARGUMENT_OUT_OF_RANGE";
 }
 
+/** How much of a model answer or a tool's output an error message quotes, characters. */
+export const QUOTE_EXCERPT_CHARS = 200;
+
+/**
+ * Quotes text for an error message or a log line, bounded: the whole text as a JSON string when it
+ * is short, else its first {@link QUOTE_EXCERPT_CHARS} characters and its full size, e.g.
+ * `"{\"bbox\": [1, 2, ..." (1048576 characters in all)`. The full text stays on the error's
+ * own fields (`rawResponse`, `output`).
+ */
+export function quoteExcerpt(text: string, max: number = QUOTE_EXCERPT_CHARS): string {
+  if (text.length <= max) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, max) + "...")} (${text.length} characters in all)`;
+}
+
 /** Whether `error` is one of the SDK's errors (an {@link SdkError}, {@link SdkTypeError} or {@link SdkRangeError}). */
 export function isSdkError(error: unknown): error is Error & SdkErrorFields {
   return error instanceof SdkError || error instanceof SdkTypeError ||

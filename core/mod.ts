@@ -83,6 +83,8 @@ export {
   ModelTimeoutError,
   PlanningError,
   PromptImageError,
+  QUOTE_EXCERPT_CHARS,
+  quoteExcerpt,
   SdkError,
   type SdkErrorCode,
   type SdkErrorFields,

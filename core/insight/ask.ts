@@ -14,7 +14,7 @@ import type { CallSession } from "../agent/session.ts";
 import { promptImageParts } from "../model/prompt_images.ts";
 import type { ResolvedPromptImage } from "../model/prompt_images.ts";
 import type { Screen } from "../agent/screen.ts";
-import { ModelResponseError } from "../errors.ts";
+import { ModelResponseError, quoteExcerpt } from "../errors.ts";
 import type { ChatContentPart, ChatMessage } from "../model/chat.ts";
 import type { ModelIntent } from "../model/config.ts";
 import { parseJsonAnswer } from "../model/parse.ts";
@@ -94,9 +94,18 @@ export interface ModelStepRequest {
   format?: "json" | "text";
 }
 
-/** Quotes an answer for an error message, shortened. */
-function quote(raw: string, max = 1000): string {
-  return JSON.stringify(raw.length > max ? raw.slice(0, max) + "..." : raw);
+/**
+ * How much of an unusable answer goes back to the model in the retry's history, and into the
+ * report, characters: enough to show what was wrong, bounded so that a runaway answer (megabytes
+ * of one token) is not sent again or written twice.
+ */
+const ANSWER_KEEP_CHARS = 20_000;
+
+/** An answer cut to {@link ANSWER_KEEP_CHARS}, saying how long it was. */
+function keptAnswer(raw: string): string {
+  return raw.length <= ANSWER_KEEP_CHARS
+    ? raw
+    : `${raw.slice(0, ANSWER_KEEP_CHARS)}\n[... the answer was ${raw.length} characters; cut here]`;
 }
 
 /**
@@ -113,9 +122,15 @@ export function retryMessage(problem: string, format: "json" | "text"): string {
 /** An unusable-answer error that quotes the full raw answer (a box error quotes only the box). */
 function withRawAnswer(e: ModelResponseError, raw: string): ModelResponseError {
   if (e.rawResponse === raw) return e;
-  return new ModelResponseError(`${e.message}. The model's answer was ${quote(raw)}`, raw, {
+  return new ModelResponseError(`${e.message}. The model's answer was ${quoteExcerpt(raw)}`, raw, {
     cause: e,
   });
+}
+
+/** One answer of the final error: the problem, and the answer's excerpt unless the problem quotes it. */
+function answerLine(raw: string, problem: string): string {
+  const quoted = quoteExcerpt(raw);
+  return problem.includes(quoted) ? `Problem: ${problem}` : `${quoted}\nProblem: ${problem}`;
 }
 
 function sumUsage(a: AIUsageInfo, b: AIUsageInfo): AIUsageInfo {
@@ -158,15 +173,16 @@ export async function modelStep<T>(
   const messages = request.messages ??
     protocolMessages(request.system, request.user, screen, s.promptImages);
   const attempts: ReportModelAttempt[] = [];
+  let firstRaw: string | undefined;
   try {
     let conversation = messages;
     for (let attempt = 1;; attempt++) {
       const { content: raw, usage } = await s.caller.call(request.intent, conversation, {
         signal: s.signal,
       });
-      step.rawResponse = raw;
+      step.rawResponse = keptAnswer(raw);
       step.usage = step.usage ? sumUsage(step.usage, usage) : usage;
-      attempts.push({ rawResponse: raw, usage });
+      attempts.push({ rawResponse: step.rawResponse, usage });
       if (attempts.length > 1) step.attempts = attempts;
       try {
         const json = format === "json" ? await parseJsonAnswer(raw) : {};
@@ -179,18 +195,19 @@ export async function modelStep<T>(
         const error = withRawAnswer(e, raw);
         attempts[attempts.length - 1].error = error.message;
         if (attempt >= 2) {
-          const [first, second] = attempts;
+          const [first, second] = [firstRaw!, raw];
           throw new ModelResponseError(
             `The model's answer could not be used, even after one retry.\n` +
-              `First answer: ${quote(first.rawResponse)}\nProblem: ${first.error}\n` +
-              `Answer after the retry: ${quote(second.rawResponse)}\nProblem: ${second.error}`,
-            `${first.rawResponse}\n\n--- answer after the retry ---\n\n${second.rawResponse}`,
+              `First answer: ${answerLine(first, attempts[0].error!)}\n` +
+              `Answer after the retry: ${answerLine(second, attempts[1].error!)}`,
+            `${first}\n\n--- answer after the retry ---\n\n${second}`,
             { cause: error },
           );
         }
+        firstRaw = raw;
         conversation = [
           ...messages,
-          { role: "assistant", content: raw },
+          { role: "assistant", content: keptAnswer(raw) },
           { role: "user", content: retryMessage(e.message, format) },
         ];
       }

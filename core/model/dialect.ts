@@ -328,8 +328,3 @@ export function fillParams(
   }
   return param;
 }
-
-/** Quotes an answer for an error message, shortened. */
-export function quoteAnswer(raw: string, max = 1000): string {
-  return JSON.stringify(raw.length > max ? raw.slice(0, max) + "..." : raw);
-}

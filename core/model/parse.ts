@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ModelResponseError } from "../errors.ts";
+import { ModelResponseError, quoteExcerpt } from "../errors.ts";
 
 /** Finds the first balanced `{...}` in `text`, skipping braces inside strings. */
 function firstObject(text: string): string | undefined {
@@ -50,7 +50,7 @@ export async function parseJsonAnswer(raw: string): Promise<Record<string, unkno
     }
   }
   throw new ModelResponseError(
-    `The model's answer is not a JSON object: ${JSON.stringify(raw.slice(0, 2000))}`,
+    `The model's answer is not a JSON object: ${quoteExcerpt(raw)}`,
     raw,
   );
 }

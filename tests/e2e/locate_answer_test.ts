@@ -89,3 +89,25 @@ test('a locate answer with "bbox": null is a not-found after one call, even with
   );
   assert.equal(model.calls.length, 1);
 });
+
+test("two unusable answers of 50 MB each end in a ModelResponseError whose message quotes short excerpts with their sizes", async () => {
+  const page = await env.open("actions.html");
+  const huge = (c: string) => `{"thought": "${c.repeat(50_000_000)}"}`;
+  const bad = [huge("A"), huge("B")];
+  let n = 0;
+  const { agent, model } = await env.agent(page, { locate: () => null }, {
+    model: { answerOverride: () => bad[n++] },
+  });
+  await assert.rejects(agent.aiTap("the click button"), (e: unknown) => {
+    assert.ok(e instanceof ModelResponseError, `expected a ModelResponseError, got ${e}`);
+    assert.equal(e.code, "MODEL_RESPONSE_UNUSABLE");
+    assert.ok(e.message.length < 2_000, `the message is ${e.message.length} characters`);
+    assert.match(e.message, /\(50000015 characters in all\)/);
+    assert.ok(e.rawResponse.startsWith(bad[0]) && e.rawResponse.endsWith(bad[1]));
+    return true;
+  });
+  assert.equal(model.calls.length, 2);
+  // The retry sends back a bounded copy of the first answer, not 50 MB.
+  const retryBody = JSON.stringify(model.calls[1].call);
+  assert.ok(retryBody.length < 1_000_000, `the retry's recorded call is ${retryBody.length} chars`);
+});

@@ -9,7 +9,7 @@
  */
 
 import type { DeviceAction } from "../../device/types.ts";
-import { ModelResponseError } from "../../errors.ts";
+import { ModelResponseError, quoteExcerpt } from "../../errors.ts";
 import {
   type DialectCall,
   dialectConversation,
@@ -19,7 +19,6 @@ import {
   type DialectStep,
   fillParams,
   type PlannerDialect,
-  quoteAnswer,
   readCall,
   requireDeviceAction,
 } from "../dialect.ts";
@@ -146,7 +145,7 @@ export function parseAutoGlmAnswer(
   if (!call) {
     throw new ModelResponseError(
       `The AutoGLM answer has no action. Write <think>...</think><answer>do(action="...", ...)</answer> or <answer>finish(message="...")</answer>. The answer was ${
-        quoteAnswer(raw)
+        quoteExcerpt(raw)
       }`,
       raw,
     );
@@ -169,7 +168,7 @@ export function parseAutoGlmAnswer(
     throw new ModelResponseError(
       `The AutoGLM action ${JSON.stringify(actionName)} is unknown; use one of ${
         Object.values(GLM_ACTIONS).map((a) => a.name).join(", ")
-      }, or finish(message="..."). The answer was ${quoteAnswer(raw)}`,
+      }, or finish(message="..."). The answer was ${quoteExcerpt(raw)}`,
       raw,
     );
   }

@@ -6,7 +6,7 @@
  */
 
 import type { Rect } from "../../device/types.ts";
-import { ModelResponseError } from "../../errors.ts";
+import { ModelResponseError, QUOTE_EXCERPT_CHARS, quoteExcerpt } from "../../errors.ts";
 import type { ModelImageSize } from "../chat.ts";
 
 /**
@@ -34,7 +34,7 @@ export function readBoxNumbers(raw: unknown, family: string, image?: ModelImageS
   if ((numbers.length !== 2 && numbers.length !== 4) || numbers.some((n) => !Number.isFinite(n))) {
     throw new ModelResponseError(
       `Model family '${family}' answered a bbox that is neither a point nor a box: ${
-        JSON.stringify(raw)
+        shownBox(raw)
       }` + (image ? ` (image ${image.width}x${image.height} px)` : ""),
       JSON.stringify(raw),
     );
@@ -42,10 +42,16 @@ export function readBoxNumbers(raw: unknown, family: string, image?: ModelImageS
   return numbers;
 }
 
+/** A box value as an error message shows it: as written when short, else an excerpt. */
+function shownBox(raw: unknown): string {
+  const text = JSON.stringify(raw) ?? String(raw);
+  return text.length <= QUOTE_EXCERPT_CHARS ? text : quoteExcerpt(text);
+}
+
 /** Error for a box outside the image or reversed. */
 function badBox(family: string, raw: unknown, image: ModelImageSize, why: string) {
   return new ModelResponseError(
-    `Model family '${family}' answered bbox ${JSON.stringify(raw)} that is ${why} ` +
+    `Model family '${family}' answered bbox ${shownBox(raw)} that is ${why} ` +
       `(image ${image.width}x${image.height} px)`,
     JSON.stringify(raw),
   );

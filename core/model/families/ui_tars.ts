@@ -8,7 +8,7 @@
  */
 
 import type { DeviceAction } from "../../device/types.ts";
-import { ModelResponseError, PlanningError } from "../../errors.ts";
+import { ModelResponseError, PlanningError, quoteExcerpt } from "../../errors.ts";
 import {
   type DialectCall,
   dialectConversation,
@@ -18,7 +18,6 @@ import {
   type DialectStep,
   fillParams,
   type PlannerDialect,
-  quoteAnswer,
   readCall,
   requireDeviceAction,
   toKeyCombo,
@@ -202,7 +201,7 @@ export function parseUiTarsAnswer(
     throw new ModelResponseError(
       `The UI-TARS answer has no action. Write "Thought: ..." then one line "Action: ..." with one of: ${
         Object.keys(TARS_ACTIONS).join(", ")
-      }. The answer was ${quoteAnswer(raw)}`,
+      }. The answer was ${quoteExcerpt(raw)}`,
       raw,
     );
   }
