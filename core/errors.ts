@@ -35,7 +35,13 @@ export type SdkErrorCode =
   | "TOOL_FAILED"
   | "ACTION_UNSUPPORTED"
   | "INVALID_ARGUMENT"
-  | "ARGUMENT_OUT_OF_RANGE";
+  | "ARGUMENT_OUT_OF_RANGE"
+  | "INVALID_STATE"
+  | "FILE_NOT_FOUND"
+  | "FILE_NOT_ALLOWED"
+  | "FILE_INVALID"
+  | "RUNTIME_UNSUPPORTED"
+  | "INTERNAL_ERROR";
 
 /** What every error of the SDK carries besides `name`, `message` and `cause`. */
 export interface SdkErrorFields {
@@ -385,4 +391,69 @@ export class UnsupportedActionError extends SdkError {
     super(message, options);
     this.action = action;
   }
+}
+
+/**
+ * A call that the object's state does not allow: the agent was destroyed, the page context is
+ * frozen, an observer is still recording or was disposed. The message says what to do instead.
+ */
+export class InvalidStateError extends SdkError {
+  /** Always `"InvalidStateError"`, whatever a bundler renames the class to. */
+  override readonly name: string = "InvalidStateError";
+  /** Always `"INVALID_STATE"`. */
+  override readonly code: SdkErrorCode = "INVALID_STATE";
+}
+
+/** What is wrong with a file: missing, outside what the user allowed, or not what it must be. */
+export type FileErrorReason = "missing" | "not-allowed" | "invalid";
+
+/**
+ * A file or folder the SDK was given, or a model planned, cannot be used: it does not exist
+ * (`FILE_NOT_FOUND`), it lies outside the folder the user allowed (`FILE_NOT_ALLOWED`, e.g.
+ * outside `fileChooserAllowedDir`), or it is not what it must be (`FILE_INVALID`: a folder where a
+ * file belongs, a file that is not a report, a merge target that exists). The message names it.
+ */
+export class FileError extends SdkError {
+  /** Always `"FileError"`, whatever a bundler renames the class to. */
+  override readonly name: string = "FileError";
+  /** `FILE_NOT_FOUND`, `FILE_NOT_ALLOWED` or `FILE_INVALID`, after `reason`. */
+  override readonly code: SdkErrorCode;
+  /** The path at fault, as the SDK resolved it. */
+  readonly path: string;
+  /** What is wrong. */
+  readonly reason: FileErrorReason;
+  /** Creates the error. */
+  constructor(
+    message: string,
+    details: { path: string; reason: FileErrorReason },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.path = details.path;
+    this.reason = details.reason;
+    this.code = details.reason === "missing"
+      ? "FILE_NOT_FOUND"
+      : details.reason === "not-allowed"
+      ? "FILE_NOT_ALLOWED"
+      : "FILE_INVALID";
+  }
+}
+
+/**
+ * What was asked needs something this runtime lacks: a file system in a browser page, child
+ * processes. The message says which runtime can do it.
+ */
+export class UnsupportedRuntimeError extends SdkError {
+  /** Always `"UnsupportedRuntimeError"`, whatever a bundler renames the class to. */
+  override readonly name: string = "UnsupportedRuntimeError";
+  /** Always `"RUNTIME_UNSUPPORTED"`. */
+  override readonly code: SdkErrorCode = "RUNTIME_UNSUPPORTED";
+}
+
+/** A broken invariant of the SDK itself: a bug to report, with what was found. */
+export class InternalError extends SdkError {
+  /** Always `"InternalError"`, whatever a bundler renames the class to. */
+  override readonly name: string = "InternalError";
+  /** Always `"INTERNAL_ERROR"`. */
+  override readonly code: SdkErrorCode = "INTERNAL_ERROR";
 }

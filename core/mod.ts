@@ -73,6 +73,10 @@ export {
   type ConnectionErrorKind,
   DeviceNotFoundError,
   ExtractionError,
+  FileError,
+  type FileErrorReason,
+  InternalError,
+  InvalidStateError,
   isSdkError,
   LocateError,
   MissingDependencyError,
@@ -92,6 +96,7 @@ export {
   SdkTypeError,
   ToolError,
   UnsupportedActionError,
+  UnsupportedRuntimeError,
   WaitForTimeoutError,
 } from "./errors.ts";
 export type { ChatContentPart, ChatMessage, ModelImageSize } from "./model/chat.ts";

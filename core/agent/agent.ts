@@ -9,6 +9,7 @@
  * @module
  */
 
+import { InvalidStateError } from "../errors.ts";
 import type { AbstractInterface } from "../device/types.ts";
 import { startObserving, type UIObserver } from "../observe/observer.ts";
 import type { StartObservingOptions } from "../observe/options.ts";
@@ -414,7 +415,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
    */
   async startObserving(options?: StartObservingOptions): Promise<UIObserver> {
     if (this.#state.destroyed) {
-      throw new Error("startObserving: this agent was destroyed; create a new agent");
+      throw new InvalidStateError("startObserving: this agent was destroyed; create a new agent");
     }
     return await startObserving(observerHost(this.#state), this.#state.observers, options);
   }

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { SdkRangeError, SdkTypeError } from "../errors.ts";
 import type { ElementsDescriptionOptions } from "../device/types.ts";
 import type { ExtractOptions, LocateOptions } from "./options.ts";
 
@@ -16,7 +17,7 @@ export function isPromptObject(v: unknown): v is { prompt: string } {
 export function checkLocateOptions(api: string, opt: LocateOptions | undefined): void {
   const xpath = opt?.xpath;
   if (xpath !== undefined && (typeof xpath !== "string" || xpath.trim() === "")) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `${api}: xpath must be a non-empty XPath expression such as "//button[@id='save']", got ${
         JSON.stringify(xpath)
       }`,
@@ -33,7 +34,7 @@ export function domOption(
   if (domIncluded === true || domIncluded === "visible-only") {
     return { visibleOnly: domIncluded === "visible-only" };
   }
-  throw new RangeError(
+  throw new SdkRangeError(
     `${api}: 'domIncluded' must be true, false or 'visible-only': current value is ${
       JSON.stringify(domIncluded)
     }`,
@@ -43,6 +44,6 @@ export function domOption(
 /** Throws a `RangeError` naming the API and option unless `v` is absent or a finite number > 0. */
 export function checkPositive(api: string, name: string, v: number | undefined): void {
   if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) {
-    throw new RangeError(`${api}: '${name}' must be a finite number > 0: current value is ${v}`);
+    throw new SdkRangeError(`${api}: '${name}' must be a finite number > 0: current value is ${v}`);
   }
 }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { SdkRangeError, SdkTypeError } from "../errors.ts";
 import type { ActionContext } from "../device/types.ts";
 import { checkInputOptions } from "../device/options.ts";
 import { isPromptObject } from "./call_checks.ts";
@@ -53,14 +54,14 @@ export function inputArgs(
   checkInputOptions(opt);
   const mode = opt.mode === "append" ? "typeOnly" : opt.mode ?? "replace";
   if (!["replace", "typeOnly", "clear"].includes(mode)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `aiInput: mode must be 'replace', 'typeOnly' or 'clear': current value is ${
         JSON.stringify(opt.mode)
       }`,
     );
   }
   if (mode !== "clear" && (opt.value === undefined || opt.value === null)) {
-    throw new TypeError("aiInput needs a value: aiInput(locate, { value: 'text' })");
+    throw new SdkTypeError("aiInput needs a value: aiInput(locate, { value: 'text' })");
   }
   const value = mode === "clear" ? "" : String(opt.value);
   // Given values override the device's defaults; the device checks the combination (rule 5).
@@ -91,7 +92,7 @@ export function keyboardPressArgs(
     opt = { ...c, keyName: a as string };
   }
   if (typeof opt.keyName !== "string" || opt.keyName === "") {
-    throw new TypeError("aiKeyboardPress needs a keyName, e.g. { keyName: 'Enter' }");
+    throw new SdkTypeError("aiKeyboardPress needs a keyName, e.g. { keyName: 'Enter' }");
   }
   return { locate, options: opt, param: { keyName: opt.keyName } };
 }

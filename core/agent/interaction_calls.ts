@@ -5,7 +5,7 @@
  * @module
  */
 
-import { UnsupportedActionError } from "../errors.ts";
+import { SdkRangeError, UnsupportedActionError } from "../errors.ts";
 import type { ActionContext } from "../device/types.ts";
 import { markTarget } from "../insight/locate.ts";
 import { runPlan } from "../planning/act.ts";
@@ -119,7 +119,7 @@ export async function pinchCall(
 ): Promise<void> {
   const direction = options?.direction;
   if (direction !== "in" && direction !== "out") {
-    throw new RangeError(
+    throw new SdkRangeError(
       `aiPinch: 'direction' must be 'in' (zoom out) or 'out' (zoom in): current value is ${
         JSON.stringify(direction)
       }`,

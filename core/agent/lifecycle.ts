@@ -5,6 +5,7 @@
  * @module
  */
 
+import { InvalidStateError, SdkRangeError, SdkTypeError } from "../errors.ts";
 import { checkModelConfigKeys } from "../model/config.ts";
 import type { AbstractInterface } from "../device/types.ts";
 import { checkNonNegative } from "../device/options.ts";
@@ -59,20 +60,20 @@ export interface AgentState {
 export function createAgentState(device: AbstractInterface, options: AgentOptions): AgentState {
   const shrink = options.screenshotShrinkFactor;
   if (shrink !== undefined && !(Number.isFinite(shrink) && shrink >= 1)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `'screenshotShrinkFactor' must be a finite number >= 1: current value is ${shrink}`,
     );
   }
   checkNonNegative("waitAfterAction", options.waitAfterAction);
   const limit = options.replanningCycleLimit;
   if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `'replanningCycleLimit' must be a positive integer: current value is ${limit}`,
     );
   }
   checkModelConfigKeys(options.modelConfig);
   if (options.persistExecutionDump && options.generateReport === false) {
-    throw new TypeError("persistExecutionDump requires generateReport to be true");
+    throw new SdkTypeError("persistExecutionDump requires generateReport to be true");
   }
   const screen = {
     encoding: resolveScreenshotEncoding(options.screenshotFormat, options.screenshotQuality),
@@ -114,7 +115,7 @@ export function createAgentState(device: AbstractInterface, options: AgentOption
  */
 export async function freezeAgent(state: AgentState): Promise<void> {
   if (state.destroyed) {
-    throw new Error("freezePageContext: this agent was destroyed; create a new agent");
+    throw new InvalidStateError("freezePageContext: this agent was destroyed; create a new agent");
   }
   state.frozen = await freezeContext(state.device, state.screen);
 }

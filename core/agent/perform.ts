@@ -5,7 +5,7 @@
  * @module
  */
 
-import { UnsupportedActionError } from "../errors.ts";
+import { SdkTypeError, UnsupportedActionError } from "../errors.ts";
 import type { ActionContext, DeviceAction, LocatedElement } from "../device/types.ts";
 import type { ReportStep } from "../report/types.ts";
 import { sleep } from "../runtime/runtime.ts";
@@ -43,7 +43,7 @@ export function checkParams(action: DeviceAction, param: Record<string, unknown>
     const v = param[spec.name];
     if (v === undefined || v === null) {
       if (spec.required) {
-        throw new TypeError(`Action ${action.name} needs the parameter "${spec.name}"`);
+        throw new SdkTypeError(`Action ${action.name} needs the parameter "${spec.name}"`);
       }
       continue;
     }
@@ -59,7 +59,7 @@ export function checkParams(action: DeviceAction, param: Record<string, unknown>
       ? typeof v === "string"
       : typeof v === "boolean";
     if (!ok) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Action ${action.name}: parameter "${spec.name}" must be ${
           spec.type === "enum"
             ? `one of ${spec.values?.join(", ")}`

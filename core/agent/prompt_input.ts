@@ -19,7 +19,7 @@
  */
 
 import { decodeBase64Prefix, encodeBase64 } from "../image/base64.ts";
-import { PromptImageError } from "../errors.ts";
+import { PromptImageError, SdkTypeError } from "../errors.ts";
 import type { ResolvedPromptImage } from "../model/prompt_images.ts";
 import { hasFileSystem, readLocalFile } from "../runtime/runtime.ts";
 import type { TUserPrompt } from "./options.ts";
@@ -231,7 +231,7 @@ export async function resolvePrompt(
 ): Promise<ResolvedPrompt> {
   const text = typeof prompt === "string" ? prompt : prompt?.prompt;
   if (typeof text !== "string" || text.trim() === "") {
-    throw new TypeError(
+    throw new SdkTypeError(
       `${what} must be a non-empty string or an object { prompt: string }, got ${
         JSON.stringify(prompt)
       }`,
@@ -240,12 +240,12 @@ export async function resolvePrompt(
   if (typeof prompt === "string" || prompt.images === undefined) return { text, images: [] };
   const { images, convertHttpImage2Base64: convert } = prompt;
   if (convert !== undefined && typeof convert !== "boolean") {
-    throw new TypeError(
+    throw new SdkTypeError(
       `${what}: convertHttpImage2Base64 must be true or false, got ${JSON.stringify(convert)}`,
     );
   }
   if (!Array.isArray(images)) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `${what}: images must be an array of { name, url }, got ${JSON.stringify(images)}`,
     );
   }
@@ -253,19 +253,19 @@ export async function resolvePrompt(
   const checked = images.map((image, i) => {
     const name = typeof image?.name === "string" ? image.name.trim() : "";
     if (name === "") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `${what}: images[${i}] needs a non-empty string name (the name the prompt text uses), ` +
           `got ${JSON.stringify(image?.name)}`,
       );
     }
     if (seen.has(name)) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `${what}: two images are named ${JSON.stringify(name)}; give each image its own name`,
       );
     }
     seen.add(name);
     if (typeof image.url !== "string" || image.url.trim() === "") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `${what}: image ${JSON.stringify(name)} needs a url (a local path, a data URI, base64 ` +
           `data or an http(s) link), got ${JSON.stringify(image.url)}`,
       );

@@ -6,7 +6,7 @@
  */
 
 import { checkNonNegative } from "../device/options.ts";
-import { AssertionError, WaitForTimeoutError } from "../errors.ts";
+import { AssertionError, SdkTypeError, WaitForTimeoutError } from "../errors.ts";
 import { checkAssertion, extractData } from "../insight/extract.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
 import { sleep } from "../runtime/runtime.ts";
@@ -97,7 +97,7 @@ export async function waitForCall(
 ): Promise<void> {
   // Typed as a string, but a JavaScript caller may pass a prompt object (spec 2.5).
   if ((assertion as unknown as PromptWithImages | null)?.images?.length) {
-    throw new TypeError(
+    throw new SdkTypeError(
       "aiWaitFor: the assertion is text (spec 4.4) and cannot carry images; " +
         "check a prompt with images with aiAssert",
     );

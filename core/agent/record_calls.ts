@@ -5,6 +5,7 @@
  * @module
  */
 
+import { SdkTypeError } from "../errors.ts";
 import type { AgentState } from "./lifecycle.ts";
 import type { RecordToReportOptions } from "./options.ts";
 import { checkLive, runCall } from "./run_call.ts";
@@ -17,7 +18,7 @@ export async function recordToReportCall(
   options: RecordToReportOptions,
 ): Promise<void> {
   if (options.screenshots !== undefined && options.screenshotBase64 !== undefined) {
-    throw new TypeError(
+    throw new SdkTypeError(
       "recordToReport: give only one of 'screenshots' and 'screenshotBase64' (deprecated)",
     );
   }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { InvalidStateError } from "../errors.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ObservedCallInput, ObserverHost } from "../observe/host.ts";
 import { ReportWriter } from "../report/writer.ts";
@@ -34,7 +35,7 @@ export async function runCall<T>(
   observed?: ObservedCallInput,
 ): Promise<T> {
   if (state.destroyed) {
-    throw new Error(`${apiName}: this agent was destroyed; create a new agent`);
+    throw new InvalidStateError(`${apiName}: this agent was destroyed; create a new agent`);
   }
   return await execCall(state, apiName, prompt, intents, body, signal, observed);
 }
@@ -179,7 +180,7 @@ export function contextFor(
 /** Rejects an interaction method on a frozen context: the model could not see what it does. */
 export function checkLive(state: AgentState, api: string): void {
   if (state.frozen) {
-    throw new Error(
+    throw new InvalidStateError(
       `${api} cannot run while the page context is frozen (freezePageContext()): the model would not see the page change. Call unfreezePageContext() first.`,
     );
   }

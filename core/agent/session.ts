@@ -6,6 +6,7 @@
  * @module
  */
 
+import { SdkTypeError } from "../errors.ts";
 import type { AbstractInterface, ElementsDescriptionOptions, Size } from "../device/types.ts";
 import type { ModelCaller } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
@@ -108,7 +109,7 @@ export async function elementsFor(
   const frozen = s.frozen?.elements;
   if (frozen) return options.visibleOnly ? frozen.visibleOnly : frozen.all;
   if (!s.device.getElementsDescription) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `domIncluded needs a device that can describe its elements (getElementsDescription), and this ${
         JSON.stringify(s.device.interfaceType)
       } device cannot; leave domIncluded unset`,

@@ -14,6 +14,7 @@
  * @module
  */
 
+import { FileError, SdkTypeError } from "../errors.ts";
 import type { DeviceAction } from "../device/types.ts";
 import { cwd, nodePath, realPathInfo } from "../runtime/runtime.ts";
 
@@ -42,7 +43,7 @@ export function actionChoosesFiles(action: DeviceAction): boolean {
 function pathList(value: unknown, what: string): string[] {
   const list = typeof value === "string" ? [value] : value;
   if (!Array.isArray(list) || list.some((p) => typeof p !== "string" || p.trim() === "")) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `${what} must be a file path or an array of file paths, got ${JSON.stringify(value)}`,
     );
   }
@@ -62,12 +63,14 @@ function isInside(path: PathModule, dir: string, p: string): boolean {
  *
  * @returns the absolute paths, in order.
  * @throws {TypeError} when the value is not a non-empty path or list of paths.
- * @throws {Error} naming the path when it does not exist or is not a file.
+ * @throws {FileError} naming the path when it does not exist or is not a file.
  */
 export async function resolveUserUploads(api: string, files: unknown): Promise<string[]> {
   const list = pathList(files, `${api}: fileChooserAccept`);
   if (list.length === 0) {
-    throw new TypeError(`${api}: fileChooserAccept is an empty list; give at least one file path`);
+    throw new SdkTypeError(
+      `${api}: fileChooserAccept is an empty list; give at least one file path`,
+    );
   }
   const path = await nodePath();
   const base = cwd();
@@ -76,12 +79,16 @@ export async function resolveUserUploads(api: string, files: unknown): Promise<s
     const abs = path.resolve(base, file);
     const info = await realPathInfo(abs);
     if (!info) {
-      throw new Error(
+      throw new FileError(
         `${api}: fileChooserAccept file "${file}" does not exist (looked for ${abs}; relative paths resolve from the working directory ${base})`,
+        { path: abs, reason: "missing" },
       );
     }
     if (info.kind !== "file") {
-      throw new Error(`${api}: fileChooserAccept "${file}" is a ${info.kind}, not a file`);
+      throw new FileError(`${api}: fileChooserAccept "${file}" is a ${info.kind}, not a file`, {
+        path: abs,
+        reason: "invalid",
+      });
     }
     out.push(abs);
   }
@@ -93,11 +100,11 @@ export async function resolveUserUploads(api: string, files: unknown): Promise<s
  * existing directory.
  *
  * @throws {TypeError} when it is not a non-empty string.
- * @throws {Error} naming the directory when it does not exist or is not a directory.
+ * @throws {FileError} naming the directory when it does not exist or is not a directory.
  */
 export async function resolveAllowedDir(api: string, dir: unknown): Promise<AllowedUploadDir> {
   if (typeof dir !== "string" || dir.trim() === "") {
-    throw new TypeError(
+    throw new SdkTypeError(
       `${api}: fileChooserAllowedDir must be a directory path, got ${JSON.stringify(dir)}`,
     );
   }
@@ -105,10 +112,16 @@ export async function resolveAllowedDir(api: string, dir: unknown): Promise<Allo
   const given = path.resolve(cwd(), dir);
   const info = await realPathInfo(given);
   if (!info) {
-    throw new Error(`${api}: fileChooserAllowedDir "${dir}" does not exist (looked for ${given})`);
+    throw new FileError(
+      `${api}: fileChooserAllowedDir "${dir}" does not exist (looked for ${given})`,
+      { path: given, reason: "missing" },
+    );
   }
   if (info.kind !== "directory") {
-    throw new Error(`${api}: fileChooserAllowedDir "${dir}" is a ${info.kind}, not a directory`);
+    throw new FileError(
+      `${api}: fileChooserAllowedDir "${dir}" is a ${info.kind}, not a directory`,
+      { path: given, reason: "invalid" },
+    );
   }
   return { given, real: info.real };
 }
@@ -118,7 +131,7 @@ export async function resolveAllowedDir(api: string, dir: unknown): Promise<Allo
  *
  * @returns the real absolute paths, in order (empty for an empty list).
  * @throws {TypeError} when the value is not a path or a list of paths.
- * @throws {Error} when there is no allowed directory (spec 7), or a path escapes it (lexically
+ * @throws {FileError} when there is no allowed directory (spec 7), or a path escapes it (lexically
  * or through a symlink), does not exist, or is not a file; the message names the path.
  */
 export async function resolveModelUploads(
@@ -129,10 +142,11 @@ export async function resolveModelUploads(
   const list = pathList(value, `Action ${actionName}: parameter "files"`);
   if (list.length === 0) return [];
   if (!dir) {
-    throw new Error(
+    throw new FileError(
       `Action ${actionName}: the model asked to upload ${
         JSON.stringify(list)
       }, but model-planned file uploads need fileChooserAllowedDir. Pass aiAct(prompt, { fileChooserAllowedDir: "<directory>" }) naming the directory these files may come from, or give the files yourself with fileChooserAccept.`,
+      { path: list[0], reason: "not-allowed" },
     );
   }
   const path = await nodePath();
@@ -140,23 +154,29 @@ export async function resolveModelUploads(
   for (const file of list) {
     const lexical = path.isAbsolute(file) ? path.resolve(file) : path.resolve(dir.given, file);
     if (!isInside(path, dir.given, lexical) && !isInside(path, dir.real, lexical)) {
-      throw new Error(
+      throw new FileError(
         `Action ${actionName}: file "${file}" is outside fileChooserAllowedDir ${dir.given} (it resolves to ${lexical})`,
+        { path: lexical, reason: "not-allowed" },
       );
     }
     const info = await realPathInfo(lexical);
     if (!info) {
-      throw new Error(
+      throw new FileError(
         `Action ${actionName}: file "${file}" does not exist (looked for ${lexical} in fileChooserAllowedDir)`,
+        { path: lexical, reason: "missing" },
       );
     }
     if (!isInside(path, dir.real, info.real)) {
-      throw new Error(
+      throw new FileError(
         `Action ${actionName}: file "${file}" leads through a symlink outside fileChooserAllowedDir ${dir.given} (its real path is ${info.real})`,
+        { path: info.real, reason: "not-allowed" },
       );
     }
     if (info.kind !== "file") {
-      throw new Error(`Action ${actionName}: "${file}" is a ${info.kind}, not a file`);
+      throw new FileError(`Action ${actionName}: "${file}" is a ${info.kind}, not a file`, {
+        path: info.real,
+        reason: "invalid",
+      });
     }
     out.push(info.real);
   }
@@ -187,7 +207,7 @@ export async function resolvePlannedFiles(
  *
  * @throws {TypeError} when `fileChooserAccept` is given but none of `actions` can choose files
  * (only web pages can), or an option has the wrong type.
- * @throws {Error} naming a file or directory that does not exist (see {@link resolveUserUploads}
+ * @throws {FileError} naming a file or directory that does not exist (see {@link resolveUserUploads}
  * and {@link resolveAllowedDir}).
  */
 export async function resolveUploadOptions(
@@ -198,7 +218,7 @@ export async function resolveUploadOptions(
   const out: { accept?: string[]; allowedDir?: AllowedUploadDir } = {};
   if (options.fileChooserAccept !== undefined) {
     if (!actions.some(actionChoosesFiles)) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `${api}: fileChooserAccept needs a device whose actions can choose files (web pages); this device's ${
           actions.map((a) => a.name).join(", ") || "actions"
         } cannot`,

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { SdkTypeError, ToolError } from "../errors.ts";
 import type { AbstractInterface, DeviceAction, Point, Size } from "../device/types.ts";
 import {
   INPUT_MODES,
@@ -163,14 +164,14 @@ export class InPageDevice implements AbstractInterface {
    */
   constructor(options: InPageDeviceOptions) {
     if (typeof options?.captureScreenshot !== "function") {
-      throw new TypeError(
+      throw new SdkTypeError(
         "InPageDevice needs 'captureScreenshot': a function returning a data:image/png or " +
           "data:image/jpeg URI of the viewport (a page cannot take its own screenshot)",
       );
     }
     const win = options.window ?? (globalThis as unknown as Partial<InPageWindow>);
     if (!win || typeof win.innerWidth !== "number" || !win.document) {
-      throw new TypeError(
+      throw new SdkTypeError(
         "InPageDevice runs inside a web page: there is no window here (pass 'window')",
       );
     }
@@ -195,7 +196,7 @@ export class InPageDevice implements AbstractInterface {
   async screenshotBase64(): Promise<string> {
     const uri = await this.#capture();
     if (typeof uri !== "string" || !/^data:image\/(png|jpeg);base64,/.test(uri)) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `InPageDevice: captureScreenshot must return a data:image/png or data:image/jpeg base64 URI: got ${
           typeof uri === "string" ? JSON.stringify(uri.slice(0, 40)) : typeof uri
         }`,
@@ -265,8 +266,9 @@ export class InPageDevice implements AbstractInterface {
   #elementAt(action: string, [x, y]: Point): DomElement {
     const element = this.#doc.elementFromPoint(x, y);
     if (!element) {
-      throw new Error(
+      throw new ToolError(
         `Cannot run ${action}: no element at (${x}, ${y}) in the ${this.#window.innerWidth}x${this.#window.innerHeight} viewport`,
+        { tool: "page" },
       );
     }
     return element;
@@ -321,7 +323,7 @@ export class InPageDevice implements AbstractInterface {
     const isText = field && (tag === "textarea" ||
       (tag === "input" && TEXT_INPUT_TYPES.has((field.type ?? "").toLowerCase())));
     if (!field || (!isText && !field.isContentEditable)) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot run Input: the ${target ? "element there" : "focused element"} is ${
           tag ? `a <${tag}>` : "nothing"
         }, not a text field`,
@@ -382,7 +384,11 @@ export class InPageDevice implements AbstractInterface {
       element = element.parentElement;
     }
     const root = doc.scrollingElement ?? doc.body;
-    if (!root) throw new Error("Cannot run Scroll: the document has no scrolling element");
+    if (!root) {
+      throw new ToolError("Cannot run Scroll: the document has no scrolling element", {
+        tool: "page",
+      });
+    }
     return root;
   }
 
@@ -393,13 +399,15 @@ export class InPageDevice implements AbstractInterface {
     try {
       combo = normalizeKeyCombo(keyName);
     } catch (error) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot run KeyboardPress: 'keyName' is not a key: ${(error as Error).message}`,
       );
     }
     if (target) this.#tap(target.center);
     const element = this.#doc.activeElement ?? this.#doc.body;
-    if (!element) throw new Error("Cannot run KeyboardPress: the document has no body");
+    if (!element) {
+      throw new ToolError("Cannot run KeyboardPress: the document has no body", { tool: "page" });
+    }
     const keys = combo.split("+").map((k) => (k === "" ? "+" : k));
     const key = keys[keys.length - 1];
     const held = new Set(keys.slice(0, -1));

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { SdkTypeError } from "../errors.ts";
+
 /** A resolved `appNameMapping`. */
 export class AppNameMapping {
   readonly #apps = new Map<string, string>();
@@ -27,7 +29,7 @@ export class AppNameMapping {
       (typeof mapping !== "object" || mapping === null ||
         !Object.values(mapping).every((v) => typeof v === "string" && v.trim() !== ""))
     ) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `'appNameMapping' must be an object of app name -> ${targets} (non-empty strings): ` +
           `current value is ${JSON.stringify(mapping)}`,
       );
@@ -51,7 +53,7 @@ export class AppNameMapping {
  */
 export function requireTarget(api: string, value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") {
-    throw new TypeError(
+    throw new SdkTypeError(
       `${api} needs a non-empty string: current value is ${JSON.stringify(value)}`,
     );
   }
@@ -73,7 +75,7 @@ export function checkAppNameResolver(
   targets: string,
 ): (target: string) => string {
   if (typeof resolve !== "function") {
-    throw new TypeError(`useAppNameMapping needs a function from app name to ${targets}`);
+    throw new SdkTypeError(`useAppNameMapping needs a function from app name to ${targets}`);
   }
   return resolve as (target: string) => string;
 }

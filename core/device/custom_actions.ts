@@ -5,6 +5,7 @@
  * @module
  */
 
+import { SdkTypeError } from "../errors.ts";
 import type { ActionParamSpec, DeviceAction } from "./types.ts";
 
 const PARAM_TYPES: readonly ActionParamSpec["type"][] = [
@@ -35,7 +36,7 @@ export function withCustomActions(
 ): DeviceAction[] {
   if (customActions === undefined) return [...builtIn];
   const fail = (what: string, value: unknown, fix: string): never => {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot create ${owner} as '${what}' ${fix}: current value is ${show(value)}`,
     );
   };

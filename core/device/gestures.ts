@@ -6,6 +6,7 @@
  * @module
  */
 
+import { SdkTypeError } from "../errors.ts";
 import type { Point, Size } from "./types.ts";
 import type { ActionParams } from "./params.ts";
 import { readEnumParam, readLocateParam, readPositiveNumberParam } from "./params.ts";
@@ -83,7 +84,7 @@ export function swipeEnds(param: ActionParams, size: Size): { from: Point; to: P
   const end = readLocateParam("Swipe", param, false, "end")?.center;
   if (end) return { from, to: end };
   if (param.direction === undefined || param.direction === null) {
-    throw new TypeError(
+    throw new SdkTypeError(
       "Cannot run Swipe: give 'end' (a located element) or 'direction' (up, down, left, right)",
     );
   }

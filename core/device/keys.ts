@@ -7,6 +7,8 @@
  * @module
  */
 
+import { SdkTypeError } from "../errors.ts";
+
 const MODIFIERS: Readonly<Record<string, string>> = {
   control: "Control",
   ctrl: "Control",
@@ -74,7 +76,7 @@ const KEYS: Readonly<Record<string, string>> = {
 export function normalizeKeyCombo(combo: string): string {
   const parts = splitCombo(combo.trim());
   if (parts.length === 0 || parts.some((p) => p === "")) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot press keys: ${JSON.stringify(combo)} is not a key or a combination`,
     );
   }
@@ -82,7 +84,7 @@ export function normalizeKeyCombo(combo: string): string {
   const modifiers = parts.slice(0, -1).map((part) => {
     const modifier = MODIFIERS[part.toLowerCase()];
     if (!modifier) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot press keys: ${JSON.stringify(part)} in ${
           JSON.stringify(combo)
         } is not a modifier (Control, Shift, Alt, Meta)`,

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { SdkRangeError, SdkTypeError } from "../errors.ts";
+
 /**
  * Checks that each of `keys` in `options` is a boolean or absent.
  *
@@ -19,7 +21,7 @@ export function checkBooleanOptions<T extends object>(
   for (const key of keys) {
     const value = options[key];
     if (value !== undefined && typeof value !== "boolean") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create ${subject} as '${key}' must be a boolean: current value is ${
           JSON.stringify(value)
         }`,
@@ -40,7 +42,7 @@ export function checkBooleanOptions<T extends object>(
 export function checkTypeDelayOption(subject: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
-  throw new RangeError(
+  throw new SdkRangeError(
     `Cannot create ${subject} as 'keyboardTypeDelay' must be a finite number of ms >= 0: ` +
       `current value is ${JSON.stringify(value)}`,
   );
@@ -72,7 +74,7 @@ export function checkOneOfOption<T extends string>(
   const words = quoted.length > 1
     ? `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`
     : quoted.join("");
-  throw new TypeError(
+  throw new SdkTypeError(
     `Cannot create ${subject} as '${name}' must be ${words}: current value is ${
       JSON.stringify(value)
     }`,
@@ -82,7 +84,7 @@ export function checkOneOfOption<T extends string>(
 /** Throws a `RangeError` naming `name` unless `v` is absent or a finite number >= 0. */
 export function checkNonNegative(name: string, v: number | undefined): void {
   if (v !== undefined && !(Number.isFinite(v) && v >= 0)) {
-    throw new RangeError(`'${name}' must be a finite number >= 0: current value is ${v}`);
+    throw new SdkRangeError(`'${name}' must be a finite number >= 0: current value is ${v}`);
   }
 }
 
@@ -98,14 +100,14 @@ export function checkInputOptions(
   checkNonNegative("keyboardTypeDelay", opt?.keyboardTypeDelay);
   const strategy = opt?.inputStrategy;
   if (strategy !== undefined && !["legacy", "sequential", "bulk"].includes(strategy)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `'inputStrategy' must be 'legacy', 'sequential' or 'bulk': current value is ${
         JSON.stringify(strategy)
       }`,
     );
   }
   if (strategy === "bulk" && (opt?.keyboardTypeDelay ?? 0) > 0) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot type text with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: current value is ${opt?.keyboardTypeDelay}`,
     );
   }
@@ -141,7 +143,7 @@ export function typeSettings(
     const fix = overrides?.keyboardTypeDelay === undefined
       ? "the delay is the device's default: give keyboardTypeDelay: 0 with the action"
       : "'bulk' is the device's default: give the action another inputStrategy";
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot run Input with inputStrategy 'bulk' as 'keyboardTypeDelay' must be 0 or unset: ` +
         `current value is ${delay} (${fix})`,
     );

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { SdkRangeError, SdkTypeError } from "../errors.ts";
 import type { LocatedElement, Point } from "./types.ts";
 
 /** A `param` object as a device action receives it (from a model's answer, so unchecked). */
@@ -55,7 +56,7 @@ export function readLocateParam(
   const value = param[name];
   if (value === undefined || value === null) {
     if (!required) return undefined;
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot run ${action}: '${name}' is required: current value is ${show(value)}`,
     );
   }
@@ -64,7 +65,7 @@ export function readLocateParam(
     typeof value !== "object" || !Array.isArray(center) || center.length !== 2 ||
     !isFiniteNumber(center[0]) || !isFiniteNumber(center[1])
   ) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot run ${action}: '${name}' must be a located element with a center [x, y] in logical pixels: current value is ${
         show(value)
       }`,
@@ -113,7 +114,7 @@ export function readStringParam(
   if (typeof value === "string") return value;
   if (isFiniteNumber(value)) return String(value);
   if ((value === undefined || value === null) && !required) return undefined;
-  throw new TypeError(
+  throw new SdkTypeError(
     `Cannot run ${action}: '${name}' must be a string${
       required ? " and is required" : ""
     }: current value is ${show(value)}`,
@@ -135,7 +136,7 @@ export function readEnumParam<T extends string>(
   const value = param[name];
   if (value === undefined || value === null || value === "") return fallback;
   if (typeof value === "string" && (values as readonly string[]).includes(value)) return value as T;
-  throw new TypeError(
+  throw new SdkTypeError(
     `Cannot run ${action}: '${name}' must be one of ${
       values.map((v) => `'${v}'`).join(", ")
     }: current value is ${show(value)}`,
@@ -157,12 +158,12 @@ export function readPositiveNumberParam(
   if (value === undefined || value === null || value === "") return undefined;
   const number = typeof value === "string" ? Number(value) : value;
   if (!isFiniteNumber(number)) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot run ${action}: '${name}' must be a number: current value is ${show(value)}`,
     );
   }
   if (number <= 0) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot run ${action}: '${name}' must be > 0: current value is ${show(value)}`,
     );
   }

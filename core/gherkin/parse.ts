@@ -11,6 +11,7 @@
  * @module
  */
 
+import { SdkTypeError } from "../errors.ts";
 import type {
   Background,
   GherkinDocument,
@@ -183,7 +184,7 @@ export async function parseGherkin(
   options: { fileName?: string } = {},
 ): Promise<GherkinFeature> {
   if (typeof text !== "string") {
-    throw new TypeError(`Gherkin text must be a string, got ${typeof text}`);
+    throw new SdkTypeError(`Gherkin text must be a string, got ${typeof text}`);
   }
   const g = await loadGherkin();
   const lines = text.split(/\r\n|\r|\n/);

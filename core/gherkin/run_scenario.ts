@@ -5,6 +5,7 @@
  * @module
  */
 
+import { SdkRangeError, SdkTypeError } from "../errors.ts";
 import { GherkinParseError, GherkinStepError } from "./errors.ts";
 import { stepActions } from "./keywords.ts";
 import { parseGherkin } from "./parse.ts";
@@ -78,7 +79,7 @@ function callOptions(options: GherkinScenarioOptions): {
 export function checkGherkinAgent(target: unknown): void {
   const t = target as Partial<GherkinAgent> | null | undefined;
   if (typeof t?.aiAct !== "function" || typeof t?.aiAssert !== "function") {
-    throw new TypeError("runGherkinScenario needs an agent with aiAct and aiAssert methods");
+    throw new SdkTypeError("runGherkinScenario needs an agent with aiAct and aiAssert methods");
   }
 }
 
@@ -177,13 +178,13 @@ export async function runGherkinScenario(
   const feature = await parseGherkin(scenarioText);
   const { scenarios } = feature;
   if (scenarios.length === 0) {
-    throw new RangeError(
+    throw new SdkRangeError(
       "runGherkinScenario: the text holds no scenario (give steps, or a Scenario: with steps)",
     );
   }
   if (scenarios.length > 1) {
     const lines = scenarios.map((s) => s.line).join(", ");
-    throw new RangeError(
+    throw new SdkRangeError(
       `runGherkinScenario runs one scenario, but the text holds ${scenarios.length} ` +
         `(scenarios or Examples rows at lines ${lines}); use runGherkinFeature, or the ` +
         `command line, to run a feature file with several scenarios`,

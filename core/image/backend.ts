@@ -16,6 +16,7 @@
  * @module
  */
 
+import { MissingDependencyError, SdkTypeError } from "../errors.ts";
 import { nativeAddonsAllowed, nodeBuiltin, runtimeKind } from "../runtime/runtime.ts";
 import { padRightBottomWhite, resizeBox, type RgbaImage } from "./resample.ts";
 import type { ImageMime } from "./size.ts";
@@ -101,7 +102,7 @@ let selected: Promise<ImageBackend> | undefined;
  */
 export function setImageBackendForTesting(backend: ImageBackendMode): void {
   if (!["auto", "sharp", "canvas", "js"].includes(backend)) {
-    throw new TypeError(`Unknown image backend "${String(backend)}"`);
+    throw new SdkTypeError(`Unknown image backend "${String(backend)}"`);
   }
   mode = backend;
   selected = undefined;
@@ -174,14 +175,18 @@ function loadSharp(): Promise<SharpFactory> {
   return sharpLoad ??= import("sharp").then((mod) => {
     const m = mod as unknown as { default?: SharpFactory };
     const factory = m.default ?? (mod as unknown as SharpFactory);
-    if (typeof factory !== "function") throw new Error("The sharp module has no default export");
+    if (typeof factory !== "function") {
+      throw new MissingDependencyError("The sharp module has no default export", "sharp");
+    }
     return factory;
   });
 }
 
 async function sharpBackend(): Promise<ImageBackend> {
   // In Deno, importing sharp without --allow-ffi would show a permission prompt mid-step.
-  if (!nativeAddonsAllowed()) throw new Error("sharp needs --allow-ffi in Deno; not granted");
+  if (!nativeAddonsAllowed()) {
+    throw new MissingDependencyError("sharp needs --allow-ffi in Deno; not granted", "sharp");
+  }
   const sharp = await loadSharp();
   return {
     name: "sharp",
@@ -261,7 +266,10 @@ function hasOffscreenCanvas(): boolean {
 
 function canvasBackend(): ImageBackend {
   if (!hasOffscreenCanvas()) {
-    throw new Error("OffscreenCanvas with a 2d context is not available in this runtime");
+    throw new MissingDependencyError(
+      "OffscreenCanvas with a 2d context is not available in this runtime",
+      "OffscreenCanvas",
+    );
   }
   const { OffscreenCanvas, createImageBitmap } = canvasGlobals as Required<CanvasGlobals>;
   return {
@@ -273,7 +281,9 @@ function canvasBackend(): ImageBackend {
       try {
         const canvas = new OffscreenCanvas(plan.width, plan.height);
         const ctx = canvas.getContext("2d");
-        if (!ctx) throw new Error("OffscreenCanvas has no 2d context");
+        if (!ctx) {
+          throw new MissingDependencyError("OffscreenCanvas has no 2d context", "OffscreenCanvas");
+        }
         // Only the padding is filled: a transparent PNG keeps its transparency, as with sharp.
         ctx.fillStyle = "#ffffff";
         ctx.fillRect(plan.contentWidth, 0, plan.width - plan.contentWidth, plan.height);
@@ -294,7 +304,9 @@ function canvasBackend(): ImageBackend {
       try {
         const canvas = new OffscreenCanvas(width, height);
         const ctx = canvas.getContext("2d");
-        if (!ctx) throw new Error("OffscreenCanvas has no 2d context");
+        if (!ctx) {
+          throw new MissingDependencyError("OffscreenCanvas has no 2d context", "OffscreenCanvas");
+        }
         ctx.imageSmoothingEnabled = true;
         ctx.imageSmoothingQuality = "high";
         const { left, top, width: w, height: h } = region;

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { SdkTypeError } from "../errors.ts";
+
 interface Base64Natives {
   fromBase64?: (text: string) => Uint8Array;
 }
@@ -37,7 +39,7 @@ export function decodeBase64(text: string): Uint8Array {
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     return bytes;
   } catch {
-    throw new TypeError("Image data is not valid base64");
+    throw new SdkTypeError("Image data is not valid base64");
   }
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { SdkRangeError } from "../errors.ts";
 import { decodeBase64, encodeBase64 } from "./base64.ts";
 import { loadImageBackend } from "./backend.ts";
 import { readImageInput } from "./size.ts";
@@ -50,14 +51,14 @@ export async function cropImage(
     ![left, top, width, height].every(Number.isInteger) || width <= 0 || height <= 0 ||
     left < 0 || top < 0 || left + width > input.width || top + height > input.height
   ) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `crop region ${
         JSON.stringify(region)
       } is not inside the ${input.width}x${input.height} image`,
     );
   }
   if (!(Number.isFinite(scale) && scale > 0)) {
-    throw new RangeError(`crop scale must be a positive number, got ${scale}`);
+    throw new SdkRangeError(`crop scale must be a positive number, got ${scale}`);
   }
   const outW = Math.max(1, Math.round(width * scale));
   const outH = Math.max(1, Math.round(height * scale));

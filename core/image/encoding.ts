@@ -5,6 +5,8 @@
  * @module
  */
 
+import { SdkRangeError, SdkTypeError } from "../errors.ts";
+
 /** Screenshot image format: `"jpeg"` (compact, lossy) or `"png"` (lossless, pixel-exact). */
 export type ScreenshotFormat = "jpeg" | "png";
 
@@ -40,7 +42,7 @@ export function resolveScreenshotEncoding(
   quality: unknown,
 ): ScreenshotEncoding {
   if (format !== undefined && format !== "jpeg" && format !== "png") {
-    throw new TypeError(
+    throw new SdkTypeError(
       `'screenshotFormat' must be "jpeg" or "png": current value is ${JSON.stringify(format)}`,
     );
   }
@@ -48,7 +50,7 @@ export function resolveScreenshotEncoding(
     quality !== undefined &&
     !(typeof quality === "number" && Number.isInteger(quality) && quality >= 1 && quality <= 100)
   ) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `'screenshotQuality' must be an integer from 1 to 100: current value is ${String(quality)}`,
     );
   }

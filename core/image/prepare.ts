@@ -6,6 +6,7 @@
  * @module
  */
 
+import { SdkRangeError } from "../errors.ts";
 import { decodeBase64, encodeBase64 } from "./base64.ts";
 import { type EncodeTarget, type ImagePlan, JPEG_QUALITY, loadImageBackend } from "./backend.ts";
 import { mimeOf, type ScreenshotEncoding } from "./encoding.ts";
@@ -70,13 +71,13 @@ export async function prepareImage(
 ): Promise<PreparedImage> {
   const shrinkFactor = options.shrinkFactor ?? 1;
   if (typeof shrinkFactor !== "number" || !Number.isFinite(shrinkFactor) || shrinkFactor < 1) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `shrinkFactor must be a finite number >= 1, got "${String(options.shrinkFactor)}"`,
     );
   }
   const block = options.padToMultipleOf ?? 1;
   if (typeof block !== "number" || !Number.isInteger(block) || block < 1) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `padToMultipleOf must be a positive integer, got "${String(options.padToMultipleOf)}"`,
     );
   }

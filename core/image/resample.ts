@@ -5,6 +5,8 @@
  * @module
  */
 
+import { SdkRangeError } from "../errors.ts";
+
 /** An RGBA image: 4 bytes per pixel, rows top to bottom, no row padding. */
 export interface RgbaImage {
   /** Width in pixels. */
@@ -61,7 +63,7 @@ function axisWeights(src: number, dst: number): AxisWeights {
  */
 export function resizeBox(image: RgbaImage, width: number, height: number): RgbaImage {
   if (!(Number.isInteger(width) && width > 0 && Number.isInteger(height) && height > 0)) {
-    throw new RangeError(`Target size must be positive integers, got ${width}x${height}`);
+    throw new SdkRangeError(`Target size must be positive integers, got ${width}x${height}`);
   }
   const { width: sw, height: sh, data: src } = image;
   if (sw === width && sh === height) return { width, height, data: src.slice() };
@@ -118,7 +120,7 @@ export function resizeBox(image: RgbaImage, width: number, height: number): Rgba
  */
 export function padRightBottomWhite(image: RgbaImage, width: number, height: number): RgbaImage {
   if (width < image.width || height < image.height) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot pad ${image.width}x${image.height} down to ${width}x${height}`,
     );
   }

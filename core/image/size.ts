@@ -6,6 +6,7 @@
  * @module
  */
 
+import { SdkTypeError } from "../errors.ts";
 import { decodeBase64Prefix } from "./base64.ts";
 
 /** The image formats the pipeline accepts and produces. */
@@ -60,27 +61,27 @@ export function imageSizeFromDataUri(dataUri: string): ImageSize {
  */
 export function readImageInput(input: string): ImageInput {
   if (typeof input !== "string") {
-    throw new TypeError(`Expected an image data URI or base64 string, got ${typeof input}`);
+    throw new SdkTypeError(`Expected an image data URI or base64 string, got ${typeof input}`);
   }
   let base64 = input;
   let declared: ImageMime | undefined;
   const isDataUri = input.slice(0, 5).toLowerCase() === "data:";
   if (isDataUri) {
     const comma = input.indexOf(",");
-    if (comma < 0) throw new TypeError("Image data URI has no comma before its data");
+    if (comma < 0) throw new SdkTypeError("Image data URI has no comma before its data");
     const [type, ...params] = input.slice(5, comma).split(";").map((p) => p.trim().toLowerCase());
     if (!params.includes("base64")) {
-      throw new TypeError(`Image data URI is not base64-encoded (";base64" missing)`);
+      throw new SdkTypeError(`Image data URI is not base64-encoded (";base64" missing)`);
     }
     declared = declaredMime(type);
     base64 = input.slice(comma + 1);
   }
-  if (base64.trim() === "") throw new TypeError("Image data is empty");
+  if (base64.trim() === "") throw new SdkTypeError("Image data is empty");
 
   let bytes = decodeBase64Prefix(base64, PNG_HEADER_BYTES);
   const mime = sniffMime(bytes);
   if (declared && declared !== mime) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Image data URI declares ${declared} but its bytes are ${
         mime === "image/png" ? "PNG" : "JPEG"
       }`,
@@ -102,7 +103,7 @@ function declaredMime(type: string): ImageMime | undefined {
   if (type === "image/jpeg" || type === "image/jpg") return "image/jpeg";
   // No type (RFC 2397 default) or a generic one: trust the magic bytes.
   if (type === "" || type === "application/octet-stream") return undefined;
-  throw new TypeError(
+  throw new SdkTypeError(
     `Unsupported image type "${type}" in data URI: expected image/png or image/jpeg`,
   );
 }
@@ -119,7 +120,7 @@ function sniffMime(b: Uint8Array): ImageMime {
     ? "BMP"
     : undefined;
   const first = Array.from(b.subarray(0, 8), (v) => v.toString(16).padStart(2, "0")).join(" ");
-  throw new TypeError(
+  throw new SdkTypeError(
     known
       ? `Image is ${known}: expected PNG or JPEG`
       : `Image data is neither PNG nor JPEG (first bytes: ${first || "none"})`,
@@ -127,15 +128,17 @@ function sniffMime(b: Uint8Array): ImageMime {
 }
 
 function pngSize(b: Uint8Array): { width: number; height: number } {
-  if (b.length < 24) throw new TypeError("PNG is truncated before its IHDR chunk");
+  if (b.length < 24) throw new SdkTypeError("PNG is truncated before its IHDR chunk");
   const chunkType = String.fromCharCode(b[12], b[13], b[14], b[15]);
   if (chunkType !== "IHDR") {
-    throw new TypeError(`Corrupt PNG: first chunk is "${chunkType}", expected "IHDR"`);
+    throw new SdkTypeError(`Corrupt PNG: first chunk is "${chunkType}", expected "IHDR"`);
   }
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const width = view.getUint32(16);
   const height = view.getUint32(20);
-  if (width === 0 || height === 0) throw new TypeError(`PNG has a zero size (${width}x${height})`);
+  if (width === 0 || height === 0) {
+    throw new SdkTypeError(`PNG has a zero size (${width}x${height})`);
+  }
   return { width, height };
 }
 
@@ -150,14 +153,14 @@ function isStartOfFrame(marker: number): boolean {
  */
 function jpegSize(b: Uint8Array, complete: boolean): { width: number; height: number } | undefined {
   const truncated = (): undefined => {
-    if (complete) throw new TypeError("JPEG is truncated before its size (SOF) marker");
+    if (complete) throw new SdkTypeError("JPEG is truncated before its size (SOF) marker");
     return undefined;
   };
   let i = 2; // after SOI
   for (;;) {
     if (i >= b.length) return truncated();
     if (b[i] !== 0xff) {
-      throw new TypeError(`Corrupt JPEG: expected a marker at byte ${i}`);
+      throw new SdkTypeError(`Corrupt JPEG: expected a marker at byte ${i}`);
     }
     while (b[i] === 0xff) i++; // fill bytes
     if (i >= b.length) return truncated();
@@ -165,17 +168,17 @@ function jpegSize(b: Uint8Array, complete: boolean): { width: number; height: nu
     // Standalone markers carry no length.
     if (marker === 0x01 || marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7)) continue;
     if (marker === 0xda || marker === 0xd9) {
-      throw new TypeError("Corrupt JPEG: image data starts before any size (SOF) marker");
+      throw new SdkTypeError("Corrupt JPEG: image data starts before any size (SOF) marker");
     }
     if (i + 2 > b.length) return truncated();
     const length = (b[i] << 8) | b[i + 1];
-    if (length < 2) throw new TypeError(`Corrupt JPEG: segment length ${length} at byte ${i}`);
+    if (length < 2) throw new SdkTypeError(`Corrupt JPEG: segment length ${length} at byte ${i}`);
     if (isStartOfFrame(marker)) {
       if (i + 7 > b.length) return truncated();
       const height = (b[i + 3] << 8) | b[i + 4];
       const width = (b[i + 5] << 8) | b[i + 6];
       if (width === 0 || height === 0) {
-        throw new TypeError(`JPEG has a zero size (${width}x${height})`);
+        throw new SdkTypeError(`JPEG has a zero size (${width}x${height})`);
       }
       return { width, height };
     }

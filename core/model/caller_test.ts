@@ -341,12 +341,19 @@ const streamChunks = (words: string[]) => [
 ];
 
 test("ModelCaller.call reads a slow SSE stream to the end, with usage and cached tokens", async () => {
-  const srv = await serve((_req, res) => sse(res, streamChunks(["{", '"a"', ":", "1", "}"]), 100));
+  // 40 chunks 60 ms apart: the stream takes about 2.6 s, longer than the 2 s timeout, which bounds
+  // each gap; a gap stays far below it even on a loaded machine.
+  const words = ["{", '"a"', ":", "1", ...Array(35).fill(" "), "}"];
+  const srv = await serve((_req, res) => sse(res, streamChunks(words), 60));
   try {
-    // The whole stream takes ~700 ms, longer than the timeout: the timeout bounds each gap.
-    const { c, usages } = caller(srv.baseURL, { SDK_MODEL_STREAM: "true", SDK_MODEL_TIMEOUT: 400 });
+    const { c, usages } = caller(srv.baseURL, {
+      SDK_MODEL_STREAM: "true",
+      SDK_MODEL_TIMEOUT: 2000,
+    });
+    const started = performance.now();
     const answer = await c.call("default", MESSAGES);
-    assert.equal(answer.content, '{"a":1}');
+    assert.ok(performance.now() - started > 2000, "the stream outlasted one timeout");
+    assert.equal(answer.content, `{"a":1${" ".repeat(35)}}`);
     assert.equal(srv.seen[0].body.stream, true);
     assert.deepEqual(srv.seen[0].body.stream_options, { include_usage: true });
     assert.equal(usages.length, 1);

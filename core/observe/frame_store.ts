@@ -6,6 +6,7 @@
  * @module
  */
 
+import { InvalidStateError, SdkTypeError } from "../errors.ts";
 import { decodeBase64, encodeBase64 } from "../image/base64.ts";
 import {
   hasFileSystem,
@@ -51,7 +52,7 @@ class FileFrameStore implements FrameStore {
   }
   async read(n: number): Promise<string> {
     const format = this.#formats.get(n);
-    if (!format) throw new Error(`observed frame ${n} was removed`);
+    if (!format) throw new InvalidStateError(`observed frame ${n} was removed`);
     const { bytes } = await readLocalFile(await this.#file(n, format));
     return `data:${mime(format)};base64,${encodeBase64(bytes)}`;
   }
@@ -77,7 +78,7 @@ class MemoryFrameStore implements FrameStore {
   read(n: number): Promise<string> {
     const uri = this.#frames.get(n);
     return uri === undefined
-      ? Promise.reject(new Error(`observed frame ${n} was removed`))
+      ? Promise.reject(new InvalidStateError(`observed frame ${n} was removed`))
       : Promise.resolve(uri);
   }
   remove(n: number): Promise<void> {
@@ -105,7 +106,9 @@ export function splitDataUri(uri: string): { format: FrameFormat; base64: string
   const m = /^data:image\/(png|jpeg|jpg);base64,/i.exec(uri);
   if (!m) {
     if (uri.startsWith("data:")) {
-      throw new TypeError(`an observed frame must be a PNG or JPEG image, got ${uri.slice(0, 30)}`);
+      throw new SdkTypeError(
+        `an observed frame must be a PNG or JPEG image, got ${uri.slice(0, 30)}`,
+      );
     }
     return { format: "png", base64: uri };
   }

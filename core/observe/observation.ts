@@ -9,7 +9,7 @@ import type { FrozenContext } from "../agent/session.ts";
 import { resolvePrompt } from "../agent/prompt_input.ts";
 import type { AIContextApiName } from "../agent/context.ts";
 import type { TUserPrompt } from "../agent/options.ts";
-import { AssertionError } from "../errors.ts";
+import { AssertionError, InvalidStateError } from "../errors.ts";
 import { checkAssertion, extractData } from "../insight/extract.ts";
 import { observationText } from "../model/prompts.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
@@ -98,7 +98,7 @@ export class UIObservation {
 
   async #input(api: string): Promise<ObservedCallInput> {
     if (this.#disposed || !this.#final) {
-      throw new Error(`${api}: this observation was disposed; its frames are gone`);
+      throw new InvalidStateError(`${api}: this observation was disposed; its frames are gone`);
     }
     const final = this.#final;
     const images = await Promise.all(

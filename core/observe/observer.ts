@@ -18,6 +18,7 @@
  * @module
  */
 
+import { InvalidStateError } from "../errors.ts";
 import type { FrozenContext } from "../agent/session.ts";
 import type { FrameStream, StreamFrame } from "../device/types.ts";
 import { sourceEncoding } from "../agent/screen.ts";
@@ -48,7 +49,7 @@ export async function startObserving(
 ): Promise<UIObserver> {
   const settings = checkObservingOptions(options);
   if (registry.active) {
-    throw new Error(
+    throw new InvalidStateError(
       "startObserving: this agent is already observing; call stop() on the current observer first (one observer at a time)",
     );
   }
@@ -75,7 +76,7 @@ interface BufferedFrame {
 }
 
 function notStopped(api: string): Error {
-  return new Error(
+  return new InvalidStateError(
     `${api}: the observer is still recording; call stop() first and query the UIObservation it returns (spec 4.4 rule 1)`,
   );
 }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { SdkRangeError, SdkTypeError } from "../errors.ts";
+
 /** Options of `agent.startObserving()` (spec 4.4). */
 export interface StartObservingOptions {
   /** Sampling interval in ms. Default 1000; minimum 200 (5 frames per second). */
@@ -45,7 +47,7 @@ export function checkObservingOptions(
   options: StartObservingOptions | undefined,
 ): Required<StartObservingOptions> {
   if (options !== undefined && (typeof options !== "object" || options === null)) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `startObserving: options must be an object such as { intervalMs: 500 }, got ${
         JSON.stringify(options)
       }`,
@@ -55,13 +57,13 @@ export function checkObservingOptions(
   if (
     typeof intervalMs !== "number" || !Number.isFinite(intervalMs) || intervalMs < MIN_INTERVAL_MS
   ) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `startObserving: 'intervalMs' must be a finite number >= ${MIN_INTERVAL_MS} (5 frames per second at most): current value is ${intervalMs}`,
     );
   }
   const maxFrames = options?.maxFrames ?? 30;
   if (!Number.isInteger(maxFrames) || maxFrames < 2) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `startObserving: 'maxFrames' must be an integer >= 2: current value is ${maxFrames}`,
     );
   }
@@ -70,7 +72,7 @@ export function checkObservingOptions(
     typeof watchdogMs !== "number" || !Number.isFinite(watchdogMs) || watchdogMs < 0 ||
     watchdogMs > MAX_TIMER_MS
   ) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `startObserving: 'watchdogMs' must be a number from 0 (no watchdog) to ${MAX_TIMER_MS}: current value is ${watchdogMs}`,
     );
   }
@@ -81,7 +83,7 @@ export function checkObservingOptions(
 export function checkQueryOptions(api: string, options: ObservationQueryOptions | undefined): void {
   const dom = (options as { domIncluded?: unknown } | undefined)?.domIncluded;
   if (dom !== undefined && dom !== false) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `${api}: 'domIncluded' is not supported on an observation, which reads only recorded frames (spec 4.4 rule 2); leave domIncluded unset: current value is ${
         JSON.stringify(dom)
       }`,

@@ -28,6 +28,7 @@
  * @module
  */
 
+import { SdkTypeError } from "../errors.ts";
 import type { ReportExecution, ReportMeta } from "./types.ts";
 
 /** Version of the file format, written into the meta tag. */
@@ -162,7 +163,7 @@ export function normalizeScreenshot(dataUri: string): { uri: string; mime: strin
   const body = m ? dataUri.slice(m[0].length) : dataUri;
   if (typeof body !== "string" || !BASE64_BODY.test(body) || (!m && body.length === 0)) {
     const shown = String(dataUri).slice(0, 40);
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot add screenshot: expected a base64 PNG/JPEG/WebP/GIF data URI or a raw base64 ` +
         `body: current value starts with '${shown}'`,
     );

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { FileError } from "../errors.ts";
 import { nodeFs, nodePath } from "../runtime/runtime.ts";
 import type { Source } from "./_merge_read.ts";
 
@@ -17,15 +18,19 @@ export async function moveIntoPlace(
 ): Promise<void> {
   const fs = await nodeFs();
   if (!overwrite && await exists(target)) {
-    throw new Error(
+    throw new FileError(
       `Cannot merge reports as ${target} already exists: pass { overwrite: true } to replace it, ` +
         `or choose another reportFileName`,
+      { path: target, reason: "invalid" },
     );
   }
   if (!directory || !await exists(target)) {
     // A file replaces a file atomically; a new directory takes a free name.
     if (!directory && await isDirectory(target)) {
-      throw new Error(`Cannot merge reports as ${target} is a directory`);
+      throw new FileError(`Cannot merge reports as ${target} is a directory`, {
+        path: target,
+        reason: "invalid",
+      });
     }
     await fs.rename(tmp, target);
     return;

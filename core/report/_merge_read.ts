@@ -5,6 +5,7 @@
  * @module
  */
 
+import { FileError } from "../errors.ts";
 import { nodeFs, nodePath } from "../runtime/runtime.ts";
 import { type ReportTag, reportTags } from "./_format.ts";
 import type { ReportAttributes } from "./types.ts";
@@ -76,16 +77,20 @@ export async function locateSource(entry: Entry): Promise<Source> {
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new Error(
+      throw new FileError(
         `Cannot merge reports as the report ${file} of test '${test}' does not exist ` +
           `(finalize the agent with destroy() before merging, and pass agent.reportFile)`,
+        { path: file, reason: "missing" },
         { cause: e },
       );
     }
     throw e;
   }
   if (!stat.isFile()) {
-    throw new Error(`Cannot merge reports as the report ${file} of test '${test}' is not a file`);
+    throw new FileError(
+      `Cannot merge reports as the report ${file} of test '${test}' is not a file`,
+      { path: file, reason: "invalid" },
+    );
   }
   const handle = await fs.open(file, "r");
   let head: string;
@@ -97,9 +102,10 @@ export async function locateSource(entry: Entry): Promise<Source> {
     await handle.close();
   }
   if (!head.includes(GENERATOR)) {
-    throw new Error(
+    throw new FileError(
       `Cannot merge reports as ${file} (test '${test}') is not a report of this SDK: it lacks ` +
         `the report page's header`,
+      { path: file, reason: "invalid" },
     );
   }
   const csp = /Content-Security-Policy" content="([^"]*)"/.exec(head)?.[1] ?? "";

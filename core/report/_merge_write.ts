@@ -6,6 +6,7 @@
  * @module
  */
 
+import { FileError } from "../errors.ts";
 import { nodeFs, nodePath } from "../runtime/runtime.ts";
 import { decodeBase64, encodeBase64 } from "../image/base64.ts";
 import {
@@ -49,9 +50,10 @@ export class SourceWriter {
       return;
     }
     const notReport = (why: string) =>
-      new Error(
+      new FileError(
         `Cannot merge reports as ${source.file} (test '${attrs.testId}') is not a report of ` +
           `this SDK: ${why}`,
+        { path: source.file, reason: "invalid" },
       );
     let meta: (Partial<ReportMeta> & { format?: unknown }) | undefined;
     const executions = new Map<string, ReportExecution>();
@@ -66,10 +68,11 @@ export class SourceWriter {
           throw notReport("its data does not start with a readable report header");
         }
         if (meta.format > REPORT_FORMAT_VERSION) {
-          throw new Error(
+          throw new FileError(
             `Cannot merge reports as ${source.file} (test '${attrs.testId}') has report format ` +
               `${meta.format}, newer than this SDK's ${REPORT_FORMAT_VERSION}: merge with a ` +
               `newer SDK`,
+            { path: source.file, reason: "invalid" },
           );
         }
       } else if (tag.kind === "screenshot") {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { FileError, SdkTypeError, UnsupportedRuntimeError } from "../errors.ts";
 import { cwd, hasFileSystem, nodeFs, nodePath, runDir } from "../runtime/runtime.ts";
 import { SDK_VERSION } from "../version.ts";
 import { metaTag } from "./_format.ts";
@@ -97,21 +98,21 @@ export class ReportMergingTool {
    */
   append(reportInfo: ReportFileWithAttributes): void {
     if (!reportInfo || typeof reportInfo !== "object") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot append report as the argument must be an object with 'reportFilePath' and ` +
           `'reportAttributes': current value is ${show(reportInfo)}`,
       );
     }
     const attrs = reportInfo.reportAttributes as Partial<ReportAttributes> | undefined;
     if (!attrs || typeof attrs !== "object") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot append report as 'reportAttributes' must be an object: current value is ` +
           show(attrs),
       );
     }
     for (const key of ["testId", "testTitle", "testDescription"] as const) {
       if (typeof attrs[key] !== "string") {
-        throw new TypeError(
+        throw new SdkTypeError(
           `Cannot append report as 'reportAttributes.${key}' must be a string: current value ` +
             `is ${show(attrs[key])}`,
         );
@@ -119,25 +120,25 @@ export class ReportMergingTool {
     }
     const duration = attrs.testDuration;
     if (typeof duration !== "number" || !Number.isFinite(duration) || duration < 0) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot append report as 'reportAttributes.testDuration' must be a finite number of ` +
           `ms, 0 or more: current value is ${show(duration)}`,
       );
     }
     if (!STATUSES.includes(attrs.testStatus as TestStatus)) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot append report as 'reportAttributes.testStatus' must be one of ` +
           `${STATUSES.map((s) => `'${s}'`).join(", ")}: current value is ${show(attrs.testStatus)}`,
       );
     }
     const path = reportInfo.reportFilePath;
     if (path !== undefined && path !== null && typeof path !== "string") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot append report as 'reportFilePath' must be a string: current value is ${show(path)}`,
       );
     }
     if (!path && attrs.testStatus !== "skipped") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot append report of test '${attrs.testId}' as 'reportFilePath' is required unless ` +
           `'reportAttributes.testStatus' is 'skipped': current value is ${show(path)} with ` +
           `testStatus '${attrs.testStatus}' (pass agent.reportFile after agent.destroy())`,
@@ -189,19 +190,19 @@ export class ReportMergingTool {
     if (
       typeof reportFileName !== "string" || !reportFileName.trim() || /[/\\\0]/.test(reportFileName)
     ) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot merge reports as 'reportFileName' must be 'AUTO' or a file name without path ` +
           `separators: current value is ${show(reportFileName)}`,
       );
     }
     if (!opts || typeof opts !== "object") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot merge reports as 'opts' must be an object: current value is ${show(opts)}`,
       );
     }
     for (const key of ["rmOriginalReports", "overwrite"] as const) {
       if (opts[key] !== undefined && typeof opts[key] !== "boolean") {
-        throw new TypeError(
+        throw new SdkTypeError(
           `Cannot merge reports as 'opts.${key}' must be a boolean: current value is ${
             show(opts[key])
           }`,
@@ -209,20 +210,22 @@ export class ReportMergingTool {
       }
     }
     if (opts.outputDir !== undefined && (typeof opts.outputDir !== "string" || !opts.outputDir)) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot merge reports as 'opts.outputDir' must be a non-empty path: current value is ` +
           show(opts.outputDir),
       );
     }
     if (entries.length === 0) return null;
     if (!hasFileSystem) {
-      throw new Error("Cannot merge reports as there is no file system in a browser runtime");
+      throw new UnsupportedRuntimeError(
+        "Cannot merge reports as there is no file system in a browser runtime",
+      );
     }
     const name = reportFileName === "AUTO"
       ? autoName(Date.now())
       : reportFileName.replace(/\.html$/i, "");
     if (name === "." || name === ".." || !name.trim()) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot merge reports as 'reportFileName' must name a file: current value is ` +
           show(reportFileName),
       );
@@ -240,9 +243,10 @@ export class ReportMergingTool {
     const target = external ? path.join(outputDir, name) : path.join(outputDir, `${name}.html`);
     const entryFile = external ? path.join(target, "index.html") : target;
     if (opts.overwrite !== true && await exists(target)) {
-      throw new Error(
+      throw new FileError(
         `Cannot merge reports as ${target} already exists: pass { overwrite: true } to replace ` +
           `it, or choose another reportFileName`,
+        { path: target, reason: "invalid" },
       );
     }
 

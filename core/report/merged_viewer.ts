@@ -11,6 +11,7 @@
  * @module
  */
 
+import { InternalError } from "../errors.ts";
 import { viewerPage, viewerScriptHash } from "./viewer.ts";
 
 /** The merged section's stylesheet (uses the viewer's CSS variables). */
@@ -212,11 +213,11 @@ export async function mergedViewerPage(options: MergedViewerPageOptions): Promis
   });
   if (viewerHash) {
     const csp = `script-src '${viewerHash}'`;
-    if (!page.includes(csp)) throw new Error("Viewer page has no script-src with its hash");
+    if (!page.includes(csp)) throw new InternalError("Viewer page has no script-src with its hash");
     page = page.replace(csp, `${csp} '${await sha256Source(MERGED_SCRIPT)}'`);
   }
   const head = page.indexOf("</head>");
-  if (head < 0) throw new Error("Viewer page has no </head>");
+  if (head < 0) throw new InternalError("Viewer page has no </head>");
   return `${
     page.slice(0, head)
   }<style>${MERGED_STYLE}</style>\n<script>${MERGED_SCRIPT}</script>\n` +

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { InvalidStateError, SdkTypeError } from "../errors.ts";
 import { hasFileSystem, nodeFs, nodePath, runDir, writeFileAtomic } from "../runtime/runtime.ts";
 import {
   contentHash,
@@ -193,7 +194,7 @@ export class ReportWriter implements ReportScreenshotSink {
     const format = options.outputFormat ?? "single-html";
     const given = options.name;
     if (given !== undefined && (!given.trim() || /[/\\\0]/.test(given))) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create report as 'reportFileName' must be a file name without path ` +
           `separators: current value is '${given}'`,
       );
@@ -207,14 +208,14 @@ export class ReportWriter implements ReportScreenshotSink {
     };
     const storage = options.storage ?? (hasFileSystem ? "file" : "memory");
     if (storage !== "file" && storage !== "memory") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create report as 'storage' must be "file" or "memory": current value is ${
           JSON.stringify(storage)
         }`,
       );
     }
     if (storage === "file" && !hasFileSystem) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create report as 'storage' is "file" and a browser runtime has no file system; use "memory"`,
       );
     }
@@ -404,7 +405,9 @@ export class ReportWriter implements ReportScreenshotSink {
     // private fields without a public method.
     htmlOf = (executions) => {
       if (executions.length === 0) {
-        throw new Error("Cannot build a report: there are no executions yet (spec 2.8)");
+        throw new InvalidStateError(
+          "Cannot build a report: there are no executions yet (spec 2.8)",
+        );
       }
       const owners: ReportWriter[] = [];
       for (const ref of memoryWriters) {
@@ -417,7 +420,7 @@ export class ReportWriter implements ReportScreenshotSink {
         if (held && executions.some((e) => held.has(String(e.id)))) owners.push(writer);
       }
       if (owners.length === 0) {
-        throw new Error(
+        throw new InvalidStateError(
           "Cannot build a report: no in-memory report holds these executions. The report is " +
             "kept in memory in a browser runtime (or with the writer's storage: 'memory') " +
             "unless generateReport is false; in Deno and Node open agent.reportFile instead.",
@@ -514,7 +517,7 @@ export type ReportSource =
 export function reportToHtml(source: ReportSource): string {
   const log = "_unstableLogContent" in source ? source._unstableLogContent() : source;
   if (!log || !Array.isArray(log.executions)) {
-    throw new TypeError("reportToHtml: expected an agent or { executions: [...] }");
+    throw new SdkTypeError("reportToHtml: expected an agent or { executions: [...] }");
   }
   return htmlOf(log.executions);
 }

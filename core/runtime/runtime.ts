@@ -1,3 +1,4 @@
+import { UnsupportedRuntimeError } from "../errors.ts";
 /**
  * The one place that knows which runtime the SDK runs in (Deno, Node, a browser page) and reaches
  * its built-ins. Everything else asks here; core has no top-level `node:` import, so it loads in a
@@ -80,7 +81,9 @@ type PathModule = typeof import("node:path");
  * @throws {Error} (as a rejection) in a browser runtime.
  */
 export function nodeBuiltin<T>(name: `node:${string}`): Promise<T> {
-  if (!hasFileSystem) return Promise.reject(new Error(`No ${name} in a browser runtime`));
+  if (!hasFileSystem) {
+    return Promise.reject(new UnsupportedRuntimeError(`No ${name} in a browser runtime`));
+  }
   const get = (g.process as { getBuiltinModule?: (id: string) => unknown } | undefined)
     ?.getBuiltinModule;
   if (typeof get === "function") return Promise.resolve(get(name) as T);
@@ -95,7 +98,7 @@ export function nodeBuiltin<T>(name: `node:${string}`): Promise<T> {
  * @throws {Error} in a browser runtime, where no file system exists.
  */
 export function nodeFs(): Promise<FsPromises> {
-  if (!hasFileSystem) throw new Error("No file system in a browser runtime");
+  if (!hasFileSystem) throw new UnsupportedRuntimeError("No file system in a browser runtime");
   return nodeBuiltin<FsPromises>("node:fs/promises");
 }
 
@@ -105,7 +108,7 @@ export function nodeFs(): Promise<FsPromises> {
  * @throws {Error} in a browser runtime.
  */
 export function nodePath(): Promise<PathModule> {
-  if (!hasFileSystem) throw new Error("No file system in a browser runtime");
+  if (!hasFileSystem) throw new UnsupportedRuntimeError("No file system in a browser runtime");
   return nodeBuiltin<PathModule>("node:path");
 }
 

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { SdkTypeError } from "../errors.ts";
+
 /** Pixel size of an image. */
 export interface ImageSize {
   /** Width in pixels. */
@@ -39,7 +41,7 @@ export interface DataUriImage extends ImageSize {
 export function readDataUriImage(uri: string): DataUriImage & ReceivedScreenshot {
   const match = /^data:([^;,]+)(;[^,]*)?,/.exec(uri);
   if (!match || !(match[2] ?? "").includes(";base64")) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `image_url is not a base64 data URI: it starts with "${uri.slice(0, 40)}"`,
     );
   }
@@ -48,7 +50,7 @@ export function readDataUriImage(uri: string): DataUriImage & ReceivedScreenshot
   const png = pngSize(bytes);
   const size = png ?? jpegSize(bytes);
   if (!size) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `image data (${match[1]}) is neither PNG nor JPEG: first bytes ${
         Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join(" ")
       }`,
@@ -56,7 +58,9 @@ export function readDataUriImage(uri: string): DataUriImage & ReceivedScreenshot
   }
   const format = png ? "png" : "jpeg";
   if (match[1].toLowerCase() !== `image/${format}`) {
-    throw new TypeError(`image_url says ${match[1]} but its bytes are a ${format.toUpperCase()}`);
+    throw new SdkTypeError(
+      `image_url says ${match[1]} but its bytes are a ${format.toUpperCase()}`,
+    );
   }
   return {
     ...size,
@@ -86,13 +90,15 @@ export function receivedScreenshot(uri: string): ReceivedScreenshot {
 export function readAnyDataUriImage(uri: string): DataUriImage {
   const match = /^data:([^;,]+)(;[^,]*)?,/.exec(uri);
   if (!match || !(match[2] ?? "").includes(";base64")) {
-    throw new TypeError(`image_url is not a base64 data URI: it starts with "${uri.slice(0, 40)}"`);
+    throw new SdkTypeError(
+      `image_url is not a base64 data URI: it starts with "${uri.slice(0, 40)}"`,
+    );
   }
   const payload = uri.slice(match[0].length);
   const bytes = decodeBase64(payload);
   const size = pngSize(bytes) ?? jpegSize(bytes) ?? gifSize(bytes) ?? webpSize(bytes);
   if (!size) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `image data (${match[1]}) is not a PNG, JPEG, GIF or WebP image: first bytes ${
         Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join(" ")
       }`,
@@ -107,7 +113,7 @@ function decodeBase64(text: string): Uint8Array {
   try {
     binary = atob(clean);
   } catch {
-    throw new TypeError("image data URI holds invalid base64");
+    throw new SdkTypeError("image data URI holds invalid base64");
   }
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

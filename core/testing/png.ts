@@ -4,6 +4,8 @@
  * @module
  */
 
+import { SdkRangeError } from "../errors.ts";
+
 /** Options of {@link createTestPng}. */
 export interface TestPngOptions {
   /** Fill color as `[red, green, blue]`, each 0-255. Default: light grey `[240, 240, 240]`. */
@@ -78,14 +80,14 @@ export async function createTestPng(
 ): Promise<string> {
   for (const [name, value] of [["width", width], ["height", height]] as const) {
     if (!Number.isInteger(value) || value < 1) {
-      throw new RangeError(
+      throw new SdkRangeError(
         `Cannot create a test PNG as '${name}' must be an integer >= 1: current value is ${value}`,
       );
     }
   }
   const color = options.color ?? [240, 240, 240];
   if (color.some((c) => !Number.isInteger(c) || c < 0 || c > 255)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot create a test PNG as 'color' channels must be integers 0-255: current value is [${
         color.join(", ")
       }]`,

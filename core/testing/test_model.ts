@@ -6,6 +6,7 @@
  * @module
  */
 
+import { SdkRangeError, SdkTypeError } from "../errors.ts";
 import { TEST_MODEL_FAMILIES, type TestModelFamily } from "./_bbox.ts";
 import { DIALECT_FAMILIES, dialectOf } from "./_dialects.ts";
 import { HttpError, send, sendError } from "./_http.ts";
@@ -30,11 +31,11 @@ type Http = typeof import("node:http");
 
 function validateOptions(options: TestModelOptions): void {
   if (!options || typeof options !== "object" || !options.script) {
-    throw new TypeError("Cannot start the test model as 'script' is missing");
+    throw new SdkTypeError("Cannot start the test model as 'script' is missing");
   }
   const family = options.family ?? "default";
   if (!TEST_MODEL_FAMILIES.includes(family as TestModelFamily) && !dialectOf(family)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot start the test model as 'family' must be one of ${
         [...TEST_MODEL_FAMILIES, ...DIALECT_FAMILIES].join(", ")
       }: current value is "${family}"`,
@@ -42,13 +43,13 @@ function validateOptions(options: TestModelOptions): void {
   }
   const scale = options.imagePixelsPerCssPixel;
   if (scale !== undefined && !(Number.isFinite(scale) && scale > 0)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot start the test model as 'imagePixelsPerCssPixel' must be > 0: current value is ${scale}`,
     );
   }
   const wrap = options.wrap ?? "plain";
   if (!["plain", "fence", "prose"].includes(wrap)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot start the test model as 'wrap' must be "plain", "fence" or "prose": current value is "${wrap}"`,
     );
   }
@@ -57,7 +58,7 @@ function validateOptions(options: TestModelOptions): void {
     cors !== undefined && typeof cors !== "boolean" &&
     !(typeof cors === "string" && /^https?:\/\/[^/\s]+$/.test(cors))
   ) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot start the test model as 'cors' must be a boolean or an origin such as "http://127.0.0.1:8080": current value is ${
         JSON.stringify(cors)
       }`,
@@ -65,7 +66,7 @@ function validateOptions(options: TestModelOptions): void {
   }
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot start the test model as 'port' must be an integer 0-65535: current value is ${port}`,
     );
   }

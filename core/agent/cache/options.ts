@@ -4,6 +4,7 @@
  * @module
  */
 
+import { SdkRangeError, SdkTypeError } from "../../errors.ts";
 import { hasFileSystem } from "../../runtime/runtime.ts";
 
 /**
@@ -45,7 +46,7 @@ const STRATEGIES: readonly CacheStrategy[] = ["read-only", "read-write", "write-
 
 function checkId(id: unknown, field: string): string {
   if (typeof id !== "string" || id.trim() === "") {
-    throw new TypeError(
+    throw new SdkTypeError(
       `'${field}' must be a non-empty string naming the cache file, e.g. { cache: { id: "login-flow" } }: current value is ${
         JSON.stringify(id)
       }`,
@@ -74,7 +75,7 @@ export function resolveCacheSettings(
     if (cacheId === undefined) return undefined;
     settings = { id: checkId(cacheId, "cacheId"), strategy: "read-write", cacheDir: undefined };
   } else if (typeof cache !== "object" || Array.isArray(cache)) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `'cache' must be false or an object { id, strategy?, cacheDir? }: current value is ${
         JSON.stringify(cache)
       }`,
@@ -83,7 +84,7 @@ export function resolveCacheSettings(
     const c = cache as Record<string, unknown>;
     const strategy = c.strategy ?? "read-write";
     if (!STRATEGIES.includes(strategy as CacheStrategy)) {
-      throw new RangeError(
+      throw new SdkRangeError(
         `'cache.strategy' must be 'read-only', 'read-write' or 'write-only': current value is ${
           JSON.stringify(c.strategy)
         }`,
@@ -92,7 +93,7 @@ export function resolveCacheSettings(
     for (const field of ["cacheDir", "dir"]) {
       const v = c[field];
       if (v !== undefined && (typeof v !== "string" || v.trim() === "")) {
-        throw new TypeError(
+        throw new SdkTypeError(
           `'cache.${field}' must be a non-empty directory path (relative paths resolve from the working directory): current value is ${
             JSON.stringify(v)
           }`,
