@@ -4,7 +4,13 @@ import { FLOW_ITEM_KEYS } from "./flow_items.ts";
 import { YamlScriptError } from "./script_errors.ts";
 import { parseScriptFile, parseScriptTasks, SCRIPT_SECTION_KEYS } from "./script_schema.ts";
 
-const ENV: Record<string, string> = { USER_NAME: "alice", WAIT_MS: "250", YES: "true" };
+const ENV: Record<string, string> = {
+  USER_NAME: "alice",
+  WAIT_MS: "250",
+  YES: "true",
+  EMPTY: "",
+  BLANK: "  ",
+};
 const env = (name: string) => Object.hasOwn(ENV, name) ? ENV[name] : undefined;
 
 /** A script with one task named `t` whose flow is `flow` (indented by the caller as items). */
@@ -151,6 +157,18 @@ test("a missing environment variable names the variable, file, line and key", as
     path: "tasks[0].flow[0].value",
     message: /environment variable 'NOT_SET_ANYWHERE' is not set .*'value' of the aiInput item/,
   });
+});
+
+test("an empty or blank ${NAME} in a number key is an error naming the key, never 0", async () => {
+  for (const name of ["EMPTY", "BLANK"]) {
+    await rejects(oneTask(`      - aiWaitFor: ready\n        timeout: \${${name}}\n`), {
+      line: 5,
+      column: 18,
+      key: "timeout",
+      path: "tasks[0].flow[0].timeout",
+      message: /'timeout' of the aiWaitFor item must be a number/,
+    });
+  }
 });
 
 test("an unknown key in a flow item names the key and lists the item's keys", async () => {
