@@ -320,8 +320,18 @@ export async function replayGeometry(page: Page): Promise<ReplayGeometry> {
   await page.waitForFunction(() => {
     const img = document.querySelector<HTMLImageElement>(".replay .rp-shot img");
     const pointer = document.querySelector(".replay .pointer");
-    return !!img && img.complete && img.naturalWidth > 0 && !!pointer &&
-      pointer.getAnimations().every((a) => a.playState === "finished");
+    if (!img || !img.complete || img.naturalWidth === 0 || !pointer) return false;
+    if (!pointer.getAnimations().every((a) => a.playState === "finished")) return false;
+    if (pointer.classList.contains("idle")) return true;
+    // Arrived: its center is where its left/top (percentages of the shot) put it. A move that
+    // has not started yet (the next frame's style change) shows as a pointer still elsewhere.
+    const el = pointer as HTMLElement;
+    const box = (el.offsetParent ?? img).getBoundingClientRect();
+    const at = el.getBoundingClientRect();
+    const wantX = box.left + parseFloat(el.style.left) / 100 * box.width;
+    const wantY = box.top + parseFloat(el.style.top) / 100 * box.height;
+    return Math.abs(at.left + at.width / 2 - wantX) < 1 &&
+      Math.abs(at.top + at.height / 2 - wantY) < 1;
   });
   return await page.evaluate(() => {
     const rect = (el: Element) => {
