@@ -13,6 +13,7 @@
 import { ModelCallError, ModelTimeoutError, SdkError } from "../errors.ts";
 import type { ModelCallErrorKind } from "../errors.ts";
 import type { AIUsageInfo } from "../report/types.ts";
+import { runtimeKind } from "../runtime/runtime.ts";
 import { resolveIntentConfig } from "./config.ts";
 import { logger, runLog } from "../log/run_log.ts";
 import { requestForLog } from "../log/model_entries.ts";
@@ -179,6 +180,27 @@ async function readStream(
 }
 
 /** Calls models for an agent; one per agent, clients cached per endpoint and key. */
+/**
+ * In a page, a fetch to another origin that fails without an answer is most often the endpoint
+ * refusing CORS (the browser gives no other word than "Failed to fetch"): say so, and where the
+ * docs explain it.
+ */
+function corsHint(baseURL: string): string {
+  if (runtimeKind !== "browser") return "";
+  const page = (globalThis as { location?: { origin?: string } }).location?.origin;
+  let endpoint: string;
+  try {
+    endpoint = new URL(baseURL).origin;
+  } catch {
+    return "";
+  }
+  if (!page || page === endpoint) return "";
+  return `. In a browser page this is most often CORS: the endpoint ${endpoint} must allow this ` +
+    `page's origin ${page} (Access-Control-Allow-Origin, and the preflight of a request with an ` +
+    `Authorization header), or be reached through a proxy on ${page}; see docs/in-browser.md, ` +
+    `"The model endpoint: CORS"`;
+}
+
 export class ModelCaller {
   #modelConfig?: Record<string, string | number>;
   #createModelClient?: CreateModelClient;
@@ -396,7 +418,8 @@ async function toCallError(
     ? "connection error"
     : "error";
   return new ModelCallError(
-    `${describe(config)}: ${what} after ${tries}: ${text}`,
+    `${describe(config)}: ${what} after ${tries}: ${text}` +
+      (kind === "connection" ? corsHint(config.baseURL) : ""),
     { ...details(config, attempts), kind, status },
     { cause: e },
   );

@@ -460,3 +460,44 @@ test("an agent over the in-page device runs in a page: actions land, no report f
     await context.close();
   }
 });
+
+test("a model endpoint that refuses CORS fails the in-page call as a ModelCallError that says CORS and points at the docs", async () => {
+  const page = await browser.newPage();
+  // No `cors`: the server answers no preflight, so the page's fetch fails without an answer.
+  const model = await startTestModel({ script: { locate: () => null } });
+  try {
+    await page.goto(`${server.url}index.html`);
+    await page.waitForFunction(() => (globalThis as { ready?: boolean }).ready === true);
+    const failure = await page.evaluate(async (modelConfig) => {
+      const sdk = await import("./sdk-core.js" as string);
+      const agent = new sdk.Agent(
+        new sdk.InPageDevice({
+          captureScreenshot: () => {
+            const canvas = document.createElement("canvas");
+            canvas.width = innerWidth;
+            canvas.height = innerHeight;
+            return Promise.resolve(canvas.toDataURL("image/png"));
+          },
+        }),
+        { modelConfig: { ...modelConfig, SDK_MODEL_MAX_RETRIES: 0 }, autoPrintReportMsg: false },
+      );
+      try {
+        await agent.aiTap("the Add button");
+        return null;
+      } catch (e) {
+        const err = e as Error & { code?: string; kind?: string };
+        return { name: err.name, code: err.code, kind: err.kind, message: err.message };
+      }
+    }, model.modelConfig());
+    assert.ok(failure, "the call failed");
+    assert.equal(failure.name, "ModelCallError");
+    assert.equal(failure.code, "MODEL_CALL_FAILED");
+    assert.equal(failure.kind, "connection");
+    assert.match(failure.message, /most often CORS/);
+    assert.match(failure.message, /docs\/in-browser\.md/);
+    assert.ok(failure.message.includes(new URL(server.url).origin), failure.message);
+  } finally {
+    await page.close();
+    await model.close();
+  }
+});
