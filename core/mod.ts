@@ -178,5 +178,12 @@ export {
 } from "./log/run_log.ts";
 export type { LogFn, RunLogOptions } from "./log/run_log.ts";
 export { getEnv, runDir, sleep, writeFileAtomic } from "./runtime/runtime.ts";
+export {
+  type AdoptableChild,
+  adoptChild,
+  type AdoptChildOptions,
+  adoptedChildPids,
+  holdOpen,
+} from "./runtime/children.ts";
 export { encodeBase64 } from "./image/base64.ts";
 export { SDK_VERSION } from "./version.ts";
