@@ -8,7 +8,8 @@
  * @module
  */
 
-import { normalizeKeyCombo } from "@sdk/core";
+import { normalizeKeyCombo, SdkTypeError } from "@sdk/core";
+import { coded } from "./errors.ts";
 
 /** A key press planned for nut-js: modifier and key names of its `Key` enum, modifiers first. */
 export interface NutKeyCombo {
@@ -96,7 +97,7 @@ function keyOf(name: string, combo: string): string {
     if (/^[0-9]$/.test(name)) return `Num${name}`;
     if (PLAIN_CHARS[name]) return PLAIN_CHARS[name];
   }
-  throw new TypeError(
+  throw new SdkTypeError(
     `Cannot press ${JSON.stringify(combo)} on the desktop: ${
       JSON.stringify(name)
     } is not a key name. Use Enter, Tab, Escape, Backspace, Delete, Insert, Home, End, PageUp, ` +
@@ -110,12 +111,12 @@ function keyOf(name: string, combo: string): string {
  * The nut-js keys of a key or combination as a model or caller writes it (`ctrl+s`, `Esc`,
  * `Shift+Tab`). An upper-case letter alone means the letter key (Shift is not implied).
  *
- * @throws {TypeError} naming the key when it is not a key name (see the message for the list),
+ * @throws {SdkTypeError} (a `TypeError`) naming the key when it is not a key name (see the message for the list),
  *   or when the combination is malformed.
  */
 export function desktopKeys(combo: string): NutKeyCombo {
   // "+" joins parts but is a key too: "Control++" is Control and "+".
-  const parts = normalizeKeyCombo(combo).split(/\+(?=.)/);
+  const parts = coded(() => normalizeKeyCombo(combo)).split(/\+(?=.)/);
   return { keys: parts.map((part) => keyOf(part, combo)) };
 }
 
