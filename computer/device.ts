@@ -16,6 +16,7 @@ import {
   checkInputOptions,
   ConnectionError,
   DeviceNotFoundError,
+  holdOpen,
   logDeviceActions,
   SdkRangeError,
   SdkTypeError,
@@ -231,7 +232,8 @@ export class ComputerDevice implements AbstractInterface {
       });
     }
     if (!this.#connecting) {
-      const started = this.#open();
+      // The host and Xvfb do not keep the process alive by themselves; connecting does.
+      const started = holdOpen(this.#open());
       this.#connecting = started;
       started.catch(() => {
         if (this.#connecting === started) this.#connecting = undefined;

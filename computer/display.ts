@@ -9,7 +9,14 @@
 import { execFile, spawn } from "node:child_process";
 import { createConnection } from "node:net";
 import process from "node:process";
-import { ConnectionError, MissingDependencyError, SdkTypeError, ToolError } from "@sdk/core";
+import {
+  adoptChild,
+  ConnectionError,
+  holdOpen,
+  MissingDependencyError,
+  SdkTypeError,
+  ToolError,
+} from "@sdk/core";
 import { findExecutable, meaningfulLines } from "./tools.ts";
 
 /** Debian/Ubuntu packages, named in errors and in `checkComputerEnvironment()`. */
@@ -233,80 +240,88 @@ function xvfbMissing(cause?: unknown): MissingDependencyError {
 export function startXvfb(resolution: string): Promise<VirtualDisplay> {
   checkXvfbResolution(resolution);
   if (!findExecutable("Xvfb")) return Promise.reject(xvfbMissing());
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      "Xvfb",
-      // -noreset: the display keeps its state (monitors, selections) while no client is connected.
-      ["-displayfd", "3", "-screen", "0", resolution, "-nolisten", "tcp", "-noreset"],
-      { stdio: ["ignore", "ignore", "pipe", "pipe"] },
-    );
-    let stderr = "";
-    let fdText = "";
-    let settled = false;
-    const said = () => meaningfulLines(stderr).slice(-3).join(" ");
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      if (settled) return;
-      settled = true;
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      reject(error);
-    };
-    const timer = setTimeout(() => {
-      fail(
-        new ToolError(
-          `Cannot start the virtual display (headless): Xvfb reported no display within 15 s. ${said()}`
-            .trim(),
-          { tool: "Xvfb", output: said() },
-        ),
+  return holdOpen(
+    new Promise((resolve, reject) => {
+      const child = spawn(
+        "Xvfb",
+        // -noreset: the display keeps its state (monitors, selections) while no client is connected.
+        ["-displayfd", "3", "-screen", "0", resolution, "-nolisten", "tcp", "-noreset"],
+        { stdio: ["ignore", "ignore", "pipe", "pipe"] },
       );
-    }, 15_000);
-    child.stderr?.on("data", (d) => stderr = (stderr + String(d)).slice(-2000));
-    child.once("error", (e) => {
-      // Deno reports a binary that vanished since the PATH check only here, asynchronously.
-      fail(
-        (e as NodeJS.ErrnoException).code === "ENOENT"
-          ? xvfbMissing(e)
-          : new ToolError(`Cannot start the virtual display (headless): ${e.message}`, {
-            tool: "Xvfb",
-            output: e.message,
-          }, { cause: e }),
-      );
-    });
-    child.once("exit", (code, signal) => {
-      if (fdText.includes("\n")) return;
-      fail(
-        new ToolError(
-          `Cannot start the virtual display (headless): Xvfb exited with ${
-            signal ?? code
-          }: ${said()}`,
-          { tool: "Xvfb", status: code ?? undefined, output: said() },
-        ),
-      );
-    });
-    const fd = child.stdio[3] as NodeJS.ReadableStream | undefined | null;
-    // Undefined when the spawn failed (Deno): the `error` event above rejects.
-    fd?.on("data", async (d) => {
-      fdText += String(d);
-      if (!fdText.includes("\n") || settled) return;
-      clearTimeout(timer);
-      const display = `:${fdText.trim()}`;
-      const exited = new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) done();
-        else child.once("exit", () => done());
-      });
-      const stop = async () => {
+      // Killed with this process however it ends; it keeps the process alive only while a call
+      // waits on it.
+      adoptChild(child);
+      let stderr = "";
+      let fdText = "";
+      let settled = false;
+      const said = () => meaningfulLines(stderr).slice(-3).join(" ");
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        if (settled) return;
+        settled = true;
         if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-        await exited;
+        reject(error);
       };
-      try {
-        await confirmX11Display(display);
-        settled = true;
-        resolve({ display, pid: child.pid!, stop });
-      } catch (e) {
-        settled = true;
-        await stop();
-        reject(e);
-      }
-    });
-  });
+      const timer = setTimeout(() => {
+        fail(
+          new ToolError(
+            `Cannot start the virtual display (headless): Xvfb reported no display within 15 s. ${said()}`
+              .trim(),
+            { tool: "Xvfb", output: said() },
+          ),
+        );
+      }, 15_000);
+      child.stderr?.on("data", (d) => stderr = (stderr + String(d)).slice(-2000));
+      child.once("error", (e) => {
+        // Deno reports a binary that vanished since the PATH check only here, asynchronously.
+        fail(
+          (e as NodeJS.ErrnoException).code === "ENOENT"
+            ? xvfbMissing(e)
+            : new ToolError(`Cannot start the virtual display (headless): ${e.message}`, {
+              tool: "Xvfb",
+              output: e.message,
+            }, { cause: e }),
+        );
+      });
+      child.once("exit", (code, signal) => {
+        if (fdText.includes("\n")) return;
+        fail(
+          new ToolError(
+            `Cannot start the virtual display (headless): Xvfb exited with ${
+              signal ?? code
+            }: ${said()}`,
+            { tool: "Xvfb", status: code ?? undefined, output: said() },
+          ),
+        );
+      });
+      const fd = child.stdio[3] as NodeJS.ReadableStream | undefined | null;
+      // Undefined when the spawn failed (Deno): the `error` event above rejects.
+      fd?.on("data", async (d) => {
+        fdText += String(d);
+        if (!fdText.includes("\n") || settled) return;
+        clearTimeout(timer);
+        (fd as { unref?: () => void }).unref?.();
+        const display = `:${fdText.trim()}`;
+        const exited = new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) done();
+          else child.once("exit", () => done());
+        });
+        const stop = async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+          const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+          await holdOpen(exited);
+          clearTimeout(timer);
+        };
+        try {
+          await confirmX11Display(display);
+          settled = true;
+          resolve({ display, pid: child.pid!, stop });
+        } catch (e) {
+          settled = true;
+          await stop();
+          reject(e);
+        }
+      });
+    }),
+  );
 }

@@ -10,7 +10,13 @@
 import { execFile, spawn } from "node:child_process";
 import process from "node:process";
 import { createInterface } from "node:readline";
-import { ConnectionError, MissingDependencyError, ToolError } from "@sdk/core";
+import {
+  adoptChild,
+  ConnectionError,
+  holdOpen,
+  MissingDependencyError,
+  ToolError,
+} from "@sdk/core";
 import { confirmX11Display } from "./display.ts";
 import { lastMeaningfulLine } from "./tools.ts";
 
@@ -146,6 +152,9 @@ export async function loadNativeInput(display: string | undefined): Promise<Nati
     env: { ...process.env, DISPLAY: display! },
     stdio: ["pipe", "pipe", "pipe"],
   });
+  // Killed with this process however it ends; its pipes keep the process alive only while a
+  // call waits on them (holdOpen below).
+  adoptChild(child);
   let stderr = "";
   child.stderr?.on("data", (d) => {
     // nut-js's dependencies print a deprecation warning; the end names a failure.
@@ -202,11 +211,11 @@ export async function loadNativeInput(display: string | undefined): Promise<Nati
     if (message.error === undefined) call?.resolve(message.result);
     else if (call) failedCall(display, message.error).then(call.reject);
   });
-  const first = await readyMessage;
+  const first = await holdOpen(readyMessage);
   if (!first.ready) {
     closing = true;
     child.kill("SIGKILL");
-    await exited;
+    await holdOpen(exited);
     if (first.ended) throw first.ended;
     throw new MissingDependencyError(
       `Cannot control the desktop: ${first.error ?? "the nut-js process did not start"}. ` +
@@ -218,10 +227,12 @@ export async function loadNativeInput(display: string | undefined): Promise<Nati
   const call = <T>(op: string, ...callArgs: unknown[]): Promise<T> => {
     if (ended) return Promise.reject(ended);
     const id = nextId++;
-    return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      child.stdin!.write(`${JSON.stringify({ id, op, args: callArgs })}\n`);
-    });
+    return holdOpen(
+      new Promise<T>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        child.stdin!.write(`${JSON.stringify({ id, op, args: callArgs })}\n`);
+      }),
+    );
   };
   return {
     screenSize: () => call("size"),
@@ -239,7 +250,7 @@ export async function loadNativeInput(display: string | undefined): Promise<Nati
         child.stdin!.end();
       }
       const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-      await exited;
+      await holdOpen(exited);
       clearTimeout(timer);
     },
   };

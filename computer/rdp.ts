@@ -18,7 +18,9 @@ import { join } from "node:path";
 import process from "node:process";
 import type { DeviceAction, InputStrategy } from "@sdk/core";
 import {
+  adoptChild,
   ConnectionError,
+  holdOpen,
   MissingDependencyError,
   SdkRangeError,
   SdkTypeError,
@@ -254,7 +256,7 @@ export class RDPDevice extends ComputerDevice {
    */
   protected override async openDisplay(): Promise<string | undefined> {
     try {
-      return await this.#connectClient();
+      return await holdOpen(this.#connectClient());
     } catch (e) {
       await this.closeDisplay();
       throw e;
@@ -325,6 +327,8 @@ export class RDPDevice extends ComputerDevice {
       },
       stdio: ["pipe", "pipe", "pipe"],
     });
+    // Killed with this process however it ends (the session stays on the server).
+    adoptChild(client);
     this.#client = client;
     let output = "";
     // DEBUG output is large; the failure is named from its end.
@@ -418,7 +422,7 @@ export class RDPDevice extends ComputerDevice {
     if (client && client.exitCode === null && client.signalCode === null) {
       client.kill("SIGTERM");
       const timer = setTimeout(() => client.kill("SIGKILL"), 5000);
-      await this.#clientExited;
+      await holdOpen(this.#clientExited!);
       clearTimeout(timer);
     }
     const xvfb = this.#xvfb;
