@@ -11,6 +11,20 @@ test("key names and combinations become nut-js keys, modifiers first", () => {
   assert.deepEqual(desktopKeys("7").keys, ["Num7"]);
   assert.deepEqual(desktopKeys("Control+/").keys, ["LeftControl", "Slash"]);
   assert.deepEqual(desktopKeys("Control+=").keys, ["LeftControl", "Equal"]);
+  // nut-js's Enter is the keypad's; Return is the main key.
+  assert.deepEqual(desktopKeys("Enter").keys, ["Return"]);
+  assert.deepEqual(desktopKeys("Shift+Return").keys, ["LeftShift", "Return"]);
+});
+
+test("keys nut-js cannot press under X11 are refused before anything is sent", () => {
+  for (const name of ["F13", "F24", "Pause", "ContextMenu", "Control+F20"]) {
+    assert.throws(() => desktopKeys(name), (e: unknown) => {
+      assert.ok(e instanceof TypeError);
+      assert.equal((e as { code?: string }).code, "INVALID_ARGUMENT");
+      assert.match((e as Error).message, /nut-js cannot press ".*" under X11/);
+      return true;
+    });
+  }
 });
 
 test("characters without a key of their own are refused with the list of names", () => {
@@ -28,7 +42,7 @@ test("key-by-key typing: capitals and en-US shifted punctuation take Shift", () 
   assert.deepEqual(typedChar("!", true), { kind: "shifted", key: "Num1" });
   assert.deepEqual(typedChar("!", false), { kind: "text" });
   assert.deepEqual(typedChar("-", true), { kind: "key", key: "Minus" });
-  assert.deepEqual(typedChar("\n", true), { kind: "key", key: "Enter" });
+  assert.deepEqual(typedChar("\n", true), { kind: "key", key: "Return" });
   assert.deepEqual(typedChar("é", true), { kind: "paste" });
   assert.deepEqual(typedChar("世", true), { kind: "paste" });
   assert.equal(Object.keys(EN_US_SHIFTED).length, 21);

@@ -25,7 +25,9 @@ import {
   ComputerAgent,
   ComputerDevice,
   type ComputerDeviceOptions,
+  desktopKeys,
 } from "@sdk/computer";
+import { DeviceNotFoundError, SdkRangeError, SdkTypeError } from "@sdk/core";
 import { startTestModel } from "@sdk/core/testing";
 import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
 import {
@@ -292,6 +294,112 @@ test("hotkeys: Control+S reaches the app; a key that does not exist is refused",
   );
 });
 
+/**
+ * Each key name and the X keysyms the app must see for it. Letters, digits and punctuation cover
+ * the character keys; the rest are every named key of `computer/keys.ts` (the locks twice, to
+ * leave them as they were), a few aliases, and combinations (modifiers arrive first).
+ */
+const KEY_NAMES: readonly [string, string[]][] = [
+  ["Enter", ["Return"]],
+  ["Return", ["Return"]],
+  ["Tab", ["Tab"]],
+  ["Escape", ["Escape"]],
+  ["Esc", ["Escape"]],
+  ["Backspace", ["BackSpace"]],
+  ["Delete", ["Delete"]],
+  ["Insert", ["Insert"]],
+  ["Home", ["Home"]],
+  ["End", ["End"]],
+  ["PageUp", ["Prior"]],
+  ["PageDown", ["Next"]],
+  ["ArrowUp", ["Up"]],
+  ["ArrowDown", ["Down"]],
+  ["ArrowLeft", ["Left"]],
+  ["ArrowRight", ["Right"]],
+  ["Up", ["Up"]],
+  ["Space", ["space"]],
+  ["PrintScreen", ["Print"]],
+  ["ScrollLock", ["Scroll_Lock"]],
+  ["ScrollLock", ["Scroll_Lock"]],
+  ["CapsLock", ["Caps_Lock"]],
+  ["CapsLock", ["Caps_Lock"]],
+  ["NumLock", ["Num_Lock"]],
+  ["NumLock", ["Num_Lock"]],
+  ...Array.from({ length: 12 }, (_, i): [string, string[]] => [`F${i + 1}`, [`F${i + 1}`]]),
+  ["Control", ["Control_L"]],
+  ["Shift", ["Shift_L"]],
+  ["Alt", ["Alt_L"]],
+  ["Meta", ["Super_L"]],
+  ["a", ["a"]],
+  ["Z", ["z"]],
+  ["0", ["0"]],
+  ["5", ["5"]],
+  ["9", ["9"]],
+  ["`", ["grave"]],
+  ["-", ["minus"]],
+  ["=", ["equal"]],
+  ["[", ["bracketleft"]],
+  ["]", ["bracketright"]],
+  ["\\", ["backslash"]],
+  [";", ["semicolon"]],
+  ["'", ["apostrophe"]],
+  [",", ["comma"]],
+  [".", ["period"]],
+  ["/", ["slash"]],
+  ["Shift+a", ["Shift_L", "A"]],
+  ["Shift+1", ["Shift_L", "exclam"]],
+  ["Control+Alt+End", ["Control_L", "Alt_L", "End"]],
+];
+
+/** The key pressed after each one: what the app saw before it is what the key sent. */
+const SENTINEL = "Escape";
+
+test(
+  "every named key arrives as its own key, read from what the app saw",
+  { timeout: 120_000 },
+  async () => {
+    const agent = await agentWith();
+    const wrong: string[] = [];
+    for (const [keyName, expected] of KEY_NAMES) {
+      // The window's own focus each time: Tab may move it.
+      const before = (await app.focus()).keys.length;
+      try {
+        await agent.aiKeyboardPress(undefined, { keyName });
+      } catch (e) {
+        wrong.push(`${keyName}: ${(e as Error).message}`);
+      }
+      await agent.aiKeyboardPress(undefined, { keyName: SENTINEL });
+      const state = await until(
+        (s) => s.keys.length > before && s.keys.at(-1) === SENTINEL,
+        `${keyName}, then ${SENTINEL}, to arrive`,
+      );
+      const seen = state.keys.slice(before, -1);
+      if (JSON.stringify(seen) !== JSON.stringify(expected)) {
+        wrong.push(`${keyName}: expected ${expected.join(" ")}, the app saw ${seen.join(" ")}`);
+      }
+    }
+    assert.deepEqual(wrong, [], "every key name reaches the app as its own key");
+  },
+);
+
+test("keys X11 has no key for are refused before anything is sent; the device goes on", async () => {
+  const agent = await agentWith();
+  for (const keyName of ["F13", "F24", "Pause", "ContextMenu"]) {
+    await assert.rejects(
+      agent.aiKeyboardPress(undefined, { keyName }),
+      (e: unknown) => {
+        assert.ok(e instanceof TypeError, String(e));
+        assert.equal((e as SdkTypeError).code, "INVALID_ARGUMENT");
+        assert.match((e as Error).message, /nut-js cannot press ".*" under X11/);
+        return true;
+      },
+    );
+  }
+  const before = (await app.focus()).keys.length;
+  await agent.aiKeyboardPress(undefined, { keyName: "Home" });
+  await until((s) => s.keys.slice(before).includes("Home"), "a key after the refused ones");
+});
+
 test("aiScroll turns the wheel over the list: down, then back to the top", async () => {
   const agent = await agentWith();
   await agent.aiScroll("the list of rows", { direction: "down", distance: 300 });
@@ -379,12 +487,63 @@ test("displayId: the SIDE monitor is the whole screen of its device, taps are of
   assert.equal(models.at(-1)!.calls.at(-1)!.call?.image?.width, 600);
 });
 
-test("an unknown displayId names the displays there are", async () => {
+test("an unknown displayId is a DeviceNotFoundError naming the displays there are", async () => {
   const m = await model();
-  await assert.rejects(
-    agentFromComputer({ displayId: "HDMI-9", modelConfig: m.modelConfig() }),
+  const error = await agentFromComputer({ displayId: "HDMI-9", modelConfig: m.modelConfig() })
+    .then(() => undefined, (e) => e);
+  assert.ok(error instanceof DeviceNotFoundError, String(error));
+  assert.equal(error.code, "DEVICE_NOT_FOUND");
+  assert.equal(error.wanted, "HDMI-9");
+  assert.deepEqual(error.available, ["SIDE", "screen"]);
+  assert.match(
+    error.message,
     /Cannot use displayId "HDMI-9": DISPLAY=:\d+ has 0: SIDE \(600x300\+400\+0\), 1: screen \(1280x800\+0\+0\)/,
   );
+});
+
+/** Asserts that `make` throws the SDK's coded `TypeError` or `RangeError` matching `message`. */
+function throwsCoded(
+  make: () => unknown,
+  builtIn: typeof TypeError | typeof RangeError,
+  message: RegExp,
+): void {
+  assert.throws(make, (e: unknown) => {
+    assert.ok(e instanceof builtIn, `a ${builtIn.name}: ${e}`);
+    assert.ok(e instanceof (builtIn === TypeError ? SdkTypeError : SdkRangeError));
+    assert.equal(
+      (e as SdkTypeError).code,
+      builtIn === TypeError ? "INVALID_ARGUMENT" : "ARGUMENT_OUT_OF_RANGE",
+    );
+    assert.match((e as Error).message, message);
+    return true;
+  });
+}
+
+test("option errors are the SDK's coded TypeError and RangeError", () => {
+  throwsCoded(
+    () => new ComputerDevice({ keyboardTypeDelay: -1 }),
+    RangeError,
+    /'keyboardTypeDelay'/,
+  );
+  throwsCoded(
+    () => new ComputerDevice({ keyboardModifierDelay: -1 }),
+    RangeError,
+    /'keyboardModifierDelay'/,
+  );
+  throwsCoded(
+    () => new ComputerDevice({ headless: "yes" as unknown as boolean }),
+    TypeError,
+    /'headless' must be a boolean/,
+  );
+  throwsCoded(() => new ComputerDevice({ xvfbResolution: "big" }), TypeError, /'xvfbResolution'/);
+  throwsCoded(() => new ComputerDevice({ displayId: " " }), TypeError, /'displayId'/);
+  throwsCoded(
+    () => new ComputerDevice({ customActions: "no" as unknown as [] }),
+    TypeError,
+    /customActions/,
+  );
+  throwsCoded(() => desktopKeys("Control+é"), TypeError, /"é" is not a key name/);
+  throwsCoded(() => desktopKeys("Hyper+Q"), TypeError, /"Hyper" in "Hyper\+Q" is not a modifier/);
 });
 
 test("device options are checked in the constructor", () => {

@@ -44,6 +44,8 @@ export interface DesktopAppState {
   hovered: boolean;
   saves: number;
   dropped: { x: number; y: number } | null;
+  /** The X keysym of every key press the app saw, in order. */
+  keys: string[];
   widgets: Record<
     "window" | "name" | "save" | "double" | "context" | "hover" | "rows" | "card" | "zone",
     WidgetBox
