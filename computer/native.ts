@@ -120,7 +120,9 @@ async function hostEnded(
   signal: string | null,
   stderr: string,
 ): Promise<Error> {
-  const said = lastMeaningfulLine(stderr);
+  // Xlib's fatal error names the request that failed; the lines after it are its details.
+  const xError = /X Error of failed request:.*/.exec(stderr)?.[0].replace(/\s+/g, " ");
+  const said = xError ?? lastMeaningfulLine(stderr);
   const ended = `the nut-js process ended (${signal ?? `exit code ${code}`})${
     said ? `: ${said}` : ""
   }`;
