@@ -102,7 +102,8 @@ function tcpReachable(
 
 /**
  * What the client said went wrong, trimmed of noise: its `ERROR` and `FATAL` log lines without
- * their time, thread and component prefix, its banners and repeats (the last 8).
+ * their time, thread and component prefix, its banners and repeats (the last 8), the
+ * `ERRCONNECT_` code of a `freerdp_set_last_error_ex` line alone.
  */
 export function xfreerdpErrors(output: string): string[] {
   const lines: string[] = [];
@@ -110,7 +111,9 @@ export function xfreerdpErrors(output: string): string[] {
     const m = /\[(?:ERROR|FATAL)\]\[[^\]]*\] - (.*)$/.exec(raw);
     if (!m) continue;
     const line = m[1].replace(/^\S*freerdp_set_last_error_ex (ERRCONNECT_\w+).*$/, "$1").trim();
-    if (line === "" || /^@/.test(line) || lines.at(-1) === line) continue;
+    if (line === "" || /^@/.test(line)) continue;
+    // A repeated line keeps its last place.
+    if (lines.includes(line)) lines.splice(lines.indexOf(line), 1);
     lines.push(line);
   }
   return lines.slice(-8);
@@ -407,9 +410,10 @@ export class RDPDevice extends ComputerDevice {
     exit: { code: number | null; signal: string | null } | undefined,
   ): ToolError {
     const said = xfreerdpErrors(output);
+    const code = said.findLast((line) => line.startsWith("ERRCONNECT_")) ?? said.at(-1);
     return new ToolError(
       `Cannot connect to the RDP server at ${this.target}: ${why}${
-        said.length ? ` (xfreerdp: ${said.at(-1)})` : ""
+        code ? ` (xfreerdp: ${code})` : ""
       }`,
       { tool: "xfreerdp", status: exit?.code ?? undefined, output: said.join("\n") },
     );
