@@ -120,34 +120,37 @@ function run(file: string, args: string[], env: Record<string, string>): Promise
       ),
     );
   }
-  return new Promise((resolve, reject) => {
-    execFile(
-      file,
-      args,
-      { env: { ...process.env, ...env }, timeout: 10_000 },
-      (e, stdout, stderr) => {
-        if (!e) return resolve(String(stdout));
-        if ((e as NodeJS.ErrnoException).code === "ENOENT") {
-          return reject(
-            new MissingDependencyError(
-              `Cannot list displays: ${file} was not found. Install it (${INSTALL_XRANDR})`,
-              file,
+  return holdOpen(
+    new Promise((resolve, reject) => {
+      // Short-lived, but ended with this process too (a signal while displays are listed).
+      adoptChild(execFile(
+        file,
+        args,
+        { env: { ...process.env, ...env }, timeout: 10_000 },
+        (e, stdout, stderr) => {
+          if (!e) return resolve(String(stdout));
+          if ((e as NodeJS.ErrnoException).code === "ENOENT") {
+            return reject(
+              new MissingDependencyError(
+                `Cannot list displays: ${file} was not found. Install it (${INSTALL_XRANDR})`,
+                file,
+                { cause: e },
+              ),
+            );
+          }
+          const output = meaningfulLines(String(stderr)).join("\n") || e.message.trim();
+          const status = (e as { code?: unknown }).code;
+          reject(
+            new ToolError(
+              `Cannot list displays: \`${file} ${args.join(" ")}\` failed: ${output}`,
+              { tool: file, status: typeof status === "number" ? status : undefined, output },
               { cause: e },
             ),
           );
-        }
-        const output = meaningfulLines(String(stderr)).join("\n") || e.message.trim();
-        const status = (e as { code?: unknown }).code;
-        reject(
-          new ToolError(
-            `Cannot list displays: \`${file} ${args.join(" ")}\` failed: ${output}`,
-            { tool: file, status: typeof status === "number" ? status : undefined, output },
-            { cause: e },
-          ),
-        );
-      },
-    );
-  });
+        },
+      ));
+    }),
+  );
 }
 
 /**

@@ -83,17 +83,20 @@ function hostCommand(...extra: string[]): { file: string; args: string[] } {
  */
 export function probeNutJs(): Promise<{ from?: string; error?: string }> {
   const { file, args } = hostCommand("--probe");
-  return new Promise((resolve) => {
-    execFile(file, args, { timeout: 60_000 }, (e, stdout) => {
-      const last = String(stdout).trim().split("\n").at(-1) ?? "";
-      try {
-        const message = JSON.parse(last) as { ready?: boolean; from?: string; error?: string };
-        resolve(message.ready ? { from: message.from } : { error: message.error });
-      } catch {
-        resolve({ error: e?.message ?? "the nut-js probe printed nothing" });
-      }
-    });
-  });
+  return holdOpen(
+    new Promise((resolve) => {
+      // Ended with this process, like the device's own host.
+      adoptChild(execFile(file, args, { timeout: 60_000 }, (e, stdout) => {
+        const last = String(stdout).trim().split("\n").at(-1) ?? "";
+        try {
+          const message = JSON.parse(last) as { ready?: boolean; from?: string; error?: string };
+          resolve(message.ready ? { from: message.from } : { error: message.error });
+        } catch {
+          resolve({ error: e?.message ?? "the nut-js probe printed nothing" });
+        }
+      }));
+    }),
+  );
 }
 
 /** Whether an X server still answers at `display`. */

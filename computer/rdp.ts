@@ -121,10 +121,13 @@ export function xfreerdpErrors(output: string): string[] {
 
 function windowListed(display: string): Promise<boolean> {
   return new Promise((resolve) => {
-    execFile("xwininfo", ["-root", "-tree"], { env: { ...process.env, DISPLAY: display } }, (
-      e,
-      stdout,
-    ) => resolve(!e && /"FreeRDP: /.test(String(stdout))));
+    // Short-lived, but ended with this process too (a signal while the client connects).
+    adoptChild(
+      execFile("xwininfo", ["-root", "-tree"], { env: { ...process.env, DISPLAY: display } }, (
+        e,
+        stdout,
+      ) => resolve(!e && /"FreeRDP: /.test(String(stdout)))),
+    );
   });
 }
 
