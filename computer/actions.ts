@@ -34,6 +34,7 @@ import {
   SCROLL_DIRECTIONS,
   SCROLL_TYPES,
   scrollAction,
+  SdkTypeError,
   sleep,
   swipeAction,
   swipeEnds,
@@ -204,7 +205,9 @@ export function desktopActions(host: DesktopActionHost): DeviceAction[] {
           "left",
         );
         if (param.direction === undefined || param.direction === null || param.direction === "") {
-          throw new TypeError("Cannot run CursorMove: 'direction' ('left' or 'right') is required");
+          throw new SdkTypeError(
+            "Cannot run CursorMove: 'direction' ('left' or 'right') is required",
+          );
         }
         const times = Math.round(readPositiveNumberParam("CursorMove", param, "times") ?? 1);
         for (let i = 0; i < times; i++) {

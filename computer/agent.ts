@@ -33,9 +33,11 @@ export interface AgentForComputerOptions extends AgentOptions, ComputerDeviceOpt
  * Creates a {@link ComputerAgent} over the local desktop and connects it (starting Xvfb when
  * `headless`), so a missing display or library fails here rather than at the first step.
  *
- * @throws {Error} when there is no X display (saying how to get one), when Xvfb or nut-js is
- *   missing (saying how to install them), or when `displayId` is not a listed display; the
- *   option errors of {@link ComputerDevice} and `Agent`.
+ * @throws {MissingDependencyError} when there is no X display, or Xvfb or nut-js is missing
+ *   (saying how to get them); {ConnectionError} when no X server answers;
+ *   {DeviceNotFoundError} when `displayId` is not a listed display; {ToolError} when Xvfb or
+ *   nut-js fails; the option errors of {@link ComputerDevice} and `Agent`. docs/computer.md
+ *   "Errors" lists them with their codes. The device's processes are ended before it throws.
  */
 export async function agentForComputer(
   options: AgentForComputerOptions = {},
@@ -59,9 +61,10 @@ export interface AgentForRDPComputerOptions extends AgentOptions, RDPDeviceOptio
 /**
  * Creates a {@link ComputerAgent} over a remote desktop and connects it.
  *
- * @throws {Error} when the host does not answer, the credentials or the certificate are refused,
- *   or FreeRDP or Xvfb is missing (each saying what to do); the option errors of
- *   {@link RDPDevice} and `Agent`.
+ * @throws {ConnectionError} when the host does not answer; {ToolError} when the client refuses
+ *   the credentials or the certificate (quoting it); {MissingDependencyError} when FreeRDP or
+ *   Xvfb is missing (each saying what to do); the option errors of {@link RDPDevice} and
+ *   `Agent`.
  */
 export async function agentForRDPComputer(
   options: AgentForRDPComputerOptions,

@@ -14,10 +14,16 @@ import type { AbstractInterface, DeviceAction, InputStrategy, Size } from "@sdk/
 import {
   checkBooleanOptions,
   checkInputOptions,
+  ConnectionError,
+  DeviceNotFoundError,
+  holdOpen,
   logDeviceActions,
+  SdkRangeError,
+  SdkTypeError,
   sleep,
   typeCodePoints,
   typeSettings,
+  UnsupportedActionError,
   withCustomActions,
 } from "@sdk/core";
 import {
@@ -29,6 +35,7 @@ import {
 } from "./display.ts";
 import { loadNativeInput, type NativeInput, type ScreenRegion } from "./native.ts";
 import { desktopActions } from "./actions.ts";
+import { coded, codedActions } from "./errors.ts";
 import { typedChar } from "./keys.ts";
 
 /** Default `xvfbResolution` (spec 4.11). */
@@ -116,31 +123,33 @@ export class ComputerDevice implements AbstractInterface {
    * The local desktop (or an agent-owned virtual display with `headless`); nothing connects until
    * the first screenshot or action.
    *
-   * @throws {TypeError} for a flag that is not a boolean, an unknown `keyboardLayout` or
-   *   `keyboardDriver`, a `displayId` that is not a non-empty string, a malformed
-   *   `xvfbResolution`, or malformed `customActions`.
-   * @throws {RangeError} for a negative or non-finite `keyboardTypeDelay` or
+   * @throws {SdkTypeError} (a `TypeError`) for a flag that is not a boolean, an unknown
+   *   `keyboardLayout` or `keyboardDriver`, a `displayId` that is not a non-empty string, a
+   *   malformed `xvfbResolution`, or malformed `customActions`.
+   * @throws {SdkRangeError} (a `RangeError`) for a negative or non-finite `keyboardTypeDelay` or
    *   `keyboardModifierDelay`, an unknown `inputStrategy`, or `'bulk'` with a positive delay.
    */
   constructor(options: ComputerDeviceOptions = {}) {
-    checkBooleanOptions("ComputerDevice", options, ["headless"]);
-    checkInputOptions(options);
+    coded(() => {
+      checkBooleanOptions("ComputerDevice", options, ["headless"]);
+      checkInputOptions(options);
+    });
     const modifierDelay = options.keyboardModifierDelay;
     if (modifierDelay !== undefined && !(Number.isFinite(modifierDelay) && modifierDelay >= 0)) {
-      throw new RangeError(
+      throw new SdkRangeError(
         `Cannot create ComputerDevice as 'keyboardModifierDelay' must be a finite number >= 0 ` +
           `(ms): current value is ${modifierDelay}`,
       );
     }
     if (options.keyboardLayout !== undefined && options.keyboardLayout !== "en-US") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create ComputerDevice as 'keyboardLayout' must be 'en-US' or left out: current ` +
           `value is ${JSON.stringify(options.keyboardLayout)}`,
       );
     }
     const driver = options.keyboardDriver;
     if (driver !== undefined && driver !== "scripted" && driver !== "native") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create ComputerDevice as 'keyboardDriver' must be 'scripted' or 'native': ` +
           `current value is ${JSON.stringify(driver)}`,
       );
@@ -149,7 +158,7 @@ export class ComputerDevice implements AbstractInterface {
       options.displayId !== undefined &&
       (typeof options.displayId !== "string" || options.displayId.trim() === "")
     ) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create ComputerDevice as 'displayId' must be a display id from ` +
           `ComputerDevice.listDisplays(): current value is ${JSON.stringify(options.displayId)}`,
       );
@@ -163,18 +172,15 @@ export class ComputerDevice implements AbstractInterface {
     this.#enUs = options.keyboardLayout === "en-US";
     this.#typeDelay = options.keyboardTypeDelay;
     this.#inputStrategy = options.inputStrategy ?? "legacy";
+    const builtIn = codedActions(desktopActions({
+      input: () => this.#input(),
+      size: () => this.size(),
+      typeText: (text, overrides, signal) => this.#typeText(text, overrides, signal),
+      pressKeys: (keys) => this.#pressKeys(keys),
+      listDisplays: () => this.#listDisplays(),
+    }));
     this.#actions = logDeviceActions(
-      withCustomActions(
-        "ComputerDevice",
-        desktopActions({
-          input: () => this.#input(),
-          size: () => this.size(),
-          typeText: (text, overrides, signal) => this.#typeText(text, overrides, signal),
-          pressKeys: (keys) => this.#pressKeys(keys),
-          listDisplays: () => this.#listDisplays(),
-        }),
-        options.customActions,
-      ),
+      coded(() => withCustomActions("ComputerDevice", builtIn, options.customActions)),
     );
   }
 
@@ -182,8 +188,9 @@ export class ComputerDevice implements AbstractInterface {
    * The displays (monitors) of the X display in `DISPLAY`, in `xrandr` order, the default one
    * marked `isDefault`.
    *
-   * @throws {Error} when no X server answers at `DISPLAY` or `xrandr` is missing (saying how to
-   *   install `x11-xserver-utils`).
+   * @throws {ConnectionError} when no X server answers at `DISPLAY`;
+   *   {MissingDependencyError} when `DISPLAY` is unset or `xrandr` is missing (saying how to
+   *   install `x11-xserver-utils`); {ToolError} when `xrandr` fails.
    */
   static async listDisplays(): Promise<DisplayInfo[]> {
     return await listX11Displays(process.env.DISPLAY);
@@ -207,9 +214,11 @@ export class ComputerDevice implements AbstractInterface {
    * Connects: starts Xvfb when `headless`, confirms the X server, loads nut-js, finds the display.
    * Idempotent; the first screenshot or action calls it too.
    *
-   * @throws {Error} after `destroy()`; when there is no X display (saying how to get one); when
-   *   Xvfb or nut-js is missing (saying how to install them); when `displayId` is not listed (the
-   *   message lists the displays).
+   * @throws {ConnectionError} after `destroy()` (kind `lost`) and when no X server answers
+   *   (`refused`, `timeout`); {MissingDependencyError} when there is no `DISPLAY`, or Xvfb,
+   *   nut-js or `xrandr` is missing (saying how to install them); {DeviceNotFoundError} when
+   *   `displayId` is not listed (the message lists the displays); {ToolError} when Xvfb,
+   *   `xrandr` or nut-js fails; {UnsupportedActionError} for `headless` off Linux.
    */
   async connect(): Promise<void> {
     await this.#input();
@@ -217,16 +226,31 @@ export class ComputerDevice implements AbstractInterface {
 
   async #input(): Promise<{ input: NativeInput; region: ScreenRegion }> {
     if (this.#destroyed) {
-      throw new Error("Cannot use ComputerDevice after destroy(): create a new device");
+      throw new ConnectionError("Cannot use ComputerDevice after destroy(): create a new device", {
+        kind: "lost",
+        endpoint: this.#display ?? process.env.DISPLAY ?? "desktop",
+      });
     }
     if (!this.#connecting) {
-      const started = this.#open();
+      // The host and Xvfb do not keep the process alive by themselves; connecting does.
+      const started = holdOpen(this.#open());
       this.#connecting = started;
       started.catch(() => {
         if (this.#connecting === started) this.#connecting = undefined;
       });
     }
-    return await this.#connecting;
+    const connected = await this.#connecting;
+    const lost = this.connectionLost();
+    if (lost) throw lost;
+    return connected;
+  }
+
+  /**
+   * Why the display can no longer be used though it was opened (an RDP client that ended), or
+   * `undefined`; checked before every call.
+   */
+  protected connectionLost(): Error | undefined {
+    return undefined;
   }
 
   /**
@@ -237,9 +261,10 @@ export class ComputerDevice implements AbstractInterface {
     if (!this.#headless) return process.env.DISPLAY;
     if (!this.#xvfb) {
       if (process.platform !== "linux") {
-        throw new Error(
+        throw new UnsupportedActionError(
           `Cannot start a virtual display (headless) on ${process.platform}: Xvfb is for Linux; ` +
             "leave 'headless' out and run in the desktop session",
+          "headless",
         );
       }
       this.#xvfb = await startXvfb(this.#resolution);
@@ -272,33 +297,40 @@ export class ComputerDevice implements AbstractInterface {
     this.#display = display;
     const input = await loadNativeInput(display);
     this.#native = input;
+    try {
+      return { input, region: await this.#region(input, display) };
+    } catch (e) {
+      await input.close();
+      throw e;
+    }
+  }
+
+  /** The part of the X screen to work on: `displayId`'s monitor, else the default one. */
+  async #region(input: NativeInput, display: string | undefined): Promise<ScreenRegion> {
     const whole = { x: 0, y: 0, ...(await input.screenSize()) };
     let displays: DisplayInfo[] | undefined;
     try {
       displays = await listX11Displays(display);
     } catch (e) {
-      if (this.#displayId !== undefined) {
-        await input.close();
-        throw e;
-      }
+      if (this.#displayId !== undefined) throw e;
     }
     if (this.#displayId === undefined) {
       const chosen = displays?.find((d) => d.isDefault);
-      return { input, region: chosen ? regionOf(chosen) : whole };
+      return chosen ? regionOf(chosen) : whole;
     }
     const id = this.#displayId;
     const chosen = displays!.find((d) => d.id === id) ??
       (/^\d+$/.test(id) ? displays!.find((d) => d.index === Number(id)) : undefined);
     if (!chosen) {
-      await input.close();
-      throw new Error(
+      throw new DeviceNotFoundError(
         `Cannot use displayId ${JSON.stringify(id)}: DISPLAY=${display} has ${
           displays!.map((d) => `${d.index}: ${d.id} (${d.width}x${d.height}+${d.x}+${d.y})`)
-            .join(", ")
+            .join(", ") || "no displays"
         }. Pass one of these ids or indexes (ComputerDevice.listDisplays())`,
+        { wanted: id, available: displays!.map((d) => d.id) },
       );
     }
-    return { input, region: regionOf(chosen) };
+    return regionOf(chosen);
   }
 
   async #listDisplays(): Promise<DisplayInfo[]> {

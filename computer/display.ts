@@ -9,6 +9,15 @@
 import { execFile, spawn } from "node:child_process";
 import { createConnection } from "node:net";
 import process from "node:process";
+import {
+  adoptChild,
+  ConnectionError,
+  holdOpen,
+  MissingDependencyError,
+  SdkTypeError,
+  ToolError,
+} from "@sdk/core";
+import { findExecutable, meaningfulLines } from "./tools.ts";
 
 /** Debian/Ubuntu packages, named in errors and in `checkComputerEnvironment()`. */
 export const INSTALL_XVFB = "apt-get install xvfb";
@@ -50,19 +59,24 @@ function parseDisplayName(name: string): DisplayName | undefined {
  * Resolves when an X server answers at `display` (its socket accepts a connection).
  *
  * @param display an X display name (`:99`, `localhost:10.0`); `undefined` when `DISPLAY` is unset.
- * @throws {Error} when `display` is unset or malformed, or nothing listens there, saying how to
- *   get a display (a desktop session, `Xvfb :99 &` with `DISPLAY=:99`, or `headless: true`).
+ * @throws {MissingDependencyError} when `display` is unset (dependency `"X display"`);
+ *   {SdkTypeError} when it is malformed; {ConnectionError} (kind `refused`, or `timeout` after
+ *   3 s) when nothing answers there. Each says how to get a display (a desktop session,
+ *   `Xvfb :99 &` with `DISPLAY=:99`, or `headless: true`).
  */
 export async function confirmX11Display(display: string | undefined): Promise<void> {
   const fix = `Run the agent inside a desktop session, start a virtual display (${INSTALL_XVFB}; ` +
     "`Xvfb :99 -screen 0 1920x1080x24 &` then DISPLAY=:99), or create the device with " +
     "`headless: true` (or SDK_COMPUTER_HEADLESS_LINUX=true) to let the SDK start one";
   if (display === undefined || display.trim() === "") {
-    throw new Error(`Cannot control the desktop: no X display, as DISPLAY is not set. ${fix}`);
+    throw new MissingDependencyError(
+      `Cannot control the desktop: no X display, as DISPLAY is not set. ${fix}`,
+      "X display",
+    );
   }
   const parsed = parseDisplayName(display);
   if (!parsed) {
-    throw new Error(
+    throw new SdkTypeError(
       `Cannot control the desktop: DISPLAY=${JSON.stringify(display)} is not an X display ` +
         `name such as :0 or localhost:10.0. ${fix}`,
     );
@@ -71,9 +85,20 @@ export async function confirmX11Display(display: string | undefined): Promise<vo
   const target = local
     ? { path: `/tmp/.X11-unix/X${parsed.number}` }
     : { host: parsed.host, port: 6000 + parsed.number };
+  const where = "path" in target ? target.path : `${target.host}:${target.port}`;
+  const refused = (why: string, kind: "refused" | "timeout", cause?: Error) =>
+    new ConnectionError(
+      `Cannot control the desktop: no X server answers at DISPLAY=${display} (${where}: ${why}). ` +
+        fix,
+      { kind, endpoint: display },
+      { cause },
+    );
   await new Promise<void>((resolve, reject) => {
     const socket = createConnection(target);
-    const timer = setTimeout(() => socket.destroy(new Error("no answer within 3 s")), 3000);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(refused("no answer within 3 s", "timeout"));
+    }, 3000);
     socket.once("connect", () => {
       clearTimeout(timer);
       socket.destroy();
@@ -81,40 +106,51 @@ export async function confirmX11Display(display: string | undefined): Promise<vo
     });
     socket.once("error", (e) => {
       clearTimeout(timer);
-      reject(
-        new Error(
-          `Cannot control the desktop: no X server answers at DISPLAY=${display} ` +
-            `(${
-              "path" in target ? target.path : `${target.host}:${target.port}`
-            }: ${e.message}). ${fix}`,
-        ),
-      );
+      reject(refused(e.message, "refused", e));
     });
   });
 }
 
 function run(file: string, args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      file,
-      args,
-      { env: { ...process.env, ...env }, timeout: 10_000 },
-      (e, stdout, stderr) => {
-        if (e) {
-          const missing = (e as NodeJS.ErrnoException).code === "ENOENT";
+  if (!findExecutable(file)) {
+    return Promise.reject(
+      new MissingDependencyError(
+        `Cannot list displays: ${file} was not found. Install it (${INSTALL_XRANDR})`,
+        file,
+      ),
+    );
+  }
+  return holdOpen(
+    new Promise((resolve, reject) => {
+      // Short-lived, but ended with this process too (a signal while displays are listed).
+      adoptChild(execFile(
+        file,
+        args,
+        { env: { ...process.env, ...env }, timeout: 10_000 },
+        (e, stdout, stderr) => {
+          if (!e) return resolve(String(stdout));
+          if ((e as NodeJS.ErrnoException).code === "ENOENT") {
+            return reject(
+              new MissingDependencyError(
+                `Cannot list displays: ${file} was not found. Install it (${INSTALL_XRANDR})`,
+                file,
+                { cause: e },
+              ),
+            );
+          }
+          const output = meaningfulLines(String(stderr)).join("\n") || e.message.trim();
+          const status = (e as { code?: unknown }).code;
           reject(
-            new Error(
-              missing
-                ? `Cannot list displays: ${file} was not found. Install it (${INSTALL_XRANDR})`
-                : `Cannot list displays: \`${file} ${args.join(" ")}\` failed: ${
-                  String(stderr || e.message).trim()
-                }`,
+            new ToolError(
+              `Cannot list displays: \`${file} ${args.join(" ")}\` failed: ${output}`,
+              { tool: file, status: typeof status === "number" ? status : undefined, output },
+              { cause: e },
             ),
           );
-        } else resolve(String(stdout));
-      },
-    );
-  });
+        },
+      ));
+    }),
+  );
 }
 
 /**
@@ -150,8 +186,9 @@ export function parseMonitors(text: string): DisplayInfo[] {
 /**
  * The monitors of the X screen at `display`, in `xrandr`'s order, the default one marked.
  *
- * @throws {Error} when no X server answers (see {@link confirmX11Display}) or `xrandr` is
- *   missing ({@link INSTALL_XRANDR}) or fails.
+ * @throws {ConnectionError} when no X server answers (see {@link confirmX11Display});
+ *   {MissingDependencyError} when `xrandr` is missing ({@link INSTALL_XRANDR}); {ToolError} when
+ *   it fails.
  */
 export async function listX11Displays(display: string | undefined): Promise<DisplayInfo[]> {
   await confirmX11Display(display);
@@ -171,12 +208,12 @@ export interface VirtualDisplay {
 /**
  * Checks an `xvfbResolution` such as `"1920x1080x24"` (width x height x depth; depth 8, 16 or 24).
  *
- * @throws {TypeError} naming the value and the expected form.
+ * @throws {SdkTypeError} naming the value and the expected form.
  */
 export function checkXvfbResolution(resolution: string): void {
   const m = /^(\d+)x(\d+)x(8|16|24)$/.exec(resolution);
   if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot create ComputerDevice as 'xvfbResolution' must be <width>x<height>x<depth> with ` +
         `depth 8, 16 or 24 (for example "1920x1080x24"): current value is ${
           JSON.stringify(resolution)
@@ -185,62 +222,109 @@ export function checkXvfbResolution(resolution: string): void {
   }
 }
 
+/** The message of a missing Xvfb. */
+function xvfbMissing(cause?: unknown): MissingDependencyError {
+  return new MissingDependencyError(
+    `Cannot start the virtual display (headless): Xvfb was not found. Install it (${INSTALL_XVFB})`,
+    "Xvfb",
+    { cause },
+  );
+}
+
 /**
  * Starts Xvfb on a display number it picks itself (`-displayfd`, so parallel starts never
  * collide) and resolves once it accepts connections.
  *
  * @param resolution `<width>x<height>x<depth>`, checked by {@link checkXvfbResolution}.
- * @throws {Error} when Xvfb is not installed (saying `apt-get install xvfb`), exits early, or
- *   does not report a display within 15 s.
+ * @throws {MissingDependencyError} when Xvfb is not on `PATH` (saying `apt-get install xvfb`),
+ *   before anything is spawned; {ToolError} when it exits early (its own words) or reports no
+ *   display within 15 s; {ConnectionError} when its display then does not answer.
  */
 export function startXvfb(resolution: string): Promise<VirtualDisplay> {
   checkXvfbResolution(resolution);
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      "Xvfb",
-      // -noreset: the display keeps its state (monitors, selections) while no client is connected.
-      ["-displayfd", "3", "-screen", "0", resolution, "-nolisten", "tcp", "-noreset"],
-      { stdio: ["ignore", "ignore", "pipe", "pipe"] },
-    );
-    let stderr = "";
-    let fdText = "";
-    const fail = (why: string) => {
-      clearTimeout(timer);
-      child.kill("SIGTERM");
-      reject(new Error(`Cannot start the virtual display (headless): ${why}`));
-    };
-    const timer = setTimeout(() => fail(`Xvfb reported no display within 15 s. ${stderr}`), 15_000);
-    child.stderr!.on("data", (d) => stderr = (stderr + String(d)).slice(-2000));
-    child.once("error", (e) => {
-      fail(
-        (e as NodeJS.ErrnoException).code === "ENOENT"
-          ? `Xvfb was not found. Install it (${INSTALL_XVFB})`
-          : e.message,
+  if (!findExecutable("Xvfb")) return Promise.reject(xvfbMissing());
+  return holdOpen(
+    new Promise((resolve, reject) => {
+      const child = spawn(
+        "Xvfb",
+        // -noreset: the display keeps its state (monitors, selections) while no client is connected.
+        ["-displayfd", "3", "-screen", "0", resolution, "-nolisten", "tcp", "-noreset"],
+        { stdio: ["ignore", "ignore", "pipe", "pipe"] },
       );
-    });
-    child.once("exit", (code) => {
-      if (!fdText.includes("\n")) fail(`Xvfb exited with ${code}: ${stderr.trim()}`);
-    });
-    (child.stdio[3] as NodeJS.ReadableStream).on("data", async (d) => {
-      fdText += String(d);
-      if (!fdText.includes("\n")) return;
-      clearTimeout(timer);
-      const display = `:${fdText.trim()}`;
-      const exited = new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) done();
-        else child.once("exit", () => done());
-      });
-      const stop = async () => {
+      // Killed with this process however it ends; it keeps the process alive only while a call
+      // waits on it.
+      adoptChild(child);
+      let stderr = "";
+      let fdText = "";
+      let settled = false;
+      const said = () => meaningfulLines(stderr).slice(-3).join(" ");
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        if (settled) return;
+        settled = true;
         if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-        await exited;
+        reject(error);
       };
-      try {
-        await confirmX11Display(display);
-        resolve({ display, pid: child.pid!, stop });
-      } catch (e) {
-        await stop();
-        reject(e);
-      }
-    });
-  });
+      const timer = setTimeout(() => {
+        fail(
+          new ToolError(
+            `Cannot start the virtual display (headless): Xvfb reported no display within 15 s. ${said()}`
+              .trim(),
+            { tool: "Xvfb", output: said() },
+          ),
+        );
+      }, 15_000);
+      child.stderr?.on("data", (d) => stderr = (stderr + String(d)).slice(-2000));
+      child.once("error", (e) => {
+        // Deno reports a binary that vanished since the PATH check only here, asynchronously.
+        fail(
+          (e as NodeJS.ErrnoException).code === "ENOENT"
+            ? xvfbMissing(e)
+            : new ToolError(`Cannot start the virtual display (headless): ${e.message}`, {
+              tool: "Xvfb",
+              output: e.message,
+            }, { cause: e }),
+        );
+      });
+      child.once("exit", (code, signal) => {
+        if (fdText.includes("\n")) return;
+        fail(
+          new ToolError(
+            `Cannot start the virtual display (headless): Xvfb exited with ${
+              signal ?? code
+            }: ${said()}`,
+            { tool: "Xvfb", status: code ?? undefined, output: said() },
+          ),
+        );
+      });
+      const fd = child.stdio[3] as NodeJS.ReadableStream | undefined | null;
+      // Undefined when the spawn failed (Deno): the `error` event above rejects.
+      fd?.on("data", async (d) => {
+        fdText += String(d);
+        if (!fdText.includes("\n") || settled) return;
+        clearTimeout(timer);
+        (fd as { unref?: () => void }).unref?.();
+        const display = `:${fdText.trim()}`;
+        const exited = new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) done();
+          else child.once("exit", () => done());
+        });
+        const stop = async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+          const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+          await holdOpen(exited);
+          clearTimeout(timer);
+        };
+        try {
+          await confirmX11Display(display);
+          settled = true;
+          resolve({ display, pid: child.pid!, stop });
+        } catch (e) {
+          settled = true;
+          await stop();
+          reject(e);
+        }
+      });
+    }),
+  );
 }

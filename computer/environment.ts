@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import process from "node:process";
 import { confirmX11Display, INSTALL_XRANDR, INSTALL_XVFB } from "./display.ts";
 import { INSTALL_NUT_JS, probeNutJs } from "./native.ts";
+import { findExecutable } from "./tools.ts";
 
 /** One requirement and whether it is met. */
 export interface EnvironmentItem {
@@ -38,7 +39,7 @@ export interface EnvironmentCheck {
 }
 
 function onPath(file: string): boolean {
-  return (process.env.PATH ?? "").split(":").some((dir) => dir && existsSync(`${dir}/${file}`));
+  return findExecutable(file) !== undefined;
 }
 
 function findLibrary(name: string): string | undefined {

@@ -8,7 +8,8 @@
  * @module
  */
 
-import { normalizeKeyCombo } from "@sdk/core";
+import { normalizeKeyCombo, SdkTypeError } from "@sdk/core";
+import { coded } from "./errors.ts";
 
 /** A key press planned for nut-js: modifier and key names of its `Key` enum, modifiers first. */
 export interface NutKeyCombo {
@@ -21,7 +22,9 @@ const NAMED: Readonly<Record<string, string>> = {
   Shift: "LeftShift",
   Alt: "LeftAlt",
   Meta: "LeftSuper",
-  Enter: "Enter",
+  // nut-js's `Enter` is the keypad's (KP_Enter), which many toolkits do not bind; `Return` is
+  // the main Enter key.
+  Enter: "Return",
   Tab: "Tab",
   Escape: "Escape",
   Backspace: "Backspace",
@@ -37,12 +40,17 @@ const NAMED: Readonly<Record<string, string>> = {
   ArrowRight: "Right",
   Space: "Space",
   CapsLock: "CapsLock",
-  ContextMenu: "Menu",
   PrintScreen: "Print",
-  Pause: "Pause",
   ScrollLock: "ScrollLock",
   NumLock: "NumLock",
 };
+
+/**
+ * Key names nut-js cannot press under X11: no key code for `ContextMenu` (an error) and `Pause`
+ * (nothing is sent), and F13-F24, which X11 keymaps leave without a key, so that XTest's error
+ * would end the nut-js process.
+ */
+const NO_KEY = /^(ContextMenu|Pause|F(1[3-9]|2[0-4]))$/;
 
 /** Unshifted en-US characters that have a key of their own. */
 const PLAIN_CHARS: Readonly<Record<string, string>> = {
@@ -90,17 +98,24 @@ export const EN_US_SHIFTED: Readonly<Record<string, string>> = {
 
 function keyOf(name: string, combo: string): string {
   if (NAMED[name]) return NAMED[name];
-  if (/^F([1-9]|1\d|2[0-4])$/.test(name)) return name;
+  if (NO_KEY.test(name)) {
+    throw new SdkTypeError(
+      `Cannot press ${JSON.stringify(combo)} on the desktop: nut-js cannot press ${
+        JSON.stringify(name)
+      } under X11 (no key code for it on X11 keymaps). Function keys go up to F12`,
+    );
+  }
+  if (/^F([1-9]|1[0-2])$/.test(name)) return name;
   if ([...name].length === 1) {
     if (/^[a-zA-Z]$/.test(name)) return name.toUpperCase();
     if (/^[0-9]$/.test(name)) return `Num${name}`;
     if (PLAIN_CHARS[name]) return PLAIN_CHARS[name];
   }
-  throw new TypeError(
+  throw new SdkTypeError(
     `Cannot press ${JSON.stringify(combo)} on the desktop: ${
       JSON.stringify(name)
     } is not a key name. Use Enter, Tab, Escape, Backspace, Delete, Insert, Home, End, PageUp, ` +
-      `PageDown, ArrowUp/Down/Left/Right, Space, F1-F24, a letter, a digit or unshifted ` +
+      `PageDown, ArrowUp/Down/Left/Right, Space, F1-F12, a letter, a digit or unshifted ` +
       `punctuation, with Control, Shift, Alt or Meta joined by + (Control+S); type other ` +
       `characters with Input`,
   );
@@ -110,12 +125,12 @@ function keyOf(name: string, combo: string): string {
  * The nut-js keys of a key or combination as a model or caller writes it (`ctrl+s`, `Esc`,
  * `Shift+Tab`). An upper-case letter alone means the letter key (Shift is not implied).
  *
- * @throws {TypeError} naming the key when it is not a key name (see the message for the list),
+ * @throws {SdkTypeError} (a `TypeError`) naming the key when it is not a key name (see the message for the list),
  *   or when the combination is malformed.
  */
 export function desktopKeys(combo: string): NutKeyCombo {
   // "+" joins parts but is a key too: "Control++" is Control and "+".
-  const parts = normalizeKeyCombo(combo).split(/\+(?=.)/);
+  const parts = coded(() => normalizeKeyCombo(combo)).split(/\+(?=.)/);
   return { keys: parts.map((part) => keyOf(part, combo)) };
 }
 
@@ -138,7 +153,7 @@ export function typedChar(char: string, enUs: boolean): TypedChar {
   if (/^[a-z]$/.test(char)) return { kind: "key", key: char.toUpperCase() };
   if (/^[0-9]$/.test(char)) return { kind: "key", key: `Num${char}` };
   if (PLAIN_CHARS[char]) return { kind: "key", key: PLAIN_CHARS[char] };
-  if (char === "\n") return { kind: "key", key: "Enter" };
+  if (char === "\n") return { kind: "key", key: "Return" };
   if (char === "\t") return { kind: "key", key: "Tab" };
   if (/^[\x20-\x7e]$/.test(char)) return { kind: "text" };
   return { kind: "paste" };

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { desktopKeys, EN_US_SHIFTED, typedChar } from "./keys.ts";
 
-test("key names and combinations become nut-js keys, modifiers first", () => {
+test("key names and combinations become nut-js keys, modifiers first", { timeout: 10_000 }, () => {
   assert.deepEqual(desktopKeys("ctrl+s").keys, ["LeftControl", "S"]);
   assert.deepEqual(desktopKeys("Shift+Tab").keys, ["LeftShift", "Tab"]);
   assert.deepEqual(desktopKeys("Cmd+Alt+Esc").keys, ["LeftSuper", "LeftAlt", "Escape"]);
@@ -11,9 +11,29 @@ test("key names and combinations become nut-js keys, modifiers first", () => {
   assert.deepEqual(desktopKeys("7").keys, ["Num7"]);
   assert.deepEqual(desktopKeys("Control+/").keys, ["LeftControl", "Slash"]);
   assert.deepEqual(desktopKeys("Control+=").keys, ["LeftControl", "Equal"]);
+  // nut-js's Enter is the keypad's; Return is the main key.
+  assert.deepEqual(desktopKeys("Enter").keys, ["Return"]);
+  assert.deepEqual(desktopKeys("Shift+Return").keys, ["LeftShift", "Return"]);
 });
 
-test("characters without a key of their own are refused with the list of names", () => {
+test(
+  "keys nut-js cannot press under X11 are refused before anything is sent",
+  { timeout: 10_000 },
+  () => {
+    for (const name of ["F13", "F24", "Pause", "ContextMenu", "Control+F20"]) {
+      assert.throws(() => desktopKeys(name), (e: unknown) => {
+        assert.ok(e instanceof TypeError);
+        assert.equal((e as { code?: string }).code, "INVALID_ARGUMENT");
+        assert.match((e as Error).message, /nut-js cannot press ".*" under X11/);
+        return true;
+      });
+    }
+  },
+);
+
+test("characters without a key of their own are refused with the list of names", {
+  timeout: 10_000,
+}, () => {
   assert.throws(() => desktopKeys("Control+é"), /"é" is not a key name\. Use Enter, Tab/);
   assert.throws(() => desktopKeys("!"), /"!" is not a key name/);
   assert.throws(
@@ -22,14 +42,18 @@ test("characters without a key of their own are refused with the list of names",
   );
 });
 
-test("key-by-key typing: capitals and en-US shifted punctuation take Shift", () => {
-  assert.deepEqual(typedChar("Q", false), { kind: "shifted", key: "Q" });
-  assert.deepEqual(typedChar("q", false), { kind: "key", key: "Q" });
-  assert.deepEqual(typedChar("!", true), { kind: "shifted", key: "Num1" });
-  assert.deepEqual(typedChar("!", false), { kind: "text" });
-  assert.deepEqual(typedChar("-", true), { kind: "key", key: "Minus" });
-  assert.deepEqual(typedChar("\n", true), { kind: "key", key: "Enter" });
-  assert.deepEqual(typedChar("é", true), { kind: "paste" });
-  assert.deepEqual(typedChar("世", true), { kind: "paste" });
-  assert.equal(Object.keys(EN_US_SHIFTED).length, 21);
-});
+test(
+  "key-by-key typing: capitals and en-US shifted punctuation take Shift",
+  { timeout: 10_000 },
+  () => {
+    assert.deepEqual(typedChar("Q", false), { kind: "shifted", key: "Q" });
+    assert.deepEqual(typedChar("q", false), { kind: "key", key: "Q" });
+    assert.deepEqual(typedChar("!", true), { kind: "shifted", key: "Num1" });
+    assert.deepEqual(typedChar("!", false), { kind: "text" });
+    assert.deepEqual(typedChar("-", true), { kind: "key", key: "Minus" });
+    assert.deepEqual(typedChar("\n", true), { kind: "key", key: "Return" });
+    assert.deepEqual(typedChar("é", true), { kind: "paste" });
+    assert.deepEqual(typedChar("世", true), { kind: "paste" });
+    assert.equal(Object.keys(EN_US_SHIFTED).length, 21);
+  },
+);

@@ -10,7 +10,15 @@
 import { execFile, spawn } from "node:child_process";
 import process from "node:process";
 import { createInterface } from "node:readline";
+import {
+  adoptChild,
+  ConnectionError,
+  holdOpen,
+  MissingDependencyError,
+  ToolError,
+} from "@sdk/core";
 import { confirmX11Display } from "./display.ts";
+import { lastMeaningfulLine } from "./tools.ts";
 
 /** A mouse button. */
 export type MouseButton = "left" | "right" | "middle";
@@ -75,24 +83,72 @@ function hostCommand(...extra: string[]): { file: string; args: string[] } {
  */
 export function probeNutJs(): Promise<{ from?: string; error?: string }> {
   const { file, args } = hostCommand("--probe");
-  return new Promise((resolve) => {
-    execFile(file, args, { timeout: 60_000 }, (e, stdout) => {
-      const last = String(stdout).trim().split("\n").at(-1) ?? "";
-      try {
-        const message = JSON.parse(last) as { ready?: boolean; from?: string; error?: string };
-        resolve(message.ready ? { from: message.from } : { error: message.error });
-      } catch {
-        resolve({ error: e?.message ?? "the nut-js probe printed nothing" });
-      }
-    });
+  return holdOpen(
+    new Promise((resolve) => {
+      // Ended with this process, like the device's own host.
+      adoptChild(execFile(file, args, { timeout: 60_000 }, (e, stdout) => {
+        const last = String(stdout).trim().split("\n").at(-1) ?? "";
+        try {
+          const message = JSON.parse(last) as { ready?: boolean; from?: string; error?: string };
+          resolve(message.ready ? { from: message.from } : { error: message.error });
+        } catch {
+          resolve({ error: e?.message ?? "the nut-js probe printed nothing" });
+        }
+      }));
+    }),
+  );
+}
+
+/** Whether an X server still answers at `display`. */
+async function xAnswers(display: string | undefined): Promise<boolean> {
+  try {
+    await confirmX11Display(display);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Xlib's words when its server went away under the process. */
+const X_GONE = /XIO: +fatal IO error|X connection to \S+ broken|Connection to X server lost/i;
+
+/**
+ * Why the host ended, as the error its pending and later calls reject with: a
+ * `ConnectionError` (`lost`) when the X server went away, else a `ToolError`; both name the
+ * exit code or signal and the host's last meaningful line of error output.
+ */
+async function hostEnded(
+  display: string | undefined,
+  code: number | null,
+  signal: string | null,
+  stderr: string,
+): Promise<Error> {
+  // Xlib's fatal error names the request that failed; the lines after it are its details.
+  const xError = /X Error of failed request:.*/.exec(stderr)?.[0].replace(/\s+/g, " ");
+  const said = xError ?? lastMeaningfulLine(stderr);
+  const ended = `the nut-js process ended (${signal ?? `exit code ${code}`})${
+    said ? `: ${said}` : ""
+  }`;
+  if (X_GONE.test(stderr) || !(await xAnswers(display))) {
+    return new ConnectionError(
+      `Cannot control the desktop: the X server at DISPLAY=${display} went away, and ${ended}. ` +
+        "Create a new agent once a display runs there",
+      { kind: "lost", endpoint: display ?? "" },
+    );
+  }
+  return new ToolError(`Cannot control the desktop at DISPLAY=${display}: ${ended}`, {
+    tool: "nut-js",
+    status: code ?? undefined,
+    output: said,
   });
 }
 
 /**
  * Starts the native input host for `display`.
  *
- * @throws {Error} when no X server answers at `display` (nut-js is then never touched), when
- *   nut-js is not installed or cannot load ({@link INSTALL_NUT_JS}), or when the host ends.
+ * @throws {ConnectionError} when no X server answers at `display` (nut-js is then never
+ *   touched), or it goes away; {MissingDependencyError} when nut-js is not installed or cannot
+ *   load ({@link INSTALL_NUT_JS}); {ToolError} when the host ends or nut-js fails a call.
  */
 export async function loadNativeInput(display: string | undefined): Promise<NativeInput> {
   await confirmX11Display(display);
@@ -101,29 +157,48 @@ export async function loadNativeInput(display: string | undefined): Promise<Nati
     env: { ...process.env, DISPLAY: display! },
     stdio: ["pipe", "pipe", "pipe"],
   });
+  // Killed with this process however it ends; its pipes keep the process alive only while a
+  // call waits on them (holdOpen below).
+  adoptChild(child);
   let stderr = "";
-  child.stderr!.on("data", (d) => {
-    // nut-js's dependencies print a deprecation warning; keep the end for error messages.
+  child.stderr?.on("data", (d) => {
+    // nut-js's dependencies print a deprecation warning; the end names a failure.
     stderr = (stderr + String(d)).slice(-4000);
   });
+  child.stdin?.on("error", () => undefined);
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   let ended: Error | undefined;
-  let ready: ((message: { ready?: boolean; error?: string }) => void) | undefined;
-  const readyMessage = new Promise<{ ready?: boolean; error?: string }>((r) => ready = r);
+  let closing = false;
+  type First = { ready?: boolean; error?: string; ended?: Error };
+  let ready: ((message: First) => void) | undefined;
+  const readyMessage = new Promise<First>((r) => ready = r);
+  const finish = (error: Error) => {
+    ended ??= error;
+    for (const call of pending.values()) call.reject(ended);
+    pending.clear();
+    ready?.({ ended });
+    ready = undefined;
+  };
   const exited = new Promise<void>((resolve) => {
-    child.once("exit", (code, signal) => {
-      ended = new Error(
-        `Cannot control the desktop at DISPLAY=${display}: the nut-js process ended (${
-          signal ?? `exit code ${code}`
-        })${stderr.trim() ? `: ${stderr.trim().split("\n").slice(-3).join(" ")}` : ""}`,
+    child.once("exit", async (code, signal) => {
+      if (closing) finish(new ToolError("the nut-js process was closed", { tool: "nut-js" }));
+      else finish(await hostEnded(display, code, signal, stderr));
+      resolve();
+    });
+    child.once("error", (e) => {
+      finish(
+        new ToolError(
+          `Cannot control the desktop: the nut-js process did not start (${e.message})`,
+          {
+            tool: "nut-js",
+            output: e.message,
+          },
+          { cause: e },
+        ),
       );
-      for (const call of pending.values()) call.reject(ended);
-      pending.clear();
-      ready?.({ error: ended.message });
       resolve();
     });
   });
-  child.once("error", (e) => ready?.({ error: e.message }));
   createInterface({ input: child.stdout! }).on("line", (line) => {
     let message: { id?: number; result?: unknown; error?: string; ready?: boolean };
     try {
@@ -138,26 +213,31 @@ export async function loadNativeInput(display: string | undefined): Promise<Nati
     }
     const call = pending.get(message.id);
     pending.delete(message.id);
-    if (message.error !== undefined) call?.reject(new Error(message.error));
-    else call?.resolve(message.result);
+    if (message.error === undefined) call?.resolve(message.result);
+    else if (call) failedCall(display, message.error).then(call.reject);
   });
-  const first = await readyMessage;
+  const first = await holdOpen(readyMessage);
   if (!first.ready) {
+    closing = true;
     child.kill("SIGKILL");
-    await exited;
-    throw new Error(
+    await holdOpen(exited);
+    if (first.ended) throw first.ended;
+    throw new MissingDependencyError(
       `Cannot control the desktop: ${first.error ?? "the nut-js process did not start"}. ` +
         `Install it: ${INSTALL_NUT_JS}`,
+      "@nut-tree-fork/nut-js",
     );
   }
   let nextId = 1;
   const call = <T>(op: string, ...callArgs: unknown[]): Promise<T> => {
     if (ended) return Promise.reject(ended);
     const id = nextId++;
-    return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      child.stdin!.write(`${JSON.stringify({ id, op, args: callArgs })}\n`);
-    });
+    return holdOpen(
+      new Promise<T>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        child.stdin!.write(`${JSON.stringify({ id, op, args: callArgs })}\n`);
+      }),
+    );
   };
   return {
     screenSize: () => call("size"),
@@ -170,10 +250,28 @@ export async function loadNativeInput(display: string | undefined): Promise<Nati
     typeText: (text) => call("type", text),
     setClipboard: (text) => call("clipboard", text),
     close: async () => {
-      if (!ended) child.stdin!.end();
+      if (!ended) {
+        closing = true;
+        child.stdin!.end();
+      }
       const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-      await exited;
+      await holdOpen(exited);
       clearTimeout(timer);
     },
   };
+}
+
+/** An error answer of the host: the X server gone (`ConnectionError`), else nut-js's own. */
+async function failedCall(display: string | undefined, error: string): Promise<Error> {
+  if (!(await xAnswers(display))) {
+    return new ConnectionError(
+      `Cannot control the desktop: the X server at DISPLAY=${display} went away (nut-js: ${error}). ` +
+        "Create a new agent once a display runs there",
+      { kind: "lost", endpoint: display ?? "" },
+    );
+  }
+  return new ToolError(`Cannot control the desktop at DISPLAY=${display}: nut-js: ${error}`, {
+    tool: "nut-js",
+    output: error,
+  });
 }

@@ -30,11 +30,20 @@ const importModule = new Function("specifier", "return import(specifier)") as (
   specifier: string,
 ) => Promise<unknown>;
 
-/** nut-js and where it came from: `SDK_NUT_JS_MODULE`, the bare name, or `SDK_NUT_JS_DIR`. */
-async function loadNut(): Promise<{ nut: unknown; from: string }> {
+/**
+ * nut-js and where it came from: `SDK_NUT_JS_MODULE`, the bare name, or `SDK_NUT_JS_DIR`; or why
+ * it could not be loaded from any of them.
+ */
+async function loadNut(): Promise<{ nut: unknown; from: string } | { errors: string[] }> {
   const module = process.env.SDK_NUT_JS_MODULE;
-  if (module) return { nut: await importModule(module), from: module };
   const errors: string[] = [];
+  if (module) {
+    try {
+      return { nut: await importModule(module), from: module };
+    } catch (e) {
+      return { errors: [`SDK_NUT_JS_MODULE=${module}: ${(e as Error).message.split("\n")[0]}`] };
+    }
+  }
   try {
     return { nut: await importModule(NUT_JS), from: NUT_JS };
   } catch (e) {
@@ -52,7 +61,7 @@ async function loadNut(): Promise<{ nut: unknown; from: string }> {
       errors.push(`SDK_NUT_JS_DIR=${dir}: ${(e as Error).message.split("\n")[0]}`);
     }
   }
-  throw new Error(errors.join("; "));
+  return { errors };
 }
 
 function write(message: unknown): void {
@@ -76,17 +85,16 @@ function isMainModule(): boolean {
 export async function runNativeHost(): Promise<void> {
   // deno-lint-ignore no-explicit-any
   let nut: any;
-  try {
-    const loaded = await loadNut();
-    nut = loaded.nut;
-    if (nut.default?.screen && !nut.screen) nut = nut.default;
-    // `--probe` (checkComputerEnvironment): loading touches no display, the first screen call would.
-    if (process.argv.includes("--probe")) {
-      write({ ready: true, from: loaded.from });
-      process.exit(0);
-    }
-  } catch (e) {
-    write({ error: `@nut-tree-fork/nut-js could not be loaded (${(e as Error).message})` });
+  const loaded = await loadNut();
+  if ("errors" in loaded) {
+    write({ error: `@nut-tree-fork/nut-js could not be loaded (${loaded.errors.join("; ")})` });
+    process.exit(0);
+  }
+  nut = loaded.nut;
+  if (nut.default?.screen && !nut.screen) nut = nut.default;
+  // `--probe` (checkComputerEnvironment): loading touches no display, the first screen call would.
+  if (process.argv.includes("--probe")) {
+    write({ ready: true, from: loaded.from });
     process.exit(0);
   }
   // The SDK paces actions itself; nut-js's own 100 ms pauses would only slow every step.
@@ -98,10 +106,15 @@ export async function runNativeHost(): Promise<void> {
     middle: nut.Button.MIDDLE,
   };
 
-  function keyOf(name: string): number {
-    const key = nut.Key[name];
-    if (typeof key !== "number") throw new TypeError(`nut-js has no key named ${name}`);
-    return key;
+  /** The nut-js key codes of `names`, or the first name nut-js has no key for. */
+  function keysOf(names: string[]): { keys: number[] } | { unknown: string } {
+    const keys: number[] = [];
+    for (const name of names) {
+      const key = nut.Key[name];
+      if (typeof key !== "number") return { unknown: name };
+      keys.push(key);
+    }
+    return { keys };
   }
 
   function bytesToBase64(bytes: Uint8Array): string {
@@ -147,9 +160,10 @@ export async function runNativeHost(): Promise<void> {
       if (dx < 0) await nut.mouse.scrollLeft(-dx);
     },
     keys: async (names: string[], down: boolean) => {
-      const keys = names.map(keyOf);
-      if (down) await nut.keyboard.pressKey(...keys);
-      else await nut.keyboard.releaseKey(...keys);
+      const found = keysOf(names);
+      if ("unknown" in found) return { error: `nut-js has no key named ${found.unknown}` };
+      if (down) await nut.keyboard.pressKey(...found.keys);
+      else await nut.keyboard.releaseKey(...found.keys);
     },
     type: async (text: string) => void await nut.keyboard.type(text),
     clipboard: async (text: string) => void await nut.clipboard.setContent(text),
@@ -160,12 +174,19 @@ export async function runNativeHost(): Promise<void> {
   for await (const line of createInterface({ input: process.stdin })) {
     if (line.trim() === "") continue;
     const { id, op, args } = JSON.parse(line) as { id: number; op: string; args: unknown[] };
+    const run = ops[op];
+    if (!run) {
+      write({ id, error: `unknown operation ${op}` });
+      continue;
+    }
     try {
-      const run = ops[op];
-      if (!run) throw new Error(`unknown operation ${op}`);
-      write({ id, result: (await run(...args)) ?? null });
+      const result = await run(...args);
+      // An operation refuses its arguments by returning { error } (see `keys`).
+      if (result && typeof result === "object" && "error" in result) write({ id, ...result });
+      else write({ id, result: result ?? null });
     } catch (e) {
-      write({ id, error: (e as Error).message ?? String(e) });
+      // nut-js's own failures.
+      write({ id, error: (e as Error)?.message ?? String(e) });
     }
   }
   process.exit(0);

@@ -17,9 +17,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import type { DeviceAction, InputStrategy } from "@sdk/core";
-import { sleep } from "@sdk/core";
+import {
+  adoptChild,
+  ConnectionError,
+  holdOpen,
+  MissingDependencyError,
+  SdkRangeError,
+  SdkTypeError,
+  sleep,
+  ToolError,
+} from "@sdk/core";
 import { ComputerDevice } from "./device.ts";
-import { startXvfb, type VirtualDisplay } from "./display.ts";
+import { INSTALL_XVFB, startXvfb, type VirtualDisplay } from "./display.ts";
+import { findExecutable } from "./tools.ts";
 
 /** Default RDP port (spec 4.11 `port`). */
 export const DEFAULT_RDP_PORT = 3389;
@@ -67,12 +77,16 @@ export interface RDPDeviceOptions {
   inputStrategy?: InputStrategy;
 }
 
-function tcpReachable(host: string, port: number): Promise<string | undefined> {
+/** Why nothing answers at `host:port` (and whether it was a timeout), or `undefined`. */
+function tcpReachable(
+  host: string,
+  port: number,
+): Promise<{ why: string; timeout: boolean; cause?: Error } | undefined> {
   return new Promise((resolve) => {
     const socket = createConnection({ host, port });
     const timer = setTimeout(() => {
       socket.destroy();
-      resolve("no answer within 5 s");
+      resolve({ why: "no answer within 5 s", timeout: true });
     }, 5000);
     socket.once("connect", () => {
       clearTimeout(timer);
@@ -81,17 +95,39 @@ function tcpReachable(host: string, port: number): Promise<string | undefined> {
     });
     socket.once("error", (e) => {
       clearTimeout(timer);
-      resolve(e.message);
+      resolve({ why: e.message, timeout: false, cause: e });
     });
   });
 }
 
+/**
+ * What the client said went wrong, trimmed of noise: its `ERROR` and `FATAL` log lines without
+ * their time, thread and component prefix, its banners and repeats (the last 8), the
+ * `ERRCONNECT_` code of a `freerdp_set_last_error_ex` line alone.
+ */
+export function xfreerdpErrors(output: string): string[] {
+  const lines: string[] = [];
+  for (const raw of output.split(/\r?\n/)) {
+    const m = /\[(?:ERROR|FATAL)\]\[[^\]]*\] - (.*)$/.exec(raw);
+    if (!m) continue;
+    const line = m[1].replace(/^\S*freerdp_set_last_error_ex (ERRCONNECT_\w+).*$/, "$1").trim();
+    if (line === "" || /^@/.test(line)) continue;
+    // A repeated line keeps its last place.
+    if (lines.includes(line)) lines.splice(lines.indexOf(line), 1);
+    lines.push(line);
+  }
+  return lines.slice(-8);
+}
+
 function windowListed(display: string): Promise<boolean> {
   return new Promise((resolve) => {
-    execFile("xwininfo", ["-root", "-tree"], { env: { ...process.env, DISPLAY: display } }, (
-      e,
-      stdout,
-    ) => resolve(!e && /"FreeRDP: /.test(String(stdout))));
+    // Short-lived, but ended with this process too (a signal while the client connects).
+    adoptChild(
+      execFile("xwininfo", ["-root", "-tree"], { env: { ...process.env, DISPLAY: display } }, (
+        e,
+        stdout,
+      ) => resolve(!e && /"FreeRDP: /.test(String(stdout)))),
+    );
   });
 }
 
@@ -134,14 +170,16 @@ export class RDPDevice extends ComputerDevice {
   #client: ReturnType<typeof spawn> | undefined;
   #clientExited: Promise<void> | undefined;
   #home: string | undefined;
+  /** Set when the client ended after it connected: every later call throws it. */
+  #lost: ConnectionError | undefined;
 
   /**
    * A remote desktop to connect to; nothing connects until the first screenshot or action.
    *
-   * @throws {TypeError} for a missing `host`, a `port` that is not an integer 1-65535, an unknown
-   *   `securityProtocol`, a flag that is not a boolean, a `localAddress` (unsupported), and the
-   *   input option errors of {@link ComputerDevice}.
-   * @throws {RangeError} for a desktop size outside 200-8192 pixels.
+   * @throws {SdkTypeError} (a `TypeError`) for a missing `host`, a `port` that is not an integer
+   *   1-65535, an unknown `securityProtocol`, a flag that is not a boolean, a `localAddress`
+   *   (unsupported), and the input option errors of {@link ComputerDevice}.
+   * @throws {SdkRangeError} (a `RangeError`) for a desktop size outside 200-8192 pixels.
    */
   constructor(options: RDPDeviceOptions) {
     super({
@@ -150,20 +188,20 @@ export class RDPDevice extends ComputerDevice {
       inputStrategy: options?.inputStrategy,
     });
     if (!options || typeof options.host !== "string" || options.host.trim() === "") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create RDPDevice as 'host' (the remote host name or IP address) is required: ` +
           `current value is ${JSON.stringify(options?.host)}`,
       );
     }
     const port = options.port ?? DEFAULT_RDP_PORT;
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create RDPDevice as 'port' must be an integer 1-65535: current value is ${port}`,
       );
     }
     for (const key of ["adminSession", "ignoreCertificate"] as const) {
       if (options[key] !== undefined && typeof options[key] !== "boolean") {
-        throw new TypeError(
+        throw new SdkTypeError(
           `Cannot create RDPDevice as '${key}' must be a boolean: current value is ${
             JSON.stringify(options[key])
           }`,
@@ -172,13 +210,13 @@ export class RDPDevice extends ComputerDevice {
     }
     const protocol = options.securityProtocol ?? "auto";
     if (!["auto", "tls", "nla", "rdp"].includes(protocol)) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create RDPDevice as 'securityProtocol' must be 'auto', 'tls', 'nla' or 'rdp': ` +
           `current value is ${JSON.stringify(protocol)}`,
       );
     }
     if (options.localAddress !== undefined) {
-      throw new TypeError(
+      throw new SdkTypeError(
         "Cannot create RDPDevice with 'localAddress': FreeRDP 2's client (xfreerdp) cannot " +
           "choose its source address; leave it out and route the host through the wanted " +
           "interface (ip route)",
@@ -188,7 +226,7 @@ export class RDPDevice extends ComputerDevice {
     this.#height = options.desktopHeight ?? DEFAULT_RDP_SIZE.height;
     for (const [key, value] of [["desktopWidth", this.#width], ["desktopHeight", this.#height]]) {
       if (!Number.isInteger(value) || (value as number) < 200 || (value as number) > 8192) {
-        throw new RangeError(
+        throw new SdkRangeError(
           `Cannot create RDPDevice as '${key}' must be an integer 200-8192 (pixels): current ` +
             `value is ${value}`,
         );
@@ -216,26 +254,54 @@ export class RDPDevice extends ComputerDevice {
    * Connects: checks the host answers, starts a private Xvfb of the desktop size, starts
    * `xfreerdp` on it with the password on stdin, and waits for its session window.
    *
-   * @throws {Error} naming the host when it does not answer; saying the credentials were
-   *   refused; saying the certificate was rejected (without `ignoreCertificate`); when
-   *   `xfreerdp` or Xvfb is missing ({@link INSTALL_FREERDP}).
+   * @throws {MissingDependencyError} when `xfreerdp`, `xwininfo` or Xvfb is missing
+   *   ({@link INSTALL_FREERDP}), before anything connects; {ConnectionError} naming the host
+   *   when it does not answer (`refused`, `timeout`) or no session window comes within 30 s
+   *   (`timeout`); {ToolError} with the client's own words when it ends: the credentials or the
+   *   certificate (without `ignoreCertificate`) refused.
    */
   protected override async openDisplay(): Promise<string | undefined> {
     try {
-      return await this.#connectClient();
+      return await holdOpen(this.#connectClient());
     } catch (e) {
       await this.closeDisplay();
       throw e;
     }
   }
 
+  /** The client ended after it connected: the connection was lost. */
+  protected override connectionLost(): Error | undefined {
+    return this.#lost;
+  }
+
+  #requireTools(): void {
+    for (
+      const [tool, install] of [
+        ["xfreerdp", INSTALL_FREERDP],
+        ["xwininfo", INSTALL_FREERDP],
+        ["Xvfb", INSTALL_XVFB],
+      ]
+    ) {
+      if (!findExecutable(tool)) {
+        throw new MissingDependencyError(
+          `Cannot connect to the RDP server at ${this.target}: ${tool} was not found. ` +
+            `Install it (${install})`,
+          tool,
+        );
+      }
+    }
+  }
+
   async #connectClient(): Promise<string> {
+    this.#requireTools();
     const { host, port } = this.#options;
     const down = await tcpReachable(host, port!);
     if (down) {
-      throw new Error(
-        `Cannot connect to the RDP server at ${this.target}: ${down}. Check that the host is up, ` +
-          "that RDP is enabled there and that the port is right",
+      throw new ConnectionError(
+        `Cannot connect to the RDP server at ${this.target}: ${down.why}. Check that the host ` +
+          "is up, that RDP is enabled there and that the port is right",
+        { kind: down.timeout ? "timeout" : "refused", endpoint: this.target },
+        { cause: down.cause },
       );
     }
     this.#xvfb = await startXvfb(`${this.#width}x${this.#height}x24`);
@@ -267,50 +333,93 @@ export class RDPDevice extends ComputerDevice {
       },
       stdio: ["pipe", "pipe", "pipe"],
     });
+    // Killed with this process however it ends (the session stays on the server).
+    adoptChild(client);
     this.#client = client;
     let output = "";
     // DEBUG output is large; the failure is named from its end.
     const keep = (d: unknown) => output = (output + String(d)).slice(-200_000);
-    client.stdout!.on("data", keep);
-    client.stderr!.on("data", keep);
-    let exit: string | undefined;
+    client.stdout?.on("data", keep);
+    client.stderr?.on("data", keep);
+    let exit: { code: number | null; signal: string | null } | undefined;
     let spawnError: Error | undefined;
+    let connected = false;
     this.#clientExited = new Promise((resolve) => {
       client.once("exit", (code, signal) => {
-        exit = signal ?? `exit code ${code}`;
+        exit = { code, signal };
+        if (connected && this.#client === client) {
+          const said = xfreerdpErrors(output);
+          this.#lost = new ConnectionError(
+            `The RDP connection to ${this.target} was lost: the RDP client ended (${
+              signal ?? `exit code ${code}`
+            })${said.length ? `: ${said.at(-1)}` : ""}. Create a new agent to reconnect`,
+            { kind: "lost", endpoint: this.target },
+          );
+        }
         resolve();
       });
       client.once("error", (e) => {
         spawnError = e;
-        exit = e.message;
+        exit = { code: null, signal: null };
         resolve();
       });
     });
-    client.stdin!.on("error", () => undefined);
-    client.stdin!.write(`${o.password ?? ""}\n`);
+    client.stdin?.on("error", () => undefined);
+    client.stdin?.write(`${o.password ?? ""}\n`);
     const deadline = Date.now() + 30_000;
     while (exit === undefined && !(await windowListed(this.#xvfb.display))) {
       if (Date.now() > deadline) {
         client.kill("SIGTERM");
         await this.#clientExited;
-        throw new Error(
-          `Cannot connect to the RDP server at ${this.target}: no session window within 30 s` +
-            `${classifyRdpFailure(output) ? `: ${classifyRdpFailure(output)}` : ""}`,
+        const why = classifyRdpFailure(output);
+        if (why) throw this.#clientError(why, output, exit);
+        throw new ConnectionError(
+          `Cannot connect to the RDP server at ${this.target}: no session window within 30 s`,
+          { kind: "timeout", endpoint: this.target },
         );
       }
       await sleep(100);
     }
-    if (exit !== undefined) {
-      const missing = (spawnError as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
-      const why = missing
-        ? `xfreerdp was not found. Install it (${INSTALL_FREERDP})`
-        : classifyRdpFailure(output) ??
-          `the RDP client ended (${exit}): ${
-            (output.match(/ERRCONNECT_[A-Z_]+/g) ?? []).at(-1) ?? "no error code"
-          }`;
-      throw new Error(`Cannot connect to the RDP server at ${this.target}: ${why}`);
+    if (spawnError) {
+      throw (spawnError as NodeJS.ErrnoException).code === "ENOENT"
+        ? new MissingDependencyError(
+          `Cannot connect to the RDP server at ${this.target}: xfreerdp was not found. ` +
+            `Install it (${INSTALL_FREERDP})`,
+          "xfreerdp",
+          { cause: spawnError },
+        )
+        : new ToolError(
+          `Cannot connect to the RDP server at ${this.target}: ${spawnError.message}`,
+          { tool: "xfreerdp", output: spawnError.message },
+          { cause: spawnError },
+        );
     }
+    if (exit !== undefined) {
+      const codes = output.match(/ERRCONNECT_[A-Z_]+/g) ?? [];
+      const why = classifyRdpFailure(output) ??
+        `the RDP client ended (${exit.signal ?? `exit code ${exit.code}`}): ${
+          codes.at(-1) ?? "no error code"
+        }`;
+      throw this.#clientError(why, output, exit);
+    }
+    connected = true;
     return this.#xvfb.display;
+  }
+
+  /** A failure the client reported, as a `ToolError` quoting its error lines. */
+  #clientError(
+    why: string,
+    output: string,
+    exit: { code: number | null; signal: string | null } | undefined,
+  ): ToolError {
+    const said = xfreerdpErrors(output);
+    const code = said.findLast((line) => line.startsWith("ERRCONNECT_")) ?? said.at(-1);
+    return new ToolError(
+      `Cannot connect to the RDP server at ${this.target}: ${why}${
+        code ? ` (xfreerdp: ${code})` : ""
+      }`,
+      { tool: "xfreerdp", status: exit?.code ?? undefined, output: said.join("\n") },
+    );
   }
 
   /** Disconnects the client, stops its display, forgets the connection state. */
@@ -320,7 +429,7 @@ export class RDPDevice extends ComputerDevice {
     if (client && client.exitCode === null && client.signalCode === null) {
       client.kill("SIGTERM");
       const timer = setTimeout(() => client.kill("SIGKILL"), 5000);
-      await this.#clientExited;
+      await holdOpen(this.#clientExited!);
       clearTimeout(timer);
     }
     const xvfb = this.#xvfb;

@@ -25,7 +25,9 @@ import {
   ComputerAgent,
   ComputerDevice,
   type ComputerDeviceOptions,
+  desktopKeys,
 } from "@sdk/computer";
+import { DeviceNotFoundError, SdkRangeError, SdkTypeError } from "@sdk/core";
 import { startTestModel } from "@sdk/core/testing";
 import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
 import {
@@ -136,7 +138,9 @@ async function resetName(agent: ComputerAgent): Promise<void> {
   await until((s) => s.name === "", "the name field to be empty");
 }
 
-test("the environment check finds the display, nut-js, libXtst, Xvfb and xrandr", async () => {
+test("the environment check finds the display, nut-js, libXtst, Xvfb and xrandr", {
+  timeout: 60_000,
+}, async () => {
   const check = await checkComputerEnvironment();
   assert.equal(check.ok, true, check.problems.join("\n"));
   assert.deepEqual(check.items.map((i) => [i.name, i.ok]), [
@@ -149,7 +153,9 @@ test("the environment check finds the display, nut-js, libXtst, Xvfb and xrandr"
   assert.deepEqual(check.problems, []);
 });
 
-test("listDisplays lists the X screen's monitors; the one at the origin is the default", async () => {
+test("listDisplays lists the X screen's monitors; the one at the origin is the default", {
+  timeout: 60_000,
+}, async () => {
   const displays = await ComputerDevice.listDisplays();
   const byId = Object.fromEntries(displays.map((d) => [d.id, d]));
   assert.deepEqual(Object.keys(byId).sort(), ["SIDE", "screen"]);
@@ -171,7 +177,9 @@ test("listDisplays lists the X screen's monitors; the one at the origin is the d
   assert.equal(byId.screen.isDefault, true);
 });
 
-test("the screenshot is the display in physical pixels, RGB in order, alpha 255", async () => {
+test("the screenshot is the display in physical pixels, RGB in order, alpha 255", {
+  timeout: 60_000,
+}, async () => {
   const device = new ComputerDevice();
   assert.deepEqual(await device.size(), { width: 1280, height: 800, dpr: 1 });
   const uri = await device.screenshotBase64();
@@ -189,14 +197,14 @@ test("the screenshot is the display in physical pixels, RGB in order, alpha 255"
   await device.destroy();
 });
 
-test("aiTap clicks the Save button where the model located it", async () => {
+test("aiTap clicks the Save button where the model located it", { timeout: 60_000 }, async () => {
   const agent = await agentWith();
   const before = (await app.state()).clicks;
   await agent.aiTap("the Save button");
   await until((s) => s.clicks === before + 1, "one more click on Save");
 });
 
-test("double click, right click and hover reach their widgets", async () => {
+test("double click, right click and hover reach their widgets", { timeout: 60_000 }, async () => {
   const agent = await agentWith();
   const start = await app.state();
   await agent.aiDoubleClick("the Double-click me label");
@@ -209,7 +217,9 @@ test("double click, right click and hover reach their widgets", async () => {
   assert.equal(end.clicks, start.clicks, "no stray left click on Save");
 });
 
-test("sequential input with keyboardLayout en-US types mixed case and shifted punctuation", async () => {
+test("sequential input with keyboardLayout en-US types mixed case and shifted punctuation", {
+  timeout: 60_000,
+}, async () => {
   const agent = await agentWith({ keyboardLayout: "en-US", inputStrategy: "sequential" });
   await resetName(agent);
   const text = 'Hello, World! @#$%^&*()_+{}|:"<>?~ MiXeD 42';
@@ -218,7 +228,9 @@ test("sequential input with keyboardLayout en-US types mixed case and shifted pu
   assert.notEqual((await app.state()).clipboard, text, "typed with key events, not pasted");
 });
 
-test("keyboardModifierDelay: capitals, shifted punctuation and shortcuts still arrive whole", async () => {
+test("keyboardModifierDelay: capitals, shifted punctuation and shortcuts still arrive whole", {
+  timeout: 60_000,
+}, async () => {
   const agent = await agentWith({
     keyboardLayout: "en-US",
     inputStrategy: "sequential",
@@ -232,17 +244,23 @@ test("keyboardModifierDelay: capitals, shifted punctuation and shortcuts still a
   await until((s) => s.saves === before + 1, "Control+S with modifier pauses");
 });
 
-test("legacy input pastes through the clipboard: non-ASCII text, replace mode", async () => {
-  const agent = await agentWith();
-  await agent.aiInput("the name field", { value: "old text" });
-  await until((s) => s.name === "old text", "the first value");
-  const text = "Grüße, 世界! Ça va? ½ €";
-  await agent.aiInput("the name field", { value: text });
-  const state = await until((s) => s.name === text, "the replaced value");
-  assert.equal(state.clipboard, text, "legacy input without a delay pastes");
-});
+test(
+  "legacy input pastes through the clipboard: non-ASCII text, replace mode",
+  { timeout: 60_000 },
+  async () => {
+    const agent = await agentWith();
+    await agent.aiInput("the name field", { value: "old text" });
+    await until((s) => s.name === "old text", "the first value");
+    const text = "Grüße, 世界! Ça va? ½ €";
+    await agent.aiInput("the name field", { value: text });
+    const state = await until((s) => s.name === text, "the replaced value");
+    assert.equal(state.clipboard, text, "legacy input without a delay pastes");
+  },
+);
 
-test("typeOnly (and its alias append) types after the content; clear and aiClearInput empty it", async () => {
+test("typeOnly (and its alias append) types after the content; clear and aiClearInput empty it", {
+  timeout: 60_000,
+}, async () => {
   const agent = await agentWith();
   await agent.aiInput("the name field", { value: "abc" });
   await agent.aiInput("the name field", { value: "-def", mode: "typeOnly" });
@@ -256,7 +274,9 @@ test("typeOnly (and its alias append) types after the content; clear and aiClear
   await until((s) => s.name === "", "aiClearInput to empty the field");
 });
 
-test("a positive keyboardTypeDelay types key by key; 0 for one call pastes again", async () => {
+test("a positive keyboardTypeDelay types key by key; 0 for one call pastes again", {
+  timeout: 60_000,
+}, async () => {
   const agent = await agentWith({ keyboardTypeDelay: 5, keyboardLayout: "en-US" });
   await resetName(agent);
   await agent.aiInput("the name field", { value: "Key by key!" });
@@ -271,7 +291,9 @@ test("a positive keyboardTypeDelay types key by key; 0 for one call pastes again
   );
 });
 
-test("hotkeys: Control+S reaches the app; a key that does not exist is refused", async () => {
+test("hotkeys: Control+S reaches the app; a key that does not exist is refused", {
+  timeout: 60_000,
+}, async () => {
   const agent = await agentWith();
   await app.focus();
   const before = (await app.state()).saves;
@@ -292,17 +314,131 @@ test("hotkeys: Control+S reaches the app; a key that does not exist is refused",
   );
 });
 
-test("aiScroll turns the wheel over the list: down, then back to the top", async () => {
+/**
+ * Each key name and the X keysyms the app must see for it. Letters, digits and punctuation cover
+ * the character keys; the rest are every named key of `computer/keys.ts` (the locks twice, to
+ * leave them as they were), a few aliases, and combinations (modifiers arrive first).
+ */
+const KEY_NAMES: readonly [string, string[]][] = [
+  ["Enter", ["Return"]],
+  ["Return", ["Return"]],
+  ["Tab", ["Tab"]],
+  ["Escape", ["Escape"]],
+  ["Esc", ["Escape"]],
+  ["Backspace", ["BackSpace"]],
+  ["Delete", ["Delete"]],
+  ["Insert", ["Insert"]],
+  ["Home", ["Home"]],
+  ["End", ["End"]],
+  ["PageUp", ["Prior"]],
+  ["PageDown", ["Next"]],
+  ["ArrowUp", ["Up"]],
+  ["ArrowDown", ["Down"]],
+  ["ArrowLeft", ["Left"]],
+  ["ArrowRight", ["Right"]],
+  ["Up", ["Up"]],
+  ["Space", ["space"]],
+  ["PrintScreen", ["Print"]],
+  ["ScrollLock", ["Scroll_Lock"]],
+  ["ScrollLock", ["Scroll_Lock"]],
+  ["CapsLock", ["Caps_Lock"]],
+  ["CapsLock", ["Caps_Lock"]],
+  ["NumLock", ["Num_Lock"]],
+  ["NumLock", ["Num_Lock"]],
+  ...Array.from({ length: 12 }, (_, i): [string, string[]] => [`F${i + 1}`, [`F${i + 1}`]]),
+  ["Control", ["Control_L"]],
+  ["Shift", ["Shift_L"]],
+  ["Alt", ["Alt_L"]],
+  ["Meta", ["Super_L"]],
+  ["a", ["a"]],
+  ["Z", ["z"]],
+  ["0", ["0"]],
+  ["5", ["5"]],
+  ["9", ["9"]],
+  ["`", ["grave"]],
+  ["-", ["minus"]],
+  ["=", ["equal"]],
+  ["[", ["bracketleft"]],
+  ["]", ["bracketright"]],
+  ["\\", ["backslash"]],
+  [";", ["semicolon"]],
+  ["'", ["apostrophe"]],
+  [",", ["comma"]],
+  [".", ["period"]],
+  ["/", ["slash"]],
+  ["Shift+a", ["Shift_L", "A"]],
+  ["Shift+1", ["Shift_L", "exclam"]],
+  ["Control+Alt+End", ["Control_L", "Alt_L", "End"]],
+];
+
+/** The key pressed after each one: what the app saw before it is what the key sent. */
+const SENTINEL = "Escape";
+
+test(
+  "every named key arrives as its own key, read from what the app saw",
+  { timeout: 120_000 },
+  async () => {
+    const agent = await agentWith();
+    const wrong: string[] = [];
+    for (const [keyName, expected] of KEY_NAMES) {
+      // The window's own focus each time: Tab may move it.
+      const before = (await app.focus()).keys.length;
+      try {
+        await agent.aiKeyboardPress(undefined, { keyName });
+      } catch (e) {
+        wrong.push(`${keyName}: ${(e as Error).message}`);
+      }
+      await agent.aiKeyboardPress(undefined, { keyName: SENTINEL });
+      const state = await until(
+        (s) => s.keys.length > before && s.keys.at(-1) === SENTINEL,
+        `${keyName}, then ${SENTINEL}, to arrive`,
+      );
+      const seen = state.keys.slice(before, -1);
+      if (JSON.stringify(seen) !== JSON.stringify(expected)) {
+        wrong.push(`${keyName}: expected ${expected.join(" ")}, the app saw ${seen.join(" ")}`);
+      }
+    }
+    assert.deepEqual(wrong, [], "every key name reaches the app as its own key");
+  },
+);
+
+test("keys X11 has no key for are refused before anything is sent; the device goes on", {
+  timeout: 60_000,
+}, async () => {
   const agent = await agentWith();
-  await agent.aiScroll("the list of rows", { direction: "down", distance: 300 });
-  const down = await until((s) => s.firstVisibleRow > 0, "the list to scroll down");
-  await agent.aiScroll("the list of rows", { direction: "down", distance: 300 });
-  await until((s) => s.firstVisibleRow > down.firstVisibleRow, "the list to scroll further");
-  await agent.aiScroll("the list of rows", { scrollType: "scrollToTop" });
-  await until((s) => s.firstVisibleRow === 0, "the list back at its top");
+  for (const keyName of ["F13", "F24", "Pause", "ContextMenu"]) {
+    await assert.rejects(
+      agent.aiKeyboardPress(undefined, { keyName }),
+      (e: unknown) => {
+        assert.ok(e instanceof TypeError, String(e));
+        assert.equal((e as SdkTypeError).code, "INVALID_ARGUMENT");
+        assert.match((e as Error).message, /nut-js cannot press ".*" under X11/);
+        return true;
+      },
+    );
+  }
+  const before = (await app.focus()).keys.length;
+  await agent.aiKeyboardPress(undefined, { keyName: "Home" });
+  await until((s) => s.keys.slice(before).includes("Home"), "a key after the refused ones");
 });
 
-test("aiAct: DragAndDrop moves the card into the drop zone, Swipe drags it back", async () => {
+test(
+  "aiScroll turns the wheel over the list: down, then back to the top",
+  { timeout: 60_000 },
+  async () => {
+    const agent = await agentWith();
+    await agent.aiScroll("the list of rows", { direction: "down", distance: 300 });
+    const down = await until((s) => s.firstVisibleRow > 0, "the list to scroll down");
+    await agent.aiScroll("the list of rows", { direction: "down", distance: 300 });
+    await until((s) => s.firstVisibleRow > down.firstVisibleRow, "the list to scroll further");
+    await agent.aiScroll("the list of rows", { scrollType: "scrollToTop" });
+    await until((s) => s.firstVisibleRow === 0, "the list back at its top");
+  },
+);
+
+test("aiAct: DragAndDrop moves the card into the drop zone, Swipe drags it back", {
+  timeout: 60_000,
+}, async () => {
   const seen: DesktopAppState[] = [];
   const agent = await agentWith({}, async () => {
     const state = seen.length === 0
@@ -339,33 +475,42 @@ test("aiAct: DragAndDrop moves the card into the drop zone, Swipe drags it back"
   assert.equal(afterSwipe.widgets.card.y, card.y);
 });
 
-test("aiAct: CursorMove moves the text cursor before a key press", async () => {
-  let step = 0;
-  const agent = await agentWith({}, async () => {
-    step++;
-    const name = {
-      prompt: "the name field",
-      box: onDisplay((await app.state()).widgets.name, { x: 0, y: 0 }),
-    };
-    if (step === 1) {
-      return { log: "type abc", action: { type: "Input", param: { locate: name, value: "abc" } } };
-    }
-    if (step === 2) {
-      return {
-        log: "two to the left",
-        action: { type: "CursorMove", param: { direction: "left", times: 2 } },
+test(
+  "aiAct: CursorMove moves the text cursor before a key press",
+  { timeout: 60_000 },
+  async () => {
+    let step = 0;
+    const agent = await agentWith({}, async () => {
+      step++;
+      const name = {
+        prompt: "the name field",
+        box: onDisplay((await app.state()).widgets.name, { x: 0, y: 0 }),
       };
-    }
-    if (step === 3) {
-      return { log: "press z", action: { type: "KeyboardPress", param: { keyName: "z" } } };
-    }
-    return { log: "done", finished: true };
-  });
-  await agent.aiAct("type abc, then put a z after the a");
-  await until((s) => s.name === "azbc", "the z typed between a and b");
-});
+      if (step === 1) {
+        return {
+          log: "type abc",
+          action: { type: "Input", param: { locate: name, value: "abc" } },
+        };
+      }
+      if (step === 2) {
+        return {
+          log: "two to the left",
+          action: { type: "CursorMove", param: { direction: "left", times: 2 } },
+        };
+      }
+      if (step === 3) {
+        return { log: "press z", action: { type: "KeyboardPress", param: { keyName: "z" } } };
+      }
+      return { log: "done", finished: true };
+    });
+    await agent.aiAct("type abc, then put a z after the a");
+    await until((s) => s.name === "azbc", "the z typed between a and b");
+  },
+);
 
-test("displayId: the SIDE monitor is the whole screen of its device, taps are offset to it", async () => {
+test("displayId: the SIDE monitor is the whole screen of its device, taps are offset to it", {
+  timeout: 60_000,
+}, async () => {
   const origin = { x: 400, y: 0 };
   const agent = await agentWith({ displayId: "SIDE" }, undefined, origin);
   assert.deepEqual(await agent.interface.size(), { width: 600, height: 300, dpr: 1 });
@@ -379,15 +524,68 @@ test("displayId: the SIDE monitor is the whole screen of its device, taps are of
   assert.equal(models.at(-1)!.calls.at(-1)!.call?.image?.width, 600);
 });
 
-test("an unknown displayId names the displays there are", async () => {
+test("an unknown displayId is a DeviceNotFoundError naming the displays there are", {
+  timeout: 60_000,
+}, async () => {
   const m = await model();
-  await assert.rejects(
-    agentFromComputer({ displayId: "HDMI-9", modelConfig: m.modelConfig() }),
+  const error = await agentFromComputer({ displayId: "HDMI-9", modelConfig: m.modelConfig() })
+    .then(() => undefined, (e) => e);
+  assert.ok(error instanceof DeviceNotFoundError, String(error));
+  assert.equal(error.code, "DEVICE_NOT_FOUND");
+  assert.equal(error.wanted, "HDMI-9");
+  assert.deepEqual(error.available, ["SIDE", "screen"]);
+  assert.match(
+    error.message,
     /Cannot use displayId "HDMI-9": DISPLAY=:\d+ has 0: SIDE \(600x300\+400\+0\), 1: screen \(1280x800\+0\+0\)/,
   );
 });
 
-test("device options are checked in the constructor", () => {
+/** Asserts that `make` throws the SDK's coded `TypeError` or `RangeError` matching `message`. */
+function throwsCoded(
+  make: () => unknown,
+  builtIn: typeof TypeError | typeof RangeError,
+  message: RegExp,
+): void {
+  assert.throws(make, (e: unknown) => {
+    assert.ok(e instanceof builtIn, `a ${builtIn.name}: ${e}`);
+    assert.ok(e instanceof (builtIn === TypeError ? SdkTypeError : SdkRangeError));
+    assert.equal(
+      (e as SdkTypeError).code,
+      builtIn === TypeError ? "INVALID_ARGUMENT" : "ARGUMENT_OUT_OF_RANGE",
+    );
+    assert.match((e as Error).message, message);
+    return true;
+  });
+}
+
+test("option errors are the SDK's coded TypeError and RangeError", { timeout: 60_000 }, () => {
+  throwsCoded(
+    () => new ComputerDevice({ keyboardTypeDelay: -1 }),
+    RangeError,
+    /'keyboardTypeDelay'/,
+  );
+  throwsCoded(
+    () => new ComputerDevice({ keyboardModifierDelay: -1 }),
+    RangeError,
+    /'keyboardModifierDelay'/,
+  );
+  throwsCoded(
+    () => new ComputerDevice({ headless: "yes" as unknown as boolean }),
+    TypeError,
+    /'headless' must be a boolean/,
+  );
+  throwsCoded(() => new ComputerDevice({ xvfbResolution: "big" }), TypeError, /'xvfbResolution'/);
+  throwsCoded(() => new ComputerDevice({ displayId: " " }), TypeError, /'displayId'/);
+  throwsCoded(
+    () => new ComputerDevice({ customActions: "no" as unknown as [] }),
+    TypeError,
+    /customActions/,
+  );
+  throwsCoded(() => desktopKeys("Control+é"), TypeError, /"é" is not a key name/);
+  throwsCoded(() => desktopKeys("Hyper+Q"), TypeError, /"Hyper" in "Hyper\+Q" is not a modifier/);
+});
+
+test("device options are checked in the constructor", { timeout: 60_000 }, () => {
   assert.throws(() => new ComputerDevice({ keyboardTypeDelay: -1 }), /'keyboardTypeDelay' must be/);
   assert.throws(
     () => new ComputerDevice({ inputStrategy: "bulk", keyboardTypeDelay: 3 }),
@@ -411,7 +609,7 @@ test("device options are checked in the constructor", () => {
   );
 });
 
-test("after destroy() the device refuses to work", async () => {
+test("after destroy() the device refuses to work", { timeout: 60_000 }, async () => {
   const device = new ComputerDevice();
   await device.size();
   await device.destroy();
@@ -446,7 +644,9 @@ function child(
   });
 }
 
-test("without a display the agent fails with what to do, and nut-js is never touched", async () => {
+test("without a display the agent fails with what to do, and nut-js is never touched", {
+  timeout: 60_000,
+}, async () => {
   const result = await child("no-display", {
     DISPLAY: undefined,
     SDK_COMPUTER_HEADLESS_LINUX: undefined,
@@ -460,21 +660,27 @@ test("without a display the agent fails with what to do, and nut-js is never tou
   assert.match(String(dead.error), /no X server answers at DISPLAY=:987 \(\/tmp\/\.X11-unix\/X987/);
 });
 
-test("headless: the agent starts its own Xvfb at xvfbResolution, works on it, stops it on destroy", async () => {
-  const result = await child("headless", { DISPLAY: undefined });
-  assert.equal(result.error, undefined, String(result.error));
-  assert.match(String(result.display), /^:\d+$/);
-  assert.notEqual(result.display, display.display);
-  assert.deepEqual(result.size, { width: 1024, height: 768, dpr: 1 });
-  assert.deepEqual(result.image, [1024, 768]);
-  assert.equal(result.clicks, 1, "aiTap clicked Save on the headless display");
-  assert.equal(result.aliveBeforeDestroy, true);
-  assert.equal(result.aliveAfterDestroy, false, "destroy() stopped Xvfb");
-  assert.equal(result.socketAfterDestroy, false, "its X socket is gone");
-  assert.equal(result.exitCode, 0, "the process ends normally after its display stopped");
-});
+test(
+  "headless: the agent starts its own Xvfb at xvfbResolution, works on it, stops it on destroy",
+  { timeout: 60_000 },
+  async () => {
+    const result = await child("headless", { DISPLAY: undefined });
+    assert.equal(result.error, undefined, String(result.error));
+    assert.match(String(result.display), /^:\d+$/);
+    assert.notEqual(result.display, display.display);
+    assert.deepEqual(result.size, { width: 1024, height: 768, dpr: 1 });
+    assert.deepEqual(result.image, [1024, 768]);
+    assert.equal(result.clicks, 1, "aiTap clicked Save on the headless display");
+    assert.equal(result.aliveBeforeDestroy, true);
+    assert.equal(result.aliveAfterDestroy, false, "destroy() stopped Xvfb");
+    assert.equal(result.socketAfterDestroy, false, "its X socket is gone");
+    assert.equal(result.exitCode, 0, "the process ends normally after its display stopped");
+  },
+);
 
-test("the environment check names nut-js and how to install it when it cannot load", async () => {
+test("the environment check names nut-js and how to install it when it cannot load", {
+  timeout: 60_000,
+}, async () => {
   // In a child: test files may share this process's environment when they run in parallel.
   const result = await child("env-check", { SDK_NUT_JS_DIR: "/nonexistent/nut-js" });
   const check = result.check as Awaited<ReturnType<typeof checkComputerEnvironment>>;
@@ -487,7 +693,7 @@ test("the environment check names nut-js and how to install it when it cannot lo
   assert.match(check.problems[0], /^nut-js: .* Fix: npm install/);
 });
 
-test("SDK_COMPUTER_HEADLESS_LINUX=true turns headless on", async () => {
+test("SDK_COMPUTER_HEADLESS_LINUX=true turns headless on", { timeout: 60_000 }, async () => {
   const result = await child("env-headless", {
     DISPLAY: undefined,
     SDK_COMPUTER_HEADLESS_LINUX: "true",

@@ -15,6 +15,7 @@ import { randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import process from "node:process";
 import { agentForRDPComputer, type ComputerAgent, RDPDevice } from "@sdk/computer";
+import { ConnectionError, SdkRangeError, SdkTypeError, ToolError } from "@sdk/core";
 import { startTestModel } from "@sdk/core/testing";
 import type { TestModel } from "@sdk/core/testing";
 import {
@@ -129,54 +130,168 @@ const base = () => ({
   waitAfterAction: 100,
 });
 
-test("the agent logs in over RDP, clicks and types in the remote app", async () => {
-  const agent = await agentForRDPComputer({
-    ...base(),
-    password: PASSWORD,
-    ignoreCertificate: true,
-  });
-  agents.push(agent);
-  assert.deepEqual(await agent.interface.size(), { width: 1024, height: 768, dpr: 1 });
-  assert.equal(
-    (await processesMentioning(PASSWORD)).length,
-    0,
-    "the password is in no process listing",
-  );
-  const before = (await app.state()).clicks;
-  await agent.aiTap("the Save button");
-  await until((s) => s.clicks === before + 1, "a click on the remote Save button");
-  const text = "Hello, RDP! (1+1=2) #ok";
-  await agent.aiInput("the name field", { value: text });
-  await until((s) => s.name === text, `the remote field to read ${JSON.stringify(text)}`);
-  await agent.destroy();
-  assert.equal(agent.interface.display, undefined, "destroy() cleared the connection state");
-});
+test(
+  "the agent logs in over RDP, clicks and types in the remote app",
+  { timeout: 90_000 },
+  async () => {
+    const agent = await agentForRDPComputer({
+      ...base(),
+      password: PASSWORD,
+      ignoreCertificate: true,
+    });
+    agents.push(agent);
+    assert.deepEqual(await agent.interface.size(), { width: 1024, height: 768, dpr: 1 });
+    assert.equal(
+      (await processesMentioning(PASSWORD)).length,
+      0,
+      "the password is in no process listing",
+    );
+    const before = (await app.state()).clicks;
+    await agent.aiTap("the Save button");
+    await until((s) => s.clicks === before + 1, "a click on the remote Save button");
+    const text = "Hello, RDP! (1+1=2) #ok";
+    await agent.aiInput("the name field", { value: text });
+    await until((s) => s.name === text, `the remote field to read ${JSON.stringify(text)}`);
+    await agent.destroy();
+    assert.equal(agent.interface.display, undefined, "destroy() cleared the connection state");
+  },
+);
 
-test("a wrong password is refused with a clear error", async () => {
-  await assert.rejects(
+/** What `work` rejects with (it must reject). */
+async function rejection(work: Promise<unknown>): Promise<Error> {
+  return await work.then(
+    () => assert.fail("it did not fail"),
+    (e: Error) => e,
+  );
+}
+
+/** Asserts a ToolError of xfreerdp whose output is its own error lines, without noise. */
+function assertClientError(error: Error, message: RegExp, said: RegExp): void {
+  assert.ok(error instanceof ToolError, `${error.name}: ${error.message}`);
+  assert.equal(error.code, "TOOL_FAILED");
+  assert.equal(error.tool, "xfreerdp");
+  assert.match(error.message, message);
+  assert.match(error.output, said);
+  assert.match(error.message, /\(xfreerdp: .+\)$/, "the message quotes the client's last error");
+  assert.doesNotMatch(
+    error.output,
+    /@@@|\[DEBUG\]|\[ERROR\]|^\[\d/m,
+    "no banners, levels or times",
+  );
+  assert.ok(error.output.split("\n").length <= 8);
+}
+
+test("a wrong password is a ToolError quoting the client", { timeout: 60_000 }, async () => {
+  const error = await rejection(
     agentForRDPComputer({ ...base(), password: "not-the-password", ignoreCertificate: true }),
+  );
+  assertClientError(
+    error,
     /Cannot connect to the RDP server at 127\.0\.0\.1:\d+: the server refused the credentials/,
+    /ERRCONNECT_|failed/,
   );
 });
 
-test("a host where nothing listens is named", async () => {
+test("a host where nothing listens is a ConnectionError (refused) naming it", {
+  timeout: 60_000,
+}, async () => {
   const closed = await freePort();
-  await assert.rejects(
+  const started = Date.now();
+  const error = await rejection(
     agentForRDPComputer({ ...base(), port: closed, password: PASSWORD, ignoreCertificate: true }),
+  );
+  assert.ok(error instanceof ConnectionError, `${error.name}: ${error.message}`);
+  assert.equal(error.code, "CONNECTION_REFUSED");
+  assert.equal(error.kind, "refused");
+  assert.equal(error.endpoint, `127.0.0.1:${closed}`);
+  assert.match(
+    error.message,
     new RegExp(
       `Cannot connect to the RDP server at 127\\.0\\.0\\.1:${closed}: connect ECONNREFUSED`,
     ),
   );
+  assert.ok(Date.now() - started < 5000, "it failed at once");
 });
 
-test("without ignoreCertificate the server's self-signed certificate is rejected", async () => {
-  await assert.rejects(
-    agentForRDPComputer({ ...base(), password: PASSWORD }),
-    /certificate could not be verified and was rejected; set ignoreCertificate: true/,
-  );
+test(
+  "without ignoreCertificate the server's self-signed certificate is a ToolError quoting the client",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const error = await rejection(agentForRDPComputer({ ...base(), password: PASSWORD }));
+    assertClientError(
+      error,
+      /certificate could not be verified and was rejected; set ignoreCertificate: true/,
+      /certificate not trusted|ERRCONNECT_TLS_CONNECT_FAILED/,
+    );
+  },
+);
+
+test("the RDP connection dropping under a running agent is a ConnectionError (lost)", {
+  timeout: 90_000,
+}, async () => {
+  const second = await startShadowServer(remote.display, USER, PASSWORD);
+  let closed = false;
+  try {
+    const agent = await agentForRDPComputer({
+      ...base(),
+      port: second.port,
+      password: PASSWORD,
+      ignoreCertificate: true,
+    });
+    agents.push(agent);
+    await agent.interface.screenshotBase64();
+    await second.close();
+    closed = true;
+    // The client notices the server gone asynchronously: call until the device says so.
+    const deadline = Date.now() + 30_000;
+    let error: Error | undefined;
+    while (!error) {
+      try {
+        await agent.interface.screenshotBase64();
+      } catch (e) {
+        error = e as Error;
+      }
+      if (!error && Date.now() > deadline) {
+        assert.fail("the device kept working after the server left");
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(error instanceof ConnectionError, `${error.name}: ${error.message}`);
+    assert.equal(error.code, "CONNECTION_LOST");
+    assert.equal(error.kind, "lost");
+    assert.equal(error.endpoint, `127.0.0.1:${second.port}`);
+    assert.match(
+      error.message,
+      /The RDP connection to 127\.0\.0\.1:\d+ was lost: the RDP client ended/,
+    );
+    // Every later call says the same.
+    await assert.rejects(agent.interface.size(), ConnectionError);
+  } finally {
+    if (!closed) await second.close();
+  }
 });
 
-test("RDP options are checked in the constructor", () => {
+test("RDP options are checked in the constructor", { timeout: 10_000 }, () => {
+  for (
+    const [options, builtIn, coded] of [
+      [{ host: "" }, TypeError, SdkTypeError],
+      [{ host: "h", port: 0 }, TypeError, SdkTypeError],
+      [{ host: "h", localAddress: "10.0.0.2" }, TypeError, SdkTypeError],
+      [{ host: "h", desktopWidth: 50 }, RangeError, SdkRangeError],
+      [{ host: "h", keyboardTypeDelay: -1 }, RangeError, SdkRangeError],
+    ] as const
+  ) {
+    assert.throws(() => new RDPDevice(options), (e: unknown) => {
+      assert.ok(e instanceof builtIn && e instanceof coded, `${JSON.stringify(options)}: ${e}`);
+      assert.equal(
+        (e as SdkTypeError).code,
+        builtIn === TypeError ? "INVALID_ARGUMENT" : "ARGUMENT_OUT_OF_RANGE",
+      );
+      return true;
+    });
+  }
   assert.throws(() => new RDPDevice({ host: "" }), /'host' .* is required/);
   assert.throws(() => new RDPDevice({ host: "h", port: 0 }), /'port' must be an integer 1-65535/);
   assert.throws(
@@ -193,7 +308,9 @@ test("RDP options are checked in the constructor", () => {
   );
 });
 
-test("xrdp: the agent logs in to a session of a test user, clicks and types in its app", async () => {
+test("xrdp: the agent logs in to a session of a test user, clicks and types in its app", {
+  timeout: 120_000,
+}, async () => {
   const password = `Xr-${randomBytes(9).toString("base64url")}`;
   const xrdp = await startXrdp("sdk-xrdp-tester", password);
   try {

@@ -44,6 +44,8 @@ export interface DesktopAppState {
   hovered: boolean;
   saves: number;
   dropped: { x: number; y: number } | null;
+  /** The X keysym of every key press the app saw, in order. */
+  keys: string[];
   widgets: Record<
     "window" | "name" | "save" | "double" | "context" | "hover" | "rows" | "card" | "zone",
     WidgetBox
@@ -326,9 +328,17 @@ export async function startXrdp(user: string, password: string): Promise<XrdpSer
   await chmod(`${home}/.xsession`, 0o755);
   await run("chown", [`${user}:`, `${home}/.xsession`]);
   await mkdir("/run/xrdp/sockdir", { recursive: true });
+  // The session's Xorg (the test user) binds its socket there, as Debian's xrdp service allows
+  // (sticky and world-writable); a folder left 0755 by mkdir gives a black session.
+  await chmod("/run/xrdp/sockdir", 0o3777);
   const port = await freePort();
-  const sesman = spawn("xrdp-sesman", ["--nodaemon"], { stdio: "ignore" });
-  const xrdp = spawn("xrdp", ["--nodaemon", "-p", String(port)], { stdio: "ignore" });
+  // Each leads its own process group: xrdp forks a process per connection, which close() ends
+  // with the group.
+  const sesman = spawn("xrdp-sesman", ["--nodaemon"], { stdio: "ignore", detached: true });
+  const xrdp = spawn("xrdp", ["--nodaemon", "-p", String(port)], {
+    stdio: "ignore",
+    detached: true,
+  });
   const ended = (child: ReturnType<typeof spawn>) =>
     new Promise<void>((resolve) =>
       child.exitCode !== null ? resolve() : child.once("exit", () => resolve())
@@ -358,8 +368,13 @@ export async function startXrdp(user: string, password: string): Promise<XrdpSer
           // Already gone.
         }
       }
-      xrdp.kill("SIGTERM");
-      sesman.kill("SIGTERM");
+      for (const server of [xrdp, sesman]) {
+        try {
+          process.kill(-server.pid!, "SIGTERM");
+        } catch {
+          // Already gone.
+        }
+      }
       await Promise.all([xrdpEnded, sesmanEnded]);
       await rm(stateFile, { force: true });
     },
