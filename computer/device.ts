@@ -35,7 +35,6 @@ import {
 } from "./display.ts";
 import { loadNativeInput, type NativeInput, type ScreenRegion } from "./native.ts";
 import { desktopActions } from "./actions.ts";
-import { coded, codedActions } from "./errors.ts";
 import { typedChar } from "./keys.ts";
 
 /** Default `xvfbResolution` (spec 4.11). */
@@ -130,10 +129,8 @@ export class ComputerDevice implements AbstractInterface {
    *   `keyboardModifierDelay`, an unknown `inputStrategy`, or `'bulk'` with a positive delay.
    */
   constructor(options: ComputerDeviceOptions = {}) {
-    coded(() => {
-      checkBooleanOptions("ComputerDevice", options, ["headless"]);
-      checkInputOptions(options);
-    });
+    checkBooleanOptions("ComputerDevice", options, ["headless"]);
+    checkInputOptions(options);
     const modifierDelay = options.keyboardModifierDelay;
     if (modifierDelay !== undefined && !(Number.isFinite(modifierDelay) && modifierDelay >= 0)) {
       throw new SdkRangeError(
@@ -172,15 +169,15 @@ export class ComputerDevice implements AbstractInterface {
     this.#enUs = options.keyboardLayout === "en-US";
     this.#typeDelay = options.keyboardTypeDelay;
     this.#inputStrategy = options.inputStrategy ?? "legacy";
-    const builtIn = codedActions(desktopActions({
+    const builtIn = desktopActions({
       input: () => this.#input(),
       size: () => this.size(),
       typeText: (text, overrides, signal) => this.#typeText(text, overrides, signal),
       pressKeys: (keys) => this.#pressKeys(keys),
       listDisplays: () => this.#listDisplays(),
-    }));
+    });
     this.#actions = logDeviceActions(
-      coded(() => withCustomActions("ComputerDevice", builtIn, options.customActions)),
+      withCustomActions("ComputerDevice", builtIn, options.customActions),
     );
   }
 

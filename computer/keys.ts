@@ -9,7 +9,6 @@
  */
 
 import { normalizeKeyCombo, SdkTypeError } from "@sdk/core";
-import { coded } from "./errors.ts";
 
 /** A key press planned for nut-js: modifier and key names of its `Key` enum, modifiers first. */
 export interface NutKeyCombo {
@@ -130,7 +129,7 @@ function keyOf(name: string, combo: string): string {
  */
 export function desktopKeys(combo: string): NutKeyCombo {
   // "+" joins parts but is a key too: "Control++" is Control and "+".
-  const parts = coded(() => normalizeKeyCombo(combo)).split(/\+(?=.)/);
+  const parts = normalizeKeyCombo(combo).split(/\+(?=.)/);
   return { keys: parts.map((part) => keyOf(part, combo)) };
 }
 
