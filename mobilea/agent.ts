@@ -12,7 +12,7 @@ import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { Bridge, type BridgeOptions, notConnected } from "./bridge.ts";
 import type { RunBridgeShellOptions } from "./bridge_shell.ts";
 import { MobileADevice } from "./device.ts";
-import { asSdkError, shellFailure } from "./errors.ts";
+import { checked, shellFailure } from "./errors.ts";
 import type { MobileADeviceOptions } from "./options.ts";
 import { pinchUnavailable } from "./pinch.ts";
 import { DEFAULT_SCRCPY_SERVER_PATH, DEFAULT_SCRCPY_SERVER_VERSION } from "./scrcpy.ts";
@@ -67,18 +67,12 @@ export class MobileAAgent extends AppAgent<MobileADevice> {
   /**
    * Creates the agent over a device.
    *
-   * @throws {SdkTypeError} for an `appNameMapping` that is not an object of strings, and the
-   * errors of the shared options (see `Agent`).
+   * @throws {TypeError} for an `appNameMapping` that is not an object of strings, and the
+   * errors of the shared options (see `Agent`): the checks of `@sdk/core`, which throw the
+   * built-in classes (`agentFromBridgeDevice` throws them as `SdkTypeError` / `SdkRangeError`).
    */
-  // The shared checks of `@sdk/core` throw the built-in TypeError / RangeError; they are thrown
-  // as the SDK's (super() is called, inside the try).
-  // deno-lint-ignore constructor-super
   constructor(device: MobileADevice, options: MobileAAgentOptions = {}) {
-    try {
-      super(device, options, DEFAULT_APP_NAME_MAPPING, "package name");
-    } catch (error) {
-      throw asSdkError(error);
-    }
+    super(device, options, DEFAULT_APP_NAME_MAPPING, "package name");
   }
 
   /**
@@ -252,6 +246,7 @@ export interface AgentFromBridgeDeviceOptions extends MobileAAgentOptions, Mobil
  * connected ones (the message and `available` list them).
  * @throws {MissingDependencyError} when adb is not installed (saying how to install it).
  * @throws {ConnectionError} when the adb server cannot be reached.
+ * @throws {SdkTypeError} / {SdkRangeError} for malformed agent or device options.
  */
 export async function agentFromBridgeDevice(
   deviceId?: string,
@@ -267,5 +262,6 @@ export async function agentFromBridgeDevice(
     throw notConnected(udid, devices.map((d) => d.udid), where);
   }
   udid ??= devices[0].udid;
-  return new MobileAAgent(new MobileADevice(udid, options), options);
+  const device = new MobileADevice(udid, options);
+  return checked(() => new MobileAAgent(device, options));
 }

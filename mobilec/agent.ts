@@ -9,7 +9,7 @@
 import { AppAgent, DeviceNotFoundError, UnsupportedActionError } from "@sdk/core";
 import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { listTargets, type ToolOptions } from "./tool.ts";
-import { asSdkError } from "./errors.ts";
+import { checked } from "./errors.ts";
 import { MobileCDevice } from "./device.ts";
 import type { MobileCDeviceOptions } from "./options.ts";
 
@@ -64,18 +64,12 @@ export class MobileCAgent extends AppAgent<MobileCDevice> {
   /**
    * Creates the agent over a device.
    *
-   * @throws {SdkTypeError} for an `appNameMapping` that is not an object of non-empty strings,
-   * and the errors of the shared options (see `Agent`).
+   * @throws {TypeError} for an `appNameMapping` that is not an object of non-empty strings, and
+   * the errors of the shared options (see `Agent`): the checks of `@sdk/core`, which throw the
+   * built-in classes (`agentFromToolDevice` throws them as `SdkTypeError` / `SdkRangeError`).
    */
-  // The shared checks of `@sdk/core` throw the built-in TypeError / RangeError; they are thrown
-  // as the SDK's (super() is called, inside the try).
-  // deno-lint-ignore constructor-super
   constructor(device: MobileCDevice, options: MobileCAgentOptions = {}) {
-    try {
-      super(device, options, DEFAULT_APP_NAME_MAPPING, "bundle name or bundle/Ability");
-    } catch (error) {
-      throw asSdkError(error);
-    }
+    super(device, options, DEFAULT_APP_NAME_MAPPING, "bundle name or bundle/Ability");
   }
 
   /**
@@ -154,7 +148,7 @@ export interface AgentFromToolDeviceOptions extends MobileCAgentOptions, MobileC
  * @param options agent options plus device options (`toolPath` also finds the devices).
  * @throws {DeviceNotFoundError} when no device is connected, or `deviceId` is not among the
  * connected ones (the message and `available` list them); {MissingDependencyError} when hdc is
- * not found.
+ * not found; {SdkTypeError} / {SdkRangeError} for malformed agent or device options.
  */
 export async function agentFromToolDevice(
   deviceId?: string,
@@ -181,5 +175,6 @@ export async function agentFromToolDevice(
       { wanted: udid, available },
     );
   }
-  return new MobileCAgent(new MobileCDevice(udid, options), options);
+  const device = new MobileCDevice(udid, options);
+  return checked(() => new MobileCAgent(device, options));
 }
