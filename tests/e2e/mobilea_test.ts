@@ -609,6 +609,19 @@ test("adb missing: a MissingDependencyError that says how to install it", async 
   );
 });
 
+test("a shell command past its time limit is a ConnectionError (timeout); the next command runs", {
+  timeout: 60_000,
+}, async () => {
+  const { agent, device } = await mobileAgent({});
+  await assert.rejects(
+    agent.runBridgeShell("sleep 5", { timeout: 300 }),
+    (e: Error) =>
+      e instanceof ConnectionError && e.code === "CONNECTION_TIMEOUT" &&
+      e.endpoint === front.serial && /`sleep 5` failed: no answer within 300 ms/.test(e.message),
+  );
+  assert.equal((await device.runBridgeShell("echo again")).stdout, "again\n");
+});
+
 test("shell disabled: no RunBridgeShell for the planner, and runBridgeShell throws", async () => {
   const { agent, device } = await mobileAgent({}, { exposeRunBridgeShellAction: false });
   assert.ok(!device.actionSpace().some((a) => a.name === "RunBridgeShell"));
