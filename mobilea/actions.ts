@@ -16,8 +16,10 @@ import {
   readEnumParam,
   readPositiveNumberParam,
   readStringParam,
+  SdkTypeError,
 } from "@sdk/core";
 import type { ShellResult } from "./bridge_shell.ts";
+import { shellFailure } from "./errors.ts";
 import { DP_UNIT } from "./screen.ts";
 
 /** Default hold of `LongPress` on MobileA, ms (spec 8). */
@@ -86,10 +88,12 @@ export function mobileAActions(host: MobileAActionHost): DeviceAction[] {
         const command = readStringParam("RunBridgeShell", param, "command", true);
         const result = await host.runBridgeShell(command);
         if (result.exitCode !== 0) {
-          throw new Error(
-            `RunBridgeShell: \`${command}\` exited with ${result.exitCode}: ${
-              (result.stderr || result.stdout).trim().slice(0, 300)
-            }`,
+          throw shellFailure(
+            command,
+            result.exitCode,
+            result.stdout,
+            result.stderr,
+            "RunBridgeShell: ",
           );
         }
       }),
@@ -141,7 +145,7 @@ function pullGestureAction(host: MobileAActionHost): DeviceAction {
     ],
     async (param) => {
       if (param.direction === undefined || param.direction === null) {
-        throw new TypeError("Cannot run PullGesture: give 'direction' (down or up)");
+        throw new SdkTypeError("Cannot run PullGesture: give 'direction' (down or up)");
       }
       const direction = readEnumParam("PullGesture", param, "direction", ["down", "up"], "down");
       const distance = readPositiveNumberParam("PullGesture", param, "distance");

@@ -7,11 +7,12 @@
  * @module
  */
 
-import { AppAgent } from "@sdk/core";
+import { AppAgent, MissingDependencyError } from "@sdk/core";
 import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
-import { Bridge, type BridgeOptions } from "./bridge.ts";
+import { Bridge, type BridgeOptions, notConnected } from "./bridge.ts";
 import type { RunBridgeShellOptions } from "./bridge_shell.ts";
 import { MobileADevice } from "./device.ts";
+import { checked, shellFailure } from "./errors.ts";
 import type { MobileADeviceOptions } from "./options.ts";
 import { pinchUnavailable } from "./pinch.ts";
 import { DEFAULT_SCRCPY_SERVER_PATH, DEFAULT_SCRCPY_SERVER_VERSION } from "./scrcpy.ts";
@@ -66,8 +67,9 @@ export class MobileAAgent extends AppAgent<MobileADevice> {
   /**
    * Creates the agent over a device.
    *
-   * @throws {TypeError} for an `appNameMapping` that is not an object of strings, and the errors
-   * of the shared options (see `Agent`).
+   * @throws {TypeError} for an `appNameMapping` that is not an object of strings, and the
+   * errors of the shared options (see `Agent`): the checks of `@sdk/core`, which throw the
+   * built-in classes (`agentFromBridgeDevice` throws them as `SdkTypeError` / `SdkRangeError`).
    */
   constructor(device: MobileADevice, options: MobileAAgentOptions = {}) {
     super(device, options, DEFAULT_APP_NAME_MAPPING, "package name");
@@ -79,9 +81,11 @@ export class MobileAAgent extends AppAgent<MobileADevice> {
    *
    * @param options `timeout` in ms (default 20000).
    * @returns its standard output.
-   * @throws {Error} when the device was created with `exposeRunBridgeShellAction: false`, when
-   * the command exits with a non-zero code (the message has its exit code and stderr), or on the
-   * time limit.
+   * @throws {UnsupportedActionError} when the device was created with
+   * `exposeRunBridgeShellAction: false`.
+   * @throws {ToolError} when the command exits with a non-zero code (`status`; the message has
+   * its stderr).
+   * @throws {ConnectionError} on the time limit (`timeout`) or when the device is gone (`lost`).
    */
   async runBridgeShell(command: string, options?: RunBridgeShellOptions): Promise<string> {
     return await this.recordedCall(
@@ -92,10 +96,12 @@ export class MobileAAgent extends AppAgent<MobileADevice> {
       async () => {
         const result = await this.interface.runBridgeShell(command, options);
         if (result.exitCode !== 0) {
-          throw new Error(
-            `runBridgeShell: \`${command}\` exited with ${result.exitCode}: ${
-              (result.stderr || result.stdout).trim().slice(0, 500)
-            }`,
+          throw shellFailure(
+            command,
+            result.exitCode,
+            result.stdout,
+            result.stderr,
+            "runBridgeShell: ",
           );
         }
         return result.stdout;
@@ -130,12 +136,15 @@ export class MobileAAgent extends AppAgent<MobileADevice> {
    * the device's `scrcpyServerPath` (default {@link DEFAULT_SCRCPY_SERVER_PATH}); without it
    * `Pinch` is not in the action space and this rejects before any model call.
    *
-   * @throws {TypeError} (as a rejected promise) saying what to push where when the jar is not
-   * on the device; the errors of `Agent.aiPinch` otherwise.
+   * @throws {MissingDependencyError} (`scrcpy-server`, as a rejected promise) saying what to
+   * push where when the jar is not on the device; the errors of `Agent.aiPinch` otherwise.
    */
   override async aiPinch(locate: TUserPrompt | undefined, options: AiPinchOptions): Promise<void> {
     if (!(await this.interface.pinchAvailable())) {
-      throw new TypeError(pinchUnavailable(this.interface.scrcpyServer));
+      throw new MissingDependencyError(
+        pinchUnavailable(this.interface.scrcpyServer),
+        "scrcpy-server",
+      );
     }
     return await super.aiPinch(locate, options);
   }
@@ -171,8 +180,10 @@ export interface ConnectedDeviceDetails extends ConnectedDevice {
  * The devices the adb server lists as online and authorized (a local server is started when
  * none runs).
  *
- * @throws {Error} when adb is not installed (saying how to install it) or the server cannot be
- * reached.
+ * @throws {MissingDependencyError} (`adb`) when adb must be started and is not installed
+ * (saying how to install it).
+ * @throws {ConnectionError} when the server cannot be reached.
+ * @throws {SdkTypeError} / {SdkRangeError} for malformed bridge options.
  */
 export async function getConnectedDevices(
   options: BridgeOptions = {},
@@ -185,7 +196,7 @@ export async function getConnectedDevices(
  * {@link getConnectedDevices} with brand, model, resolution and density, read from each device.
  * A field the device does not report is undefined.
  *
- * @throws {Error} as {@link getConnectedDevices}.
+ * @throws as {@link getConnectedDevices}.
  */
 export async function getConnectedDevicesWithDetails(
   options: BridgeOptions = {},
@@ -231,8 +242,11 @@ export interface AgentFromBridgeDeviceOptions extends MobileAAgentOptions, Mobil
  * @param deviceId the adb serial; the first connected device when left out.
  * @param options agent options plus device options (`bridgePath`, `remoteBridgeHost`,
  * `remoteBridgePort` are also used to find the device).
- * @throws {Error} when no device is connected, or `deviceId` is not among the connected ones
- * (the message lists them); when adb is not installed (saying how to install it).
+ * @throws {DeviceNotFoundError} when no device is connected, or `deviceId` is not among the
+ * connected ones (the message and `available` list them).
+ * @throws {MissingDependencyError} when adb is not installed (saying how to install it).
+ * @throws {ConnectionError} when the adb server cannot be reached.
+ * @throws {SdkTypeError} / {SdkRangeError} for malformed agent or device options.
  */
 export async function agentFromBridgeDevice(
   deviceId?: string,
@@ -241,20 +255,13 @@ export async function agentFromBridgeDevice(
   const devices = await getConnectedDevices(options);
   const where = new Bridge(options).where;
   let udid = deviceId;
-  if (udid === undefined) {
-    if (devices.length === 0) {
-      throw new Error(
-        `No Android device is connected to the adb server at ${where} (check \`adb devices\`)`,
-      );
-    }
-    udid = devices[0].udid;
-  } else if (!devices.some((d) => d.udid === udid)) {
-    throw new Error(
-      `Android device ${JSON.stringify(udid)} is not connected to the adb server at ${where}` +
-        (devices.length
-          ? `; connected devices: ${devices.map((d) => d.udid).join(", ")}`
-          : "; no device is connected (check `adb devices`)"),
-    );
+  if (
+    (udid === undefined && devices.length === 0) ||
+    (udid !== undefined && !devices.some((d) => d.udid === udid))
+  ) {
+    throw notConnected(udid, devices.map((d) => d.udid), where);
   }
-  return new MobileAAgent(new MobileADevice(udid, options), options);
+  udid ??= devices[0].udid;
+  const device = new MobileADevice(udid, options);
+  return checked(() => new MobileAAgent(device, options));
 }

@@ -4,18 +4,21 @@
  * @module
  */
 
-import { shellQuote } from "@sdk/core";
+import { SdkTypeError, shellQuote, ToolError } from "@sdk/core";
 import type { BridgeShell } from "./bridge_shell.ts";
+import { commandOutput } from "./errors.ts";
 
 /**
  * Opens `uri`: a web URL (`am start -a android.intent.action.VIEW -d`), a `package/.Activity`
  * (`am start -n`), or a package name (its launcher activity, through `monkey`).
  *
- * @throws {Error} with the device's message when the app or activity does not exist.
+ * @throws {SdkTypeError} for an empty target.
+ * @throws {ToolError} with the device's message (monkey's echo of its arguments left out) when
+ * the app or activity does not exist.
  */
 export async function launchApp(shell: BridgeShell, uri: string): Promise<void> {
   const target = uri.trim();
-  if (target === "") throw new TypeError("Cannot launch: the target is empty");
+  if (target === "") throw new SdkTypeError("Cannot launch: the target is empty");
   let command: string;
   if (/^[a-z][a-z\d+.-]*:\/\//i.test(target)) {
     command = `am start -a android.intent.action.VIEW -d ${shellQuote(target)}`;
@@ -29,17 +32,24 @@ export async function launchApp(shell: BridgeShell, uri: string): Promise<void> 
   if (
     result.exitCode !== 0 || /^Error:|No activities found|monkey aborted/m.test(output)
   ) {
-    throw new Error(
+    const said = commandOutput(output);
+    throw new ToolError(
       `Cannot launch ${JSON.stringify(target)} on Android device ${
         JSON.stringify(shell.deviceId)
-      }: ${output.trim().slice(0, 300)}`,
+      }: ${said || `\`${command}\` exited with ${result.exitCode}`}`,
+      { tool: "adb", status: result.exitCode, output: said },
     );
   }
 }
 
-/** Force-stops the app of `uri` (a package name, or `package/.Activity`). */
+/**
+ * Force-stops the app of `uri` (a package name, or `package/.Activity`).
+ *
+ * @throws {SdkTypeError} for an empty package name.
+ * @throws {ToolError} when `am force-stop` fails.
+ */
 export async function terminateApp(shell: BridgeShell, uri: string): Promise<void> {
   const pkg = uri.trim().split("/")[0];
-  if (pkg === "") throw new TypeError("Cannot terminate: the package name is empty");
+  if (pkg === "") throw new SdkTypeError("Cannot terminate: the package name is empty");
   await shell.shellOk(`am force-stop ${shellQuote(pkg)}`);
 }

@@ -9,6 +9,16 @@
 import { execFile } from "node:child_process";
 import { type Adb, AdbServerClient } from "@yume-chan/adb";
 import { AdbServerNodeTcpConnector } from "@yume-chan/adb-server-node-tcp";
+import {
+  adoptChild,
+  DeviceNotFoundError,
+  isSdkError,
+  MissingDependencyError,
+  SdkRangeError,
+  SdkTypeError,
+  ToolError,
+} from "@sdk/core";
+import { connectionError, connectionKind, errorCode, held } from "./errors.ts";
 
 /** Where the adb server is, and how to start it (the bridge options of spec 4.8). */
 export interface BridgeOptions {
@@ -48,21 +58,21 @@ export interface BridgeAddress {
 /**
  * Checks the bridge options and resolves the server's address.
  *
- * @throws {TypeError} for a `bridgePath` or `remoteBridgeHost` that is not a non-empty string.
- * @throws {RangeError} for a `remoteBridgePort` that is not an integer from 1 to 65535.
+ * @throws {SdkTypeError} for a `bridgePath` or `remoteBridgeHost` that is not a non-empty string.
+ * @throws {SdkRangeError} for a `remoteBridgePort` that is not an integer from 1 to 65535.
  */
 export function bridgeAddress(options: BridgeOptions = {}): BridgeAddress {
   for (const key of ["bridgePath", "remoteBridgeHost"] as const) {
     const value = options[key];
     if (value !== undefined && (typeof value !== "string" || value.trim() === "")) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `'${key}' must be a non-empty string: current value is ${JSON.stringify(value)}`,
       );
     }
   }
   const port = options.remoteBridgePort ?? DEFAULT_BRIDGE_PORT;
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `'remoteBridgePort' must be an integer from 1 to 65535: current value is ${
         JSON.stringify(options.remoteBridgePort)
       }`,
@@ -73,44 +83,82 @@ export function bridgeAddress(options: BridgeOptions = {}): BridgeAddress {
   return { host, port, local };
 }
 
-function errorCode(error: unknown): string | undefined {
-  let e: unknown = error;
-  for (let i = 0; i < 4 && e; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+/** How long `adb start-server` may take, ms. */
+const START_SERVER_TIMEOUT_MS = 30_000;
 
-/** Runs `adb -P <port> start-server`. */
+/**
+ * Runs `adb -P <port> start-server` (the client is adopted: it ends with this process; the
+ * server it starts stays, as adb's own does).
+ *
+ * @throws {MissingDependencyError} when `bridgePath` cannot be run, saying how to install adb.
+ * @throws {ConnectionError} (`timeout`) when it does not finish in 30 s.
+ * @throws {ToolError} with adb's message when it fails.
+ */
 function startServer(bridgePath: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      bridgePath,
-      ["-P", String(port), "start-server"],
-      { timeout: 30_000 },
-      (error, _stdout, stderr) => {
-        if (!error) return resolve();
-        if (errorCode(error) === "ENOENT") {
-          return reject(
-            new Error(
-              `Cannot start the adb server: the adb executable ${
-                JSON.stringify(bridgePath)
-              } was not found. To drive Android devices, ${INSTALL_ADB_HINT}.`,
+  return held(
+    new Promise((resolve, reject) => {
+      const child = execFile(
+        bridgePath,
+        ["-P", String(port), "start-server"],
+        { timeout: START_SERVER_TIMEOUT_MS },
+        (error, _stdout, stderr) => {
+          if (!error) return resolve();
+          const code = errorCode(error);
+          if (code === "ENOENT" || code === "EACCES") {
+            return reject(
+              new MissingDependencyError(
+                `Cannot start the adb server: the adb executable ${
+                  JSON.stringify(bridgePath)
+                } was not found${
+                  code === "EACCES" ? " (not executable)" : ""
+                }. To drive Android devices, ${INSTALL_ADB_HINT}.`,
+                "adb",
+                { cause: error },
+              ),
+            );
+          }
+          if ((error as { killed?: boolean }).killed) {
+            return reject(
+              connectionError(
+                `Cannot start the adb server: \`${bridgePath} -P ${port} start-server\` did not ` +
+                  `finish within ${START_SERVER_TIMEOUT_MS} ms`,
+                "timeout",
+                `127.0.0.1:${port}`,
+                error,
+              ),
+            );
+          }
+          const output = String(stderr).trim();
+          reject(
+            new ToolError(
+              `Cannot start the adb server with \`${bridgePath} -P ${port} start-server\`: ${
+                output || error.message
+              }`,
+              {
+                tool: "adb",
+                status: typeof error.code === "number" ? error.code : undefined,
+                output,
+              },
+              { cause: error },
             ),
           );
-        }
-        reject(
-          new Error(
-            `Cannot start the adb server with \`${bridgePath} -P ${port} start-server\`: ${
-              String(stderr).trim() || error.message
-            }`,
-          ),
-        );
-      },
-    );
-  });
+        },
+      );
+      adoptChild(child);
+    }),
+  );
+}
+
+/**
+ * `AdbServerNodeTcpConnector` whose sockets do not keep the process alive (a script that ends
+ * without `destroy()` exits); the calls that wait on them hold it open (`holdOpen`).
+ */
+class UnrefConnector extends AdbServerNodeTcpConnector {
+  override connect(
+    options?: { unref?: boolean; signal?: AbortSignal },
+  ): ReturnType<AdbServerNodeTcpConnector["connect"]> {
+    return super.connect({ ...options, unref: true });
+  }
 }
 
 /**
@@ -127,7 +175,7 @@ export class Bridge {
     this.address = bridgeAddress(options);
     this.#bridgePath = options.bridgePath ?? "adb";
     this.#client = new AdbServerClient(
-      new AdbServerNodeTcpConnector({ host: this.address.host, port: this.address.port }),
+      new UnrefConnector({ host: this.address.host, port: this.address.port }),
     );
   }
 
@@ -138,7 +186,7 @@ export class Bridge {
 
   /** The server answers; a local one is started first when it does not. */
   ensureServer(): Promise<void> {
-    this.#ready ??= this.#ensureServer().catch((error) => {
+    this.#ready ??= held(this.#ensureServer()).catch((error) => {
       this.#ready = undefined;
       throw error;
     });
@@ -151,47 +199,101 @@ export class Bridge {
       return;
     } catch (error) {
       if (errorCode(error) !== "ECONNREFUSED") {
-        throw new Error(
+        throw connectionError(
           `Cannot reach the adb server at ${this.where}: ${(error as Error).message}`,
-          { cause: error },
+          connectionKind(error),
+          this.where,
+          error,
         );
       }
       if (!this.address.local) {
-        throw new Error(
+        throw connectionError(
           `Cannot reach the remote adb server at ${this.where}: connection refused. Start it there ` +
             "(`adb -a start-server`), or check remoteBridgeHost and remoteBridgePort.",
-          { cause: error },
+          "refused",
+          this.where,
+          error,
         );
       }
     }
     await startServer(this.#bridgePath, this.address.port);
-    await this.#client.getVersion();
+    try {
+      await this.#client.getVersion();
+    } catch (error) {
+      throw connectionError(
+        `The adb server at ${this.where} was started but does not answer: ${
+          (error as Error).message
+        }`,
+        connectionKind(error),
+        this.where,
+        error,
+      );
+    }
   }
 
-  /** Devices in the `device` state (online and authorized), in the server's order. */
+  /**
+   * Devices in the `device` state (online and authorized), in the server's order.
+   *
+   * @throws {MissingDependencyError} when adb must be started and is not installed.
+   * @throws {ConnectionError} when the server cannot be reached.
+   */
   async devices(): Promise<AdbServerClient.Device[]> {
     await this.ensureServer();
-    return await this.#client.getDevices(["device"]);
+    try {
+      return await held(this.#client.getDevices(["device"]));
+    } catch (error) {
+      throw this.#lost("list the devices", error);
+    }
   }
 
   /**
    * An `Adb` for the device with this serial.
    *
-   * @throws {Error} naming the devices that are connected when it is not one of them.
+   * @throws {DeviceNotFoundError} naming the devices that are connected when it is not one of
+   * them.
    */
   async open(serial: string): Promise<Adb> {
     const devices = await this.devices();
     if (!devices.some((d) => d.serial === serial)) {
-      const listed = devices.map((d) => d.serial);
-      throw new Error(
-        `Android device ${
-          JSON.stringify(serial)
-        } is not connected to the adb server at ${this.where}` +
-          (listed.length
-            ? `; connected devices: ${listed.join(", ")}`
-            : "; no device is connected (check `adb devices`)"),
-      );
+      throw notConnected(serial, devices.map((d) => d.serial), this.where);
     }
-    return await this.#client.createAdb({ serial });
+    try {
+      return await held(this.#client.createAdb({ serial }));
+    } catch (error) {
+      throw this.#lost(`connect to Android device ${JSON.stringify(serial)}`, error);
+    }
   }
+
+  // A failure talking to a server that answered before: the SDK's own errors as they are, the
+  // rest as the connection lost (or refused, when it was).
+  #lost(what: string, error: unknown): Error {
+    if (isSdkError(error)) return error;
+    const code = errorCode(error);
+    return connectionError(
+      `Cannot ${what} through the adb server at ${this.where}: ${
+        (error as Error)?.message ?? error
+      }`,
+      code === undefined ? "lost" : connectionKind(error),
+      this.where,
+      error,
+    );
+  }
+}
+
+/**
+ * The error for a device id the adb server does not list: a `DeviceNotFoundError` naming the
+ * connected devices (`wanted` is `""` when no id was given and none is connected).
+ */
+export function notConnected(
+  serial: string | undefined,
+  listed: readonly string[],
+  where: string,
+): DeviceNotFoundError {
+  const message = serial === undefined
+    ? `No Android device is connected to the adb server at ${where} (check \`adb devices\`)`
+    : `Android device ${JSON.stringify(serial)} is not connected to the adb server at ${where}` +
+      (listed.length
+        ? `; connected devices: ${listed.join(", ")}`
+        : "; no device is connected (check `adb devices`)");
+  return new DeviceNotFoundError(message, { wanted: serial ?? "", available: listed });
 }

@@ -2,13 +2,17 @@
  * One Android device's connection through the bridge (the adb server), and the commands every
  * other part of `MobileADevice` runs in its shell. Failures name the device and the command, and
  * a connection that broke is dropped so that the next command reconnects (or says the device is
- * not connected).
+ * not connected). A command that exits non-zero is a `ToolError`; a device that went away
+ * (its connection broke, or it is no longer listed) a `ConnectionError` of kind `lost`; a
+ * command without an answer in time one of kind `timeout`.
  *
  * @module
  */
 
 import type { Adb } from "@yume-chan/adb";
+import { DeviceNotFoundError, isSdkError, SdkRangeError, SdkTypeError } from "@sdk/core";
 import type { Bridge } from "./bridge.ts";
+import { connectionError, held, shellFailure } from "./errors.ts";
 
 /** Default time limit of one shell command, ms. */
 export const DEFAULT_SHELL_TIMEOUT_MS = 20_000;
@@ -37,6 +41,7 @@ export class BridgeShell {
   readonly #onConnect: (adb: Adb) => Promise<void>;
   #adb: Promise<Adb> | undefined;
   #destroyed = false;
+  #everConnected = false;
 
   /** `onConnect` runs on every new connection before any command uses it. */
   constructor(bridge: Bridge, deviceId: string, onConnect: (adb: Adb) => Promise<void>) {
@@ -50,20 +55,39 @@ export class BridgeShell {
     return this.#destroyed;
   }
 
-  /** The device's `Adb`, connecting on first use (and again after a connection broke). */
+  /**
+   * The device's `Adb`, connecting on first use (and again after a connection broke).
+   *
+   * @throws {ConnectionError} (`lost`) after {@link BridgeShell.close}, or when the device was
+   * connected before and is no longer listed.
+   * @throws {DeviceNotFoundError} when the device was never connected.
+   */
   connect(): Promise<Adb> {
     if (this.#destroyed) {
       return Promise.reject(
-        new Error(
+        connectionError(
           `MobileADevice ${JSON.stringify(this.deviceId)} was destroyed; create a new device`,
+          "lost",
+          this.deviceId,
         ),
       );
     }
-    this.#adb ??= this.#bridge.open(this.deviceId).then(async (adb) => {
-      await this.#onConnect(adb);
-      return adb;
-    }).catch((error) => {
+    this.#adb ??= held(
+      this.#bridge.open(this.deviceId).then(async (adb) => {
+        await this.#onConnect(adb);
+        this.#everConnected = true;
+        return adb;
+      }),
+    ).catch((error) => {
       this.#adb = undefined;
+      if (this.#everConnected && error instanceof DeviceNotFoundError) {
+        throw connectionError(
+          `Android device ${JSON.stringify(this.deviceId)} is gone: ${error.message}`,
+          "lost",
+          this.deviceId,
+          error,
+        );
+      }
       throw error;
     });
     return this.#adb;
@@ -81,15 +105,15 @@ export class BridgeShell {
     return await this.#guard(command, run(), timeoutMs);
   }
 
-  /** A command whose non-zero exit code is an error; resolves its stdout. */
+  /**
+   * A command whose non-zero exit code is an error; resolves its stdout.
+   *
+   * @throws {ToolError} with the exit code and what the command printed when it fails.
+   */
   async shellOk(command: string): Promise<string> {
     const result = await this.shell(command);
     if (result.exitCode !== 0) {
-      throw new Error(
-        `\`${command}\` exited with ${result.exitCode}: ${
-          (result.stderr || result.stdout).trim().slice(0, 300)
-        }`,
-      );
+      throw shellFailure(command, result.exitCode, result.stdout, result.stderr);
     }
     return result.stdout;
   }
@@ -114,32 +138,37 @@ export class BridgeShell {
   }
 
   // Names the device and command in failures, and drops a connection that broke (a device that
-  // went away) so that the next command reconnects or says the device is not connected.
+  // went away) so that the next command reconnects or says the device is not connected. The
+  // process is held open meanwhile: the connection's sockets do not keep it alive.
   async #guard<T>(
     command: string,
     work: Promise<T>,
     timeoutMs = DEFAULT_SHELL_TIMEOUT_MS,
   ): Promise<T> {
+    const failed = (what: string, kind: "lost" | "timeout", cause?: unknown) =>
+      connectionError(
+        `Android device ${JSON.stringify(this.deviceId)}: \`${command}\` failed: ${what} ` +
+          "(is the device still connected? check `adb devices`)",
+        kind,
+        this.deviceId,
+        cause,
+      );
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`no answer within ${timeoutMs} ms`)),
+        () => reject(failed(`no answer within ${timeoutMs} ms`, "timeout")),
         timeoutMs,
       );
     });
     try {
-      return await Promise.race([work, late]);
+      return await held(Promise.race([work, late]));
     } catch (error) {
       const adb = this.#adb;
       this.#adb = undefined;
       adb?.then((a) => a.close()).catch(() => {});
       work.catch(() => {});
-      throw new Error(
-        `Android device ${JSON.stringify(this.deviceId)}: \`${command}\` failed: ${
-          (error as Error)?.message ?? String(error)
-        } (is the device still connected? check \`adb devices\`)`,
-        { cause: error },
-      );
+      if (isSdkError(error)) throw error;
+      throw failed((error as Error)?.message ?? String(error), "lost", error);
     } finally {
       clearTimeout(timer);
     }
@@ -150,8 +179,8 @@ export class BridgeShell {
  * Runs a user's `command` in the device's shell (what `runBridgeShell` and `RunBridgeShell` do),
  * after checking it and the time limit.
  *
- * @throws {TypeError} for an empty command.
- * @throws {RangeError} for a `timeout` that is not a finite number > 0.
+ * @throws {SdkTypeError} for an empty command.
+ * @throws {SdkRangeError} for a `timeout` that is not a finite number > 0.
  */
 export async function runBridgeShell(
   shell: BridgeShell,
@@ -159,13 +188,13 @@ export async function runBridgeShell(
   options: RunBridgeShellOptions,
 ): Promise<ShellResult> {
   if (typeof command !== "string" || command.trim() === "") {
-    throw new TypeError(
+    throw new SdkTypeError(
       `runBridgeShell needs a non-empty command: current value is ${JSON.stringify(command)}`,
     );
   }
   const timeout = options.timeout ?? DEFAULT_SHELL_TIMEOUT_MS;
   if (!(typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `runBridgeShell: 'timeout' must be a finite number of ms > 0: current value is ${
         JSON.stringify(options.timeout)
       }`,

@@ -22,7 +22,13 @@ import type {
   FrameStreamOptions,
   Size,
 } from "@sdk/core";
-import { checkAppNameResolver, logDeviceActions, withCustomActions } from "@sdk/core";
+import {
+  checkAppNameResolver,
+  logDeviceActions,
+  SdkTypeError,
+  UnsupportedActionError,
+  withCustomActions,
+} from "@sdk/core";
 import { type MobileAActionHost, mobileAActions } from "./actions.ts";
 import { launchApp, terminateApp } from "./apps.ts";
 import { Bridge } from "./bridge.ts";
@@ -32,6 +38,7 @@ import {
   type RunBridgeShellOptions,
   type ShellResult,
 } from "./bridge_shell.ts";
+import { checked, held } from "./errors.ts";
 import { startMirrorFrameStream } from "./frame_stream.ts";
 import {
   doubleTap,
@@ -60,6 +67,13 @@ import { YadbHelper } from "./yadb.ts";
  *
  * Nothing connects in the constructor: the first screenshot, size or action connects (starting
  * a local adb server when none runs) and fails there when the device is not connected.
+ *
+ * Errors are the SDK's (`@sdk/core`): `MissingDependencyError` (adb, ffmpeg, the scrcpy server
+ * jar, the yadb helper), `DeviceNotFoundError`, `ConnectionError` (`refused`, `lost`,
+ * `timeout`), `ToolError` (a device command that failed, with its own words),
+ * `UnsupportedActionError`, and `SdkTypeError` / `SdkRangeError` for wrong arguments. The
+ * connection's sockets and the mirror's ffmpeg do not keep the process alive: a script that ends
+ * without `destroy()` exits, and ffmpeg ends with it.
  *
  * @example
  * ```ts ignore
@@ -100,16 +114,16 @@ export class MobileADevice implements AbstractInterface {
    * @param deviceId the adb serial, as `adb devices` or `getConnectedDevices` (agent.ts) lists
    * it.
    * @param options see {@link MobileADeviceOptions}.
-   * @throws {TypeError} for an empty `deviceId`, a non-boolean flag, an unknown
+   * @throws {SdkTypeError} for an empty `deviceId`, a non-boolean flag, an unknown
    * `keyboardDismissStrategy`, `imeStrategy` or `screenshotStrategy`, or a malformed custom action.
-   * @throws {RangeError} for a negative `keyboardTypeDelay` or `minScreenshotBufferSize`, an
+   * @throws {SdkRangeError} for a negative `keyboardTypeDelay` or `minScreenshotBufferSize`, an
    * unknown `inputStrategy`, `'bulk'` with a positive delay, a `displayId` that is not a
    * non-negative integer, an invalid `remoteBridgePort`, or `screenshotStrategy:
    * 'always-helper'` with a non-zero `displayId`.
    */
   constructor(deviceId: string, options: MobileADeviceOptions = {}) {
     if (typeof deviceId !== "string" || deviceId.trim() === "") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create MobileADevice as 'deviceId' must be a non-empty string: current value is ${
           JSON.stringify(deviceId)
         }`,
@@ -117,7 +131,7 @@ export class MobileADevice implements AbstractInterface {
     }
     this.deviceId = deviceId;
     const bridge = new Bridge(options);
-    const settings = readMobileAOptions(options);
+    const settings = checked(() => readMobileAOptions(options));
     this.#settings = settings;
     // Each new connection looks for the scrcpy server jar, which decides whether Pinch is offered.
     this.#shell = new BridgeShell(bridge, deviceId, (adb) => this.#pinch.check(adb));
@@ -135,15 +149,17 @@ export class MobileADevice implements AbstractInterface {
     });
     if (this.#mirror.settings.enabled) {
       this.startFrameStream = (streamOptions) =>
-        startMirrorFrameStream(this.#mirror, () => this.screenshotBase64(), streamOptions);
+        held(startMirrorFrameStream(this.#mirror, () => this.screenshotBase64(), streamOptions));
     }
-    const builtIn = mobileAActions(this.#actionHost());
-    const pinch = mobileAPinchAction(this.#pinch, this.#screen, () => this.size());
-    this.#actions = logDeviceActions(
-      withCustomActions("MobileADevice", builtIn, options.customActions),
+    const builtIn = heldActions(mobileAActions(this.#actionHost()));
+    const pinch = heldActions([mobileAPinchAction(this.#pinch, this.#screen, () => this.size())]);
+    this.#actions = checked(() =>
+      logDeviceActions(withCustomActions("MobileADevice", builtIn, options.customActions))
     );
-    this.#actionsWithPinch = logDeviceActions(
-      withCustomActions("MobileADevice", [...builtIn, pinch], options.customActions),
+    this.#actionsWithPinch = checked(() =>
+      logDeviceActions(
+        withCustomActions("MobileADevice", [...builtIn, ...pinch], options.customActions),
+      )
     );
   }
 
@@ -156,13 +172,14 @@ export class MobileADevice implements AbstractInterface {
    * file that is read back, then the yadb helper, each tried when the one before fails (an
    * error, an empty or too small buffer, or data that is not a PNG).
    *
-   * @throws {Error} naming each method's failure when all fail.
+   * @throws {ToolError} naming each method's failure when all fail.
+   * @throws {ConnectionError} / {DeviceNotFoundError} when the device is gone or not connected.
    */
   async screenshotBase64(): Promise<string> {
-    return await screenshotDataUri(
+    return await held(screenshotDataUri(
       this.#mirror,
       () => capturePng(this.#shell, this.#yadb, this.#settings.capture),
-    );
+    ));
   }
 
   /**
@@ -170,11 +187,11 @@ export class MobileADevice implements AbstractInterface {
    * (their override values when set). Asked once, or before every call with
    * `alwaysRefreshScreenInfo`.
    *
-   * @throws {Error} after `destroy()`, or when the device cannot be reached.
+   * @throws {ConnectionError} after `destroy()`, or when the device cannot be reached.
    */
   async size(): Promise<Size> {
     if (this.#shell.destroyed) await this.#shell.connect(); // throws: no more bridge commands
-    return await this.#screen.size(this.#settings.alwaysRefreshScreenInfo);
+    return await held(this.#screen.size(this.#settings.alwaysRefreshScreenInfo));
   }
 
   /**
@@ -183,7 +200,7 @@ export class MobileADevice implements AbstractInterface {
    * `exposeRunBridgeShellAction: false`), `MobileABackButton`, `MobileAHomeButton`,
    * `MobileARecentAppsButton`, `Pinch` (once the connection found the scrcpy server jar at
    * `scrcpyServerPath`: see {@link MobileADevice.pinchAvailable}), then the custom actions. Each
-   * `call` throws a `TypeError` naming the action and parameter for a malformed parameter.
+   * `call` throws an `SdkTypeError` naming the action and parameter for a malformed parameter.
    */
   actionSpace(): DeviceAction[] {
     return [...(this.#pinch.present ? this.#actionsWithPinch : this.#actions)];
@@ -194,10 +211,10 @@ export class MobileADevice implements AbstractInterface {
    * control channel injects two-finger touches; adb's `input` moves one pointer only). Asked
    * once per connection.
    *
-   * @throws {Error} when the device cannot be reached.
+   * @throws {ConnectionError} / {DeviceNotFoundError} when the device cannot be reached.
    */
   async pinchAvailable(): Promise<boolean> {
-    return await this.#pinch.available();
+    return await held(this.#pinch.available());
   }
 
   /** Where the scrcpy server jar is looked for, and its release (for messages). */
@@ -214,10 +231,10 @@ export class MobileADevice implements AbstractInterface {
    * Makes the planner's `Launch` and `Terminate` actions resolve app names with `resolve` (the
    * agent's `appNameMapping`; `MobileAAgent` calls this). Without it, targets are used as given.
    *
-   * @throws {TypeError} when `resolve` is not a function.
+   * @throws {SdkTypeError} when `resolve` is not a function.
    */
   useAppNameMapping(resolve: (target: string) => string): void {
-    this.#resolveApp = checkAppNameResolver(resolve, "package name");
+    this.#resolveApp = checked(() => checkAppNameResolver(resolve, "package name"));
   }
 
   /**
@@ -236,24 +253,26 @@ export class MobileADevice implements AbstractInterface {
    */
   async retryMirror(): Promise<void> {
     if (this.#shell.destroyed) await this.#shell.connect(); // throws: destroyed
-    await this.#mirror.retry();
+    await held(this.#mirror.retry());
   }
 
   /**
    * Runs `command` in the device's shell (without the `adb shell` prefix).
    *
    * @returns what it printed and its exit code.
-   * @throws {Error} when `exposeRunBridgeShellAction` is `false`, when the device is gone, or on
-   * the time limit.
-   * @throws {RangeError} for a `timeout` that is not a finite number > 0.
+   * @throws {UnsupportedActionError} when `exposeRunBridgeShellAction` is `false`.
+   * @throws {ConnectionError} when the device is gone (`lost`) or on the time limit (`timeout`).
+   * @throws {SdkTypeError} for an empty command.
+   * @throws {SdkRangeError} for a `timeout` that is not a finite number > 0.
    */
   async runBridgeShell(command: string, options: RunBridgeShellOptions = {}): Promise<ShellResult> {
     if (!this.#settings.exposeRunBridgeShellAction) {
-      throw new Error(
+      throw new UnsupportedActionError(
         "runBridgeShell is disabled: this device was created with exposeRunBridgeShellAction: false",
+        "runBridgeShell",
       );
     }
-    return await runBridgeShell(this.#shell, command, options);
+    return await held(runBridgeShell(this.#shell, command, options));
   }
 
   /**
@@ -262,10 +281,10 @@ export class MobileADevice implements AbstractInterface {
    */
   async destroy(): Promise<void> {
     // The mirror and the pinch session close over the connection, so it closes after them.
-    await this.#shell.close(async () => {
+    await held(this.#shell.close(async () => {
       await this.#mirror.close();
       await this.#pinch.close();
-    });
+    }));
   }
 
   // ---- system actions (also the agent's methods) ---------------------------------------------
@@ -274,30 +293,35 @@ export class MobileADevice implements AbstractInterface {
    * Opens `uri`: a web URL (`am start -a android.intent.action.VIEW -d`), a `package/.Activity`
    * (`am start -n`), or a package name (its launcher activity, through `monkey`).
    *
-   * @throws {Error} with the device's message when the app or activity does not exist.
+   * @throws {ToolError} with the device's message when the app or activity does not exist
+   * (monkey's echo of its arguments left out).
    */
   async launch(uri: string): Promise<void> {
-    await launchApp(this.#shell, uri);
+    await held(launchApp(this.#shell, uri));
   }
 
-  /** Force-stops the app of `uri` (a package name, or `package/.Activity`). */
+  /**
+   * Force-stops the app of `uri` (a package name, or `package/.Activity`).
+   *
+   * @throws {ToolError} when `am force-stop` fails.
+   */
   async terminate(uri: string): Promise<void> {
-    await terminateApp(this.#shell, uri);
+    await held(terminateApp(this.#shell, uri));
   }
 
   /** Presses the system Back button (KEYCODE_BACK). */
   async back(): Promise<void> {
-    await keyevent(this.#input, KEYCODE_BACK);
+    await held(keyevent(this.#input, KEYCODE_BACK));
   }
 
   /** Presses the system Home button (KEYCODE_HOME). */
   async home(): Promise<void> {
-    await keyevent(this.#input, KEYCODE_HOME);
+    await held(keyevent(this.#input, KEYCODE_HOME));
   }
 
   /** Presses the system Recent apps button (KEYCODE_APP_SWITCH). */
   async recentApps(): Promise<void> {
-    await keyevent(this.#input, KEYCODE_APP_SWITCH);
+    await held(keyevent(this.#input, KEYCODE_APP_SWITCH));
   }
 
   // What the action space needs of this device, private parts included.
@@ -333,4 +357,16 @@ export class MobileADevice implements AbstractInterface {
       recentApps: () => this.recentApps(),
     };
   }
+}
+
+/**
+ * `actions` whose calls hold the process open while they run (the connection's sockets do not)
+ * and reject with the SDK's argument errors (the shared parameter readers throw the built-in
+ * ones).
+ */
+function heldActions(actions: readonly DeviceAction[]): DeviceAction[] {
+  return actions.map((action) => ({
+    ...action,
+    call: (param, context) => held(Promise.resolve().then(() => action.call(param, context))),
+  }));
 }

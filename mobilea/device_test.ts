@@ -1,7 +1,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { shellQuote } from "@sdk/core";
+import {
+  ConnectionError,
+  MissingDependencyError,
+  SdkRangeError,
+  SdkTypeError,
+  shellQuote,
+  ToolError,
+} from "@sdk/core";
 import { MobileADevice } from "./device.ts";
+import { asSdkError, commandOutput, shellFailure, withPrefix } from "./errors.ts";
 import { escapeInputText, isNativeText } from "./typing.ts";
 
 test("isNativeText: printable ASCII without % format specifiers only", () => {
@@ -48,4 +56,66 @@ test("the MobileA action space speaks dp and the MobileA defaults", () => {
   assert.match(scroll.params.find((p) => p.name === "distance")!.description, /^dp /);
   const hold = actions.find((a) => a.name === "LongPress")!;
   assert.match(hold.params.find((p) => p.name === "duration")!.description, /2000 when left out/);
+});
+
+test("wrong options are SdkTypeError / SdkRangeError with their codes, the core checks' included", () => {
+  const typeErrors: [string, () => unknown][] = [
+    ["deviceId", () => new MobileADevice("")],
+    ["imeStrategy (core)", () => new MobileADevice("x", { imeStrategy: "no" as "always-helper" })],
+    ["flag (core)", () => new MobileADevice("x", { autoDismissKeyboard: 1 as unknown as boolean })],
+    ["bridgePath", () => new MobileADevice("x", { bridgePath: "" })],
+    ["custom action (core)", () => new MobileADevice("x", { customActions: [{}] as never })],
+  ];
+  for (const [what, make] of typeErrors) {
+    assert.throws(
+      make,
+      (e: Error) => e instanceof SdkTypeError && e.code === "INVALID_ARGUMENT",
+      what,
+    );
+  }
+  const rangeErrors: [string, () => unknown][] = [
+    ["delay (core)", () => new MobileADevice("x", { keyboardTypeDelay: -1 })],
+    ["port", () => new MobileADevice("x", { remoteBridgePort: 70000 })],
+    ["mirror", () => new MobileADevice("x", { mirrorConfig: { maxSize: -1 } })],
+    ["bulk (core)", () => new MobileADevice("x", { inputStrategy: "bulk", keyboardTypeDelay: 5 })],
+  ];
+  for (const [what, make] of rangeErrors) {
+    assert.throws(
+      make,
+      (e: Error) => e instanceof SdkRangeError && e.code === "ARGUMENT_OUT_OF_RANGE",
+      what,
+    );
+  }
+  assert.throws(
+    () => new MobileADevice("x").useAppNameMapping("no" as never),
+    (e: Error) => e instanceof SdkTypeError,
+  );
+});
+
+test("errors.ts: argument errors become the SDK's, a prefix keeps the class, monkey's echo is trimmed", () => {
+  const type = asSdkError(new TypeError("bad"));
+  assert.ok(type instanceof SdkTypeError && type.message === "bad");
+  assert.ok(asSdkError(new RangeError("far")) instanceof SdkRangeError);
+  const own = new ToolError("x", { tool: "adb" });
+  assert.equal(asSdkError(own), own);
+  const lost = new ConnectionError("gone", { kind: "lost", endpoint: "e" });
+  const prefixed = withPrefix(lost, "Cannot pinch: ");
+  assert.ok(prefixed instanceof ConnectionError);
+  assert.equal(prefixed.message, "Cannot pinch: gone");
+  assert.equal((prefixed as ConnectionError).code, "CONNECTION_LOST");
+  assert.equal((prefixed as ConnectionError).endpoint, "e");
+  assert.equal(prefixed.cause, lost);
+  const missing = withPrefix(new MissingDependencyError("no jar", "scrcpy-server"), "P: ");
+  assert.ok(missing instanceof MissingDependencyError && missing.dependency === "scrcpy-server");
+  assert.equal(
+    commandOutput(
+      '  bash arg: -p\n  bash arg: com.x\nargs: [-p, com.x]\n arg: "-p"\ndata="com.x"\n' +
+        "** No activities found to run, monkey aborted.\n",
+    ),
+    "** No activities found to run, monkey aborted.",
+  );
+  const failure = shellFailure("input text x", 255, "", "java.lang.NullPointerException\n");
+  assert.equal(failure.code, "TOOL_FAILED");
+  assert.equal(failure.status, 255);
+  assert.equal(failure.message, "`input text x` exited with 255: java.lang.NullPointerException");
 });

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { normalizeKeyCombo } from "@sdk/core";
+import { normalizeKeyCombo, SdkTypeError } from "@sdk/core";
+import { checked } from "./errors.ts";
 
 /** Android key codes by the normalized key name (`KeyboardEvent.key` spelling). */
 const KEYCODES: Readonly<Record<string, number>> = {
@@ -65,13 +66,13 @@ const PUNCTUATION: Readonly<Record<string, number>> = {
  * `Back`).
  *
  * @returns the `KEYCODE_*` number.
- * @throws {TypeError} naming the key when it is a combination with modifiers (MobileA presses
+ * @throws {SdkTypeError} naming the key when it is a combination with modifiers (MobileA presses
  * one key at a time) or has no Android key code.
  */
 export function androidKeyCode(keyName: string): number {
-  const key = normalizeKeyCombo(keyName);
+  const key = checked(() => normalizeKeyCombo(keyName));
   if (key !== "+" && key.includes("+")) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot press ${JSON.stringify(keyName)} on an Android device: key combinations with ` +
         "modifiers are not supported; press one key (Enter, Tab, Escape, Backspace, a letter, ...)",
     );
@@ -84,7 +85,7 @@ export function androidKeyCode(keyName: string): number {
   const f = /^F([1-9]|1[0-2])$/.exec(key);
   if (f) return 131 + Number(f[1]) - 1;
   if (PUNCTUATION[key] !== undefined) return PUNCTUATION[key];
-  throw new TypeError(
+  throw new SdkTypeError(
     `Cannot press ${JSON.stringify(keyName)} on an Android device: it has no Android key code ` +
       "(use Enter, Tab, Escape, Backspace, Delete, arrows, Home, End, a letter or a digit)",
   );

@@ -10,6 +10,7 @@
  */
 
 import type { Adb } from "@yume-chan/adb";
+import { ConnectionError, MissingDependencyError } from "@sdk/core";
 import { type FrameDecoder, startFrameDecoder } from "./mirror_decoder.ts";
 import { scrcpyJarHint, type ScrcpySession, startScrcpySession } from "./scrcpy.ts";
 
@@ -158,6 +159,8 @@ export class Mirror {
       () => this.#connecting ? this.#touch() : void this.#disconnect(),
       idle,
     );
+    // The countdown does not keep a script alive that ended without destroy().
+    unrefTimer(this.#idleTimer);
   }
 
   #connect(): Promise<void> {
@@ -186,10 +189,11 @@ export class Mirror {
       const [adb, screen] = await Promise.all([this.#host.adb(), this.#host.screen()]);
       if (!(await this.#host.serverPresent())) {
         const { serverPath: path, serverVersion: version } = this.settings;
-        throw new Error(
+        throw new MissingDependencyError(
           `the scrcpy server jar is not on the device at ${path}: ${
             scrcpyJarHint({ path, version })
           }`,
+          "scrcpy-server",
         );
       }
       session = await startScrcpySession(adb, {
@@ -199,7 +203,12 @@ export class Mirror {
         maxSize: this.settings.maxSize,
         videoBitRate: this.settings.videoBitRate,
       }, screen);
-      if (stale()) throw new Error("closed while connecting");
+      if (stale()) {
+        throw new ConnectionError("closed while connecting", {
+          kind: "lost",
+          endpoint: "scrcpy server",
+        });
+      }
       this.#session = session;
       this.#decoder = decoder;
       this.#latest = undefined;
@@ -208,7 +217,10 @@ export class Mirror {
         if (!stale()) this.#fail("the scrcpy server exited");
       });
       if (!(await this.#nextFrame(FIRST_FRAME_TIMEOUT_MS))) {
-        throw new Error(`no video frame within ${FIRST_FRAME_TIMEOUT_MS} ms`);
+        throw new ConnectionError(`no video frame within ${FIRST_FRAME_TIMEOUT_MS} ms`, {
+          kind: "timeout",
+          endpoint: "scrcpy server",
+        });
       }
       this.#lastError = undefined;
       this.#retryAfter = undefined;
@@ -274,4 +286,11 @@ export class Mirror {
     this.#resetSince = undefined;
     return session?.close() ?? Promise.resolve();
   }
+}
+
+/** Lets the process exit while `timer` is pending (Node's `unref()`, Deno's `unrefTimer`). */
+function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
+  const deno = (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno;
+  if (typeof timer === "number") deno?.unrefTimer?.(timer);
+  else (timer as { unref?: () => void }).unref?.();
 }

@@ -10,6 +10,7 @@
  */
 
 import type { ChildProcess } from "node:child_process";
+import { adoptChild, MissingDependencyError, ToolError } from "@sdk/core";
 
 /** How to install ffmpeg, for error messages. */
 export const INSTALL_FFMPEG_HINT: string =
@@ -36,9 +37,12 @@ export interface FrameDecoderHandlers {
 }
 
 /**
- * Starts ffmpeg.
+ * Starts ffmpeg, adopted (`adoptChild` of `@sdk/core`): it does not keep the process alive and
+ * ends with it, however the process ends.
  *
- * @throws {Error} saying how to install ffmpeg when `ffmpegPath` cannot be run.
+ * @throws {MissingDependencyError} (`ffmpeg`) saying how to install ffmpeg when `ffmpegPath` is
+ * not there.
+ * @throws {ToolError} when it cannot be run for another reason.
  */
 export async function startFrameDecoder(
   ffmpegPath: string,
@@ -77,16 +81,22 @@ export async function startFrameDecoder(
     "image2pipe",
     "pipe:1",
   ], { stdio: ["pipe", "pipe", "pipe"] });
+  adoptChild(child);
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", () => resolve());
     child.once("error", (error: Error & { code?: string }) => {
       reject(
-        new Error(
-          error.code === "ENOENT"
-            ? `ffmpeg was not found (${JSON.stringify(ffmpegPath)}): the mirror stream decodes ` +
-              `H.264 with it. To use the mirror, ${INSTALL_FFMPEG_HINT}`
-            : `Cannot run ffmpeg (${JSON.stringify(ffmpegPath)}): ${error.message}`,
-        ),
+        error.code === "ENOENT"
+          ? new MissingDependencyError(
+            `ffmpeg was not found (${JSON.stringify(ffmpegPath)}): the mirror stream decodes ` +
+              `H.264 with it. To use the mirror, ${INSTALL_FFMPEG_HINT}`,
+            "ffmpeg",
+            { cause: error },
+          )
+          : new ToolError(`Cannot run ffmpeg (${JSON.stringify(ffmpegPath)}): ${error.message}`, {
+            tool: "ffmpeg",
+            output: error.message,
+          }, { cause: error }),
       );
     });
   });

@@ -12,6 +12,8 @@ import {
   checkOneOfOption,
   checkTypeDelayOption,
   getEnv,
+  SdkRangeError,
+  SdkTypeError,
 } from "@sdk/core";
 import type { BridgeOptions } from "./bridge.ts";
 import type { KeyboardDismissStrategy } from "./keyboard.ts";
@@ -130,11 +132,13 @@ export interface MobileASettings {
 
 /**
  * Checks the device's own options (not the bridge's, not `customActions`) in the order of their
- * errors, and settles their defaults (some from `SDK_MOBILEA_*`).
+ * errors, and settles their defaults (some from `SDK_MOBILEA_*`). The shared checks of
+ * `@sdk/core` throw the built-in `TypeError` / `RangeError`; the device turns them into the
+ * SDK's (`checked` of errors.ts).
  *
- * @throws {TypeError} for a non-boolean flag, an unknown `keyboardDismissStrategy`,
+ * @throws {SdkTypeError} for a non-boolean flag, an unknown `keyboardDismissStrategy`,
  * `imeStrategy` or `screenshotStrategy`, or a bad `mirrorConfig`.
- * @throws {RangeError} for a negative `keyboardTypeDelay` or `minScreenshotBufferSize`, an
+ * @throws {SdkRangeError} for a negative `keyboardTypeDelay` or `minScreenshotBufferSize`, an
  * unknown `inputStrategy`, `'bulk'` with a positive delay, a `displayId` that is not a
  * non-negative integer, or `screenshotStrategy: 'always-helper'` with a non-zero `displayId`.
  */
@@ -168,21 +172,21 @@ export function readMobileAOptions(options: MobileADeviceOptions): MobileASettin
   );
   const display = options.displayId;
   if (display !== undefined && !(Number.isInteger(display) && display >= 0)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot create MobileADevice as 'displayId' must be an integer >= 0: current value is ${
         JSON.stringify(display)
       }`,
     );
   }
   if (shot === "always-helper" && (display ?? 0) !== 0) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot create MobileADevice as screenshotStrategy 'always-helper' captures only the ` +
         `default display: current displayId is ${display}`,
     );
   }
   const min = options.minScreenshotBufferSize ?? DEFAULT_MIN_SCREENSHOT_BUFFER_SIZE;
   if (!(Number.isInteger(min) && min >= 0)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot create MobileADevice as 'minScreenshotBufferSize' must be an integer number of ` +
         `bytes >= 0: current value is ${JSON.stringify(options.minScreenshotBufferSize)}`,
     );
@@ -217,7 +221,7 @@ export function readMobileAOptions(options: MobileADeviceOptions): MobileASettin
 function checkText(name: string, value: unknown): string | undefined {
   if (value === undefined || value === "") return undefined;
   if (typeof value !== "string" || value.trim() === "") {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot create MobileADevice as '${name}' must be a non-empty string: current value is ${
         JSON.stringify(value)
       }`,
@@ -231,7 +235,7 @@ function checkMirrorConfig(
   config: MirrorConfig | undefined,
 ): Omit<MirrorSettings, "serverPath" | "serverVersion"> {
   if (config !== undefined && (typeof config !== "object" || config === null)) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot create MobileADevice as 'mirrorConfig' must be an object: current value is ${
         JSON.stringify(config)
       }`,
@@ -239,7 +243,7 @@ function checkMirrorConfig(
   }
   const c = config ?? {};
   if (c.enabled !== undefined && typeof c.enabled !== "boolean") {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot create MobileADevice as 'mirrorConfig.enabled' must be a boolean: current value ` +
         `is ${JSON.stringify(c.enabled)}`,
     );
@@ -253,7 +257,7 @@ function checkMirrorConfig(
     const value = c[name];
     if (value === undefined) return fallback;
     if (typeof value !== "number" || !ok(value)) {
-      throw new RangeError(
+      throw new SdkRangeError(
         `Cannot create MobileADevice as 'mirrorConfig.${name}' must be ${rule}: current value ` +
           `is ${JSON.stringify(value)}`,
       );

@@ -9,13 +9,16 @@
 import type { Adb } from "@yume-chan/adb";
 import type { DeviceAction, Size } from "@sdk/core";
 import {
+  MissingDependencyError,
   PINCH_DIRECTIONS,
   pinchAction,
   readEnumParam,
   readLocateParam,
   readPositiveNumberParam,
+  SdkTypeError,
   shellQuote,
 } from "@sdk/core";
+import { held, withPrefix } from "./errors.ts";
 import type { BridgeShell } from "./bridge_shell.ts";
 import { DP_UNIT, type Screen } from "./screen.ts";
 import { scrcpyJarHint, type ScrcpySession, startScrcpySession } from "./scrcpy.ts";
@@ -70,10 +73,17 @@ export class PinchChannel {
     return this.#present;
   }
 
-  /** The control-only scrcpy session (no video), started on first use and kept until close(). */
+  /**
+   * The control-only scrcpy session (no video), started on first use and kept until close().
+   *
+   * @throws {MissingDependencyError} (`scrcpy-server`) when the jar is not on the device; the
+   * errors of the connection and of `startScrcpySession`, each naming the device.
+   */
   session(): Promise<ScrcpySession> {
-    this.#session ??= (async () => {
-      if (!(await this.available())) throw new Error(pinchUnavailable(this.server));
+    this.#session ??= held((async () => {
+      if (!(await this.available())) {
+        throw new MissingDependencyError(pinchUnavailable(this.server), "scrcpy-server");
+      }
       const info = await this.#screen.info(false);
       const session = await startScrcpySession(await this.#shell.connect(), {
         serverPath: this.#path,
@@ -83,13 +93,12 @@ export class PinchChannel {
       // A server that ends (the device went away) is started again on the next pinch.
       session.exited.then(() => this.#session = undefined);
       return session;
-    })().catch((error) => {
+    })()).catch((error) => {
       this.#session = undefined;
-      throw new Error(
-        `Cannot pinch on Android device ${JSON.stringify(this.#shell.deviceId)}: ${
-          (error as Error).message
-        }`,
-        { cause: error },
+      throw withPrefix(
+        error,
+        `Cannot pinch on Android device ${JSON.stringify(this.#shell.deviceId)}: `,
+        "scrcpy-server",
       );
     });
     return this.#session;
@@ -130,7 +139,7 @@ export function mobileAPinchAction(
   return pinchAction(async (param, context) => {
     context?.signal?.throwIfAborted();
     if (param.direction === undefined || param.direction === null) {
-      throw new TypeError("Cannot run Pinch: 'direction' ('in' or 'out') is required");
+      throw new SdkTypeError("Cannot run Pinch: 'direction' ('in' or 'out') is required");
     }
     const direction = readEnumParam("Pinch", param, "direction", PINCH_DIRECTIONS, "out");
     const logical = await size();
@@ -148,7 +157,7 @@ export function mobileAPinchAction(
       distance * dpr,
       { ...physical, dpr },
     );
-    await runPinch(await channel.session(), path, ms, physical, context?.signal);
+    await held(runPinch(await channel.session(), path, ms, physical, context?.signal));
   }, {
     unit: DP_UNIT,
     defaultDurationMs: DEFAULT_PINCH_MS,

@@ -9,6 +9,7 @@
  */
 
 import type { Adb } from "@yume-chan/adb";
+import { SdkRangeError, ToolError } from "@sdk/core";
 
 /** Where the scrcpy server jar is looked for on the device by default. */
 export const DEFAULT_SCRCPY_SERVER_PATH = "/data/local/tmp/scrcpy-server.jar";
@@ -80,8 +81,10 @@ const MOTION_ACTIONS = { down: 0, up: 1, move: 2 } as const;
  * Starts the server on the device.
  *
  * @param screen the screen's physical size, for touches without video.
- * @throws {Error} naming the version when it is older than 2.1 (no `video=false`) or
- * `@yume-chan/adb-scrcpy` does not know it, and with the server's output when it exits before its sockets connect (a missing jar, a version mismatch).
+ * @throws {SdkRangeError} naming the version when it is older than 2.1 (no `video=false`) or
+ * `@yume-chan/adb-scrcpy` does not know it.
+ * @throws {ToolError} (`scrcpy-server`) with the server's output when it exits before its
+ * sockets connect (a missing jar, a version mismatch).
  */
 export async function startScrcpySession(
   adb: Adb,
@@ -95,7 +98,7 @@ export async function startScrcpySession(
     | typeof lib.AdbScrcpyOptions3_3_3
     | undefined;
   if (typeof OptionsClass !== "function" || !/^(2_[1-9]|3_)/.test(className.slice(16))) {
-    throw new Error(
+    throw new SdkRangeError(
       `scrcpy server version ${
         JSON.stringify(options.serverVersion)
       } is not supported: use a release from 2.1 on ` +
@@ -124,9 +127,12 @@ export async function startScrcpySession(
     const output = error instanceof lib.AdbScrcpyExitedError
       ? error.output.join("\n").trim()
       : (error as Error).message;
-    throw new Error(`the scrcpy server did not start: ${output.slice(0, 500) || "no output"}`, {
-      cause: error,
-    });
+    const said = output.slice(0, 500);
+    throw new ToolError(
+      `the scrcpy server did not start: ${said || "no output"}`,
+      { tool: "scrcpy-server", output: said },
+      { cause: error },
+    );
   }
   // The server's log must be read, or the connection stalls.
   void drain(client.output.getReader());

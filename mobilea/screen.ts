@@ -7,7 +7,7 @@
  */
 
 import type { Point, Size } from "@sdk/core";
-import { toPhysicalPixel } from "@sdk/core";
+import { ToolError, toPhysicalPixel } from "@sdk/core";
 import type { BridgeShell } from "./bridge_shell.ts";
 
 /** How the actions name their lengths and points. */
@@ -29,7 +29,11 @@ export class Screen {
     this.#shell = shell;
   }
 
-  /** The screen as last read; read again with `refresh` (or when never read). */
+  /**
+   * The screen as last read; read again with `refresh` (or when never read).
+   *
+   * @throws {ToolError} when `wm size` or `wm density` fails or prints no size.
+   */
   async info(refresh: boolean): Promise<ScreenInfo> {
     if (this.#info && !refresh) return this.#info;
     const sizeText = await this.#shell.shellOk("wm size");
@@ -40,11 +44,13 @@ export class Screen {
       /Physical density:\s*(\d+)/.exec(densityText);
     if (!size || !density) {
       const device = JSON.stringify(this.#shell.deviceId);
-      throw new Error(
+      const output = `${sizeText.trim()}\n${densityText.trim()}`.trim();
+      throw new ToolError(
         `Cannot read the screen of Android device ${device}: \`wm size\` printed ` +
           `${JSON.stringify(sizeText.trim())}, \`wm density\` ${
             JSON.stringify(densityText.trim())
           }`,
+        { tool: "adb", status: 0, output },
       );
     }
     this.#info = {

@@ -5,8 +5,9 @@
  * @module
  */
 
-import { encodeBase64 } from "@sdk/core";
+import { ConnectionError, DeviceNotFoundError, encodeBase64, ToolError } from "@sdk/core";
 import type { BridgeShell } from "./bridge_shell.ts";
+import { withPrefix } from "./errors.ts";
 import { displayArgs } from "./input.ts";
 import type { Mirror } from "./mirror.ts";
 import { scalePngToMaxSize } from "./mirror_scale.ts";
@@ -50,7 +51,10 @@ export async function screenshotDataUri(
  * yadb helper (only the helper with `helperOnly`), each tried when the one before fails (an error,
  * an empty or too small buffer, or data that is not a PNG).
  *
- * @throws {Error} naming each way's failure when all fail.
+ * @throws {ToolError} naming each way's failure when all fail; with `helperOnly`, the helper's
+ * own error (a `MissingDependencyError` when it is not on the device).
+ * @throws {ConnectionError} / {DeviceNotFoundError} at once when the device is gone (or was
+ * destroyed): no other way is tried then.
  */
 export async function capturePng(
   shell: BridgeShell,
@@ -71,31 +75,36 @@ export async function capturePng(
     return await shell.exec(`cat ${DEVICE_CAPTURE_PATH}`);
   }]);
   const failures: string[] = [];
+  const prefix = `Cannot take a screenshot of Android device ${JSON.stringify(shell.deviceId)}: `;
   for (const [name, capture] of attempts) {
     try {
       const png = await capture();
       checkScreenshot(png, settings.minBytes);
       return png;
     } catch (error) {
-      if (shell.destroyed) throw error;
+      if (
+        shell.destroyed || error instanceof ConnectionError || error instanceof DeviceNotFoundError
+      ) {
+        throw error;
+      }
+      // One way only (the helper): its own error, a missing helper included.
+      if (attempts.length === 1) throw withPrefix(error, `${prefix}${name}: `);
       failures.push(`${name}: ${(error as Error).message}`);
     }
   }
-  throw new Error(
-    `Cannot take a screenshot of Android device ${JSON.stringify(shell.deviceId)}: ${
-      failures.join("; ")
-    }`,
-  );
+  const output = failures.join("; ");
+  throw new ToolError(`${prefix}${output}`, { tool: "adb", output });
 }
 
 function checkScreenshot(png: Uint8Array, minBytes: number): void {
-  if (png.length === 0) throw new Error("the capture is empty");
+  const bad = (why: string) => new ToolError(why, { tool: "adb", output: why });
+  if (png.length === 0) throw bad("the capture is empty");
   if (png.length < minBytes) {
-    throw new Error(
+    throw bad(
       `the capture has ${png.length} bytes, fewer than minScreenshotBufferSize (${minBytes})`,
     );
   }
   if (png.length < 8 || PNG_SIGNATURE.some((b, i) => png[i] !== b)) {
-    throw new Error("the capture is not a PNG image");
+    throw bad("the capture is not a PNG image");
   }
 }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { MissingDependencyError } from "@sdk/core";
 import type { BridgeShell } from "./bridge_shell.ts";
 
 /** Where the yadb helper must be on the device (push it there with `adb push`). */
@@ -33,14 +34,18 @@ export class YadbHelper {
     return this.#present;
   }
 
-  /** @throws {Error} saying how to push the helper, needed to `purpose`, when it is absent. */
+  /**
+   * @throws {MissingDependencyError} (`yadb`) saying how to push the helper, needed to
+   * `purpose`, when it is absent.
+   */
   async require(purpose: string): Promise<void> {
     if (await this.available()) return;
     const deviceId = this.#shell.deviceId;
-    throw new Error(
+    throw new MissingDependencyError(
       `Android device ${JSON.stringify(deviceId)} has no yadb helper at ${YADB_PATH}, ` +
         `needed to ${purpose}. Push it once with \`adb -s ${deviceId} push yadb ` +
         `/data/local/tmp/\` (yadb: https://github.com/ysbing/YADB); @sdk/mobilea does not ship it.`,
+      "yadb",
     );
   }
 }

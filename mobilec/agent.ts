@@ -6,9 +6,10 @@
  * @module
  */
 
-import { AppAgent } from "@sdk/core";
+import { AppAgent, DeviceNotFoundError, UnsupportedActionError } from "@sdk/core";
 import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { listTargets, type ToolOptions } from "./tool.ts";
+import { checked } from "./errors.ts";
 import { MobileCDevice } from "./device.ts";
 import type { MobileCDeviceOptions } from "./options.ts";
 
@@ -64,7 +65,8 @@ export class MobileCAgent extends AppAgent<MobileCDevice> {
    * Creates the agent over a device.
    *
    * @throws {TypeError} for an `appNameMapping` that is not an object of non-empty strings, and
-   * the errors of the shared options (see `Agent`).
+   * the errors of the shared options (see `Agent`): the checks of `@sdk/core`, which throw the
+   * built-in classes (`agentFromToolDevice` throws them as `SdkTypeError` / `SdkRangeError`).
    */
   constructor(device: MobileCDevice, options: MobileCAgentOptions = {}) {
     super(device, options, DEFAULT_APP_NAME_MAPPING, "bundle name or bundle/Ability");
@@ -75,7 +77,8 @@ export class MobileCAgent extends AppAgent<MobileCDevice> {
    * printed (hdc does not pass on the command's exit code). Recorded in the report as a
    * `runToolShell` call.
    *
-   * @throws {Error} when hdc is missing or fails (for example the device is gone).
+   * @throws {MissingDependencyError} when hdc is missing; {ConnectionError} (`lost`) when the
+   * device is gone; {ToolError} when hdc fails.
    */
   async runToolShell(command: string): Promise<string> {
     return await this.recordedCall(
@@ -111,10 +114,10 @@ export class MobileCAgent extends AppAgent<MobileCDevice> {
   /**
    * Not available on MobileC (spec 4.2): always rejects, with {@link PINCH_UNAVAILABLE}.
    *
-   * @throws {TypeError} always (as a rejected promise).
+   * @throws {UnsupportedActionError} (`aiPinch`) always (as a rejected promise).
    */
   override aiPinch(_locate: TUserPrompt | undefined, _options: AiPinchOptions): Promise<void> {
-    return Promise.reject(new TypeError(PINCH_UNAVAILABLE));
+    return Promise.reject(new UnsupportedActionError(PINCH_UNAVAILABLE, "aiPinch"));
   }
 }
 
@@ -128,7 +131,8 @@ export interface ConnectedDevice {
  * The devices `hdc list targets` lists.
  *
  * @param options where hdc is (`toolPath`; default `TOOL_HOME`, `PATH`, install paths).
- * @throws {Error} when hdc is not found (saying where it looked and how to install it) or fails.
+ * @throws {MissingDependencyError} (`hdc`) when hdc is not found (saying where it looked and how
+ * to install it); {ConnectionError} when its server does not answer; {ToolError} when it fails.
  */
 export async function getConnectedDevices(options: ToolOptions = {}): Promise<ConnectedDevice[]> {
   return (await listTargets(options)).map((udid) => ({ udid }));
@@ -142,8 +146,9 @@ export interface AgentFromToolDeviceOptions extends MobileCAgentOptions, MobileC
  *
  * @param deviceId the connect key; the first device `hdc list targets` lists when left out.
  * @param options agent options plus device options (`toolPath` also finds the devices).
- * @throws {Error} when no device is connected, or `deviceId` is not among the connected ones
- * (the message lists them); when hdc is not found.
+ * @throws {DeviceNotFoundError} when no device is connected, or `deviceId` is not among the
+ * connected ones (the message and `available` list them); {MissingDependencyError} when hdc is
+ * not found; {SdkTypeError} / {SdkRangeError} for malformed agent or device options.
  */
 export async function agentFromToolDevice(
   deviceId?: string,
@@ -153,19 +158,23 @@ export async function agentFromToolDevice(
   let udid = deviceId;
   if (udid === undefined) {
     if (devices.length === 0) {
-      throw new Error(
+      throw new DeviceNotFoundError(
         "No HarmonyOS device is connected: `hdc list targets` lists none (connect one over USB, " +
           "or with `hdc tconn <IP:port>`)",
+        { wanted: "", available: [] },
       );
     }
     udid = devices[0].udid;
   } else if (!devices.some((d) => d.udid === udid)) {
-    throw new Error(
+    const available = devices.map((d) => d.udid);
+    throw new DeviceNotFoundError(
       `HarmonyOS device ${JSON.stringify(udid)} is not connected` +
         (devices.length
-          ? `; connected devices: ${devices.map((d) => d.udid).join(", ")}`
+          ? `; connected devices: ${available.join(", ")}`
           : "; `hdc list targets` lists none"),
+      { wanted: udid, available },
     );
   }
-  return new MobileCAgent(new MobileCDevice(udid, options), options);
+  const device = new MobileCDevice(udid, options);
+  return checked(() => new MobileCAgent(device, options));
 }

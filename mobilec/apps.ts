@@ -5,7 +5,8 @@
  * @module
  */
 
-import { shellQuote } from "@sdk/core";
+import { SdkTypeError, shellQuote } from "@sdk/core";
+import { deviceFailure } from "./errors.ts";
 import { type LaunchAbility, resolveLaunchAbility } from "./bundle.ts";
 import type { ToolShell } from "./tool_shell.ts";
 
@@ -23,11 +24,13 @@ export class Apps {
    * explicit `bundle/Ability` (`aa start -a Ability -b bundle`), or a bundle name, whose launch
    * ability is read from `bm dump -n <bundle>`.
    *
-   * @throws {Error} with the device's message when the bundle or ability does not exist.
+   * @throws {SdkTypeError} for an empty target.
+   * @throws {ToolError} (`hdc`) with the device's message when the bundle or ability does not
+   * exist.
    */
   async launch(uri: string): Promise<void> {
     const target = uri.trim();
-    if (target === "") throw new TypeError("Cannot launch: the target is empty");
+    if (target === "") throw new SdkTypeError("Cannot launch: the target is empty");
     let command: string;
     if (/^https?:\/\//i.test(target)) {
       command = `aa start -A ohos.want.action.viewData -U ${shellQuote(target)}`;
@@ -42,10 +45,11 @@ export class Apps {
     }
     const output = await this.#shell.shell(command);
     if (!/start ability successfully/i.test(output)) {
-      throw new Error(
+      throw deviceFailure(
         `Cannot launch ${JSON.stringify(target)} on HarmonyOS device ${
           JSON.stringify(this.#shell.deviceId)
-        }: ${output.trim().slice(0, 300)}`,
+        }`,
+        output,
       );
     }
   }
@@ -53,17 +57,19 @@ export class Apps {
   /**
    * Force-stops the app of `uri` (a bundle name, or `bundle/Ability`: only the bundle is used).
    *
-   * @throws {Error} with the device's message when the bundle does not exist.
+   * @throws {SdkTypeError} for an empty bundle name.
+   * @throws {ToolError} (`hdc`) with the device's message when the bundle does not exist.
    */
   async terminate(uri: string): Promise<void> {
     const bundle = uri.trim().split("/")[0];
-    if (bundle === "") throw new TypeError("Cannot terminate: the bundle name is empty");
+    if (bundle === "") throw new SdkTypeError("Cannot terminate: the bundle name is empty");
     const output = await this.#shell.shell(`aa force-stop ${shellQuote(bundle)}`);
     if (/error/i.test(output)) {
-      throw new Error(
+      throw deviceFailure(
         `Cannot terminate ${JSON.stringify(bundle)} on HarmonyOS device ${
           JSON.stringify(this.#shell.deviceId)
-        }: ${output.trim().slice(0, 300)}`,
+        }`,
+        output,
       );
     }
   }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { ToolError } from "@sdk/core";
+
 interface AbilityInfo {
   name?: string;
   skills?: { actions?: string[]; entities?: string[] }[];
@@ -44,19 +46,23 @@ const isHome = (ability: AbilityInfo): boolean =>
  * main ability (`mainElementName` or `mainAbility`), else the first ability with the home skill
  * (`entity.system.home`), the entry module first.
  *
- * @throws {Error} naming the bundle when the output has no bundle JSON (the bundle is not
+ * @throws {ToolError} (`hdc`) naming the bundle when the output has no bundle JSON (the bundle is not
  * installed: the device's message is included) or no ability that starts the app.
  */
 export function resolveLaunchAbility(bundle: string, output: string): LaunchAbility {
   const start = output.indexOf("{");
-  let info: BundleInfo;
+  let info: BundleInfo | undefined;
   try {
-    if (start < 0) throw new Error("no JSON");
-    info = JSON.parse(output.slice(start)) as BundleInfo;
+    if (start >= 0) info = JSON.parse(output.slice(start)) as BundleInfo;
   } catch {
-    throw new Error(
+    // Not the bundle's JSON: the device's message.
+  }
+  if (!info) {
+    const said = output.trim().slice(0, 300);
+    throw new ToolError(
       `Cannot launch ${JSON.stringify(bundle)}: it is not installed on the device, or ` +
-        `\`bm dump -n ${bundle}\` printed no bundle information: ${output.trim().slice(0, 300)}`,
+        `\`bm dump -n ${bundle}\` printed no bundle information: ${said}`,
+      { tool: "hdc", output: said },
     );
   }
   const modules = info.hapModuleInfos ?? [];
@@ -74,8 +80,9 @@ export function resolveLaunchAbility(bundle: string, output: string): LaunchAbil
     const home = (m.abilityInfos ?? []).find(isHome);
     if (home?.name) return { ability: home.name, module: moduleName(m) };
   }
-  throw new Error(
+  throw new ToolError(
     `Cannot launch ${JSON.stringify(bundle)}: its bundle metadata names no main ability and no ` +
       `ability with the home skill; launch it as bundle/Ability`,
+    { tool: "hdc", output: "" },
   );
 }

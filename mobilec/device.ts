@@ -15,9 +15,10 @@
  */
 
 import type { AbstractInterface, DeviceAction, Size } from "@sdk/core";
-import { checkAppNameResolver, logDeviceActions, withCustomActions } from "@sdk/core";
+import { checkAppNameResolver, logDeviceActions, SdkTypeError, withCustomActions } from "@sdk/core";
 import { type MobileCActionHost, mobileCActions } from "./actions.ts";
 import { Apps } from "./apps.ts";
+import { checked, held } from "./errors.ts";
 import { dragAndDrop, type InputTarget, keyEvent, move, touch } from "./input.ts";
 import { harmonyKeyEvent } from "./keys.ts";
 import { type MobileCDeviceOptions, type MobileCSettings, readMobileCOptions } from "./options.ts";
@@ -35,6 +36,11 @@ const KEY_MOVE_END = harmonyKeyEvent("End");
  *
  * Nothing runs in the constructor: the first screenshot, size or action finds hdc (failing
  * there when it is not installed) and the device (failing when it is not connected).
+ *
+ * Errors are the SDK's (`@sdk/core`): `MissingDependencyError` (hdc), `DeviceNotFoundError`,
+ * `ConnectionError` (`refused`, `lost`, `timeout`), `ToolError` (hdc or a device command that
+ * failed, with its own words) and `SdkTypeError` / `SdkRangeError` for wrong arguments. Each hdc
+ * run is an adopted child: a script that ends without `destroy()` exits, and no hdc outlives it.
  *
  * @example
  * ```ts ignore
@@ -67,28 +73,33 @@ export class MobileCDevice implements AbstractInterface {
    * @param deviceId the connect key, as `hdc list targets` or `getConnectedDevices` (agent.ts)
    * lists it.
    * @param options see {@link MobileCDeviceOptions}.
-   * @throws {TypeError} for an empty `deviceId` or `toolPath`, a non-boolean flag, an unknown
+   * @throws {SdkTypeError} for an empty `deviceId` or `toolPath`, a non-boolean flag, an unknown
    * `keyboardDismissStrategy`, or a malformed custom action.
-   * @throws {RangeError} for a negative or non-finite `keyboardTypeDelay`, an unknown
+   * @throws {SdkRangeError} for a negative or non-finite `keyboardTypeDelay`, an unknown
    * `inputStrategy`, or `'bulk'` with a positive delay.
    */
   constructor(deviceId: string, options: MobileCDeviceOptions = {}) {
     if (typeof deviceId !== "string" || deviceId.trim() === "") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `Cannot create MobileCDevice as 'deviceId' must be a non-empty connect key (see ` +
           `\`hdc list targets\`): current value is ${JSON.stringify(deviceId)}`,
       );
     }
     this.deviceId = deviceId;
-    const settings = readMobileCOptions(options);
+    const settings = checked(() => readMobileCOptions(options));
     this.#settings = settings;
     this.#shell = new ToolShell(deviceId, settings.toolOptions, settings.toolTimeout);
     this.#screen = new Screen(this.#shell);
     this.#input = { shell: this.#shell, screen: this.#screen };
     this.#screenshots = new Screenshots(this.#shell);
     this.#apps = new Apps(this.#shell);
-    this.#actions = logDeviceActions(
-      withCustomActions("MobileCDevice", mobileCActions(this.#actionHost()), options.customActions),
+    const builtIn = mobileCActions(this.#actionHost()).map((action): DeviceAction => ({
+      ...action,
+      // The shared parameter readers throw the built-in TypeError: thrown as the SDK's.
+      call: (param, context) => held(Promise.resolve().then(() => action.call(param, context))),
+    }));
+    this.#actions = checked(() =>
+      logDeviceActions(withCustomActions("MobileCDevice", builtIn, options.customActions))
     );
   }
 
@@ -97,7 +108,8 @@ export class MobileCDevice implements AbstractInterface {
    * `DEVICE_SCREENSHOT_PATH` (screenshot.ts), then `hdc file recv` into a temporary folder (the
    * encoding argument is not used: the device writes JPEG).
    *
-   * @throws {Error} after `destroy()`, or with hdc's or the device's message when it fails.
+   * @throws {ConnectionError} after `destroy()` (`lost`); {ToolError} with hdc's or the
+   * device's message when it fails; the errors of the device's hdc runs.
    */
   async screenshotBase64(): Promise<string> {
     this.#shell.checkLive();
@@ -109,7 +121,8 @@ export class MobileCDevice implements AbstractInterface {
    * screen` (render resolution) and `hidumper -s DisplayManagerService -a -a` (`Density`; 1 when
    * the device does not report it). Asked once.
    *
-   * @throws {Error} after `destroy()`, or when the screen size cannot be read.
+   * @throws {ConnectionError} after `destroy()` (`lost`); {ToolError} when the screen size
+   * cannot be read.
    */
   async size(): Promise<Size> {
     this.#shell.checkLive();
@@ -141,21 +154,23 @@ export class MobileCDevice implements AbstractInterface {
    * Makes the planner's `Launch` and `Terminate` actions resolve app names with `resolve` (the
    * agent's `appNameMapping`; `MobileCAgent` calls this). Without it, targets are used as given.
    *
-   * @throws {TypeError} when `resolve` is not a function.
+   * @throws {SdkTypeError} when `resolve` is not a function.
    */
   useAppNameMapping(resolve: (target: string) => string): void {
-    this.#resolveApp = checkAppNameResolver(resolve, "bundle name");
+    this.#resolveApp = checked(() => checkAppNameResolver(resolve, "bundle name"));
   }
 
   /**
    * Runs `command` in the device's shell (`hdc -t <id> shell <command>`) and resolves what it
    * printed. hdc does not pass on the command's exit code, so a failing command resolves too.
    *
-   * @throws {Error} after `destroy()`, when hdc is missing, or when hdc fails (unknown device).
+   * @throws {SdkTypeError} for an empty command.
+   * @throws {ConnectionError} after `destroy()`; {MissingDependencyError} when hdc is missing;
+   * {DeviceNotFoundError} for an unknown device; {ToolError} when hdc fails.
    */
   async runToolShell(command: string): Promise<string> {
     if (typeof command !== "string" || command.trim() === "") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `runToolShell needs a non-empty command: current value is ${JSON.stringify(command)}`,
       );
     }
@@ -175,7 +190,7 @@ export class MobileCDevice implements AbstractInterface {
    * ability is read from `bm dump -n <bundle>` (its entry module's main ability, else the
    * ability with the home skill).
    *
-   * @throws {Error} with the device's message when the bundle or ability does not exist.
+   * @throws {ToolError} with the device's message when the bundle or ability does not exist.
    */
   async launch(uri: string): Promise<void> {
     await this.#apps.launch(uri);
@@ -184,7 +199,7 @@ export class MobileCDevice implements AbstractInterface {
   /**
    * Force-stops the app of `uri` (a bundle name, or `bundle/Ability`: only the bundle is used).
    *
-   * @throws {Error} with the device's message when the bundle does not exist.
+   * @throws {ToolError} with the device's message when the bundle does not exist.
    */
   async terminate(uri: string): Promise<void> {
     await this.#apps.terminate(uri);

@@ -7,6 +7,7 @@
  */
 
 import type { Point } from "@sdk/core";
+import { deviceFailure } from "./errors.ts";
 import type { Screen } from "./screen.ts";
 import type { ToolShell } from "./tool_shell.ts";
 
@@ -28,16 +29,15 @@ export interface InputTarget {
 /**
  * Runs `uitest uiInput <args>`.
  *
- * @throws {Error} with uitest's output when it refuses the arguments.
+ * @throws {ToolError} (`hdc`) with uitest's output when it refuses the arguments.
  */
 export async function uiInput(shell: ToolShell, args: string): Promise<void> {
   const output = await shell.shell(`uitest uiInput ${args}`);
   const refused = UITEST_ERROR.exec(output);
   if (refused) {
-    throw new Error(
-      `uitest uiInput ${args} failed on HarmonyOS device ${JSON.stringify(shell.deviceId)}: ${
-        output.trim().slice(0, 300)
-      }`,
+    throw deviceFailure(
+      `uitest uiInput ${args} failed on HarmonyOS device ${JSON.stringify(shell.deviceId)}`,
+      output,
     );
   }
 }

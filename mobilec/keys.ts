@@ -8,7 +8,8 @@
  * @module
  */
 
-import { normalizeKeyCombo } from "@sdk/core";
+import { normalizeKeyCombo, SdkTypeError } from "@sdk/core";
+import { checked } from "./errors.ts";
 
 /** HarmonyOS key codes by the normalized key name (`KeyboardEvent.key` spelling). */
 const KEYCODES: Readonly<Record<string, number>> = {
@@ -43,13 +44,13 @@ export const MOBILEC_KEY_NAMES: readonly string[] = Object.keys(KEYCODES).filter
  * The argument of `uitest uiInput keyEvent` for a key name as the planner writes it (`Enter`,
  * `esc`, `a`, `7`, `Back`): a HarmonyOS key code, or `Back` / `Power` (the names uitest takes).
  *
- * @throws {TypeError} naming the key when it is a combination with modifiers (MobileC presses
+ * @throws {SdkTypeError} naming the key when it is a combination with modifiers (MobileC presses
  * one key at a time) or is not one of the keys above, a letter or a digit.
  */
 export function harmonyKeyEvent(keyName: string): string {
-  const key = normalizeKeyCombo(keyName);
+  const key = checked(() => normalizeKeyCombo(keyName));
   if (key !== "+" && key.includes("+")) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot press ${JSON.stringify(keyName)} on a HarmonyOS device: key combinations with ` +
         "modifiers are not supported; press one key (Enter, Tab, Escape, Backspace, a letter, ...)",
     );
@@ -61,7 +62,7 @@ export function harmonyKeyEvent(keyName: string): string {
   if (code !== undefined) return String(code);
   if (/^[a-z]$/i.test(key)) return String(2017 + key.toLowerCase().charCodeAt(0) - 97);
   if (/^[0-9]$/.test(key)) return String(2000 + key.charCodeAt(0) - 48);
-  throw new TypeError(
+  throw new SdkTypeError(
     `Cannot press ${JSON.stringify(keyName)} on a HarmonyOS device: it is not a key name MobileC ` +
       `knows (${MOBILEC_KEY_NAMES.join(", ")}, A-Z, 0-9); type characters such as ` +
       `punctuation with aiInput`,

@@ -11,6 +11,8 @@ import {
   checkInputOptions,
   checkOneOfOption,
   checkTypeDelayOption,
+  SdkRangeError,
+  SdkTypeError,
 } from "@sdk/core";
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolOptions } from "./tool.ts";
 import type { KeyboardDismissStrategy, TypingSettings } from "./typing.ts";
@@ -60,9 +62,9 @@ export interface MobileCSettings {
  * Checks the device's options (not `customActions`) in the order of their errors, and settles
  * their defaults.
  *
- * @throws {TypeError} for an empty `toolPath`, a non-boolean flag, or an unknown
+ * @throws {SdkTypeError} for an empty `toolPath`, a non-boolean flag, or an unknown
  * `keyboardDismissStrategy`.
- * @throws {RangeError} for a `toolTimeout` that is not a finite number > 0, a negative or
+ * @throws {SdkRangeError} for a `toolTimeout` that is not a finite number > 0, a negative or
  * non-finite `keyboardTypeDelay`, an unknown `inputStrategy`, or `'bulk'` with a positive delay.
  */
 export function readMobileCOptions(options: MobileCDeviceOptions): MobileCSettings {
@@ -70,14 +72,14 @@ export function readMobileCOptions(options: MobileCDeviceOptions): MobileCSettin
     options.toolPath !== undefined &&
     (typeof options.toolPath !== "string" || options.toolPath.trim() === "")
   ) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot create MobileCDevice as 'toolPath' must be a non-empty path to hdc: current ` +
         `value is ${JSON.stringify(options.toolPath)}`,
     );
   }
   const timeout = options.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS;
   if (!(typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot create MobileCDevice as 'toolTimeout' must be a finite number of ms > 0: ` +
         `current value is ${JSON.stringify(options.toolTimeout)}`,
     );

@@ -8,6 +8,7 @@
 
 import type { Point } from "@sdk/core";
 import { toPhysicalPixel } from "@sdk/core";
+import { deviceFailure } from "./errors.ts";
 import type { ToolShell } from "./tool_shell.ts";
 
 /** How the actions name their lengths and points. */
@@ -29,16 +30,21 @@ export class Screen {
     this.#shell = shell;
   }
 
-  /** The screen, read on first use. */
+  /**
+   * The screen, read on first use.
+   *
+   * @throws {ToolError} (`hdc`) when hidumper prints no render resolution.
+   */
   async info(): Promise<ScreenInfo> {
     if (this.#info) return this.#info;
     const render = await this.#shell.shell("hidumper -s RenderService -a screen");
     const size = /render (?:resolution|size)\s*[=:]\s*(\d+)x(\d+)/i.exec(render);
     if (!size) {
       const device = JSON.stringify(this.#shell.deviceId);
-      throw new Error(
+      throw deviceFailure(
         `Cannot read the screen size of HarmonyOS device ${device}: ` +
-          `hidumper -s RenderService printed no render resolution: ${render.trim().slice(0, 300)}`,
+          `hidumper -s RenderService printed no render resolution`,
+        render,
       );
     }
     const display = await this.#shell.shell("hidumper -s DisplayManagerService -a -a");

@@ -8,6 +8,8 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ToolError } from "@sdk/core";
+import { deviceFailure } from "./errors.ts";
 import type { ToolShell } from "./tool_shell.ts";
 
 /** Where screenshots are written on the device before `hdc file recv` fetches them. */
@@ -25,25 +27,26 @@ export class Screenshots {
   /**
    * The screen as `data:image/jpeg;base64,...`, physical pixels.
    *
-   * @throws {Error} with hdc's or the device's message when it fails, or when the file fetched
-   * is not a JPEG.
+   * @throws {ToolError} (`hdc`) with hdc's or the device's message when it fails, or when the
+   * file fetched is not a JPEG; the errors of the device's hdc runs.
    */
   async take(): Promise<string> {
     const deviceId = JSON.stringify(this.#shell.deviceId);
     const local = join(await this.#local(), "screen.jpeg");
     const output = await this.#shell.shell(`snapshot_display -f ${DEVICE_SCREENSHOT_PATH}`);
     if (!/success/i.test(output)) {
-      throw new Error(
-        `Cannot take a screenshot of HarmonyOS device ${deviceId}: ` +
-          `snapshot_display said: ${output.trim().slice(0, 300)}`,
+      throw deviceFailure(
+        `Cannot take a screenshot of HarmonyOS device ${deviceId}: snapshot_display said`,
+        output,
       );
     }
     await this.#shell.hdc(["file", "recv", DEVICE_SCREENSHOT_PATH, local]);
     const bytes = await readFile(local);
     if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) {
-      throw new Error(
+      throw new ToolError(
         `Cannot take a screenshot of HarmonyOS device ${deviceId}: ` +
           `${DEVICE_SCREENSHOT_PATH} is not a JPEG (${bytes.length} bytes)`,
+        { tool: "hdc", output: "" },
       );
     }
     return `data:image/jpeg;base64,${bytes.toString("base64")}`;

@@ -8,6 +8,12 @@
  * and does not pass on the exit code of a device command (`hdc shell false` exits 0), so a
  * device command's failure is read from its output by the caller.
  *
+ * Failures are the SDK's errors: hdc not found is a `MissingDependencyError`, an unknown connect
+ * key a `DeviceNotFoundError`, hdc's server not answering a `ConnectionError` (`refused`), a run
+ * over its time limit a `ConnectionError` (`timeout`), and any other failure a `ToolError` with
+ * hdc's own words. Each run is an adopted child (`adoptChild` of `@sdk/core`): it ends with the
+ * process, and the process is held open while it runs.
+ *
  * @module
  */
 
@@ -15,6 +21,14 @@ import { execFile } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import process from "node:process";
+import {
+  adoptChild,
+  ConnectionError,
+  DeviceNotFoundError,
+  MissingDependencyError,
+  ToolError,
+} from "@sdk/core";
+import { held } from "./errors.ts";
 
 /** Name of the tool's executable. */
 export const TOOL_NAME = "hdc";
@@ -95,34 +109,48 @@ export function toolCandidates(env: ToolEnv = processEnv()): string[] {
  * The hdc executable to run.
  *
  * @param env the environment of {@link toolCandidates}; default the process's.
- * @throws {Error} when `toolPath` is given and is not an executable file, or when none of
- * {@link toolCandidates} is (the message lists where it looked and how to install hdc).
+ * @throws {MissingDependencyError} (`hdc`) when `toolPath` is given and is not an executable
+ * file, or when none of {@link toolCandidates} is (the message lists where it looked and how to
+ * install hdc).
  */
 export function findTool(options: ToolOptions = {}, env: ToolEnv = processEnv()): string {
   if (options.toolPath !== undefined) {
     if (executable(options.toolPath)) return options.toolPath;
-    throw new Error(
+    throw new MissingDependencyError(
       `The HarmonyOS device tool is not at toolPath ${
         JSON.stringify(options.toolPath)
       } (no executable file there). ${INSTALL_TOOL_HINT}`,
+      TOOL_NAME,
     );
   }
   const candidates = toolCandidates(env);
   const found = candidates.find(executable);
   if (found) return found;
-  throw new Error(
+  throw new MissingDependencyError(
     `The HarmonyOS device tool (hdc) was not found. Looked in: ${
       env.TOOL_HOME ? "" : "TOOL_HOME (not set); "
     }${candidates.join(", ")}. ${INSTALL_TOOL_HINT}`,
+    TOOL_NAME,
   );
 }
 
+/** hdc's answers that say the device of the connect key is not there. */
+const DEVICE_MISSING = /^\[Fail\](?:Not match target founded|Device not founded or connected)/m;
+/** hdc's answer when its server does not answer. */
+const SERVER_DOWN = /^\[Fail\]Connect server failed/m;
+
 /**
  * Runs `hdc args` and resolves what it printed. Never goes through a shell: each argument
- * reaches hdc as it is.
+ * reaches hdc as it is. The run is adopted (it ends with the process) and holds the process open
+ * until it ends.
  *
- * @throws {Error} when hdc cannot be started, times out, exits with a non-zero code, or prints
- * `[Fail]` (its own failures); the message has the command and hdc's output.
+ * @throws {MissingDependencyError} when `toolPath` cannot be run (it is not there).
+ * @throws {ConnectionError} (`timeout`) when it does not finish within `timeoutMs` (it is
+ * stopped); (`refused`) when hdc says its server does not answer.
+ * @throws {DeviceNotFoundError} when hdc says the connect key of `-t` matches no device
+ * (`available` is empty: {@link listTargets} lists them).
+ * @throws {ToolError} (`hdc`, with its exit code) when it exits non-zero or prints `[Fail]`;
+ * the message has the command and hdc's output.
  */
 export function runTool(
   toolPath: string,
@@ -130,41 +158,67 @@ export function runTool(
   timeoutMs: number = DEFAULT_TOOL_TIMEOUT_MS,
 ): Promise<ToolRun> {
   const shown = `${TOOL_NAME} ${args.map((a) => /\s/.test(a) ? JSON.stringify(a) : a).join(" ")}`;
-  return new Promise((resolve, reject) => {
-    execFile(
-      toolPath,
-      [...args],
-      { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs, windowsHide: true },
-      (error, stdout, stderr) => {
-        const output = `${stdout}${stderr}`.trim();
-        if (error && (error as { code?: unknown }).code === "ENOENT") {
-          reject(
-            new Error(`Cannot run ${shown}: ${toolPath} does not exist. ${INSTALL_TOOL_HINT}`),
-          );
-        } else if (error && (error as { killed?: boolean }).killed) {
-          reject(new Error(`${shown} did not finish within ${timeoutMs} ms`));
-        } else if (error) {
-          reject(
-            new Error(
-              `${shown} failed (exit code ${(error as { code?: unknown }).code}): ${
-                output.slice(0, 500) || error.message
-              }`,
-            ),
-          );
-        } else if (/^\[Fail\]/m.test(stdout)) {
-          reject(new Error(`${shown} failed: ${output.slice(0, 500)}`));
-        } else {
-          resolve({ stdout, stderr, exitCode: 0 });
-        }
-      },
-    );
-  });
+  const key = args[0] === "-t" ? args[1] : undefined;
+  return held(
+    new Promise((resolve, reject) => {
+      const child = execFile(
+        toolPath,
+        [...args],
+        { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs, windowsHide: true },
+        (error, stdout, stderr) => {
+          const output = `${stdout}${stderr}`.trim();
+          const code = (error as { code?: unknown } | null)?.code;
+          if (code === "ENOENT" || code === "EACCES") {
+            reject(
+              new MissingDependencyError(
+                `Cannot run ${shown}: ${toolPath} does not exist${
+                  code === "EACCES" ? " or is not executable" : ""
+                }. ${INSTALL_TOOL_HINT}`,
+                TOOL_NAME,
+                { cause: error },
+              ),
+            );
+          } else if (error && (error as { killed?: boolean }).killed) {
+            reject(
+              new ConnectionError(`${shown} did not finish within ${timeoutMs} ms`, {
+                kind: "timeout",
+                endpoint: key ?? TOOL_NAME,
+              }, { cause: error }),
+            );
+          } else if (error || /^\[Fail\]/m.test(stdout)) {
+            const said = output.slice(0, 500) || (error?.message ?? "");
+            const message = `${shown} failed${error ? ` (exit code ${code})` : ""}: ${said}`;
+            if (DEVICE_MISSING.test(output)) {
+              reject(new DeviceNotFoundError(message, { wanted: key ?? "", available: [] }));
+            } else if (SERVER_DOWN.test(output)) {
+              reject(
+                new ConnectionError(message, { kind: "refused", endpoint: "hdc server" }, {
+                  cause: error ?? undefined,
+                }),
+              );
+            } else {
+              reject(
+                new ToolError(message, {
+                  tool: TOOL_NAME,
+                  status: typeof code === "number" ? code : undefined,
+                  output: said,
+                }, { cause: error ?? undefined }),
+              );
+            }
+          } else {
+            resolve({ stdout, stderr, exitCode: 0 });
+          }
+        },
+      );
+      adoptChild(child);
+    }),
+  );
 }
 
 /**
  * The connect keys `hdc list targets` prints (`[Empty]` when none).
  *
- * @throws {Error} as {@link findTool} and {@link runTool}.
+ * @throws as {@link findTool} and {@link runTool}.
  */
 export async function listTargets(options: ToolOptions = {}): Promise<string[]> {
   const run = await runTool(findTool(options), ["list", "targets"]);

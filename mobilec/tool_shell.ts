@@ -3,10 +3,15 @@
  * screenshot file on the device is shared), each within the device's `toolTimeout`; none after
  * the device is destroyed.
  *
+ * A connect key hdc does not know is a `DeviceNotFoundError` that lists the connected devices
+ * (`hdc list targets`); once a run of the device succeeded, the device (or hdc's server) going
+ * away is a `ConnectionError` of kind `lost`.
+ *
  * @module
  */
 
-import { findTool, runTool, type ToolOptions } from "./tool.ts";
+import { ConnectionError, DeviceNotFoundError } from "@sdk/core";
+import { findTool, listTargets, runTool, type ToolOptions } from "./tool.ts";
 
 /** One device's hdc runs. Private to the package. */
 export class ToolShell {
@@ -17,6 +22,7 @@ export class ToolShell {
   #toolPath: string | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #destroyed = false;
+  #reached = false;
 
   /** hdc is looked for (`toolOptions`) on the first run. */
   constructor(deviceId: string, toolOptions: ToolOptions, timeoutMs: number) {
@@ -25,18 +31,33 @@ export class ToolShell {
     this.#timeout = timeoutMs;
   }
 
-  /** @throws {Error} once the device was destroyed. */
+  /** @throws {ConnectionError} (`lost`) once the device was destroyed. */
   checkLive(): void {
     if (this.#destroyed) throw this.#destroyedError();
   }
 
-  /** One hdc run for this device (`hdc -t <id> ...args`), after those queued before it; its stdout. */
+  /**
+   * One hdc run for this device (`hdc -t <id> ...args`), after those queued before it; its
+   * stdout.
+   *
+   * @throws the errors of `runTool` (tool.ts); a `DeviceNotFoundError` listing the connected
+   * devices; a `ConnectionError` (`lost`) when the device answered before and is gone now.
+   */
   hdc(args: string[]): Promise<string> {
     if (this.#destroyed) return Promise.reject(this.#destroyedError());
     const run = this.#queue.then(async () => {
       this.#toolPath ??= findTool(this.#toolOptions);
-      return (await runTool(this.#toolPath, ["-t", this.deviceId, ...args], this.#timeout))
-        .stdout;
+      try {
+        const { stdout } = await runTool(
+          this.#toolPath,
+          ["-t", this.deviceId, ...args],
+          this.#timeout,
+        );
+        this.#reached = true;
+        return stdout;
+      } catch (error) {
+        throw await this.#gone(error);
+      }
     });
     this.#queue = run.catch(() => {});
     return run;
@@ -58,9 +79,34 @@ export class ToolShell {
     await afterwards();
   }
 
-  #destroyedError(): Error {
-    return new Error(
+  // An unknown connect key lists the devices hdc knows; a device (or hdc's server) that answered
+  // before and does not now is lost.
+  async #gone(error: unknown): Promise<unknown> {
+    const missing = error instanceof DeviceNotFoundError;
+    const refused = error instanceof ConnectionError && error.kind === "refused";
+    if ((missing || refused) && this.#reached) {
+      return new ConnectionError(
+        `HarmonyOS device ${JSON.stringify(this.deviceId)} is gone: ${(error as Error).message}`,
+        { kind: "lost", endpoint: this.deviceId },
+        { cause: error },
+      );
+    }
+    if (!missing) return error;
+    const available = await listTargets({ toolPath: this.#toolPath }).catch(() => undefined);
+    if (!available) return error;
+    return new DeviceNotFoundError(
+      `${error.message}; ${
+        available.length ? `connected devices: ${available.join(", ")}` : "no device is connected"
+      } (\`hdc list targets\`)`,
+      { wanted: this.deviceId, available },
+      { cause: error },
+    );
+  }
+
+  #destroyedError(): ConnectionError {
+    return new ConnectionError(
       `MobileCDevice ${JSON.stringify(this.deviceId)} was destroyed: no more hdc commands`,
+      { kind: "lost", endpoint: this.deviceId },
     );
   }
 }

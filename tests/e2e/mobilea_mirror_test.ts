@@ -341,5 +341,8 @@ test("mirrorConfig values are checked in the constructor", () => {
   assert.throws(() => make({ idleTimeoutMs: -1 }), /mirrorConfig\.idleTimeoutMs/);
   assert.throws(() => make({ videoResetFrameTimeoutMs: 0 }), /videoResetFrameTimeoutMs/);
   assert.throws(() => make({ enabled: "yes" }), /mirrorConfig\.enabled' must be a boolean/);
+  // The SDK's argument errors, which are the built-in TypeError / RangeError too.
+  assert.throws(() => make({ maxSize: -8 }), { name: "RangeError", code: "ARGUMENT_OUT_OF_RANGE" });
+  assert.throws(() => make({ enabled: "yes" }), { name: "TypeError", code: "INVALID_ARGUMENT" });
   assert.equal(make({}).startFrameStream, undefined);
 });

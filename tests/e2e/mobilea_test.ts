@@ -19,6 +19,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import {
+  ConnectionError,
+  DeviceNotFoundError,
+  MissingDependencyError,
+  ToolError,
+  UnsupportedActionError,
+} from "@sdk/core";
+import {
   agentFromBridgeDevice,
   getConnectedDevices,
   getConnectedDevicesWithDetails,
@@ -258,6 +265,69 @@ test("aiInput types ASCII, accented, Chinese and %s text into the field, and hid
   assert.equal(await page().locator("#submitted").textContent(), "Submitted: go");
 });
 
+/** The yadb helper's command line for typing text (a quoted shell word follows). */
+const YADB_KEYBOARD =
+  "app_process -Djava.class.path=/data/local/tmp/yadb /data/local/tmp com.ysbing.yadb.Main -keyboard";
+
+test(
+  "the exact commands for typed text and keys: shell-special ASCII quoted for input text, %s and non-ASCII through yadb, key events",
+  {
+    timeout: 120_000,
+  },
+  async () => {
+    await freshNotes();
+    await page().evaluate(() => location.hash = "#/note/5");
+    await waitFor(async () => await page().locator("#note-text").isVisible(), "the text field");
+    const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) });
+    /** The text-entry and key commands the device received since `from` (no taps, no dumpsys). */
+    const entered = (from: number) =>
+      front.commands.slice(from).filter((c) =>
+        c.startsWith("input text ") || c.startsWith("input keyevent ") ||
+        c.startsWith(YADB_KEYBOARD)
+      );
+    // Each shell-special character of ASCII text reaches `input text` inside one single-quoted
+    // word ('\'' for the quote), spaces as %s: the text typed is the text given, and no part of
+    // it runs as a command on the device.
+    const cases: [string, string][] = [
+      [
+        `it's a "test"; echo $HOME & ls \\ \`id\``,
+        `input text 'it'\\''s%sa%s"test";%secho%s$HOME%s&%sls%s\\%s\`id\`'`,
+      ],
+      ["100%s done", `${YADB_KEYBOARD} '100%s done'`],
+      ["l'été à $5; ok", `${YADB_KEYBOARD} 'l'\\''été à $5; ok'`],
+      ["你好 'x'", `${YADB_KEYBOARD} '你好 '\\''x'\\'''`],
+    ];
+    for (const [value, command] of cases) {
+      const from = front.commands.length;
+      await agent.aiInput("the Text field", { value });
+      assert.equal(await page().locator("#note-text").inputValue(), value, `typing ${value}`);
+      // Replace mode: the helper empties the field, the text goes in, ESCAPE hides the keyboard.
+      assert.deepEqual(entered(from), [`${YADB_KEYBOARD} ~CLEAR~`, command, "input keyevent 111"]);
+    }
+    // Per code point ('sequential'): the quote alone is one quoted word too.
+    const from = front.commands.length;
+    await agent.aiInput("the Text field", { value: "a'b", inputStrategy: "sequential" });
+    assert.equal(await page().locator("#note-text").inputValue(), "a'b");
+    assert.deepEqual(entered(from).slice(1, 4), [
+      "input text 'a'",
+      "input text ''\\'''",
+      "input text 'b'",
+    ]);
+    // Keys: KeyboardPress, back, home, recent apps, each one `input keyevent CODE`.
+    const keys = front.commands.length;
+    await agent.aiKeyboardPress("the Text field", { keyName: "Enter" });
+    await agent.back();
+    await agent.home();
+    await agent.recentApps();
+    assert.deepEqual(entered(keys), [
+      "input keyevent 66",
+      "input keyevent 4",
+      "input keyevent 3",
+      "input keyevent 187",
+    ]);
+  },
+);
+
 test("launch, terminate, back, home and recentApps show in the phone's state", async () => {
   await freshNotes();
   const { agent } = await mobileAgent({}, { appNameMapping: { "My Settings": SETTINGS } });
@@ -277,12 +347,28 @@ test("launch, terminate, back, home and recentApps show in the phone's state", a
   // Back from the notes app's first page leaves it for the home screen.
   await agent.back();
   assert.equal(phone.foregroundApp().packageName, "com.android.launcher3");
-  await assert.rejects(agent.launch("com.example.missing"), /Cannot launch "com.example.missing"/);
+  // A package that is not installed: a ToolError with monkey's own words, without its echo of
+  // its arguments (`bash arg:` lines).
+  await assert.rejects(
+    agent.launch("com.example.missing"),
+    (e: Error) =>
+      e instanceof ToolError && e.code === "TOOL_FAILED" && e.tool === "adb" &&
+      e.status === 252 &&
+      e.message ===
+        `Cannot launch "com.example.missing" on Android device "${front.serial}": ` +
+          "** No activities found to run, monkey aborted." &&
+      !/bash arg|args:/.test(e.message + e.output),
+  );
   assert.equal(
     (await agent.runBridgeShell("wm size")).trim(),
     "Physical size: 1080x2400",
   );
-  await assert.rejects(agent.runBridgeShell("nosuchcommand"), /exited with 127/);
+  await assert.rejects(
+    agent.runBridgeShell("nosuchcommand"),
+    (e: Error) =>
+      e instanceof ToolError && e.code === "TOOL_FAILED" && e.status === 127 &&
+      /exited with 127: .*nosuchcommand: not found/.test(e.message),
+  );
   // Each method is one execution of the report, with one Action step and its status.
   const executions = agent._unstableLogContent().executions;
   assert.deepEqual(
@@ -366,12 +452,13 @@ test("PullGesture swipes from near the top edge down, or from near the bottom ed
   }
 });
 
-test("without the scrcpy server jar aiPinch rejects, saying what to push where; Pinch is not in the action space", async () => {
+test("without the scrcpy server jar aiPinch rejects with MissingDependencyError, saying what to push where; Pinch is not in the action space", async () => {
   const { agent, model, device } = await mobileAgent({ locate: locateBy({ map: "#list" }) });
   await assert.rejects(
     agent.aiPinch("map", { direction: "out" }),
     (e: Error) =>
-      e instanceof TypeError && /one pointer only/.test(e.message) &&
+      e instanceof MissingDependencyError && e.code === "DEPENDENCY_MISSING" &&
+      e.dependency === "scrcpy-server" && /one pointer only/.test(e.message) &&
       e.message.includes("adb push scrcpy-server-v3.3.3 /data/local/tmp/scrcpy-server.jar"),
   );
   assert.equal(model.calls.length, 0, "aiPinch called the model");
@@ -473,38 +560,80 @@ test("device listing finds the simulator with its details", async () => {
   assert.equal(agent.interface.deviceId, devices[0].udid);
 });
 
-test("an unknown device id fails, naming the connected devices", async () => {
+test("an unknown device id is a DeviceNotFoundError naming the connected devices", async () => {
   await assert.rejects(
     agentFromBridgeDevice("emulator-9999", {
       remoteBridgePort: server.port,
       generateReport: false,
     }),
     (error: Error) =>
+      error instanceof DeviceNotFoundError && error.code === "DEVICE_NOT_FOUND" &&
+      error.wanted === "emulator-9999" && error.available.includes(front.serial) &&
       /"emulator-9999" is not connected/.test(error.message) &&
       error.message.includes(front.serial),
   );
   const device = new MobileADevice("emulator-9999", { remoteBridgePort: server.port });
-  await assert.rejects(device.screenshotBase64(), /"emulator-9999" is not connected/);
+  await assert.rejects(
+    device.screenshotBase64(),
+    (error: Error) =>
+      error instanceof DeviceNotFoundError && error.code === "DEVICE_NOT_FOUND" &&
+      /"emulator-9999" is not connected/.test(error.message),
+  );
   await device.destroy();
 });
 
-test("adb missing: a clear error that says how to install it", async () => {
+test("adb missing: a MissingDependencyError that says how to install it", async () => {
   const port = await freePort(); // no server there, so the SDK tries to start one
+  const missing = (error: Error) =>
+    error instanceof MissingDependencyError && error.code === "DEPENDENCY_MISSING" &&
+    error.dependency === "adb" &&
+    /adb executable "\/nonexistent\/adb" was not found/.test(error.message) &&
+    error.message.includes("apt-get install adb") && error.message.includes("bridgePath");
   await assert.rejects(
     getConnectedDevices({ remoteBridgePort: port, bridgePath: "/nonexistent/adb" }),
-    (error: Error) =>
-      /adb executable "\/nonexistent\/adb" was not found/.test(error.message) &&
-      error.message.includes("apt-get install adb") && error.message.includes("bridgePath"),
+    missing,
   );
+  // A device fails its first command the same way; a remote server that refuses is a
+  // ConnectionError (never started by the SDK).
+  const device = new MobileADevice("emulator-5554", {
+    remoteBridgePort: port,
+    bridgePath: "/nonexistent/adb",
+  });
+  await assert.rejects(device.size(), missing);
+  await device.destroy();
+  await assert.rejects(
+    getConnectedDevices({ remoteBridgeHost: "127.0.0.2", remoteBridgePort: port }),
+    (error: Error) =>
+      error instanceof ConnectionError && error.code === "CONNECTION_REFUSED" &&
+      error.endpoint === `127.0.0.2:${port}` && /adb -a start-server/.test(error.message),
+  );
+});
+
+test("a shell command past its time limit is a ConnectionError (timeout); the next command runs", {
+  timeout: 60_000,
+}, async () => {
+  const { agent, device } = await mobileAgent({});
+  await assert.rejects(
+    agent.runBridgeShell("sleep 5", { timeout: 300 }),
+    (e: Error) =>
+      e instanceof ConnectionError && e.code === "CONNECTION_TIMEOUT" &&
+      e.endpoint === front.serial && /`sleep 5` failed: no answer within 300 ms/.test(e.message),
+  );
+  assert.equal((await device.runBridgeShell("echo again")).stdout, "again\n");
 });
 
 test("shell disabled: no RunBridgeShell for the planner, and runBridgeShell throws", async () => {
   const { agent, device } = await mobileAgent({}, { exposeRunBridgeShellAction: false });
   assert.ok(!device.actionSpace().some((a) => a.name === "RunBridgeShell"));
-  await assert.rejects(agent.runBridgeShell("echo hi"), /exposeRunBridgeShellAction: false/);
+  await assert.rejects(
+    agent.runBridgeShell("echo hi"),
+    (e: Error) =>
+      e instanceof UnsupportedActionError && e.code === "ACTION_UNSUPPORTED" &&
+      /exposeRunBridgeShellAction: false/.test(e.message),
+  );
 });
 
-test("a device gone in the middle of a step fails with an error naming it", async () => {
+test("a device gone in the middle of a step is a ConnectionError (lost) naming it", async () => {
   const second = await startVirtualPhone({
     browser,
     width: WIDTH,
@@ -530,9 +659,19 @@ test("a device gone in the middle of a step fails with an error naming it", asyn
     }, { serial: secondFront.serial });
     await assert.rejects(
       agent.aiTap("Note 1"),
-      (error: Error) => error.message.includes(`Android device "${secondFront.serial}"`),
+      (error: Error) =>
+        error instanceof ConnectionError && error.code === "CONNECTION_LOST" &&
+        error.kind === "lost" && error.endpoint === secondFront.serial &&
+        error.message.includes(`Android device "${secondFront.serial}"`),
     );
     assert.equal(second.inputs.filter((i) => i.type === "tap").length, 0);
+    // The next command finds the device no longer listed: still lost, not "never there".
+    await assert.rejects(
+      agent.home(),
+      (error: Error) =>
+        error instanceof ConnectionError && error.code === "CONNECTION_LOST" &&
+        /is gone: .*is not connected/.test(error.message),
+    );
   } finally {
     await secondFront.close();
     await adb("disconnect", secondFront.serial);

@@ -16,6 +16,13 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import {
+  ConnectionError,
+  DeviceNotFoundError,
+  MissingDependencyError,
+  ToolError,
+  UnsupportedActionError,
+} from "@sdk/core";
+import {
   agentFromToolDevice,
   getConnectedDevices,
   MobileCAgent,
@@ -230,7 +237,12 @@ test("the device reports the logical size and dpr, a JPEG screenshot and the Mob
     await device.destroy();
     await device.destroy(); // idempotent
   }
-  await assert.rejects(device.size(), /was destroyed: no more hdc commands/);
+  await assert.rejects(
+    device.size(),
+    (e: Error) =>
+      e instanceof ConnectionError && e.code === "CONNECTION_LOST" &&
+      /was destroyed: no more hdc commands/.test(e.message),
+  );
   await assert.rejects(device.runToolShell("echo hi"), /was destroyed/);
 });
 
@@ -273,6 +285,104 @@ test("aiInput types ASCII, accented, Chinese and quoted text, and hides the keyb
     /not a key name MobileC knows .*type characters such as punctuation with aiInput/,
   );
 });
+
+test(
+  "the exact uitest commands for typed text and keys: shell-special ASCII, %s and non-ASCII in one quoted word",
+  {
+    timeout: 120_000,
+  },
+  async () => {
+    await openNote(5);
+    const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) });
+    /** The text and key commands uitest received since `from` (no clicks). */
+    const entered = (from: number) =>
+      uiInputs().slice(from).filter((c) => c.startsWith("text ") || c.startsWith("keyEvent "));
+    // Each shell-special character reaches uitest inside one single-quoted word ('\'' for the
+    // quote): the text typed is the text given, and no part of it runs as a command on the device.
+    const cases: [string, string][] = [
+      [
+        `it's a "test"; echo $HOME & ls \\ \`id\``,
+        `text 'it'\\''s a "test"; echo $HOME & ls \\ \`id\`'`,
+      ],
+      ["100%s done", "text '100%s done'"],
+      ["l'été à $5; ok", `text 'l'\\''été à $5; ok'`],
+      ["你好 'x'", `text '你好 '\\''x'\\'''`],
+    ];
+    for (const [value, command] of cases) {
+      const from = uiInputs().length;
+      await agent.aiInput("the Text field", { value });
+      assert.equal(await page().locator("#note-text").inputValue(), value, `typing ${value}`);
+      // Replace mode: Ctrl+A and Backspace empty the field, the text goes in, Escape hides the
+      // keyboard.
+      assert.deepEqual(entered(from), [
+        "keyEvent 2072 2017",
+        "keyEvent 2055",
+        command,
+        "keyEvent 2070",
+      ]);
+    }
+    // Per code point ('sequential'): the quote alone is one quoted word too.
+    const from = uiInputs().length;
+    await agent.aiInput("the Text field", { value: "a'b", inputStrategy: "sequential" });
+    assert.equal(await page().locator("#note-text").inputValue(), "a'b");
+    assert.deepEqual(entered(from).slice(2, 5), ["text 'a'", `text ''\\'''`, "text 'b'"]);
+    // Keys: KeyboardPress, back, home, recent apps.
+    const keys = uiInputs().length;
+    await agent.aiKeyboardPress("the Text field", { keyName: "Enter" });
+    await agent.back();
+    await agent.home();
+    await agent.recentApps();
+    assert.deepEqual(entered(keys), [
+      "keyEvent 2054",
+      "keyEvent Back",
+      "keyEvent Home",
+      "keyEvent 2210",
+    ]);
+    // Each of them was one `hdc -t KEY shell COMMAND` run: the command is one argument.
+    const last = front.commands.at(-1)!;
+    assert.deepEqual(last.argv, ["-t", front.connectKey, "shell", "uitest uiInput keyEvent 2210"]);
+  },
+);
+
+test(
+  "a device gone in the middle of a step (unplugged: hdc no longer knows its key) is a ConnectionError (lost) naming it",
+  {
+    timeout: 120_000,
+  },
+  async () => {
+    const second = await startVirtualPhone({
+      browser,
+      width: WIDTH,
+      height: HEIGHT,
+      density: DENSITY,
+      apps: { [NOTES]: { url: `${apps.url}notes/index.html`, activity: "EntryAbility" } },
+      startApp: NOTES,
+    });
+    const key = front.addPhone(second, "FMR0GONE");
+    try {
+      const { agent } = await mobileAgent({
+        async locate() {
+          const box = await boxOf("#note-1", second);
+          // The screenshot was taken; the device goes away before the tap.
+          front.removePhone(key);
+          return box;
+        },
+      }, { deviceId: key });
+      await assert.rejects(
+        agent.aiTap("Note 1"),
+        (error: Error) =>
+          error instanceof ConnectionError && error.code === "CONNECTION_LOST" &&
+          error.kind === "lost" && error.endpoint === key &&
+          error.message.includes(`HarmonyOS device "${key}" is gone`) &&
+          /\[Fail\]Not match target founded/.test(error.message),
+      );
+      assert.equal(second.inputs.filter((i) => i.type === "tap").length, 0);
+    } finally {
+      if (front.targets().includes(key)) front.removePhone(key);
+      await second.close();
+    }
+  },
+);
 
 test("autoDismissKeyboard: false leaves the keyboard up; back-first dismisses with Back", async () => {
   await openNote(6);
@@ -319,15 +429,27 @@ test("launch (bundle, bundle/Ability, mapped name, URL), terminate, back, home, 
   // A bundle name: the entry module's main ability.
   await agent.launch(NOTES);
   assert.equal(phone.foregroundApp().packageName, NOTES);
+  // A bundle that is not installed, an ability that does not exist: ToolErrors of hdc with the
+  // device's own words.
   await assert.rejects(
     agent.launch("com.example.missing"),
-    /Cannot launch "com.example.missing": it is not installed/,
+    (e: Error) =>
+      e instanceof ToolError && e.code === "TOOL_FAILED" && e.tool === "hdc" &&
+      /Cannot launch "com.example.missing": it is not installed/.test(e.message),
   );
   await assert.rejects(
     agent.launch(`${NOTES}/NoSuchAbility`),
-    /Cannot launch "com.example.notes\/NoSuchAbility"[\s\S]*resolve ability err/,
+    (e: Error) =>
+      e instanceof ToolError && e.code === "TOOL_FAILED" &&
+      /Cannot launch "com.example.notes\/NoSuchAbility"[\s\S]*resolve ability err/.test(
+        e.message,
+      ) &&
+      /resolve ability err/.test(e.output),
   );
-  await assert.rejects(agent.terminate("com.example.missing"), /failed to force stop/);
+  await assert.rejects(
+    agent.terminate("com.example.missing"),
+    (e: Error) => e instanceof ToolError && /failed to force stop/.test(e.message),
+  );
   assert.equal(await agent.runToolShell("param get const.product.model"), "Simulator Phone\n");
   // hdc does not pass on a device command's exit code: the output says what happened.
   assert.match(await agent.runToolShell("nosuchcommand"), /nosuchcommand: not found/);
@@ -376,7 +498,9 @@ test("the planner's Launch and Terminate resolve app names; no Pinch, aiPinch is
   assert.ok(!device.actionSpace().some((a) => a.name === "Pinch"));
   await assert.rejects(
     agent.aiPinch(undefined, { direction: "out" }),
-    (error: Error) => error instanceof TypeError && /not available on MobileC/.test(error.message),
+    (error: Error) =>
+      error instanceof UnsupportedActionError && error.code === "ACTION_UNSUPPORTED" &&
+      error.action === "aiPinch" && /not available on MobileC/.test(error.message),
   );
 });
 
@@ -539,32 +663,45 @@ test("device listing: hdc list targets, TOOL_HOME, more phones, [Empty]", async 
     assert.deepEqual(await getConnectedDevices({ toolPath: empty.toolPath }), []);
     await assert.rejects(
       agentFromToolDevice(undefined, { toolPath: empty.toolPath }),
-      /No HarmonyOS device is connected: `hdc list targets` lists none/,
+      (e: Error) =>
+        e instanceof DeviceNotFoundError && e.code === "DEVICE_NOT_FOUND" &&
+        e.available.length === 0 &&
+        /No HarmonyOS device is connected: `hdc list targets` lists none/.test(e.message),
     );
   } finally {
     await empty.close();
   }
 });
 
-test("an unknown device id fails, naming the connected devices", async () => {
+test("an unknown device id is a DeviceNotFoundError naming the connected devices", async () => {
   await assert.rejects(
     agentFromToolDevice("192.168.0.9:5555", { toolPath: front.toolPath, generateReport: false }),
     (error: Error) =>
+      error instanceof DeviceNotFoundError && error.code === "DEVICE_NOT_FOUND" &&
+      error.wanted === "192.168.0.9:5555" && error.available.includes(front.connectKey) &&
       /"192.168.0.9:5555" is not connected; connected devices: /.test(error.message) &&
       error.message.includes(front.connectKey),
   );
+  // A device over it: hdc's own answer, and the devices hdc lists.
   const device = new MobileCDevice("192.168.0.9:5555", { toolPath: front.toolPath });
   await assert.rejects(
     device.screenshotBase64(),
-    /hdc -t 192.168.0.9:5555 shell .*failed.*\[Fail\]Not match target founded/,
+    (error: Error) =>
+      error instanceof DeviceNotFoundError && error.code === "DEVICE_NOT_FOUND" &&
+      error.wanted === "192.168.0.9:5555" && error.available.includes(front.connectKey) &&
+      /hdc -t 192.168.0.9:5555 shell .*failed.*\[Fail\]Not match target founded/.test(
+        error.message,
+      ) && error.message.includes(`connected devices: ${front.connectKey}`),
   );
   await device.destroy();
 });
 
-test("hdc missing: a clear error naming where the SDK looked and how to install hdc", async () => {
+test("hdc missing: a MissingDependencyError naming where the SDK looked and how to install hdc", async () => {
   await assert.rejects(
     getConnectedDevices({ toolPath: "/nonexistent/hdc" }),
     (error: Error) =>
+      error instanceof MissingDependencyError && error.code === "DEPENDENCY_MISSING" &&
+      error.dependency === "hdc" &&
       /not at toolPath "\/nonexistent\/hdc"/.test(error.message) &&
       error.message.includes("DevEco Studio") && error.message.includes("TOOL_HOME"),
   );
@@ -572,7 +709,11 @@ test("hdc missing: a clear error naming where the SDK looked and how to install 
   // looked in without toolPath is unit-tested in mobilec/tool_test.ts with its own environment).
   const runs = front.commands.length;
   const device = new MobileCDevice(front.connectKey, { toolPath: "/nonexistent/hdc" });
-  await assert.rejects(device.screenshotBase64(), /not at toolPath "\/nonexistent\/hdc"/);
+  await assert.rejects(
+    device.screenshotBase64(),
+    (e: Error) =>
+      e instanceof MissingDependencyError && /not at toolPath "\/nonexistent\/hdc"/.test(e.message),
+  );
   assert.equal(front.commands.length, runs);
   await device.destroy();
 });
@@ -620,13 +761,16 @@ async function misbehavingTool(kind: "fail" | "hang"): Promise<{ path: string; d
   return { path, dir };
 }
 
-test("hdc exiting non-zero fails the step with its own message, verbatim", async () => {
+test("hdc exiting non-zero is a ToolError with its own message, verbatim", async () => {
   const tool = await misbehavingTool("fail");
   try {
     const device = new MobileCDevice(front.connectKey, { toolPath: tool.path });
     await assert.rejects(
       device.home(),
       (error: Error) =>
+        error instanceof ToolError && error.code === "TOOL_FAILED" && error.tool === "hdc" &&
+        error.status === 3 &&
+        error.output === "hdc: the device refused the input (error 0x2f)" &&
         error.message.includes("hdc -t") && error.message.includes("exit code 3") &&
         error.message.includes("hdc: the device refused the input (error 0x2f)"),
     );
@@ -636,7 +780,7 @@ test("hdc exiting non-zero fails the step with its own message, verbatim", async
   }
 });
 
-test("a hdc run that does not finish within toolTimeout fails naming the command", async () => {
+test("a hdc run that does not finish within toolTimeout is a ConnectionError (timeout) naming the command", async () => {
   const tool = await misbehavingTool("hang");
   try {
     // Long enough for a screenshot through the simulator's hdc on a loaded machine, far shorter
@@ -644,7 +788,12 @@ test("a hdc run that does not finish within toolTimeout fails naming the command
     const device = new MobileCDevice(front.connectKey, { toolPath: tool.path, toolTimeout: 5000 });
     await assert.rejects(
       device.home(),
-      /hdc -t \S+ shell "uitest uiInput keyEvent Home" did not finish within 5000 ms/,
+      (e: Error) =>
+        e instanceof ConnectionError && e.code === "CONNECTION_TIMEOUT" &&
+        e.endpoint === front.connectKey &&
+        /hdc -t \S+ shell "uitest uiInput keyEvent Home" did not finish within 5000 ms/.test(
+          e.message,
+        ),
     );
     // The device is still usable: the next run is not held by the stopped one.
     assert.ok((await device.screenshotBase64()).length > 1000);
