@@ -12,7 +12,7 @@ import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { Bridge, type BridgeOptions, notConnected } from "./bridge.ts";
 import type { RunBridgeShellOptions } from "./bridge_shell.ts";
 import { MobileADevice } from "./device.ts";
-import { checked, shellFailure } from "./errors.ts";
+import { shellFailure } from "./errors.ts";
 import type { MobileADeviceOptions } from "./options.ts";
 import { pinchUnavailable } from "./pinch.ts";
 import { DEFAULT_SCRCPY_SERVER_PATH, DEFAULT_SCRCPY_SERVER_VERSION } from "./scrcpy.ts";
@@ -263,5 +263,5 @@ export async function agentFromBridgeDevice(
   }
   udid ??= devices[0].udid;
   const device = new MobileADevice(udid, options);
-  return checked(() => new MobileAAgent(device, options));
+  return new MobileAAgent(device, options);
 }

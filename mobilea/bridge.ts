@@ -12,13 +12,14 @@ import { AdbServerNodeTcpConnector } from "@yume-chan/adb-server-node-tcp";
 import {
   adoptChild,
   DeviceNotFoundError,
+  holdOpen,
   isSdkError,
   MissingDependencyError,
   SdkRangeError,
   SdkTypeError,
   ToolError,
 } from "@sdk/core";
-import { connectionError, connectionKind, errorCode, held } from "./errors.ts";
+import { connectionError, connectionKind, errorCode } from "./errors.ts";
 
 /** Where the adb server is, and how to start it (the bridge options of spec 4.8). */
 export interface BridgeOptions {
@@ -95,7 +96,7 @@ const START_SERVER_TIMEOUT_MS = 30_000;
  * @throws {ToolError} with adb's message when it fails.
  */
 function startServer(bridgePath: string, port: number): Promise<void> {
-  return held(
+  return holdOpen(
     new Promise((resolve, reject) => {
       const child = execFile(
         bridgePath,
@@ -186,7 +187,7 @@ export class Bridge {
 
   /** The server answers; a local one is started first when it does not. */
   ensureServer(): Promise<void> {
-    this.#ready ??= held(this.#ensureServer()).catch((error) => {
+    this.#ready ??= holdOpen(this.#ensureServer()).catch((error) => {
       this.#ready = undefined;
       throw error;
     });
@@ -240,7 +241,7 @@ export class Bridge {
   async devices(): Promise<AdbServerClient.Device[]> {
     await this.ensureServer();
     try {
-      return await held(this.#client.getDevices(["device"]));
+      return await holdOpen(this.#client.getDevices(["device"]));
     } catch (error) {
       throw this.#lost("list the devices", error);
     }
@@ -258,7 +259,7 @@ export class Bridge {
       throw notConnected(serial, devices.map((d) => d.serial), this.where);
     }
     try {
-      return await held(this.#client.createAdb({ serial }));
+      return await holdOpen(this.#client.createAdb({ serial }));
     } catch (error) {
       throw this.#lost(`connect to Android device ${JSON.stringify(serial)}`, error);
     }

@@ -10,9 +10,9 @@
  */
 
 import type { Adb } from "@yume-chan/adb";
-import { DeviceNotFoundError, isSdkError, SdkRangeError, SdkTypeError } from "@sdk/core";
+import { DeviceNotFoundError, holdOpen, isSdkError, SdkRangeError, SdkTypeError } from "@sdk/core";
 import type { Bridge } from "./bridge.ts";
-import { connectionError, held, shellFailure } from "./errors.ts";
+import { connectionError, shellFailure } from "./errors.ts";
 
 /** Default time limit of one shell command, ms. */
 export const DEFAULT_SHELL_TIMEOUT_MS = 20_000;
@@ -72,7 +72,7 @@ export class BridgeShell {
         ),
       );
     }
-    this.#adb ??= held(
+    this.#adb ??= holdOpen(
       this.#bridge.open(this.deviceId).then(async (adb) => {
         await this.#onConnect(adb);
         this.#everConnected = true;
@@ -161,7 +161,7 @@ export class BridgeShell {
       );
     });
     try {
-      return await held(Promise.race([work, late]));
+      return await holdOpen(Promise.race([work, late]));
     } catch (error) {
       const adb = this.#adb;
       this.#adb = undefined;

@@ -24,6 +24,7 @@ import type {
 } from "@sdk/core";
 import {
   checkAppNameResolver,
+  holdOpen,
   logDeviceActions,
   SdkTypeError,
   UnsupportedActionError,
@@ -38,7 +39,6 @@ import {
   type RunBridgeShellOptions,
   type ShellResult,
 } from "./bridge_shell.ts";
-import { checked, held } from "./errors.ts";
 import { startMirrorFrameStream } from "./frame_stream.ts";
 import {
   doubleTap,
@@ -131,7 +131,7 @@ export class MobileADevice implements AbstractInterface {
     }
     this.deviceId = deviceId;
     const bridge = new Bridge(options);
-    const settings = checked(() => readMobileAOptions(options));
+    const settings = readMobileAOptions(options);
     this.#settings = settings;
     // Each new connection looks for the scrcpy server jar, which decides whether Pinch is offered.
     this.#shell = new BridgeShell(bridge, deviceId, (adb) => this.#pinch.check(adb));
@@ -149,17 +149,17 @@ export class MobileADevice implements AbstractInterface {
     });
     if (this.#mirror.settings.enabled) {
       this.startFrameStream = (streamOptions) =>
-        held(startMirrorFrameStream(this.#mirror, () => this.screenshotBase64(), streamOptions));
+        holdOpen(
+          startMirrorFrameStream(this.#mirror, () => this.screenshotBase64(), streamOptions),
+        );
     }
     const builtIn = heldActions(mobileAActions(this.#actionHost()));
     const pinch = heldActions([mobileAPinchAction(this.#pinch, this.#screen, () => this.size())]);
-    this.#actions = checked(() =>
-      logDeviceActions(withCustomActions("MobileADevice", builtIn, options.customActions))
+    this.#actions = logDeviceActions(
+      withCustomActions("MobileADevice", builtIn, options.customActions),
     );
-    this.#actionsWithPinch = checked(() =>
-      logDeviceActions(
-        withCustomActions("MobileADevice", [...builtIn, ...pinch], options.customActions),
-      )
+    this.#actionsWithPinch = logDeviceActions(
+      withCustomActions("MobileADevice", [...builtIn, ...pinch], options.customActions),
     );
   }
 
@@ -176,7 +176,7 @@ export class MobileADevice implements AbstractInterface {
    * @throws {ConnectionError} / {DeviceNotFoundError} when the device is gone or not connected.
    */
   async screenshotBase64(): Promise<string> {
-    return await held(screenshotDataUri(
+    return await holdOpen(screenshotDataUri(
       this.#mirror,
       () => capturePng(this.#shell, this.#yadb, this.#settings.capture),
     ));
@@ -191,7 +191,7 @@ export class MobileADevice implements AbstractInterface {
    */
   async size(): Promise<Size> {
     if (this.#shell.destroyed) await this.#shell.connect(); // throws: no more bridge commands
-    return await held(this.#screen.size(this.#settings.alwaysRefreshScreenInfo));
+    return await holdOpen(this.#screen.size(this.#settings.alwaysRefreshScreenInfo));
   }
 
   /**
@@ -214,7 +214,7 @@ export class MobileADevice implements AbstractInterface {
    * @throws {ConnectionError} / {DeviceNotFoundError} when the device cannot be reached.
    */
   async pinchAvailable(): Promise<boolean> {
-    return await held(this.#pinch.available());
+    return await holdOpen(this.#pinch.available());
   }
 
   /** Where the scrcpy server jar is looked for, and its release (for messages). */
@@ -234,7 +234,7 @@ export class MobileADevice implements AbstractInterface {
    * @throws {SdkTypeError} when `resolve` is not a function.
    */
   useAppNameMapping(resolve: (target: string) => string): void {
-    this.#resolveApp = checked(() => checkAppNameResolver(resolve, "package name"));
+    this.#resolveApp = checkAppNameResolver(resolve, "package name");
   }
 
   /**
@@ -253,7 +253,7 @@ export class MobileADevice implements AbstractInterface {
    */
   async retryMirror(): Promise<void> {
     if (this.#shell.destroyed) await this.#shell.connect(); // throws: destroyed
-    await held(this.#mirror.retry());
+    await holdOpen(this.#mirror.retry());
   }
 
   /**
@@ -272,7 +272,7 @@ export class MobileADevice implements AbstractInterface {
         "runBridgeShell",
       );
     }
-    return await held(runBridgeShell(this.#shell, command, options));
+    return await holdOpen(runBridgeShell(this.#shell, command, options));
   }
 
   /**
@@ -281,7 +281,7 @@ export class MobileADevice implements AbstractInterface {
    */
   async destroy(): Promise<void> {
     // The mirror and the pinch session close over the connection, so it closes after them.
-    await held(this.#shell.close(async () => {
+    await holdOpen(this.#shell.close(async () => {
       await this.#mirror.close();
       await this.#pinch.close();
     }));
@@ -297,7 +297,7 @@ export class MobileADevice implements AbstractInterface {
    * (monkey's echo of its arguments left out).
    */
   async launch(uri: string): Promise<void> {
-    await held(launchApp(this.#shell, uri));
+    await holdOpen(launchApp(this.#shell, uri));
   }
 
   /**
@@ -306,22 +306,22 @@ export class MobileADevice implements AbstractInterface {
    * @throws {ToolError} when `am force-stop` fails.
    */
   async terminate(uri: string): Promise<void> {
-    await held(terminateApp(this.#shell, uri));
+    await holdOpen(terminateApp(this.#shell, uri));
   }
 
   /** Presses the system Back button (KEYCODE_BACK). */
   async back(): Promise<void> {
-    await held(keyevent(this.#input, KEYCODE_BACK));
+    await holdOpen(keyevent(this.#input, KEYCODE_BACK));
   }
 
   /** Presses the system Home button (KEYCODE_HOME). */
   async home(): Promise<void> {
-    await held(keyevent(this.#input, KEYCODE_HOME));
+    await holdOpen(keyevent(this.#input, KEYCODE_HOME));
   }
 
   /** Presses the system Recent apps button (KEYCODE_APP_SWITCH). */
   async recentApps(): Promise<void> {
-    await held(keyevent(this.#input, KEYCODE_APP_SWITCH));
+    await holdOpen(keyevent(this.#input, KEYCODE_APP_SWITCH));
   }
 
   // What the action space needs of this device, private parts included.
@@ -367,6 +367,6 @@ export class MobileADevice implements AbstractInterface {
 function heldActions(actions: readonly DeviceAction[]): DeviceAction[] {
   return actions.map((action) => ({
     ...action,
-    call: (param, context) => held(Promise.resolve().then(() => action.call(param, context))),
+    call: (param, context) => holdOpen(Promise.resolve().then(() => action.call(param, context))),
   }));
 }

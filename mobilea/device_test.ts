@@ -6,10 +6,9 @@ import {
   SdkRangeError,
   SdkTypeError,
   shellQuote,
-  ToolError,
 } from "@sdk/core";
 import { MobileADevice } from "./device.ts";
-import { asSdkError, commandOutput, shellFailure, withPrefix } from "./errors.ts";
+import { commandOutput, shellFailure, withPrefix } from "./errors.ts";
 import { escapeInputText, isNativeText } from "./typing.ts";
 
 test("isNativeText: printable ASCII without % format specifiers only", () => {
@@ -92,12 +91,7 @@ test("wrong options are SdkTypeError / SdkRangeError with their codes, the core 
   );
 });
 
-test("errors.ts: argument errors become the SDK's, a prefix keeps the class, monkey's echo is trimmed", () => {
-  const type = asSdkError(new TypeError("bad"));
-  assert.ok(type instanceof SdkTypeError && type.message === "bad");
-  assert.ok(asSdkError(new RangeError("far")) instanceof SdkRangeError);
-  const own = new ToolError("x", { tool: "adb" });
-  assert.equal(asSdkError(own), own);
+test("errors.ts: a prefix keeps the class, monkey's echo is trimmed", () => {
   const lost = new ConnectionError("gone", { kind: "lost", endpoint: "e" });
   const prefixed = withPrefix(lost, "Cannot pinch: ");
   assert.ok(prefixed instanceof ConnectionError);

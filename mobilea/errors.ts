@@ -1,21 +1,13 @@
 /**
- * How MobileA's failures become the SDK's error classes (`@sdk/core`'s taxonomy): argument
- * errors of the shared option checks as `SdkTypeError` / `SdkRangeError`, network failures as
- * `ConnectionError` of the right kind, a device command's failure as `ToolError` with its own
+ * How MobileA's failures become the SDK's error classes (`@sdk/core`'s taxonomy): network
+ * failures as `ConnectionError` of the right kind, a device command's failure as `ToolError` with its own
  * words (monkey's echo of its arguments trimmed off), and a failure given the context of the
  * call it happened in without losing its class.
  *
  * @module
  */
 
-import {
-  ConnectionError,
-  type ConnectionErrorKind,
-  holdOpen,
-  SdkRangeError,
-  SdkTypeError,
-  ToolError,
-} from "@sdk/core";
+import { ConnectionError, type ConnectionErrorKind, ToolError } from "@sdk/core";
 
 /** The first `code` string (`ECONNREFUSED`, `ENOENT`) of `error` or its causes. */
 export function errorCode(error: unknown): string | undefined {
@@ -34,42 +26,6 @@ export function connectionKind(error: unknown): ConnectionErrorKind {
   if (code === "ETIMEDOUT") return "timeout";
   if (code === "ECONNRESET" || code === "EPIPE" || code === "ERR_STREAM_DESTROYED") return "lost";
   return "refused";
-}
-
-/**
- * `error` in the SDK's argument classes: a plain `TypeError` or `RangeError` (what the shared
- * checks of `@sdk/core` throw) becomes an `SdkTypeError` / `SdkRangeError` with the same message
- * and the original as `cause`; anything else is returned as it is.
- */
-export function asSdkError(error: unknown): unknown {
-  if (error instanceof Error && error.constructor === TypeError) {
-    return new SdkTypeError(error.message, { cause: error });
-  }
-  if (error instanceof Error && error.constructor === RangeError) {
-    return new SdkRangeError(error.message, { cause: error });
-  }
-  return error;
-}
-
-/** Runs `check`, throwing its argument errors as the SDK's ({@link asSdkError}). */
-export function checked<T>(check: () => T): T {
-  try {
-    return check();
-  } catch (error) {
-    throw asSdkError(error);
-  }
-}
-
-/**
- * Waits for `work` while holding the process open (the SDK's sockets and children do not keep it
- * alive by themselves), and rejects with its argument errors as the SDK's.
- */
-export async function held<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await holdOpen(work);
-  } catch (error) {
-    throw asSdkError(error);
-  }
 }
 
 /**

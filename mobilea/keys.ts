@@ -7,7 +7,6 @@
  */
 
 import { normalizeKeyCombo, SdkTypeError } from "@sdk/core";
-import { checked } from "./errors.ts";
 
 /** Android key codes by the normalized key name (`KeyboardEvent.key` spelling). */
 const KEYCODES: Readonly<Record<string, number>> = {
@@ -70,7 +69,7 @@ const PUNCTUATION: Readonly<Record<string, number>> = {
  * one key at a time) or has no Android key code.
  */
 export function androidKeyCode(keyName: string): number {
-  const key = checked(() => normalizeKeyCombo(keyName));
+  const key = normalizeKeyCombo(keyName);
   if (key !== "+" && key.includes("+")) {
     throw new SdkTypeError(
       `Cannot press ${JSON.stringify(keyName)} on an Android device: key combinations with ` +

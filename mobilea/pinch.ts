@@ -9,6 +9,7 @@
 import type { Adb } from "@yume-chan/adb";
 import type { DeviceAction, Size } from "@sdk/core";
 import {
+  holdOpen,
   MissingDependencyError,
   PINCH_DIRECTIONS,
   pinchAction,
@@ -18,7 +19,7 @@ import {
   SdkTypeError,
   shellQuote,
 } from "@sdk/core";
-import { held, withPrefix } from "./errors.ts";
+import { withPrefix } from "./errors.ts";
 import type { BridgeShell } from "./bridge_shell.ts";
 import { DP_UNIT, type Screen } from "./screen.ts";
 import { scrcpyJarHint, type ScrcpySession, startScrcpySession } from "./scrcpy.ts";
@@ -80,7 +81,7 @@ export class PinchChannel {
    * errors of the connection and of `startScrcpySession`, each naming the device.
    */
   session(): Promise<ScrcpySession> {
-    this.#session ??= held((async () => {
+    this.#session ??= holdOpen((async () => {
       if (!(await this.available())) {
         throw new MissingDependencyError(pinchUnavailable(this.server), "scrcpy-server");
       }
@@ -157,7 +158,7 @@ export function mobileAPinchAction(
       distance * dpr,
       { ...physical, dpr },
     );
-    await held(runPinch(await channel.session(), path, ms, physical, context?.signal));
+    await holdOpen(runPinch(await channel.session(), path, ms, physical, context?.signal));
   }, {
     unit: DP_UNIT,
     defaultDurationMs: DEFAULT_PINCH_MS,

@@ -9,7 +9,6 @@
 import { AppAgent, DeviceNotFoundError, UnsupportedActionError } from "@sdk/core";
 import type { AgentOptions, AiPinchOptions, TUserPrompt } from "@sdk/core";
 import { listTargets, type ToolOptions } from "./tool.ts";
-import { checked } from "./errors.ts";
 import { MobileCDevice } from "./device.ts";
 import type { MobileCDeviceOptions } from "./options.ts";
 
@@ -176,5 +175,5 @@ export async function agentFromToolDevice(
     );
   }
   const device = new MobileCDevice(udid, options);
-  return checked(() => new MobileCAgent(device, options));
+  return new MobileCAgent(device, options);
 }

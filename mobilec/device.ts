@@ -15,10 +15,15 @@
  */
 
 import type { AbstractInterface, DeviceAction, Size } from "@sdk/core";
-import { checkAppNameResolver, logDeviceActions, SdkTypeError, withCustomActions } from "@sdk/core";
+import {
+  checkAppNameResolver,
+  holdOpen,
+  logDeviceActions,
+  SdkTypeError,
+  withCustomActions,
+} from "@sdk/core";
 import { type MobileCActionHost, mobileCActions } from "./actions.ts";
 import { Apps } from "./apps.ts";
-import { checked, held } from "./errors.ts";
 import { dragAndDrop, type InputTarget, keyEvent, move, touch } from "./input.ts";
 import { harmonyKeyEvent } from "./keys.ts";
 import { type MobileCDeviceOptions, type MobileCSettings, readMobileCOptions } from "./options.ts";
@@ -86,7 +91,7 @@ export class MobileCDevice implements AbstractInterface {
       );
     }
     this.deviceId = deviceId;
-    const settings = checked(() => readMobileCOptions(options));
+    const settings = readMobileCOptions(options);
     this.#settings = settings;
     this.#shell = new ToolShell(deviceId, settings.toolOptions, settings.toolTimeout);
     this.#screen = new Screen(this.#shell);
@@ -96,10 +101,10 @@ export class MobileCDevice implements AbstractInterface {
     const builtIn = mobileCActions(this.#actionHost()).map((action): DeviceAction => ({
       ...action,
       // The shared parameter readers throw the built-in TypeError: thrown as the SDK's.
-      call: (param, context) => held(Promise.resolve().then(() => action.call(param, context))),
+      call: (param, context) => holdOpen(Promise.resolve().then(() => action.call(param, context))),
     }));
-    this.#actions = checked(() =>
-      logDeviceActions(withCustomActions("MobileCDevice", builtIn, options.customActions))
+    this.#actions = logDeviceActions(
+      withCustomActions("MobileCDevice", builtIn, options.customActions),
     );
   }
 
@@ -157,7 +162,7 @@ export class MobileCDevice implements AbstractInterface {
    * @throws {SdkTypeError} when `resolve` is not a function.
    */
   useAppNameMapping(resolve: (target: string) => string): void {
-    this.#resolveApp = checked(() => checkAppNameResolver(resolve, "bundle name"));
+    this.#resolveApp = checkAppNameResolver(resolve, "bundle name");
   }
 
   /**

@@ -9,7 +9,6 @@
  */
 
 import { normalizeKeyCombo, SdkTypeError } from "@sdk/core";
-import { checked } from "./errors.ts";
 
 /** HarmonyOS key codes by the normalized key name (`KeyboardEvent.key` spelling). */
 const KEYCODES: Readonly<Record<string, number>> = {
@@ -48,7 +47,7 @@ export const MOBILEC_KEY_NAMES: readonly string[] = Object.keys(KEYCODES).filter
  * one key at a time) or is not one of the keys above, a letter or a digit.
  */
 export function harmonyKeyEvent(keyName: string): string {
-  const key = checked(() => normalizeKeyCombo(keyName));
+  const key = normalizeKeyCombo(keyName);
   if (key !== "+" && key.includes("+")) {
     throw new SdkTypeError(
       `Cannot press ${JSON.stringify(keyName)} on a HarmonyOS device: key combinations with ` +

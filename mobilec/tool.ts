@@ -25,10 +25,10 @@ import {
   adoptChild,
   ConnectionError,
   DeviceNotFoundError,
+  holdOpen,
   MissingDependencyError,
   ToolError,
 } from "@sdk/core";
-import { held } from "./errors.ts";
 
 /** Name of the tool's executable. */
 export const TOOL_NAME = "hdc";
@@ -159,7 +159,7 @@ export function runTool(
 ): Promise<ToolRun> {
   const shown = `${TOOL_NAME} ${args.map((a) => /\s/.test(a) ? JSON.stringify(a) : a).join(" ")}`;
   const key = args[0] === "-t" ? args[1] : undefined;
-  return held(
+  return holdOpen(
     new Promise((resolve, reject) => {
       const child = execFile(
         toolPath,
