@@ -192,6 +192,18 @@ function limitReached(limit: number): PlanningError {
   );
 }
 
+/**
+ * A report step for an action of a dialect answer that is not performed (docs/model-protocol.md,
+ * "Planning dialects": of several calls in one UI-TARS `Action:` block only the first counts).
+ */
+function recordDropped(s: CallSession, dialect: PlannerDialect, performed: string, call: string) {
+  const step = s.recorder.begin("Log", `Not performed: ${call}`, {
+    thought: `The ${dialect.name} answer held more than one action; only the first ` +
+      `(${performed}) is performed, so ${call} was dropped.`,
+  });
+  s.recorder.end(step);
+}
+
 function isDialectLocate(v: unknown): v is DialectLocate {
   return !!v && typeof v === "object" && typeof (v as DialectLocate).prompt === "string" &&
     !!(v as DialectLocate).rect && typeof (v as DialectLocate).rect === "object";
@@ -230,11 +242,16 @@ async function runDialectPlan(
         promptImages: s.promptImages,
       }),
     }, (answer, reportStep) => {
-      const parsed = dialect.parse(answer.raw, { actions, image: screen.modelImage });
+      const parsed = dialect.parse(answer.raw, {
+        actions,
+        image: screen.modelImage,
+        platform: s.device.interfaceType,
+      });
       reportStep.thought = parsed.thought ?? parsed.log;
       if (parsed.type === "error") throw new PlanningError(`aiAct failed: ${parsed.message}`);
       return parsed;
     });
+    for (const call of step.dropped ?? []) recordDropped(s, dialect, step.log, call);
     if (step.type === "actions") {
       for (const planned of step.actions) {
         let mark: Partial<ReportStep> = {};
