@@ -16,6 +16,7 @@ import type { DeviceAction, Rect } from "../device/types.ts";
 import { ModelResponseError } from "../errors.ts";
 import type { ModelImageSize } from "../model/chat.ts";
 import type { ModelFamily } from "../model/families/types.ts";
+import { boxField } from "../model/families/box.ts";
 
 /** A planned action as the answer gives it, keys trimmed. */
 export interface PlannedAction {
@@ -153,7 +154,7 @@ export function fitPlannedAction(
           : undefined;
         if (!locate) throw wrong(`{"prompt": string, "bbox": [...]}`);
         const prompt = typeof locate.prompt === "string" ? locate.prompt.trim() : "";
-        const bbox = locate.bbox;
+        const bbox = boxField(locate, options.family);
         const boxed = options.useBoxes && bbox !== undefined && bbox !== null;
         if (!prompt && !boxed) {
           throw unusable(

@@ -111,3 +111,45 @@ test(
     assert.deepEqual([f.param.locate, f.rects], [{ prompt: "the OK button" }, {}]);
   },
 );
+
+test(
+  "a planned locate may give the family's own box key (Qwen bbox_2d, Gemini box_2d); bbox wins",
+  {
+    timeout: 5000,
+  },
+  () => {
+    const planned = (locate: Record<string, unknown>) =>
+      readPlannedAction({ action: { type: "Tap", param: { locate } } }, "")!;
+    const qwen = { ...options, family: getModelFamily("qwen3-vl") };
+    const f = fitPlannedAction(
+      ACTIONS,
+      planned({ prompt: "OK", bbox_2d: [10, 20, 30, 40] }),
+      qwen,
+      "",
+    );
+    assert.deepEqual(f.rects.locate, { left: 10, top: 20, width: 20, height: 20 });
+    const both = fitPlannedAction(
+      ACTIONS,
+      planned({ prompt: "OK", bbox: [50, 60, 70, 80], bbox_2d: [10, 20, 30, 40] }),
+      qwen,
+      "",
+    );
+    assert.deepEqual(both.rects.locate, { left: 50, top: 60, width: 20, height: 20 });
+    const gemini = { ...options, family: getModelFamily("gemini") };
+    const g = fitPlannedAction(
+      ACTIONS,
+      planned({ prompt: "OK", box_2d: [20, 10, 40, 30] }),
+      gemini,
+      "",
+    );
+    assert.deepEqual(g.rects.locate, { left: 10, top: 20, width: 20, height: 20 });
+    // The default family has no other key: a prompt alone is located by a separate call.
+    const d = fitPlannedAction(
+      ACTIONS,
+      planned({ prompt: "OK", bbox_2d: [10, 20, 30, 40] }),
+      options,
+      "",
+    );
+    assert.deepEqual(d.rects, {});
+  },
+);

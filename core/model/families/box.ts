@@ -57,7 +57,7 @@ function labeledNumbers(text: string): number[] | undefined {
  * of numbers. Numbers anywhere else in a string never count.
  */
 function stringBox(text: string): Nested[] | undefined {
-  const t = text.replace(/<\|box_start\|>|<\|box_end\|>/g, " ");
+  const t = text.replace(/<\|(box_start|box_end|begin_of_box|end_of_box)\|>/g, " ");
   const tag = /<(bbox|bbox_2d|box|point)>([\s\S]*?)<\/\1>/i.exec(t);
   if (tag) return numberList(tag[2]);
   const token = /(?<![A-Za-z0-9])bbox((?:_-?\d+(?:\.\d+)?){4})(?![\w.])/i.exec(t);
@@ -133,6 +133,20 @@ export function readBoxNumbers(raw: unknown, family: string, image?: ModelImageS
     );
   }
   return numbers;
+}
+
+/**
+ * The box of an answer object (a locate answer, a planned `locate`): its `bbox`, or, when it has
+ * none, the first of the family's own box keys it has (`bbox_2d`, `box_2d`); `undefined` when
+ * it has none of them. Only this value's numbers are read as the box.
+ */
+export function boxField(
+  answer: Record<string, unknown>,
+  family: { readonly boxKeys?: readonly string[] },
+): unknown {
+  if ("bbox" in answer) return answer.bbox;
+  const key = family.boxKeys?.find((k) => k in answer);
+  return key === undefined ? undefined : answer[key];
 }
 
 /** A box value as an error message shows it: as written when short, else an excerpt. */
