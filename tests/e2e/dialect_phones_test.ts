@@ -252,3 +252,31 @@ for (const family of ["vlm-ui-tars", "auto-glm"] as const) {
     },
   );
 }
+
+test(
+  "a script written with the platform's own actions runs in both dialects: the test model speaks the dialect, the SDK maps it back",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    for (const family of ["vlm-ui-tars", "auto-glm"] as const) {
+      const { phone } = phones.MobileC;
+      await onNoteDetail(phone);
+      const seen: string[] = [];
+      const { agent, model } = await dialectAgent("MobileC", family, [
+        { log: "back", action: { type: "MobileCBackButton" } },
+        { log: "home", action: { type: "MobileCHomeButton" } },
+        { log: "open", action: { type: "Launch", param: { uri: NOTES } } },
+      ], seen);
+      assert.equal(await agent.aiAct("go back, go home, open notes"), "done");
+      assert.deepEqual(seen, [
+        `${NOTES}/index.html#/note/2`,
+        `${NOTES}/index.html`,
+        "home",
+        `${NOTES}/index.html`,
+      ], family);
+      const answers = model.calls.filter((c) => c.kind === "plan").map((c) => c.answer ?? "");
+      assert.match(answers[2], family === "auto-glm" ? /do\(action="Launch", app=/ : /open_app\(/);
+    }
+  },
+);
