@@ -416,3 +416,8 @@ test(
     assert.equal(bare.thought, "I see a button.");
   },
 );
+
+test("UI-TARS: a word ending in Action (LastAction:) is no marker", { timeout: 5000 }, () => {
+  const step = parse(tars, "Thought: x\nAction: click(start_box='(1,2)')\nLastAction: wait()");
+  assert.equal(only(step).name, "Tap");
+});

@@ -192,7 +192,7 @@ function actionMarkerEnds(text: string): number[] {
       continue;
     }
     const m = /^Action\s*[:：]/.exec(text.slice(i, i + 12));
-    if (m) {
+    if (m && !/\w/.test(text[i - 1] ?? "")) {
       ends.push(i + m[0].length);
       i += m[0].length - 1;
     }
