@@ -117,6 +117,16 @@ export interface DeviceAction<P = Record<string, unknown>> {
   description: string;
   /** Parameters, in prompt order. */
   params: readonly ActionParamSpec[];
+  /**
+   * The system function the action performs, for planners that name functions rather than the
+   * device's actions (the UI-TARS and AutoGLM dialects' back, home, ...): `"back"` (the previous
+   * screen or page), `"home"` (the home screen), `"recentApps"` (the app switcher), `"launch"`
+   * (open an app or a URL; its first string parameter takes the target). Optional: without it
+   * the role is read from the name by the convention of `core/device/roles.ts` (`Back`, `GoBack`
+   * or a name ending in `BackButton` is back; `Home` or `...HomeButton` home; `RecentApps`,
+   * `...RecentAppsButton` or `...AppSwitcher` recent apps; `Launch` launch).
+   */
+  role?: "back" | "home" | "recentApps" | "launch";
   /** Performs the action. Coordinates in `param` are logical pixels. */
   call(param: P, context: ActionContext): Promise<void>;
 }

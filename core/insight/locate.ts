@@ -14,6 +14,7 @@ import { LocateError, ModelResponseError } from "../errors.ts";
 import { locateSystemPrompt, locateUserText } from "../model/prompts.ts";
 import { modelStep, stringField } from "./ask.ts";
 import { cropImage, prepareImage } from "../image/mod.ts";
+import { boxField } from "../model/families/box.ts";
 
 /** A located element with the screen it was found on. */
 export interface LocateResult {
@@ -58,7 +59,8 @@ export async function locateElement(
     user: locateUserText(description, context, screen.image),
     screen,
   }, (answer, step) => {
-    const bbox = answer.json.bbox;
+    // The family's own box key (`bbox_2d`, `box_2d`) counts when there is no `bbox`.
+    const bbox = boxField(answer.json, family);
     const error = stringField(answer.json, "error");
     // Only `"bbox": null` or an `error` says "not found"; an answer with neither says nothing
     // usable, so it gets the one retry of unusable answers instead.

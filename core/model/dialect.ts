@@ -17,6 +17,7 @@ import { promptImageParts } from "./prompt_images.ts";
 import type { ResolvedPromptImage } from "./prompt_images.ts";
 import type { DeviceAction, Rect } from "../device/types.ts";
 import { normalizeKeyCombo } from "../device/keys.ts";
+import { type ActionRole, describeRole, findRoleAction } from "../device/roles.ts";
 import { ModelResponseError, PlanningError } from "../errors.ts";
 import type { ChatContentPart, ChatMessage } from "./chat.ts";
 import type { ModelImageSize } from "./chat.ts";
@@ -82,13 +83,21 @@ export interface DialectStepBase {
   log: string;
   /** The assistant message kept in the history for this turn (normalized). */
   historyAnswer: string;
+  /**
+   * Further actions the answer held that are not performed (a UI-TARS `Action:` block with
+   * several calls: only the first counts), as the dialect wrote them; the report shows them.
+   */
+  dropped?: string[];
 }
 
 /** A step read from a dialect answer. */
 export type DialectStep =
   | DialectStepBase & {
     type: "actions";
-    /** Device actions to perform in order (usually one; `type('text\n')` adds an Enter). */
+    /**
+     * Device actions to perform in order: usually one (`type('text\n')` adds an Enter); none
+     * for a dialect action that changes nothing on the screen (AutoGLM `Note`, `Call_API`).
+     */
     actions: DialectDeviceAction[];
   }
   | DialectStepBase & { type: "wait"; ms: number }
@@ -101,6 +110,8 @@ export interface DialectParseContext {
   actions: readonly DeviceAction[];
   /** Size of the image the model saw. */
   image: ModelImageSize;
+  /** The device's `interfaceType` (`"android"`, `"ios"`, `"web-page"`, ...), named in errors. */
+  platform?: string;
 }
 
 /** A planning dialect, carried by a model family (`ModelFamily.planner`). */
@@ -177,6 +188,8 @@ export interface DialectCall {
   positional: string[];
   /** The call's text, from the name to the closing parenthesis. */
   text: string;
+  /** Index in the text read just after the call (after its closing parenthesis). */
+  end: number;
 }
 
 function unescape(s: string): string {
@@ -253,7 +266,7 @@ export function readCall(text: string, from = 0): DialectCall | undefined {
     if (key) args[key] = value;
     else positional.push(value);
   }
-  return { name, args, positional, text: text.slice(m.index, i).trim() };
+  return { name, args, positional, text: text.slice(m.index, i).trim(), end: i };
 }
 
 // ---- keys --------------------------------------------------------------------------------------
@@ -281,25 +294,51 @@ export function toKeyCombo(keys: string, raw: string): string {
 // ---- mapping onto the device ----------------------------------------------------------------
 
 /**
- * The device action `name`, or a {@link PlanningError} that names the dialect's action and lists
- * the device's actions.
+ * What a dialect action needs of the device: the action of that name (`Tap`, `Input`, ...), or
+ * the action of a role (back, home, recent apps, launch: core/device/roles.ts), whatever the
+ * platform calls it.
+ */
+export type DeviceNeed = { name: string } | { role: ActionRole };
+
+/** What each role does, in an error's words. */
+const ROLE_PURPOSE: Record<ActionRole, string> = {
+  back: "going back",
+  home: "going to the home screen",
+  recentApps: "opening the app switcher",
+  launch: "opening an app",
+};
+
+/** The device action that meets `need`, or `undefined` when the device has none. */
+export function findDeviceAction(
+  actions: readonly DeviceAction[],
+  need: DeviceNeed,
+): DeviceAction | undefined {
+  return "name" in need
+    ? actions.find((a) => a.name === need.name)
+    : findRoleAction(actions, need.role);
+}
+
+/**
+ * The device action that meets `need`, or a {@link PlanningError} that names the dialect's
+ * action, the platform (`context.platform`), what the action needs, and lists the device's
+ * actions.
  */
 export function requireDeviceAction(
-  actions: readonly DeviceAction[],
-  name: string,
+  context: Pick<DialectParseContext, "actions" | "platform">,
+  need: DeviceNeed,
   dialect: string,
   dialectAction: string,
 ): DeviceAction {
-  const found = actions.find((a) => a.name === name);
-  if (!found) {
-    throw new PlanningError(
-      `The ${dialect} model chose the action "${dialectAction}", which this device does not have ` +
-        `(it needs a device action named "${name}"). This device's actions are: ${
-          actions.map((a) => a.name).join(", ")
-        }`,
-    );
-  }
-  return found;
+  const found = findDeviceAction(context.actions, need);
+  if (found) return found;
+  const device = context.platform ? `this device ("${context.platform}")` : "this device";
+  const needs = "name" in need
+    ? `it needs a device action named "${need.name}"`
+    : `${ROLE_PURPOSE[need.role]} needs ${describeRole(need.role)}`;
+  throw new PlanningError(
+    `The ${dialect} model chose the action "${dialectAction}", which ${device} does not have ` +
+      `(${needs}). This device's actions are: ${context.actions.map((a) => a.name).join(", ")}`,
+  );
 }
 
 /**

@@ -52,14 +52,15 @@ const WEB: DeviceAction[] = [
   }]),
   act("GoBack"),
 ];
+/** A phone's action space, in shape; its system buttons named by the roles' convention. */
 const MOBILE: DeviceAction[] = [
-  ...WEB,
+  ...WEB.filter((a) => a.name !== "GoBack"),
   act("DragAndDrop", [locate("from"), locate("to")]),
   act("Swipe", [locate("start"), locate("end")]),
   act("LongPress", [locate()]),
   act("Launch", [{ name: "uri", type: "string", required: true, description: "" }]),
-  act("Back"),
-  act("Home"),
+  act("PhoneBackButton"),
+  act("PhoneHomeButton"),
 ];
 // 1001 x 1001 pixels: normalized 0-1000 values map to the same pixel numbers.
 const IMAGE = { width: 1001, height: 1001, contentWidth: 1001, contentHeight: 1001 };
@@ -172,7 +173,8 @@ test("UI-TARS: drag and mobile actions need the device's actions; the error list
       e instanceof PlanningError && /"drag\(/.test(e.message) && /DragAndDrop/.test(e.message) &&
       /Tap, DoubleClick/.test(e.message),
   );
-  assert.equal(only(parse(tars, "Action: press_back()", MOBILE)).name, "Back");
+  assert.equal(only(parse(tars, "Action: press_back()", MOBILE)).name, "PhoneBackButton");
+  assert.equal(only(parse(tars, "Action: press_back()")).name, "GoBack");
   assert.deepEqual(only(parse(tars, "Action: open_app(app_name='Mail')", MOBILE)).param, {
     uri: "Mail",
   });
@@ -242,8 +244,10 @@ test("AutoGLM: Swipe, Long Press, Launch, Back, Home need the device's actions",
   assert.deepEqual(only(parse(glm, 'do(action="Launch", app="Settings")', MOBILE)).param, {
     uri: "Settings",
   });
-  assert.equal(only(parse(glm, 'do(action="Home")', MOBILE)).name, "Home");
-  for (const raw of ['do(action="Back")', 'do(action="Launch", app="X")', 'do(action="Home")']) {
+  assert.equal(only(parse(glm, 'do(action="Home")', MOBILE)).name, "PhoneHomeButton");
+  assert.equal(only(parse(glm, 'do(action="Back")', MOBILE)).name, "PhoneBackButton");
+  assert.equal(only(parse(glm, 'do(action="Back")')).name, "GoBack");
+  for (const raw of ['do(action="Launch", app="X")', 'do(action="Home")']) {
     assert.throws(
       () => parse(glm, raw),
       (e: unknown) =>
@@ -314,4 +318,106 @@ test("dialect messages: UI-TARS keeps earlier turns as assistant messages with 2
   );
   assert.match(g[0].content as string, /do\(action="Tap", element=\[x,y\]\)/);
   assert.doesNotMatch(g[0].content as string, /Launch/);
+});
+
+test(
+  "UI-TARS: of several Action lines the last one with a call is the answer; its Thought goes with it",
+  {
+    timeout: 5000,
+  },
+  () => {
+    const step = parse(
+      tars,
+      "Thought: Open the menu first.\nAction: hotkey(key='ctrl esc')Thought: Finish now.\nAction: finished(content='ok')",
+    );
+    assert.equal(step.type, "finished");
+    assert.equal(step.thought, "Finish now.");
+    assert.equal(step.dropped, undefined);
+    // A later Action line without a call does not count; the last one with a call does.
+    const tap = parse(tars, "Action: click(start_box='(10,20)')\nAction: (nothing)");
+    assert.equal(only(tap).name, "Tap");
+    // Action: inside a quoted argument or a quoted phrase of the thought is not a marker.
+    assert.deepEqual(
+      only(parse(tars, "Thought: type it\nAction: type(content='Action: wait()')")).param,
+      {
+        value: "Action: wait()",
+        mode: "typeOnly",
+      },
+    );
+    const quoted = parse(
+      tars,
+      `Thought: never write "Action: wait()" here.\nAction: click(start_box='(5,5)')`,
+    );
+    assert.equal(only(quoted).name, "Tap");
+    // The full-width colon.
+    assert.equal(only(parse(tars, "Thought: x\nAction：click(start_box='(5,5)')")).name, "Tap");
+  },
+);
+
+test("UI-TARS: one Action with several calls performs the first and names the rest as dropped", {
+  timeout: 5000,
+}, () => {
+  const step = parse(
+    tars,
+    "Thought: Click, then type.\nAction: click(start_box='(100,200)')\n\ntype(content='Hello')",
+  );
+  assert.equal(only(step).name, "Tap");
+  assert.deepEqual(step.dropped, ["type(content='Hello')"]);
+  const inline = parse(tars, "Thought: x\nAction: click(start_box='(100,200)') then wait()");
+  assert.deepEqual(inline.dropped, ["wait()"]);
+  const done = parse(tars, "Action: finished(content='ok')\n\nclick(start_box='(1,2)')");
+  assert.equal(done.type, "finished");
+  assert.deepEqual(done.dropped, ["click(start_box='(1,2)')"]);
+  // Prose that only mentions a call is not an action: the answer is unusable.
+  assert.throws(() => parse(tars, "I should wait() until the page is stable."), ModelResponseError);
+  assert.throws(
+    () => parse(tars, "Thought: hmm\nAction: I will click(start_box='(1,2)')"),
+    ModelResponseError,
+  );
+});
+
+test(
+  "AutoGLM: two calls in one answer are unusable; Note and Call_API do nothing; Type_Name types",
+  {
+    timeout: 5000,
+  },
+  () => {
+    for (
+      const raw of [
+        '<answer>do(action="Tap", element=[1,2])\ndo(action="Type", text="x")</answer>',
+        '<answer>do(action="Tap", element=[1,2]) finish(message="done")</answer>',
+      ]
+    ) {
+      assert.throws(() => parse(glm, raw), (e: unknown) => {
+        assert.ok(e instanceof ModelResponseError);
+        assert.match(e.message, /more than one action/);
+        return true;
+      });
+    }
+    // A call's quoted text may hold what looks like a call.
+    const done = parse(glm, '<answer>finish(message="I did do(action=\\"Tap\\")")</answer>');
+    assert.equal(done.type, "finished");
+    for (
+      const raw of [
+        'do(action="Note", message="price: 12")',
+        'do(action="Call_API", instruction="sum")',
+      ]
+    ) {
+      const step = parse(glm, raw);
+      assert.equal(step.type, "actions", raw);
+      if (step.type === "actions") assert.deepEqual(step.actions, [], raw);
+    }
+    assert.deepEqual(only(parse(glm, 'do(action="Type_Name", text="Tom")')).param, {
+      value: "Tom",
+      mode: "replace",
+    });
+    assert.equal(parse(glm, 'do(action="Interact")').type, "error");
+    const bare = parse(glm, 'I see a button. do(action="Tap", element=[100,200])');
+    assert.equal(bare.thought, "I see a button.");
+  },
+);
+
+test("UI-TARS: a word ending in Action (LastAction:) is no marker", { timeout: 5000 }, () => {
+  const step = parse(tars, "Thought: x\nAction: click(start_box='(1,2)')\nLastAction: wait()");
+  assert.equal(only(step).name, "Tap");
 });

@@ -25,8 +25,14 @@ function firstObject(text: string): string | undefined {
   return text.slice(start);
 }
 
+/** The object with the surrounding blanks of its own keys trimmed (`{" bbox ": 1}`). */
+function trimmedKeys(v: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.trim(), x]));
+}
+
 /**
- * Parses the answer's JSON object.
+ * Parses the answer's JSON object; the blanks around its keys are trimmed (`" bbox"` is
+ * `bbox`), not those of nested objects (extracted data keeps its keys).
  *
  * @throws {ModelResponseError} quoting the raw answer when no object can be read.
  */
@@ -38,12 +44,16 @@ export async function parseJsonAnswer(raw: string): Promise<Record<string, unkno
   if (candidate) {
     try {
       const v = JSON.parse(candidate);
-      if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+      if (v && typeof v === "object" && !Array.isArray(v)) {
+        return trimmedKeys(v as Record<string, unknown>);
+      }
     } catch {
       try {
         const { jsonrepair } = await import("jsonrepair");
         const v = JSON.parse(jsonrepair(candidate));
-        if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+        if (v && typeof v === "object" && !Array.isArray(v)) {
+          return trimmedKeys(v as Record<string, unknown>);
+        }
       } catch {
         // fall through to the error below
       }

@@ -9,19 +9,20 @@ import type { CallSession } from "../agent/session.ts";
 import { captureFor } from "../agent/session.ts";
 import { toLocatedElement } from "../agent/screen.ts";
 import type { Screen } from "../agent/screen.ts";
-import { findAction, performAction } from "../agent/perform.ts";
+import { performAction } from "../agent/perform.ts";
 import { locateWithCache, rememberLocate } from "../agent/cache/locate_cache.ts";
 import { replayPlan, toCacheAction } from "../agent/cache/plan_cache.ts";
 import type { PlanCacheAction } from "../agent/cache/yaml_io.ts";
 import type { AllowedUploadDir } from "../agent/upload_paths.ts";
-import type { DeviceAction, LocatedElement } from "../device/types.ts";
-import { ModelResponseError, PlanningError } from "../errors.ts";
+import type { LocatedElement } from "../device/types.ts";
+import { PlanningError } from "../errors.ts";
 import { planSystemPrompt, planUserText } from "../model/prompts.ts";
 import type { ReportStep } from "../report/types.ts";
 import { modelStep, stringField } from "../insight/ask.ts";
 import { deepLocateElement, locateElement, markTarget } from "../insight/locate.ts";
 import { sleep } from "../runtime/runtime.ts";
 import type { DialectLocate, DialectStep, DialectTurn, PlannerDialect } from "../model/dialect.ts";
+import { fitPlannedAction, type FittedAction, readPlannedAction } from "./plan_answer.ts";
 
 /** Options of one planning run. */
 export interface PlanRunOptions {
@@ -42,55 +43,34 @@ export interface PlanRunOptions {
   fileChooserAllowedDir?: AllowedUploadDir;
 }
 
-interface PlannedAction {
-  type: string;
-  param: Record<string, unknown>;
-}
-
-function readPlannedAction(json: Record<string, unknown>, raw: string): PlannedAction | undefined {
-  const a = json.action;
-  if (a === null || a === undefined) return undefined;
-  if (typeof a !== "object" || typeof (a as PlannedAction).type !== "string") {
-    throw new ModelResponseError(
-      `The planner's "action" must be {"type": string, "param": object}, got ${JSON.stringify(a)}`,
-      raw,
-    );
-  }
-  const p = (a as PlannedAction).param;
-  return { type: (a as PlannedAction).type, param: p && typeof p === "object" ? { ...p } : {} };
-}
-
 /**
- * Resolves every locate parameter of a planned action (e.g. DragAndDrop's `from` and `to`) into
- * elements; the report marks the first one.
+ * Resolves every locate parameter of a fitted action (e.g. DragAndDrop's `from` and `to`) into
+ * elements: from the plan's box when it gave one (already read, in `fitted.rects`), else by a
+ * locate call on the prompt; the report marks the first one.
  */
 async function resolveLocates(
   s: CallSession,
-  action: DeviceAction,
-  param: Record<string, unknown>,
+  fitted: FittedAction,
   screen: Screen,
   options: PlanRunOptions,
 ): Promise<Partial<ReportStep>> {
-  const family = s.caller.config("planning").family;
+  const { action, param, rects } = fitted;
   let mark: Partial<ReportStep> = {};
   for (const spec of action.params.filter((p) => p.type === "locate")) {
-    const v = param[spec.name] as { prompt?: unknown; bbox?: unknown } | string | undefined | null;
+    const v = param[spec.name] as { prompt: string } | undefined | null;
     if (v === undefined || v === null) continue;
-    const prompt = typeof v === "string" ? v : typeof v.prompt === "string" ? v.prompt : "";
-    const bbox = typeof v === "object" ? v.bbox : undefined;
-    if (bbox !== undefined && bbox !== null && !options.deepThink && !options.deepLocate) {
-      const rect = family.toPixelRect(bbox, screen.modelImage);
-      param[spec.name] = toLocatedElement(screen, rect, prompt);
+    const rect = rects[spec.name];
+    if (rect) {
+      param[spec.name] = toLocatedElement(screen, rect, v.prompt);
       if (!mark.target) mark = { screenshot: screen.screenshotId, ...markTarget(rect) };
-      if (prompt) await rememberLocate(s, prompt, param[spec.name] as LocatedElement);
+      if (v.prompt) await rememberLocate(s, v.prompt, param[spec.name] as LocatedElement);
     } else {
-      if (!prompt) {
-        throw new PlanningError(
-          `The planner gave ${action.name}.${spec.name} without a prompt or bbox`,
-        );
-      }
       const locate = options.deepLocate ? deepLocateElement : locateElement;
-      const located = await locateWithCache(s, prompt, () => locate(s, prompt, options.context));
+      const located = await locateWithCache(
+        s,
+        v.prompt,
+        () => locate(s, v.prompt, options.context),
+      );
       param[spec.name] = located.element;
       if (!mark.target) {
         mark = { screenshot: located.screen.screenshotId, ...markTarget(located.imageRect) };
@@ -125,11 +105,12 @@ export async function runPlan(
     s.signal?.throwIfAborted();
     const actions = s.device.actionSpace();
     const screen = await captureFor(s, "planning");
+    const useBoxes = !options.deepThink && !options.deepLocate;
     const plan = await modelStep(s, {
       kind: "Planning",
       title: `Plan step ${cycle}`,
       intent: "planning",
-      system: planSystemPrompt(actions, planning.family, !options.deepThink && !options.deepLocate),
+      system: planSystemPrompt(actions, planning.family, useBoxes),
       user: planUserText(instruction, history, options.context, screen.image),
       screen,
     }, (answer, step) => {
@@ -144,25 +125,25 @@ export async function runPlan(
           `The planner answered neither an action nor "finished": ${answer.raw.slice(0, 500)}`,
         );
       }
-      return { log, planned, finished, output: stringField(answer.json, "output") };
+      // The action and its parameters are fitted here, inside the answer's reading step, so
+      // that an action the device lacks or a parameter that does not fit gets the retry.
+      const fitted = planned &&
+        fitPlannedAction(actions, planned, {
+          family: planning.family,
+          image: screen.modelImage,
+          useBoxes,
+        }, answer.raw);
+      return { log, planned, fitted, finished, output: stringField(answer.json, "output") };
     });
-    const { planned, log } = plan;
-    if (planned) {
-      let action: DeviceAction;
-      try {
-        action = findAction(actions, planned.type);
-      } catch (e) {
-        throw new PlanningError(
-          `The planner chose an action this device does not have: ${(e as Error).message}`,
-        );
-      }
-      const cached = toCacheAction(action, planned.param);
+    const { planned, fitted, log } = plan;
+    if (planned && fitted) {
+      const cached = toCacheAction(fitted.action, fitted.param);
       done = cached && done ? [...done, cached] : undefined;
-      const mark = await resolveLocates(s, action, planned.param, screen, options);
+      const mark = await resolveLocates(s, fitted, screen, options);
       await performAction(
         s,
-        action.name,
-        planned.param,
+        fitted.action.name,
+        fitted.param,
         mark,
         { fileChooserAccept: options.fileChooserAccept },
         options.fileChooserAllowedDir,
@@ -190,6 +171,18 @@ function limitReached(limit: number): PlanningError {
     `aiAct stopped: replanningCycleLimit (${limit}) reached before the model said the task was finished. ` +
       `Raise replanningCycleLimit or split the task.`,
   );
+}
+
+/**
+ * A report step for an action of a dialect answer that is not performed (docs/model-protocol.md,
+ * "Planning dialects": of several calls in one UI-TARS `Action:` block only the first counts).
+ */
+function recordDropped(s: CallSession, dialect: PlannerDialect, performed: string, call: string) {
+  const step = s.recorder.begin("Log", `Not performed: ${call}`, {
+    thought: `The ${dialect.name} answer held more than one action; only the first ` +
+      `(${performed}) is performed, so ${call} was dropped.`,
+  });
+  s.recorder.end(step);
 }
 
 function isDialectLocate(v: unknown): v is DialectLocate {
@@ -230,11 +223,16 @@ async function runDialectPlan(
         promptImages: s.promptImages,
       }),
     }, (answer, reportStep) => {
-      const parsed = dialect.parse(answer.raw, { actions, image: screen.modelImage });
+      const parsed = dialect.parse(answer.raw, {
+        actions,
+        image: screen.modelImage,
+        platform: s.device.interfaceType,
+      });
       reportStep.thought = parsed.thought ?? parsed.log;
       if (parsed.type === "error") throw new PlanningError(`aiAct failed: ${parsed.message}`);
       return parsed;
     });
+    for (const call of step.dropped ?? []) recordDropped(s, dialect, step.log, call);
     if (step.type === "actions") {
       for (const planned of step.actions) {
         let mark: Partial<ReportStep> = {};

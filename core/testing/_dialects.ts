@@ -229,10 +229,22 @@ const GLM_NAMES: Record<string, string> = {
 };
 
 /**
+ * The system button a device action name stands for, by the SDK's documented naming convention
+ * (docs/model-protocol.md, "Planning dialects"): `GoBack` or `...BackButton` is back,
+ * `...HomeButton` home.
+ */
+function systemRole(type: string): "back" | "home" | undefined {
+  if (type === "GoBack" || type.endsWith("BackButton")) return "back";
+  if (type.endsWith("HomeButton")) return "home";
+  return undefined;
+}
+
+/**
  * Writes a script's reply as a dialect answer. The action types the SDK's action space uses
  * (`Tap`, `DoubleClick`, `RightClick`, `Hover`, `Input` without a locate, `KeyboardPress`,
- * `Scroll`, `DragAndDrop`) become the dialect's own actions; any other type is written as a
- * dialect action of that name (`press_back`, `Back`, `Launch`, `wait`, ...) with its parameters.
+ * `Scroll`, `DragAndDrop`; a platform's back and home buttons, `GoBack`, `Launch` with a `uri`)
+ * become the dialect's own actions; any other type is written as a dialect action of that name
+ * (`press_back`, `Back`, `Launch`, `wait`, ...) with its parameters.
  *
  * @throws {Error} for an `Input` with a locate (the dialects type into the focused element:
  *   script a `Tap` on the field first).
@@ -258,6 +270,12 @@ export async function renderDialectPlan(
     }
     const box = (p: [number, number]) => `'(${p[0]},${p[1]})'`;
     const { type } = reply.action;
+    const role = systemRole(type);
+    if (role === "back") return answer("press_back()");
+    if (role === "home") return answer("press_home()");
+    if (type === "Launch" && typeof param.uri === "string") {
+      return answer(`open_app(app_name=${single(param.uri)})`);
+    }
     const at = await pointArg("locate");
     if (TARS_NAMES[type]) {
       if (!at) throw new Error(`${type} needs a { prompt, box } locate`);
@@ -295,6 +313,11 @@ export async function renderDialectPlan(
   }
   if (!reply.action) return answer(`finish(message=${double(reply.output ?? "")})`);
   const { type } = reply.action;
+  const role = systemRole(type);
+  if (role) return answer(`do(action="${role === "back" ? "Back" : "Home"}")`);
+  if (type === "Launch" && typeof param.uri === "string") {
+    return answer(`do(action="Launch", app=${double(param.uri)})`);
+  }
   const at = await pointArg("locate");
   const pt = (p: [number, number]) => `[${p[0]},${p[1]}]`;
   if (GLM_NAMES[type]) {

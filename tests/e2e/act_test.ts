@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PlanningError } from "@sdk/core";
+import { ModelResponseError, PlanningError } from "@sdk/core";
 import { appModelScript, locateTarget, todoItems } from "../helpers/app_model.ts";
 import { driverTest } from "./_drivers.ts";
 
@@ -131,17 +131,19 @@ driverTest(
 );
 
 driverTest(
-  "aiAct rejects a planned action the device does not have, naming the actions it has",
+  "aiAct retries a planned action the device does not have once, then rejects with a ModelResponseError naming the actions it has",
   async (env) => {
     const page = await env.open("actions.html");
-    const { agent } = await env.agent(page, {
+    const { agent, model } = await env.agent(page, {
       plan: () => ({ log: "launch", action: { type: "Launch", param: { uri: "com.example" } } }),
     });
     await assert.rejects(
       agent.aiAct("open the app"),
       (e: unknown) =>
-        e instanceof PlanningError && /no action named "Launch"/.test(e.message) &&
-        /Tap, /.test(e.message),
+        e instanceof ModelResponseError && /no action named "Launch"/.test(e.message) &&
+        /Tap, /.test(e.message) && /even after one retry/.test(e.message),
     );
+    assert.equal(model.calls.length, 2);
+    assert.match(model.calls[1].call!.feedback!, /no action named "Launch"/);
   },
 );

@@ -98,9 +98,10 @@ test("UI-TARS plans aiAct in its own dialect: signs in and adds a todo, history 
   assert.equal(last.history.length, 8);
   assert.match(last.history[0], /^Thought: .*\nAction: click\(start_box='\(\d+,\d+\)'\)$/);
   assert.match(last.systemPrompt, /left_double\(start_box/);
-  // Only actions the page has: it has DragAndDrop (drag), not Back (press_back).
+  // Only actions the page has: DragAndDrop (drag), GoBack (press_back), no home (press_home).
   assert.match(last.systemPrompt, /drag\(start_box/);
-  assert.doesNotMatch(last.systemPrompt, /press_back/);
+  assert.match(last.systemPrompt, /press_back\(\)/);
+  assert.doesNotMatch(last.systemPrompt, /press_home/);
   // Two earlier screenshots kept, plus the current one.
   assert.equal(imagesIn(plans.at(-1)!.request), 3);
   assert.equal(imagesIn(plans[0].request), 1);
@@ -164,35 +165,46 @@ for (const [family, limit] of [["vlm-ui-tars", 40], ["auto-glm", 100]] as const)
   });
 }
 
-test("AutoGLM's Back and Launch on a web page: a PlanningError naming the action and listing the page's actions", async () => {
-  for (const action of [{ type: "Back" }, { type: "Launch", param: { app: "Settings" } }]) {
+test("AutoGLM's Launch and Home on a web page: a PlanningError naming the action and the platform, listing the page's actions", async () => {
+  for (const action of [{ type: "Home" }, { type: "Launch", param: { app: "Settings" } }]) {
     const page = await env.open("actions.html");
     const { agent, model } = await env.agent(page, {
       plan: () => ({ log: "go", action }),
     }, { model: { family: "auto-glm" } });
     await assert.rejects(
-      agent.aiAct("go back"),
+      agent.aiAct("go home"),
       (e: unknown) =>
         e instanceof PlanningError && e.message.includes(`"${action.type}`) &&
-        /AutoGLM/.test(e.message) && /Tap, DoubleClick, RightClick, Hover, Input/.test(e.message) &&
-        /GoBack/.test(e.message),
+        /AutoGLM/.test(e.message) && /"web-page"/.test(e.message) &&
+        /Tap, DoubleClick, RightClick, Hover, Input/.test(e.message) && /GoBack/.test(e.message),
     );
     // Not an unusable answer: no retry.
     assert.equal(model.calls.length, 1);
   }
 });
 
-test("UI-TARS press_back on a web page without Back: a PlanningError naming press_back", async () => {
+test("AutoGLM Back and UI-TARS press_back go back on a web page (its GoBack); press_home is a PlanningError", async () => {
+  for (const [family, back] of [["auto-glm", "Back"], ["vlm-ui-tars", "press_back"]] as const) {
+    const page = await env.open("login.html");
+    await page.goto(new URL("actions.html", env.appUrl).href);
+    let n = 0;
+    const { agent } = await env.agent(page, {
+      plan: () =>
+        n++ === 0 ? { log: "back", action: { type: back } } : { log: "done", output: "back" },
+    }, { model: { family } });
+    assert.equal(await agent.aiAct("go back"), "back");
+    assert.ok(page.url().endsWith("login.html"), `${family}: ${page.url()}`);
+  }
   const page = await env.open("actions.html");
   const { agent } = await env.agent(page, {
-    plan: () => ({ log: "go back", action: { type: "press_back" } }),
+    plan: () => ({ log: "go home", action: { type: "press_home" } }),
   }, { model: { family: "vlm-ui-tars" } });
   await assert.rejects(
-    agent.aiAct("go back"),
+    agent.aiAct("go home"),
     (e: unknown) =>
-      e instanceof PlanningError && /press_back/.test(e.message) && /GoBack/.test(e.message),
+      e instanceof PlanningError && /press_home/.test(e.message) && /"web-page"/.test(e.message) &&
+      /HomeButton/.test(e.message),
   );
-  assert.equal(page.url().endsWith("actions.html"), true);
 });
 
 // ---- one retry on an unusable answer ------------------------------------------------------------

@@ -11,6 +11,7 @@
 import type { DeviceAction } from "../../device/types.ts";
 import { ModelResponseError, quoteExcerpt } from "../../errors.ts";
 import {
+  type DeviceNeed,
   type DialectCall,
   dialectConversation,
   type DialectDeviceAction,
@@ -18,6 +19,7 @@ import {
   type DialectParseContext,
   type DialectStep,
   fillParams,
+  findDeviceAction,
   type PlannerDialect,
   readCall,
   requireDeviceAction,
@@ -32,7 +34,8 @@ const MAX_WAIT_MS = 10_000;
 interface GlmAction {
   signature: string;
   description: string;
-  device?: string;
+  /** The device action it needs: by name, or by role (core/device/roles.ts). */
+  device?: DeviceNeed;
 }
 
 /** The AutoGLM actions, by their name lowercased without spaces or underscores. */
@@ -41,44 +44,49 @@ const GLM_ACTIONS: Record<string, GlmAction & { name: string }> = {
     name: "Tap",
     signature: 'do(action="Tap", element=[x,y])',
     description: "tap (click) the point",
-    device: "Tap",
+    device: { name: "Tap" },
   },
   doubletap: {
     name: "Double Tap",
     signature: 'do(action="Double Tap", element=[x,y])',
     description: "double-tap the point",
-    device: "DoubleClick",
+    device: { name: "DoubleClick" },
   },
   longpress: {
     name: "Long Press",
     signature: 'do(action="Long Press", element=[x,y])',
     description: "press and hold the point",
-    device: "LongPress",
+    device: { name: "LongPress" },
   },
   type: {
     name: "Type",
     signature: 'do(action="Type", text="...")',
     description: "type into the focused input field (tap it first), replacing its content",
-    device: "Input",
+    device: { name: "Input" },
   },
   swipe: {
     name: "Swipe",
     signature: 'do(action="Swipe", start=[x1,y1], end=[x2,y2])',
     description: "swipe from start to end",
-    device: "Swipe",
+    device: { name: "Swipe" },
   },
   launch: {
     name: "Launch",
     signature: 'do(action="Launch", app="name")',
     description: "open an app",
-    device: "Launch",
+    device: { role: "launch" },
   },
-  back: { name: "Back", signature: 'do(action="Back")', description: "go back", device: "Back" },
+  back: {
+    name: "Back",
+    signature: 'do(action="Back")',
+    description: "go back",
+    device: { role: "back" },
+  },
   home: {
     name: "Home",
     signature: 'do(action="Home")',
     description: "go to the home screen",
-    device: "Home",
+    device: { role: "home" },
   },
   wait: {
     name: "Wait",
@@ -90,13 +98,39 @@ const GLM_ACTIONS: Record<string, GlmAction & { name: string }> = {
     signature: 'do(action="Take_over", message="why")',
     description: "the user must act (log-in, captcha); the task stops",
   },
+  note: {
+    name: "Note",
+    signature: 'do(action="Note", message="...")',
+    description: "record what the screen shows; nothing is done on the screen",
+  },
+  callapi: {
+    name: "Call_API",
+    signature: 'do(action="Call_API", instruction="...")',
+    description: "summarize or process what was recorded; nothing is done on the screen",
+  },
 };
 
+/** Other names of the same actions (the reference handler's `Type_Name`, `Interact`). */
+const GLM_ALIASES: Record<string, string> = { typename: "type", interact: "takeover" };
+
+/** Actions the prompt lists: those the device can do, and the user's take-over. */
+const PROMPTED = new Set([
+  "tap",
+  "doubletap",
+  "longpress",
+  "type",
+  "swipe",
+  "launch",
+  "back",
+  "home",
+  "wait",
+  "takeover",
+]);
+
 function glmSystemPrompt(actions: readonly DeviceAction[]): string {
-  const names = new Set(actions.map((a) => a.name));
-  const lines = Object.values(GLM_ACTIONS)
-    .filter((a) => !a.device || names.has(a.device))
-    .map((a) => `- ${a.signature}: ${a.description}`);
+  const lines = Object.entries(GLM_ACTIONS)
+    .filter(([key, a]) => PROMPTED.has(key) && (!a.device || findDeviceAction(actions, a.device)))
+    .map(([, a]) => `- ${a.signature}: ${a.description}`);
   return [
     "You are a UI automation planner.",
     "You are an agent that operates the screen to complete the user's task. Each turn you see the current screenshot and your earlier answers; answer the next single action.",
@@ -130,6 +164,12 @@ function point(
   return { prompt: call.text, rect: toRect(value) };
 }
 
+/** Seconds of a `Wait`: `"2 seconds"`, `"2"`, `2`; 1 when none is given or readable. */
+function waitSeconds(duration: string | undefined): number {
+  const n = Number(/\d+(?:\.\d+)?/.exec(duration ?? "")?.[0] ?? 1);
+  return Number.isFinite(n) ? n : 1;
+}
+
 /** Reads one AutoGLM answer into a neutral step. */
 export function parseAutoGlmAnswer(
   raw: string,
@@ -150,7 +190,20 @@ export function parseAutoGlmAnswer(
       raw,
     );
   }
-  const thought = think || (answerMatch ? text.slice(0, answerMatch.index).trim() : undefined) ||
+  // One action per answer: the reference parser cannot read two calls (it ends the task with
+  // the answer's text), so a second call makes the answer unusable and it is asked again.
+  const rest = body.slice(call.end);
+  const second = rest.search(/\b(do|finish)\s*\(/);
+  if (second >= 0) {
+    const next = readCall(rest, second)!;
+    throw new ModelResponseError(
+      `The AutoGLM answer holds more than one action (${call.text}, then ${next.text}); ` +
+        `answer exactly one do(...) or finish(...). The answer was ${quoteExcerpt(raw)}`,
+      raw,
+    );
+  }
+  const thought = think ||
+    (answerMatch ? text.slice(0, answerMatch.index).trim() : body.slice(0, at).trim()) ||
     undefined;
   const base = {
     thought,
@@ -163,8 +216,8 @@ export function parseAutoGlmAnswer(
   }
   const actionName = call.args.action ?? call.positional[0] ?? "";
   const key = actionName.toLowerCase().replace(/[\s_-]+/g, "");
-  const known = GLM_ACTIONS[key === "typename" ? "type" : key === "interact" ? "takeover" : key];
-  if (!known) {
+  const known = GLM_ACTIONS[GLM_ALIASES[key] ?? key];
+  if (call.name !== "do" || !known) {
     throw new ModelResponseError(
       `The AutoGLM action ${JSON.stringify(actionName)} is unknown; use one of ${
         Object.values(GLM_ACTIONS).map((a) => a.name).join(", ")
@@ -174,7 +227,7 @@ export function parseAutoGlmAnswer(
   }
   const rect = (v: unknown) => toRect(v, context.image);
   const device = () =>
-    requireDeviceAction(context.actions, known.device!, "AutoGLM", `${known.name} (${call.text})`);
+    requireDeviceAction(context, known.device!, "AutoGLM", `${known.name} (${call.text})`);
   const one = (a: DialectDeviceAction): DialectStep => ({ ...base, type: "actions", actions: [a] });
   switch (known.name) {
     case "Tap":
@@ -203,18 +256,28 @@ export function parseAutoGlmAnswer(
     }
     case "Launch": {
       const action = device();
-      return one({
-        name: action.name,
-        param: fillParams(action, [], {}, call.args.app ?? call.args.app_name ?? ""),
-      });
+      const app = (call.args.app ?? call.args.app_name ?? "").trim();
+      if (!app) {
+        throw new ModelResponseError(
+          `The action ${call.text} names no app: write do(action="Launch", app="name")`,
+          raw,
+        );
+      }
+      return one({ name: action.name, param: fillParams(action, [], {}, app) });
     }
     case "Back":
     case "Home":
       return one({ name: device().name, param: {} });
-    case "Wait": {
-      const seconds = Number(/\d+(?:\.\d+)?/.exec(call.args.duration ?? "")?.[0] ?? 1);
-      return { ...base, type: "wait", ms: Math.min(MAX_WAIT_MS, Math.max(0, seconds * 1000)) };
-    }
+    case "Wait":
+      return {
+        ...base,
+        type: "wait",
+        ms: Math.min(MAX_WAIT_MS, Math.max(0, waitSeconds(call.args.duration) * 1000)),
+      };
+    case "Note":
+    case "Call_API":
+      // The reference handler does nothing on the screen for these; the step is kept.
+      return { ...base, type: "actions", actions: [] };
     default:
       return {
         ...base,

@@ -293,3 +293,104 @@ test("reasoningParams give each family's own reasoning control", () => {
     assert.equal(getModelFamily(name).reasoningParams, undefined, String(name));
   }
 });
+
+// ---- box values read strictly (the shapes the vendors' and the peer SDK's parsers are tested on) --
+
+// On 1001 x 1001 the 0-1000 grid maps to the same pixels: [x1, y1, x2, y2] -> left x1, top y1.
+const SQUARE = img(1001, 1001);
+const rectOf = ([x1, y1, x2, y2]: number[]) => ({
+  left: x1,
+  top: y1,
+  width: x2 - x1,
+  height: y2 - y1,
+});
+
+test(
+  "Doubao box values: the bbox_x1_y1_x2_y2 token, 8-number quadrilaterals as bounds, labels and split strings",
+  {
+    timeout: 5000,
+  },
+  () => {
+    // web-infra-dev/midscene packages/core/tests/unit-test (doubao model adapter test:
+    // parseDoubaoRawLocateValue cases; adapt_bbox.test.ts "adaptDoubaoBbox with 8 points").
+    const cases: [unknown, number[]][] = [
+      ["bbox_859_773_923_808", [859, 773, 923, 808]],
+      [["bbox_859_773_923_808"], [859, 773, 923, 808]],
+      ["error: 500, 503; bbox_100_200_300_400", [100, 200, 300, 400]],
+      [[100, 200, 300, 200, 300, 400, 100, 400], [100, 200, 300, 400]],
+      ["100 200 300 200 300 400 100 400", [100, 200, 300, 400]],
+      [[[100, 200], [300, 200], [300, 400], [100, 400]], [100, 200, 300, 400]],
+      [["bbox", [782, 541, 815, 559]], [782, 541, 815, 559]],
+      [["bbox", "782, 541, 815, 559"], [782, 541, 815, 559]],
+      [["bbox_2d", [650, 700, 710, 730]], [650, 700, 710, 730]],
+      [[653, "277; 664 291;"], [653, 277, 664, 291]],
+      [[653, "277, 664, 291,"], [653, 277, 664, 291]],
+      [["100", "200", "300", "400"], [100, 200, 300, 400]],
+      ["100 200 300 400 ", [100, 200, 300, 400]],
+      ["336,163,717,200", [336, 163, 717, 200]],
+      [["123 100", "789 222"], [123, 100, 789, 222]],
+      [["123,100", "789, 222"], [123, 100, 789, 222]],
+      [[[100, 200, 300, 400], [500, 600, 700, 800]], [100, 200, 300, 400]],
+    ];
+    for (const name of ["doubao-vision", "doubao-seed"]) {
+      const f = getModelFamily(name);
+      for (const [raw, box] of cases) {
+        assert.deepEqual(f.toPixelRect(raw, SQUARE), rectOf(box), `${name} ${JSON.stringify(raw)}`);
+      }
+      // "[123 456]" (preprocessDoubaoBboxJson's case) is a point.
+      const p = f.toPixelRect("[123 456]", SQUARE);
+      assert.deepEqual([p.left + p.width / 2, p.top + p.height / 2], [123, 456]);
+    }
+  },
+);
+
+test(
+  "numbers outside the box never count: words with numbers, 3, 5 or 6 numbers, two sequences are unusable",
+  {
+    timeout: 5000,
+  },
+  () => {
+    for (const name of ["doubao-vision", "qwen3-vl", "default", "gpt-5", "gemini", "kimi"]) {
+      for (
+        const raw of [
+          "error: 500, 503",
+          "The Sign in button, error 500, 503",
+          "first: 100 200 300 400; second: 500 600 700 800",
+          "100",
+          "100 200 300",
+          [100, 200, 300, 400, 999],
+          [100, 200, 300, 400, 100, 200],
+          "[100, 200] (the button)",
+          ["bbox", "at 500, 503"],
+        ]
+      ) {
+        const f = getModelFamily(name === "default" ? undefined : name);
+        assert.throws(
+          () => f.toPixelRect(raw, img(1280, 800)),
+          (e: unknown) =>
+            e instanceof ModelResponseError && /neither a point nor a box/.test(e.message),
+          `${name} ${JSON.stringify(raw)}`,
+        );
+      }
+    }
+  },
+);
+
+test("UI-TARS and AutoGLM box strings: two points make a box, <bbox> points, [x,y]", {
+  timeout: 5000,
+}, () => {
+  // bytedance/UI-TARS-desktop packages/ui-tars/action-parser/test/actionParser.test.ts.
+  const tars = getModelFamily("vlm-ui-tars");
+  assert.deepEqual(tars.toPixelRect("(290,718)(350,747)", SQUARE), rectOf([290, 718, 350, 747]));
+  assert.deepEqual(
+    tars.toPixelRect("<bbox>637 964 637 964</bbox>", SQUARE),
+    rectOf([637, 964, 637, 964]),
+  );
+  const p = tars.toPixelRect("[130,226]", SQUARE);
+  assert.deepEqual([p.left + p.width / 2, p.top + p.height / 2], [130, 226]);
+  // Out of the 0-1000 range (absolute pixels): unusable, not guessed.
+  assert.throws(() => tars.toPixelRect("(1290,718)(1350,747)", SQUARE), /outside the 0-1000 range/);
+  const glm = getModelFamily("auto-glm");
+  const g = glm.toPixelRect("[500,750]", SQUARE);
+  assert.deepEqual([g.left + g.width / 2, g.top + g.height / 2], [500, 750]);
+});

@@ -35,10 +35,14 @@ export const defaultFamily: ModelFamily = {
   },
 };
 
-/** Qwen3-VL: `[x1, y1, x2, y2]` normalized to 0-1000; reasoning by `enable_thinking`. */
+/**
+ * Qwen3-VL: `[x1, y1, x2, y2]` normalized to 0-1000, under `bbox` or its own `bbox_2d`; reasoning
+ * by `enable_thinking`.
+ */
 export const qwen3VlFamily: ModelFamily = {
   ...defaultFamily,
   name: "qwen3-vl",
+  boxKeys: ["bbox_2d"],
   reasoningParams: enableThinking,
 };
 
@@ -47,10 +51,11 @@ export const qwen3Families: readonly ModelFamily[] = ["qwen3", "qwen3.5", "qwen3
   name,
 ) => ({ ...qwen3VlFamily, name }));
 
-/** Qwen2.5-VL: absolute pixels of an image padded to multiples of 28 px. */
+/** Qwen2.5-VL: absolute pixels of an image padded to multiples of 28 px, under `bbox` or `bbox_2d`. */
 export const qwen25VlFamily: ModelFamily = {
   name: "qwen2.5-vl",
   boxConvention: ABSOLUTE_XY,
+  boxKeys: ["bbox_2d"],
   padToMultipleOf: 28,
   replanningCycleLimit: 20,
   toPixelRect(raw, image) {
@@ -67,9 +72,10 @@ export const doubaoFamilies: readonly ModelFamily[] = ["doubao-vision", "doubao-
   name,
 ) => ({ ...defaultFamily, name, reasoningParams: thinkingType }));
 
-/** Gemini: `[ymin, xmin, ymax, xmax]`, y first, normalized to 0-1000. */
+/** Gemini: `[ymin, xmin, ymax, xmax]`, y first, normalized to 0-1000, under `bbox` or `box_2d`. */
 export const geminiFamily: ModelFamily = {
   name: "gemini",
+  boxKeys: ["box_2d"],
   boxConvention:
     "Write every bbox as [ymin, xmin, ymax, xmax], y first, each normalized to 0-1000 of the image height (y) or width (x).",
   replanningCycleLimit: 20,
@@ -90,10 +96,14 @@ export const geminiFamily: ModelFamily = {
   },
 };
 
-/** GLM-V: `[x1, y1, x2, y2]` normalized to 0-1000; reasoning by `thinking: {type}`. */
+/**
+ * GLM-V: `[x1, y1, x2, y2]` normalized to 0-1000, under `bbox` or `bbox_2d`; reasoning by
+ * `thinking: {type}`.
+ */
 export const glmVFamily: ModelFamily = {
   ...defaultFamily,
   name: "glm-v",
+  boxKeys: ["bbox_2d"],
   reasoningParams: thinkingType,
 };
 

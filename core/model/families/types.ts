@@ -15,6 +15,11 @@ export interface ModelFamily {
   readonly name: string;
   /** Sentence for the prompt that tells the model how to write a `bbox`. */
   readonly boxConvention: string;
+  /**
+   * Other keys the family's own box may come under when an answer has no `bbox` (the model's
+   * native grounding format: Qwen and GLM-V `bbox_2d`, Gemini `box_2d`); `bbox` always wins.
+   */
+  readonly boxKeys?: readonly string[];
   /** Pad images with white, right and bottom, to multiples of this many pixels. */
   readonly padToMultipleOf?: number;
   /** Default `replanningCycleLimit` of `aiAct` with this family planning. */

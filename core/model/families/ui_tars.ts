@@ -10,6 +10,7 @@
 import type { DeviceAction } from "../../device/types.ts";
 import { ModelResponseError, PlanningError, quoteExcerpt } from "../../errors.ts";
 import {
+  type DeviceNeed,
   type DialectCall,
   dialectConversation,
   type DialectDeviceAction,
@@ -17,6 +18,7 @@ import {
   type DialectParseContext,
   type DialectStep,
   fillParams,
+  findDeviceAction,
   type PlannerDialect,
   readCall,
   requireDeviceAction,
@@ -37,60 +39,68 @@ interface TarsAction {
   signature: string;
   /** What it does, for the prompt. */
   description: string;
-  /** The device action it needs. */
-  device?: string;
+  /** The device action it needs: by name, or by role (core/device/roles.ts). */
+  device?: DeviceNeed;
 }
 
 const TARS_ACTIONS: Record<string, TarsAction> = {
-  click: { signature: "click(start_box='(x,y)')", description: "left-click once", device: "Tap" },
+  click: {
+    signature: "click(start_box='(x,y)')",
+    description: "left-click once",
+    device: { name: "Tap" },
+  },
   left_double: {
     signature: "left_double(start_box='(x,y)')",
     description: "double-click",
-    device: "DoubleClick",
+    device: { name: "DoubleClick" },
   },
   right_single: {
     signature: "right_single(start_box='(x,y)')",
     description: "right-click",
-    device: "RightClick",
+    device: { name: "RightClick" },
   },
   hover: {
     signature: "hover(start_box='(x,y)')",
     description: "move the pointer there without clicking",
-    device: "Hover",
+    device: { name: "Hover" },
   },
   drag: {
     signature: "drag(start_box='(x1,y1)', end_box='(x2,y2)')",
     description: "drag from the start point and drop at the end point",
-    device: "DragAndDrop",
+    device: { name: "DragAndDrop" },
   },
   hotkey: {
     signature: "hotkey(key='ctrl c')",
     description: "press a key or a combination; keys lowercase, separated by spaces",
-    device: "KeyboardPress",
+    device: { name: "KeyboardPress" },
   },
   type: {
     signature: "type(content='text')",
     description:
       "type into the focused element (click it first); end the content with \\n to press Enter after typing",
-    device: "Input",
+    device: { name: "Input" },
   },
   scroll: {
     signature: "scroll(start_box='(x,y)', direction='down or up or right or left')",
     description: "scroll the area under the point",
-    device: "Scroll",
+    device: { name: "Scroll" },
   },
   long_press: {
     signature: "long_press(start_box='(x,y)')",
     description: "press and hold",
-    device: "LongPress",
+    device: { name: "LongPress" },
   },
   open_app: {
     signature: "open_app(app_name='name')",
     description: "open an app",
-    device: "Launch",
+    device: { role: "launch" },
   },
-  press_home: { signature: "press_home()", description: "go to the home screen", device: "Home" },
-  press_back: { signature: "press_back()", description: "go back", device: "Back" },
+  press_home: {
+    signature: "press_home()",
+    description: "go to the home screen",
+    device: { role: "home" },
+  },
+  press_back: { signature: "press_back()", description: "go back", device: { role: "back" } },
   wait: { signature: "wait()", description: "wait for the screen to change" },
   finished: {
     signature: "finished(content='answer')",
@@ -118,9 +128,8 @@ const TARS_ALIASES: Record<string, string> = {
 };
 
 function tarsSystemPrompt(actions: readonly DeviceAction[]): string {
-  const names = new Set(actions.map((a) => a.name));
   const lines = Object.values(TARS_ACTIONS)
-    .filter((a) => !a.device || names.has(a.device))
+    .filter((a) => !a.device || findDeviceAction(actions, a.device))
     .map((a) => `${a.signature}  # ${a.description}`);
   return [
     "You are a UI automation planner.",
@@ -161,32 +170,77 @@ function boxArg(
   return { prompt: call.text, rect: toRect(value) };
 }
 
-/** Thought and action text of a UI-TARS answer. */
-function splitAnswer(raw: string): { thought?: string; actionText: string } {
-  let text = raw.replace(/```[a-z]*\n?/gi, "").replace(/<\/?(think|thinking)>/gi, "");
-  text = text.replace(/<\|box_start\|>|<\|box_end\|>/g, "");
-  const actionAt = text.search(/\bAction\s*:/i);
-  const thoughtMatch =
-    /\bThought\s*:\s*([\s\S]*?)(?=\n\s*(?:Action|Reflection|Action_Summary)\s*:|$)/i
-      .exec(text);
-  const thought = thoughtMatch?.[1].trim() ||
-    (actionAt > 0 ? text.slice(0, actionAt).trim() : undefined) || undefined;
-  const actionText = actionAt >= 0 ? text.slice(actionAt).replace(/^Action\s*:\s*/i, "") : text;
-  return { thought, actionText };
+/**
+ * Where each `Action:` marker of a UI-TARS answer ends (`Action：` with the full-width colon
+ * too). A marker inside a quoted argument (`type(content='Action: wait()')`) or a quoted phrase
+ * of the thought does not count; an apostrophe inside a word (`users' settings`, `don't`) opens
+ * no quote, and a quote the thought leaves open closes at the end of its line.
+ */
+function actionMarkerEnds(text: string): number[] {
+  const ends: number[] = [];
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote || ((c === "\n" || c === "\r") && ends.length === 0)) quote = undefined;
+      continue;
+    }
+    if (c === "'" && /\w/.test(text[i - 1] ?? "")) continue;
+    if (c === '"' || c === "'") {
+      quote = c;
+      continue;
+    }
+    const m = /^Action\s*[:：]/.exec(text.slice(i, i + 12));
+    if (m && !/\w/.test(text[i - 1] ?? "")) {
+      ends.push(i + m[0].length);
+      i += m[0].length - 1;
+    }
+  }
+  return ends;
 }
 
-/** Finds the first call in `text` whose name is a known action. */
-function findTarsCall(text: string): DialectCall | undefined {
-  let from = 0;
-  for (;;) {
-    const call = readCall(text, from);
-    if (!call) return undefined;
-    const name = call.name.toLowerCase().replace(/\s+/g, "_");
-    if (TARS_ACTIONS[name] || TARS_ALIASES[name]) {
-      return { ...call, name: TARS_ALIASES[name] ?? name };
-    }
-    from = text.indexOf(call.name, from) + call.name.length;
+/** The index of the call `text` starts with (after blanks and a backtick), or -1. */
+function leadingCall(text: string, from = 0): number {
+  const m = /^[\s`]*[A-Za-z_]\w*\s*\(/.exec(text.slice(from));
+  return m ? from + m[0].search(/[A-Za-z_]/) : -1;
+}
+
+/** The text between the last `label:` before `end` and `end`, trimmed; undefined if none. */
+function lastSection(text: string, label: RegExp, end: number): string | undefined {
+  let found: string | undefined;
+  for (const m of text.slice(0, end).matchAll(label)) {
+    found = text.slice(m.index! + m[0].length, end).trim();
   }
+  return found || undefined;
+}
+
+/** The action block and thought of a UI-TARS answer (docs/model-protocol.md). */
+function splitAnswer(raw: string): { thought?: string; block: string; call: number } {
+  let text = raw.replace(/```[a-z]*\n?/gi, "");
+  const think = /<(think|thinking)>([\s\S]*?)(?:<\/\1>|$)/i.exec(text);
+  if (think) text = text.replace(think[0], "\n");
+  text = text.replace(/<\|box_start\|>|<\|box_end\|>/g, "");
+  const ends = actionMarkerEnds(text);
+  if (ends.length === 0) {
+    return { thought: think?.[2].trim() || undefined, block: text, call: leadingCall(text) };
+  }
+  // Several `Action:` lines: the last one that holds a call is the answer (the reference
+  // parser's choice); the earlier ones are the model thinking aloud.
+  const chosen = [...ends].reverse().find((e) => leadingCall(text, e) >= 0) ?? ends.at(-1)!;
+  const marker = text.lastIndexOf("Action", chosen);
+  const before = Math.max(0, ...ends.filter((e) => e < chosen));
+  const thought = lastSection(text, /\bThought\s*[:：]/g, marker) ??
+    lastSection(text, /\bAction_Summary\s*[:：]/g, marker) ??
+    (text.slice(before, marker).trim() || think?.[2].trim() || undefined);
+  return { thought, block: text.slice(chosen), call: leadingCall(text.slice(chosen)) };
+}
+
+/** The action name a model wrote, in the dialect's own spelling, or undefined if unknown. */
+function tarsName(written: string): string | undefined {
+  const name = written.toLowerCase();
+  if (TARS_ACTIONS[name]) return name;
+  return TARS_ALIASES[name];
 }
 
 /** Reads one UI-TARS answer into a neutral step. */
@@ -195,23 +249,39 @@ export function parseUiTarsAnswer(
   context: DialectParseContext,
   toRect: (raw: unknown, image: ModelImageSize) => DialectLocate["rect"],
 ): DialectStep {
-  const { thought, actionText } = splitAnswer(raw);
-  const call = findTarsCall(actionText);
-  if (!call) {
+  const { thought, block, call: at } = splitAnswer(raw);
+  const first = at >= 0 ? readCall(block, at) : undefined;
+  const name = first && tarsName(first.name);
+  if (!first || !name) {
     throw new ModelResponseError(
-      `The UI-TARS answer has no action. Write "Thought: ..." then one line "Action: ..." with one of: ${
-        Object.keys(TARS_ACTIONS).join(", ")
-      }. The answer was ${quoteExcerpt(raw)}`,
+      (first
+        ? `The UI-TARS action ${JSON.stringify(first.name)} is unknown. `
+        : "The UI-TARS answer has no action. ") +
+        `Write "Thought: ..." then one line "Action: ..." with one of: ${
+          Object.keys(TARS_ACTIONS).join(", ")
+        }. The answer was ${quoteExcerpt(raw)}`,
       raw,
     );
+  }
+  const call: DialectCall = { ...first, name };
+  // Further calls in the same block are not performed (only the first is); they are named
+  // in the step, so that the report shows them.
+  const dropped: string[] = [];
+  for (let next = readCall(block, call.end); next; next = readCall(block, next.end)) {
+    if (tarsName(next.name)) dropped.push(next.text);
   }
   const rect = (v: unknown) => toRect(v, context.image);
   const start = ["start_box", "point", "start_point", "box"];
   const historyAnswer = `Thought: ${thought ?? ""}\nAction: ${call.text}`;
-  const base = { thought, log: call.text, historyAnswer };
-  const device = (tarsName: string) =>
-    requireDeviceAction(context.actions, TARS_ACTIONS[tarsName].device!, "UI-TARS", call.text);
-  const one = (a: DialectDeviceAction): DialectStep => ({ ...base, type: "actions", actions: [a] });
+  const base = { thought, log: call.text, historyAnswer, ...(dropped.length ? { dropped } : {}) };
+  const device = (tars: string) =>
+    requireDeviceAction(context, TARS_ACTIONS[tars].device!, "UI-TARS", call.text);
+  const step = (actions: DialectDeviceAction[]): DialectStep => ({
+    ...base,
+    type: "actions",
+    actions,
+  });
+  const one = (a: DialectDeviceAction) => step([a]);
 
   switch (call.name) {
     case "click":
@@ -247,15 +317,18 @@ export function parseUiTarsAnswer(
       let content = call.args.content ?? call.args.text ?? call.positional[0] ?? "";
       const submit = /\n$/.test(content);
       if (submit) content = content.replace(/\n+$/, "");
-      const actions: DialectDeviceAction[] = [{
-        name: action.name,
-        param: { value: content, mode: "typeOnly" },
-      }];
+      // A start_box (seen in the reference parser's tests) names the field: it is tapped first.
+      const box = start.find((k) => call.args[k] !== undefined);
+      const param: Record<string, unknown> = box
+        ? fillParams(action, [boxArg(call, [box], rect, true)!], { value: content })
+        : { value: content };
+      param.mode = "typeOnly";
+      const actions: DialectDeviceAction[] = [{ name: action.name, param }];
       if (submit) {
-        const press = requireDeviceAction(context.actions, "KeyboardPress", "UI-TARS", call.text);
+        const press = requireDeviceAction(context, { name: "KeyboardPress" }, "UI-TARS", call.text);
         actions.push({ name: press.name, param: { keyName: "Enter" } });
       }
-      return { ...base, type: "actions", actions };
+      return step(actions);
     }
     case "scroll": {
       const action = device("scroll");
@@ -276,14 +349,18 @@ export function parseUiTarsAnswer(
     }
     case "open_app": {
       const action = device("open_app");
-      const app = call.args.app_name ?? call.args.app ?? call.positional[0] ?? "";
+      const app = (call.args.app_name ?? call.args.app ?? call.positional[0] ?? "").trim();
+      if (!app) {
+        throw new ModelResponseError(
+          `The action ${call.text} names no app: write open_app(app_name='name')`,
+          raw,
+        );
+      }
       return one({ name: action.name, param: fillParams(action, [], {}, app) });
     }
     case "press_home":
-    case "press_back": {
-      const action = device(call.name);
-      return one({ name: action.name, param: {} });
-    }
+    case "press_back":
+      return one({ name: device(call.name).name, param: {} });
     case "wait":
       return { ...base, type: "wait", ms: UI_TARS_WAIT_MS };
     case "finished": {
