@@ -209,18 +209,21 @@ driverTest("write-only asks the model even with a warm cache, and records", asyn
   ]);
 });
 
-driverTest("write-only asks the model even when the cached entry still matches the page", async (e2e) => {
-  const { cacheDir, file } = await warmCache(e2e, "wo-valid");
-  const page = await e2e.open("actions.html");
-  const { agent, model } = await e2e.agent(page, script(page), {
-    cache: { id: "wo-valid", strategy: "write-only", cacheDir },
-  });
-  await agent.aiTap("the Click me button");
-  assert.deepEqual(model.calls.map((c) => c.kind), ["locate"]);
-  assert.deepEqual(record(await readCache(file), "locate", "the Click me button")?.xpaths, [
-    '//*[@id="click-button"]',
-  ]);
-});
+driverTest(
+  "write-only asks the model even when the cached entry still matches the page",
+  async (e2e) => {
+    const { cacheDir, file } = await warmCache(e2e, "wo-valid");
+    const page = await e2e.open("actions.html");
+    const { agent, model } = await e2e.agent(page, script(page), {
+      cache: { id: "wo-valid", strategy: "write-only", cacheDir },
+    });
+    await agent.aiTap("the Click me button");
+    assert.deepEqual(model.calls.map((c) => c.kind), ["locate"]);
+    assert.deepEqual(record(await readCache(file), "locate", "the Click me button")?.xpaths, [
+      '//*[@id="click-button"]',
+    ]);
+  },
+);
 
 driverTest("cache: false writes nothing, even with cacheId", async (e2e) => {
   const page = await e2e.open("actions.html");
