@@ -9,7 +9,9 @@
  * - a package reaches another only through that package's name (`@sdk/web/testing`), never by a
  *   relative path into its folder;
  * - core's lower layers never import its upper ones ({@link CORE_LAYERS});
- * - a product file has at most {@link MAX_PRODUCT_FILE_LINES} lines.
+ * - a product file has at most {@link MAX_PRODUCT_FILE_LINES} lines;
+ * - a test file takes `test` from `tests/helpers/test.ts`, which gives every test a time limit,
+ *   never from `node:test` directly.
  *
  * `scripts/check_architecture.ts` reads the real graph and runs these in `deno task check`.
  *
@@ -207,4 +209,31 @@ export function globMatcher(glob: string): (path: string) => boolean {
     const parts = path.split("/");
     return parts.some((_, i) => re.test(parts.slice(0, i + 1).join("/")));
   };
+}
+
+/** The module that gives every test a time limit; the only one that may take node:test's `test`. */
+export const TEST_HELPER = "tests/helpers/test.ts";
+
+/**
+ * Test files that take `test` (or `it`) from `node:test` instead of {@link TEST_HELPER}, so their
+ * tests would run without a time limit.
+ *
+ * @param files test file path -> its text.
+ */
+export function testsWithoutTimeLimit(files: ReadonlyMap<string, string>): string[] {
+  const wrong: string[] = [];
+  const nodeTestImport = /import\s*\{([^}]*)\}\s*from\s*["']node:test["']/g;
+  for (const [path, text] of files) {
+    if (path === TEST_HELPER) continue;
+    for (const m of text.matchAll(nodeTestImport)) {
+      const names = m[1].split(",").map((n) =>
+        n.trim().split(/\s+as\s+/)[0].replace(/^type\s+/, "")
+      );
+      if (names.includes("test") || names.includes("it")) {
+        wrong.push(`${path}: takes test from node:test; import { test } from ${TEST_HELPER}`);
+        break;
+      }
+    }
+  }
+  return wrong.sort();
 }

@@ -10,6 +10,7 @@ import {
   oversizedFiles,
   packageOf,
   packageViolations,
+  testsWithoutTimeLimit,
 } from "./house_rules.ts";
 
 /** A graph from `from: [to, specifier?][]`; the specifier defaults to `./<to's name>`. */
@@ -100,4 +101,20 @@ test("globMatcher() reads publish.exclude globs as deno publish does", () => {
   const folder = globMatcher("**/testdata/");
   assert.equal(folder("runtime/testdata/adopt_child.ts"), true);
   assert.equal(folder("runtime/testdata.ts"), false);
+});
+
+test("testsWithoutTimeLimit() names a test file that takes test from node:test", () => {
+  const files = new Map([
+    ["core/a_test.ts", 'import { after, test } from "node:test";\n'],
+    [
+      "core/b_test.ts",
+      'import { after } from "node:test";\nimport { test } from "../tests/helpers/test.ts";\n',
+    ],
+    ["tests/e2e/_drivers.ts", 'import { before, test as nodeTest } from "node:test";\n'],
+    ["tests/helpers/test.ts", 'import { test as nodeTest } from "node:test";\n'],
+  ]);
+  assert.deepEqual(testsWithoutTimeLimit(files), [
+    "core/a_test.ts: takes test from node:test; import { test } from tests/helpers/test.ts",
+    "tests/e2e/_drivers.ts: takes test from node:test; import { test } from tests/helpers/test.ts",
+  ]);
 });
