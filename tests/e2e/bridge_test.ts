@@ -20,8 +20,12 @@ import type { BrowserContext, Page, Worker } from "playwright-core";
 import { WebSocket } from "ws";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
-import { AgentOverBrowserBridge, type AgentOverBrowserBridgeOptions } from "@sdk/web";
-import type { ModelClient } from "@sdk/core";
+import {
+  AgentOverBrowserBridge,
+  type AgentOverBrowserBridgeOptions,
+  BRIDGE_TOKEN_ENV,
+} from "@sdk/web";
+import { ConnectionError, type ModelClient, ToolError } from "@sdk/core";
 import { startTestModel, type TestModel, type TestModelScript } from "@sdk/core/testing";
 import { measure } from "../helpers/browser.ts";
 import { launchWithBridgeExtension } from "../helpers/bridge_extension.ts";
@@ -398,7 +402,16 @@ test("closing the driven tab ends the connection: the next call says so, destroy
           await new Promise((r) => setTimeout(r, 20));
         }
       })(),
-      /the tab is no longer driven|no tab is connected/,
+      (error: Error) => {
+        assert.match(error.message, /the tab is no longer driven|no tab is connected/);
+        // Whichever way the extension heard of it, the tab is lost to the agent.
+        assert.ok(
+          error instanceof ConnectionError || error instanceof ToolError,
+          `${error.name}: ${error.message}`,
+        );
+        if (error instanceof ConnectionError) assert.equal(error.code, "CONNECTION_LOST");
+        return true;
+      },
     );
   } finally {
     await agent.destroy();
@@ -409,6 +422,9 @@ test("no extension within connectTimeout: the error says how to install and pair
   const agent = new AgentOverBrowserBridge({ port: await freePort(), connectTimeout: 300 });
   agents.push(agent);
   await assert.rejects(agent.connectCurrentTab(), (error: Error) => {
+    assert.ok(error instanceof ConnectionError, `${error.name}: ${error.message}`);
+    assert.equal(error.code, "CONNECTION_TIMEOUT");
+    assert.equal(error.endpoint, `ws://127.0.0.1:${agent.port}`);
     assert.match(error.message, /no SDK Bridge extension connected .* within 300 ms/);
     assert.match(error.message, /deno task build:extension/);
     assert.match(error.message, /Load unpacked/);
@@ -417,18 +433,47 @@ test("no extension within connectTimeout: the error says how to install and pair
   await agent.destroy();
 });
 
-test("an extension with another pairing token is turned away", async () => {
+test("an extension with another pairing token is turned away at once, naming SDK_BRIDGE_TOKEN", {
+  timeout: 60_000,
+}, async () => {
+  // A long connectTimeout, on a port of its own: the call must not wait for the timeout.
+  const ownPort = await freePort();
   const agent = new AgentOverBrowserBridge({
-    port,
+    port: ownPort,
     token: "not-the-extension-token",
-    connectTimeout: 3000,
+    connectTimeout: 30_000,
   });
   agents.push(agent);
-  await assert.rejects(
-    agent.connectCurrentTab(),
-    /turned away: the extension's pairing token does not match/,
+  const outcome = agent.connectCurrentTab().then(
+    () => assert.fail("connectCurrentTab resolved with the wrong token"),
+    (e: unknown) => ({ error: e as Error, at: performance.now() }),
   );
-  await agent.destroy();
+  const listening = performance.now() + 10_000;
+  while (agent.port === undefined && performance.now() < listening) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.equal(agent.port, ownPort, "the bridge listens");
+  // A new port makes the extension connect to it at once (as the popup's "Save & reconnect"
+  // does), with its own token, which this agent does not have.
+  const sent = performance.now();
+  await worker.evaluate((p) => chrome.storage.local.set({ port: p }), ownPort);
+  try {
+    const { error, at } = await outcome;
+    assert.ok(error instanceof ConnectionError, `${error.name}: ${error.message}`);
+    assert.equal(error.code, "CONNECTION_REFUSED");
+    assert.equal(error.kind, "refused");
+    assert.equal(error.endpoint, `ws://127.0.0.1:${ownPort}`);
+    assert.match(error.message, /turned away: the extension's pairing token does not match/);
+    assert.match(error.message, new RegExp(BRIDGE_TOKEN_ENV));
+    assert.match(error.message, /the 'token' option/);
+    assert.match(error.message, /popup/);
+    assert.doesNotMatch(error.message, new RegExp(TOKEN));
+    assert.doesNotMatch(error.message, /not-the-extension-token/);
+    assert.ok(at - sent < 1000, `rejected ${Math.round(at - sent)} ms after the extension came`);
+  } finally {
+    await agent.destroy();
+    await worker.evaluate((p) => chrome.storage.local.set({ port: p }), port);
+  }
   assert.doesNotMatch(String(agent), new RegExp(TOKEN));
 });
 
