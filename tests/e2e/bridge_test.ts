@@ -16,6 +16,8 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page, Worker } from "playwright-core";
 import { WebSocket } from "ws";
 import { Buffer } from "node:buffer";
@@ -30,6 +32,13 @@ import { startTestModel, type TestModel, type TestModelScript } from "@sdk/core/
 import { measure } from "../helpers/browser.ts";
 import { launchWithBridgeExtension } from "../helpers/bridge_extension.ts";
 import { freePort } from "../helpers/free_port.ts";
+import {
+  END_WAYS,
+  type EndBy,
+  type EndedRun,
+  parseReport,
+  runAndEnd,
+} from "../helpers/lifecycle.ts";
 import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "../helpers/static_server.ts";
 
 const TOKEN = "test-pairing-token-0123456789";
@@ -510,4 +519,84 @@ test("remote access needs a token; non-extension origins and a second extension 
   assert.equal(await agent.evaluateJavaScript("1 + 1"), 2);
   await agent.destroy();
   await page.close();
+});
+
+const LIFECYCLE_CHILD = fileURLToPath(new URL("../fixtures/lifecycle/bridge.ts", import.meta.url));
+
+/** The child's exit for each way of ending it (as tests/e2e/lifecycle_web_test.ts checks). */
+function endedAsTold(run: EndedRun, way: EndBy): boolean {
+  switch (way) {
+    case "end-without-destroy":
+      return run.code === 0;
+    case "sigint":
+      return run.code === 130 || run.signal === "SIGINT";
+    case "sigterm":
+      return run.code === 143 || run.signal === "SIGTERM";
+    case "deno-exit":
+      return run.code === 3;
+    case "process-exit":
+      return run.code === 4;
+    case "uncaught-error":
+      return run.code === 1;
+  }
+}
+
+for (const way of END_WAYS) {
+  test(
+    `a script driving a tab through the bridge, ended by ${way}, exits as told with nothing left behind`,
+    {
+      timeout: 90_000,
+    },
+    async () => {
+      const model = await startTestModel({
+        script: { locate: () => ({ left: 10, top: 10, width: 100, height: 40 }) },
+      });
+      models.push(model);
+      const childPort = await freePort();
+      const tabsBefore = new Set(context.pages());
+      // The extension goes to the child's port, where it retries until the child listens.
+      await worker.evaluate((p) => chrome.storage.local.set({ port: p }), childPort);
+      try {
+        const run = await runAndEnd({
+          script: LIFECYCLE_CHILD,
+          env: {
+            ...model.modelConfig(),
+            SDK_RUN_DIR: join(tmp, "lifecycle-run"),
+            SDK_TEST_BRIDGE_PORT: String(childPort),
+            SDK_TEST_BRIDGE_TOKEN: TOKEN,
+            SDK_TEST_PAGE_URL: `${app.url}actions.html`,
+          },
+          endBy: way,
+          afterReadyMs: 300,
+          timeoutMs: 60_000,
+        });
+        assert.match(run.output, /^ready$/m, `the script acted:\n${run.output}`);
+        assert.ok(endedAsTold(run, way), `code ${run.code}, signal ${run.signal}:\n${run.output}`);
+        // The bridge starts no process: nothing may be left at all.
+        assert.deepEqual(run.survivors, []);
+        if (run.reportFile) assert.ok(await parseReport(run.reportFile) >= 1);
+      } finally {
+        await worker.evaluate((p) => chrome.storage.local.set({ port: p }), port);
+        for (const tab of context.pages()) if (!tabsBefore.has(tab)) await tab.close();
+      }
+    },
+  );
+}
+
+test("a script whose connect call failed, its server still listening, exits by itself", {
+  timeout: 60_000,
+}, async () => {
+  const run = await runAndEnd({
+    script: LIFECYCLE_CHILD,
+    env: {
+      SDK_TEST_BRIDGE_UNCONNECTED: "1",
+      SDK_TEST_BRIDGE_PORT: String(await freePort()),
+      SDK_TEST_BRIDGE_TOKEN: TOKEN,
+    },
+    endBy: "end-without-destroy",
+    afterReadyMs: 0,
+    timeoutMs: 30_000,
+  });
+  assert.match(run.output, /connect failed: ConnectionError/);
+  assert.equal(run.code, 0, run.output);
 });
