@@ -41,7 +41,7 @@ testPageDriverContract("BridgePageDriver", {
         "--headless=new",
         // No "SDK Bridge started debugging this browser" bar: in headless Chromium it covers the
         // top 56 px of the view without resizing the page, so the screencast's frames came out
-        // 780x437 for a 780x493 viewport. (A headed Chrome lays the bar out above the page.)
+        // 780x437 for a 780x493 viewport.
         "--silent-debugger-extension-api",
         `--disable-extensions-except=${extension}`,
         `--load-extension=${extension}`,
