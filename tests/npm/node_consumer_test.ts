@@ -303,7 +303,7 @@ async function machineNodeMajor(): Promise<number | undefined> {
 const machineMajor = await machineNodeMajor();
 
 test(
-  "npm packages: on the machine's Node 20 the sdk bin says it needs Node 22 and exits 2, where loading the command line would die on a SyntaxError",
+  "npm packages: on the machine's Node 20 the sdk bin says it needs Node 22 and exits 2, where loading the command line would die on a SyntaxError; without playwright-core, launchChromium says to install it",
   {
     skip: machineMajor === undefined || machineMajor >= 22
       ? `the machine's node is ${
@@ -363,6 +363,27 @@ test(
         );
       });
       assert.match(direct, /SyntaxError: .*does not provide an export named 'glob'/);
+      // playwright-core, an optional peer, is not installed here: launching Chromium says so.
+      const peer = await new Promise<string>((resolve) => {
+        execFile(
+          "node",
+          [
+            "--input-type=module",
+            "-e",
+            `import("@sdk/web/chromium").then((m) => m.launchChromium()).then(` +
+            `() => console.log("launched"), (e) => console.log(JSON.stringify([e.name, e.code, ` +
+            `e.dependency, e.message])))`,
+          ],
+          { cwd: app, timeout: 30_000 },
+          (_error, stdout) => resolve(stdout.trim()),
+        );
+      });
+      const [name, code, dependency, message] = JSON.parse(peer) as string[];
+      assert.deepEqual(
+        [name, code, dependency],
+        ["MissingDependencyError", "DEPENDENCY_MISSING", "playwright-core"],
+      );
+      assert.match(message, /npm install playwright-core/);
     } finally {
       await rm(work, { recursive: true, force: true });
     }
