@@ -7,6 +7,7 @@
  */
 
 import type { WebPageAgentOptions } from "@sdk/web";
+import { SdkTypeError } from "@sdk/core";
 
 /** How a flag's text becomes an option value. */
 export type FlagKind =
@@ -71,7 +72,7 @@ export function agentFlagNames(): string[] {
  * @param flag the flag as typed (for messages), e.g. `--wait-after-action`.
  * @param kind the option's kind.
  * @param text the value; `undefined` when the flag was given bare (booleans only).
- * @throws {TypeError} naming the flag, the value and what it accepts.
+ * @throws {SdkTypeError} naming the flag, the value and what it accepts.
  */
 export function convertFlagValue(
   flag: string,
@@ -81,27 +82,27 @@ export function convertFlagValue(
   if (kind.type === "boolean") {
     if (text === undefined || text === "true") return true;
     if (text === "false") return false;
-    throw new TypeError(`${flag} takes true or false (or nothing for true): got "${text}"`);
+    throw new SdkTypeError(`${flag} takes true or false (or nothing for true): got "${text}"`);
   }
-  if (text === undefined) throw new TypeError(`${flag} needs a value`);
+  if (text === undefined) throw new SdkTypeError(`${flag} needs a value`);
   switch (kind.type) {
     case "number": {
       const value = Number(text);
       if (text.trim() === "" || !Number.isFinite(value)) {
-        throw new TypeError(`${flag} takes a number: got "${text}"`);
+        throw new SdkTypeError(`${flag} takes a number: got "${text}"`);
       }
       return value;
     }
     case "enum":
       if (!kind.values.includes(text)) {
-        throw new TypeError(`${flag} takes one of ${kind.values.join(", ")}: got "${text}"`);
+        throw new SdkTypeError(`${flag} takes one of ${kind.values.join(", ")}: got "${text}"`);
       }
       return text;
     case "json":
       try {
         return JSON.parse(text);
       } catch {
-        throw new TypeError(`${flag} takes JSON, e.g. '{"id":"login"}': got "${text}"`);
+        throw new SdkTypeError(`${flag} takes JSON, e.g. '{"id":"login"}': got "${text}"`);
       }
     default:
       return text;

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { SdkTypeError } from "@sdk/core";
 import { DEFAULT_PLAYGROUND_PORT, PLAYGROUND_HOST_ENV, type WebPageAgentOptions } from "@sdk/web";
 import {
   AGENT_OPTION_KINDS,
@@ -44,13 +45,15 @@ export type CliCommand =
   | { command: "help"; topic?: "playground" }
   | { command: "version" };
 
-/** A usage error: the message says what is wrong; the process exits with code 2. */
-export class CliUsageError extends Error {
-  /** Creates the error. */
-  constructor(message: string) {
-    super(message);
-    this.name = "CliUsageError";
-  }
+/**
+ * A usage error of the command line (an unknown flag or command, a missing value, no such file):
+ * the message says what is wrong; the process exits with code 2. It is the command line's own
+ * kind of {@link SdkTypeError}, so it is a `TypeError` with the code `INVALID_ARGUMENT`, like a
+ * wrong option of the SDK's API.
+ */
+export class CliUsageError extends SdkTypeError {
+  /** Always `"CliUsageError"`, whatever a bundler renames the class to. */
+  override readonly name: string = "CliUsageError";
 }
 
 /** The flags of `sdk run` other than agent options: the field each sets and its kind. */

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { SdkTypeError } from "@sdk/core";
 import { CliUsageError, helpText, parseCliArgs, type RunCommand } from "./args.ts";
 import { AGENT_OPTION_KINDS, kebabCase } from "./agent_flags.ts";
 
@@ -164,3 +165,19 @@ test("sdk playground usage errors say what to write", () => {
   usageError(["playground", "https://a.example", "--concurrent", "2"], /unknown flag --concurrent/);
   usageError(["playground", "https://a.example", "--hots", "x"], /did you mean --host\?/);
 });
+
+test(
+  "a usage error is the command line's SdkTypeError: a TypeError with the code INVALID_ARGUMENT",
+  {
+    timeout: 5_000,
+  },
+  () => {
+    assert.throws(() => parseCliArgs(["run", "--no-such-flag"]), (e: unknown) => {
+      assert.ok(e instanceof CliUsageError, String(e));
+      assert.ok(e instanceof SdkTypeError && e instanceof TypeError);
+      assert.equal(e.code, "INVALID_ARGUMENT");
+      assert.equal(e.name, "CliUsageError");
+      return true;
+    });
+  },
+);

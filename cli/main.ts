@@ -18,7 +18,7 @@
 import process from "node:process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
-import { SDK_VERSION } from "@sdk/core";
+import { isSdkError, SDK_VERSION } from "@sdk/core";
 import { ReportMergingTool } from "@sdk/core/report";
 import {
   CliUsageError,
@@ -74,6 +74,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     if (e instanceof CliUsageError) {
       io.stderr.write(`sdk: ${e.message}\n`);
       return 2;
+    }
+    // The SDK's own errors say what to do: one line with the class and code, no stack.
+    if (isSdkError(e)) {
+      io.stderr.write(`sdk: ${e.name} (${e.code}): ${e.message}\n`);
+      return 1;
     }
     io.stderr.write(`sdk: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
     return 1;
@@ -132,7 +137,8 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
   // closed below; Playwright's own handler would end the process before that.
   const browser = await launchChromium({ headless: !run.headed, handleSignals: false });
   const abort = new AbortController();
-  const onInterrupt = () => abort.abort(new Error("interrupted (Ctrl+C)"));
+  // The standard reason of an abort, as AbortSignal.abort() gives.
+  const onInterrupt = () => abort.abort(new DOMException("interrupted (Ctrl+C)", "AbortError"));
   process.once("SIGINT", onInterrupt);
   const progress = createProgress({
     isTTY: io.stdout.isTTY === true,

@@ -8,6 +8,7 @@
  */
 
 import type { ScriptPlatform } from "@sdk/core/script";
+import { MissingDependencyError, UnsupportedActionError } from "@sdk/core";
 
 interface PlatformPackage {
   /** The npm / workspace package, for messages. */
@@ -34,23 +35,27 @@ const PLATFORMS: Readonly<Record<string, PlatformPackage>> = {
  * The platform that runs a device section's scripts.
  *
  * @param section the file's target section, e.g. `"mobilea"`.
- * @throws {Error} when the section has no platform here yet, or when its package is not
- * installed (the message says which package to install).
+ * @throws {UnsupportedActionError} when the section has no platform here yet.
+ * @throws {MissingDependencyError} when its package is not installed (the message says which
+ * package to install).
  */
 export async function scriptPlatform(section: string): Promise<ScriptPlatform> {
   const entry = PLATFORMS[section];
   if (entry === undefined) {
-    throw new Error(
+    throw new UnsupportedActionError(
       `'${section}' scripts do not run in this version of sdk run; it runs 'web' scripts and ` +
         `${Object.keys(PLATFORMS).map((k) => `'${k}'`).join(", ")} scripts`,
+      section,
     );
   }
   try {
     return await entry.load();
   } catch (e) {
-    throw new Error(
+    throw new MissingDependencyError(
       `a '${section}' script runs through ${entry.pkg}, which could not be loaded ` +
         `(${(e as Error).message}): install it next to @sdk/cli (npm install ${entry.pkg})`,
+      entry.pkg,
+      { cause: e },
     );
   }
 }

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { UnsupportedActionError } from "@sdk/core";
 import { scriptPlatform } from "./platforms.ts";
 
 test("scriptPlatform() loads the ScriptPlatform of each phone section's package", async () => {
@@ -20,8 +21,14 @@ test("scriptPlatform() loads the ScriptPlatform of each phone section's package"
 });
 
 test("scriptPlatform() refuses a section no platform runs, naming the ones it runs", async () => {
-  await assert.rejects(
-    scriptPlatform("computer"),
-    /'computer' scripts do not run in this version of sdk run; it runs 'web' scripts and 'mobilea', 'mobileb', 'mobilec' scripts/,
-  );
+  await assert.rejects(scriptPlatform("computer"), (e: unknown) => {
+    assert.ok(e instanceof UnsupportedActionError, String(e));
+    assert.equal(e.code, "ACTION_UNSUPPORTED");
+    assert.equal(e.action, "computer");
+    assert.match(
+      e.message,
+      /'computer' scripts do not run in this version of sdk run; it runs 'web' scripts and 'mobilea', 'mobileb', 'mobilec' scripts/,
+    );
+    return true;
+  });
 });

@@ -25,6 +25,7 @@ import {
   type ScriptWebTarget,
 } from "@sdk/core/script";
 import { DriverBPageAgent, type WebPageAgentOptions } from "@sdk/web";
+import { SdkTypeError } from "@sdk/core";
 import { scriptPlatform } from "./platforms.ts";
 import type { Progress } from "./progress.ts";
 import type { FileResult, ItemResult } from "./summary.ts";
@@ -189,7 +190,7 @@ async function runFeature(
     beforeScenario: async (info) => {
       const tags = readFeatureTags(info.tags);
       if (!tags.url) {
-        throw new Error(
+        throw new SdkTypeError(
           `${shown}:${info.line}: tag the Feature or Scenario with @url:<address> (and ` +
             `@serve:<folder> for a local folder) so that sdk run knows which page to open`,
         );

@@ -9,6 +9,7 @@
 import http from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { SdkTypeError } from "@sdk/core";
 
 /** Options of {@link serveStatic}. */
 export interface ServeStaticOptions {
@@ -67,7 +68,7 @@ export async function serveStatic(
   const root = path.resolve(dir);
   const rootStat = await stat(root).catch(() => undefined);
   if (!rootStat?.isDirectory()) {
-    throw new Error(`Cannot serve '${dir}': it is not a directory (resolved to ${root})`);
+    throw new SdkTypeError(`Cannot serve '${dir}': it is not a directory (resolved to ${root})`);
   }
 
   const server = http.createServer(async (req, res) => {

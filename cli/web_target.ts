@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { ScriptWebTarget } from "@sdk/core/script";
 import { DEFAULT_VIEWPORT } from "@sdk/web/chromium";
 import { serveStatic, type StaticServer } from "./serve.ts";
+import { SdkTypeError } from "@sdk/core";
 
 /** A page opened for one script file, in its own browser context. */
 export interface OpenedTarget {
@@ -28,7 +29,8 @@ export interface OpenedTarget {
  * (viewport, device scale factor, user agent, cookies), without opening the URL yet.
  *
  * @param scriptFile the script's path: relative paths in `web` resolve from its folder.
- * @throws {Error} naming the cookie file when it cannot be read or is not a JSON array of cookies.
+ * @throws {SdkTypeError} naming the cookie file when it cannot be read or is not a JSON array of
+ * cookies.
  */
 export async function openTarget(
   browser: Browser,
@@ -85,10 +87,12 @@ async function readCookies(file: string): Promise<Parameters<BrowserContext["add
   try {
     cookies = JSON.parse(await readFile(file, "utf8"));
   } catch (e) {
-    throw new Error(`cannot read the cookie file ${file}: ${(e as Error).message}`);
+    throw new SdkTypeError(`cannot read the cookie file ${file}: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   if (!Array.isArray(cookies)) {
-    throw new Error(
+    throw new SdkTypeError(
       `the cookie file ${file} must hold a JSON array of { name, value, url or domain }`,
     );
   }
@@ -109,7 +113,7 @@ export interface FeatureTags {
  * Reads the command line's tags from a scenario's tags (feature, rule and scenario tags; a later
  * tag wins).
  *
- * @throws {TypeError} for a malformed `@viewport:` tag.
+ * @throws {SdkTypeError} for a malformed `@viewport:` tag.
  */
 export function readFeatureTags(tags: readonly string[]): FeatureTags {
   const out: FeatureTags = {};
@@ -118,7 +122,7 @@ export function readFeatureTags(tags: readonly string[]): FeatureTags {
     if (!m) continue;
     if (m[1] === "viewport") {
       const size = /^(\d+)x(\d+)$/.exec(m[2]);
-      if (!size) throw new TypeError(`${tag}: write the viewport as @viewport:<width>x<height>`);
+      if (!size) throw new SdkTypeError(`${tag}: write the viewport as @viewport:<width>x<height>`);
       out.viewport = { width: Number(size[1]), height: Number(size[2]) };
     } else {
       out[m[1] as "url" | "serve"] = m[2];

@@ -18,6 +18,7 @@ import {
   readLocateParam,
   readPositiveNumberParam,
   readStringParam,
+  SdkTypeError,
 } from "@sdk/core";
 import { pinchActions, pinchPath, type W3CActions } from "./gestures.ts";
 import { DRIVER_REQUEST_METHODS, type DriverRequestMethod } from "./wda.ts";
@@ -163,7 +164,7 @@ async function pinch(
     factor = scale;
   } else {
     if (param.direction === undefined || param.direction === null) {
-      throw new TypeError(
+      throw new SdkTypeError(
         "Cannot run Pinch: give 'direction' ('in' or 'out') or 'scale' (> 1 zooms in)",
       );
     }
@@ -191,7 +192,7 @@ function readJsonParam(value: unknown): unknown {
   try {
     return JSON.parse(String(value));
   } catch {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot run RunDriverRequest: 'data' must be JSON text: current value is ${
         JSON.stringify(String(value).slice(0, 80))
       }`,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { AppAgent } from "@sdk/core";
+import { AppAgent, SdkTypeError } from "@sdk/core";
 import type { AgentOptions } from "@sdk/core";
 import type { MobileBDevice } from "./device.ts";
 import type { MobileBDeviceOptions } from "./options.ts";
@@ -75,7 +75,7 @@ export class MobileBAgent extends AppAgent<MobileBDevice> {
   /**
    * Creates the agent over a device.
    *
-   * @throws {TypeError} for an `appNameMapping` that is not an object of non-empty strings, and
+   * @throws {SdkTypeError} for an `appNameMapping` that is not an object of non-empty strings, and
    * the errors of the shared options (see `Agent`).
    */
   constructor(device: MobileBDevice, options: MobileBAgentOptions = {}) {
@@ -87,13 +87,14 @@ export class MobileBAgent extends AppAgent<MobileBDevice> {
    * `runDriverRequest` call.
    *
    * @returns the `value` of WDA's answer.
-   * @throws {TypeError} for a method other than GET, POST, DELETE, PUT or an endpoint that does
-   * not start with `/`.
-   * @throws {DriverRequestError} with WDA's `error` and `message` when it answers with an error.
+   * @throws {SdkTypeError} for a method other than GET, POST, DELETE, PUT or an endpoint that
+   * does not start with `/`.
+   * @throws {ToolError} (tool `"WebDriverAgent"`) with WDA's `error` and `message` when it answers
+   * with an error; {ConnectionError} when WDA cannot be reached.
    */
   async runDriverRequest(params: RunDriverRequestParams): Promise<unknown> {
     if (typeof params !== "object" || params === null) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `runDriverRequest needs { method, endpoint, data? }: current value is ${
           JSON.stringify(params)
         }`,
@@ -101,7 +102,7 @@ export class MobileBAgent extends AppAgent<MobileBDevice> {
     }
     const { method, endpoint, data } = params;
     if (!DRIVER_REQUEST_METHODS.includes(String(method).toUpperCase() as DriverRequestMethod)) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `runDriverRequest: 'method' must be one of ${DRIVER_REQUEST_METHODS.join(", ")}: ` +
           `current value is ${JSON.stringify(method)}`,
       );
@@ -140,8 +141,10 @@ export interface AgentFromDeviceDriverOptions extends MobileBAgentOptions, Mobil
  * `SDK_MOBILEB_DEVICE_CLASS_OVERRIDE` when set, else {@link MobileBDevice}) with the device
  * options, connected (session created or checked, screen read), and the agent over it.
  *
- * @throws {DriverNotRunningError} when WebDriverAgent does not answer (saying how to start it).
- * @throws {Error} when the override module cannot be loaded or exports no device class.
+ * @throws {ConnectionError} `refused` when WebDriverAgent is not running (saying how to start
+ * it), `timeout` when it does not answer within `driverConnectTimeout`.
+ * @throws {MissingDependencyError} / {SdkTypeError} when the override module cannot be loaded
+ * or exports no device class.
  */
 export async function agentFromDeviceDriver(
   options: AgentFromDeviceDriverOptions = {},

@@ -22,7 +22,13 @@ import type {
   FrameStreamOptions,
   Size,
 } from "@sdk/core";
-import { checkAppNameResolver, logDeviceActions, withCustomActions } from "@sdk/core";
+import {
+  checkAppNameResolver,
+  logDeviceActions,
+  SdkTypeError,
+  ToolError,
+  withCustomActions,
+} from "@sdk/core";
 import { type MobileBActionHost, mobileBActions } from "./actions.ts";
 import { MjpegFrameSource } from "./frame_source.ts";
 import { appSwitcherActions } from "./gestures.ts";
@@ -32,7 +38,7 @@ import { WdaSession } from "./session.ts";
 import { iosKeyText } from "./keys.ts";
 import { drag, dragAndDrop, hold, perform, scroll, tapAt } from "./touch.ts";
 import { clearField, dismissKeyboard, keys, typeText } from "./typing.ts";
-import { DRIVER_REQUEST_METHODS, type DriverRequestMethod, WdaClient } from "./wda.ts";
+import { DRIVER_REQUEST_METHODS, type DriverRequestMethod, WDA_TOOL, WdaClient } from "./wda.ts";
 
 /**
  * An iOS device or simulator reached through WebDriverAgent.
@@ -78,10 +84,11 @@ export class MobileBDevice implements AbstractInterface {
    * Creates the device; connects lazily.
    *
    * @param options see {@link MobileBDeviceOptions}.
-   * @throws {TypeError} for a `driverHost` or `sessionId` that is not a non-empty string, a flag
+   * @throws {SdkTypeError} for a `driverHost` or `sessionId` that is not a non-empty string, a flag
    * that is not a boolean, a `driverMjpegFrameSource` that is not an object, or a malformed
    * custom action.
-   * @throws {RangeError} for a port that is not an integer 1-65535, a negative or non-finite
+   * @throws {SdkRangeError} for a port that is not an integer 1-65535, a `driverConnectTimeout`
+   * that is not a finite number > 0, a negative or non-finite
    * `keyboardTypeDelay`, an unknown `inputStrategy`, or `'bulk'` with a positive delay.
    */
   constructor(options: MobileBDeviceOptions = {}) {
@@ -90,10 +97,19 @@ export class MobileBDevice implements AbstractInterface {
     this.driverHost = settings.driverHost;
     this.driverPort = settings.driverPort;
     this.driverMjpegPort = settings.driverMjpegPort;
-    this.#client = new WdaClient(this.driverHost, this.driverPort);
+    this.#client = new WdaClient(
+      this.driverHost,
+      this.driverPort,
+      settings.driverConnectTimeout,
+    );
     this.#session = new WdaSession(this.#client, settings.sessionId);
     this.#screen = new Screen(this.#session);
-    this.#frames = new MjpegFrameSource(this.#session, this.driverHost, this.driverMjpegPort);
+    this.#frames = new MjpegFrameSource(
+      this.#session,
+      this.driverHost,
+      this.driverMjpegPort,
+      settings.driverConnectTimeout,
+    );
     if (settings.mjpegFrameSource) {
       this.startFrameStream = (streamOptions) => this.#frames.start(streamOptions);
     }
@@ -112,9 +128,10 @@ export class MobileBDevice implements AbstractInterface {
    * first size() or action does this too; `agentFromDeviceDriver` calls it so that a driver
    * that is not running fails there.
    *
-   * @throws {DriverNotRunningError} when WDA does not answer (saying how to start it).
-   * @throws {DriverRequestError} when WDA refuses to create the session.
-   * @throws {Error} naming `sessionId` when WDA does not know the session given there.
+   * @throws {ConnectionError} `refused` when WDA is not running (saying how to start it),
+   * `timeout` when it does not answer within `driverConnectTimeout`.
+   * @throws {ToolError} (tool `"WebDriverAgent"`) when WDA refuses to create the session.
+   * @throws {SdkTypeError} naming `sessionId` when WDA does not know the session given there.
    */
   async connect(): Promise<void> {
     await this.#session.path();
@@ -125,14 +142,15 @@ export class MobileBDevice implements AbstractInterface {
    * The screen as a `data:image/png;base64,...` URI (or JPEG, as WDA sends it), physical pixels,
    * from `GET /screenshot`. The encoding argument is not used: the agent encodes once.
    *
-   * @throws {DriverNotRunningError}, {DriverConnectionError}, {DriverRequestError} from WDA.
+   * @throws {ConnectionError} when WDA cannot be reached; {ToolError} when it answers an error.
    */
   async screenshotBase64(): Promise<string> {
     this.#session.checkLive();
     const value = await this.#client.request("GET", "/screenshot");
     if (typeof value !== "string" || value === "") {
-      throw new Error(
+      throw new ToolError(
         `WebDriverAgent at ${this.#client.where} answered GET /screenshot without an image`,
+        { tool: WDA_TOOL, output: JSON.stringify(value)?.slice(0, 200) ?? "" },
       );
     }
     const data = value.replace(/\s+/g, "");
@@ -142,7 +160,7 @@ export class MobileBDevice implements AbstractInterface {
   /**
    * Logical size in points (the window size) and `dpr` = WDA's screen scale. Read once.
    *
-   * @throws {Error} after `destroy()`, or when WDA cannot be reached.
+   * @throws {ConnectionError} after `destroy()` (`lost`), or when WDA cannot be reached.
    */
   async size(): Promise<Size> {
     const info = await this.#screen.info();
@@ -168,7 +186,7 @@ export class MobileBDevice implements AbstractInterface {
    * Makes the planner's `Launch` and `Terminate` actions resolve app names with `resolve` (the
    * agent's `appNameMapping`; `MobileBAgent` calls this). Without it, targets are used as given.
    *
-   * @throws {TypeError} when `resolve` is not a function.
+   * @throws {SdkTypeError} when `resolve` is not a function.
    */
   useAppNameMapping(resolve: (target: string) => string): void {
     this.#resolveApp = checkAppNameResolver(resolve, "bundle id");
@@ -181,12 +199,12 @@ export class MobileBDevice implements AbstractInterface {
    * app's own scheme opens its app) through `POST /session/:id/url`, or a bundle identifier
    * (`com.apple.Preferences`) through `POST /session/:id/wda/apps/launch`.
    *
-   * @throws {TypeError} for an empty target.
-   * @throws {DriverRequestError} with WDA's message when the app or URL cannot be opened.
+   * @throws {SdkTypeError} for an empty target.
+   * @throws {ToolError} with WDA's message when the app or URL cannot be opened.
    */
   async launch(target: string): Promise<void> {
     const uri = String(target ?? "").trim();
-    if (uri === "") throw new TypeError("Cannot launch: the target is empty");
+    if (uri === "") throw new SdkTypeError("Cannot launch: the target is empty");
     const session = await this.#session.path();
     if (/^[a-z][a-z\d+.-]*:/i.test(uri)) {
       await this.#client.request("POST", `${session}/url`, { url: uri });
@@ -199,11 +217,11 @@ export class MobileBDevice implements AbstractInterface {
    * Terminates the app with `bundleId` (`POST /session/:id/wda/apps/terminate`).
    *
    * @returns whether the app was running (WDA's answer).
-   * @throws {TypeError} for an empty bundle id.
+   * @throws {SdkTypeError} for an empty bundle id.
    */
   async terminate(bundleId: string): Promise<boolean> {
     const id = String(bundleId ?? "").trim();
-    if (id === "") throw new TypeError("Cannot terminate: the bundle id is empty");
+    if (id === "") throw new SdkTypeError("Cannot terminate: the bundle id is empty");
     const session = await this.#session.path();
     const value = await this.#client.request("POST", `${session}/wda/apps/terminate`, {
       bundleId: id,
@@ -234,8 +252,8 @@ export class MobileBDevice implements AbstractInterface {
    * @param endpoint the route's path, e.g. `/status` or `/session/:sessionId/wda/apps/state`.
    * @param data the JSON body (POST and PUT; `{}` when left out).
    * @returns the `value` of WDA's answer.
-   * @throws {TypeError} for another method or an endpoint that does not start with `/`.
-   * @throws {DriverRequestError} with WDA's `error` and `message` when it answers with an error.
+   * @throws {SdkTypeError} for another method or an endpoint that does not start with `/`.
+   * @throws {ToolError} with WDA's `error` and `message` when it answers with an error.
    */
   async runDriverRequest(
     method: DriverRequestMethod,
@@ -245,13 +263,13 @@ export class MobileBDevice implements AbstractInterface {
     this.#session.checkLive();
     const verb = typeof method === "string" ? method.toUpperCase() : method;
     if (!DRIVER_REQUEST_METHODS.includes(verb as DriverRequestMethod)) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `runDriverRequest: 'method' must be one of ${DRIVER_REQUEST_METHODS.join(", ")}: ` +
           `current value is ${JSON.stringify(method)}`,
       );
     }
     if (typeof endpoint !== "string" || !endpoint.startsWith("/")) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `runDriverRequest: 'endpoint' must be a path starting with '/' (e.g. /status): current ` +
           `value is ${JSON.stringify(endpoint)}`,
       );

@@ -8,7 +8,7 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { getEnv } from "@sdk/core";
+import { getEnv, MissingDependencyError, SdkTypeError } from "@sdk/core";
 import { MobileBDevice } from "./device.ts";
 import type { MobileBDeviceOptions } from "./options.ts";
 
@@ -40,8 +40,9 @@ const REQUIRED_METHODS = [
  * imported as written. The module's default export is used when it is a class, else its first
  * named export that is one.
  *
- * @throws {Error} naming the module when it cannot be imported, exports no class, or its class
- * lacks a method `MobileBAgent` needs (the message lists them).
+ * @throws {MissingDependencyError} naming the module when it cannot be imported.
+ * @throws {SdkTypeError} naming the module when it exports no class, or its class lacks a method
+ * `MobileBAgent` needs (the message lists them).
  */
 export async function loadDeviceClass(option?: string): Promise<MobileBDeviceClass> {
   const specifier = (option ?? getEnv(DEVICE_CLASS_OVERRIDE_ENV))?.trim();
@@ -54,17 +55,18 @@ export async function loadDeviceClass(option?: string): Promise<MobileBDeviceCla
   try {
     module = await importModule(url);
   } catch (error) {
-    throw new Error(
+    throw new MissingDependencyError(
       `Cannot load the device class of ${from} ${JSON.stringify(specifier)}: ${
         (error as Error).message
       }`,
+      specifier,
       { cause: error },
     );
   }
   const candidates = [module.default, ...Object.values(module)];
   const found = candidates.find(isClass);
   if (!found) {
-    throw new Error(
+    throw new SdkTypeError(
       `The module of ${from} ${JSON.stringify(specifier)} exports no class: export the device ` +
         "class as its default export (export default class MyDevice extends MobileBDevice {...}) " +
         "or as a named export",
@@ -74,7 +76,7 @@ export async function loadDeviceClass(option?: string): Promise<MobileBDeviceCla
     typeof (found.prototype as Record<string, unknown>)[m] !== "function"
   );
   if (missing.length > 0) {
-    throw new Error(
+    throw new SdkTypeError(
       `The device class ${found.name || "(anonymous)"} of ${from} ${
         JSON.stringify(specifier)
       } lacks ${missing.join(", ")}: extend MobileBDevice of @sdk/mobileb`,

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { ConnectionError, SdkRangeError, SdkTypeError } from "@sdk/core";
 import { MobileBDevice } from "./device.ts";
 
 test("new MobileBDevice: defaults, and checks its options before connecting", () => {
@@ -27,6 +28,35 @@ test("new MobileBDevice: defaults, and checks its options before connecting", ()
     // @ts-expect-error: a wrong type on purpose
     () => new MobileBDevice({ driverMjpegFrameSource: true }),
     /driverMjpegFrameSource/,
+  );
+});
+
+test("new MobileBDevice: driverConnectTimeout must be a finite number of ms > 0", {
+  timeout: 5_000,
+}, () => {
+  for (const bad of [0, -1, Infinity, Number.NaN, "5000"]) {
+    assert.throws(
+      // @ts-expect-error: a string among the values on purpose
+      () => new MobileBDevice({ driverConnectTimeout: bad }),
+      (e: unknown) =>
+        e instanceof SdkRangeError && e instanceof RangeError &&
+        e.code === "ARGUMENT_OUT_OF_RANGE" && /'driverConnectTimeout'.*> 0/.test(e.message),
+      `driverConnectTimeout ${String(bad)}`,
+    );
+  }
+  assert.doesNotThrow(() => new MobileBDevice({ driverConnectTimeout: 250 }));
+});
+
+test("new MobileBDevice: wrong option shapes and ranges are SdkTypeError / SdkRangeError", {
+  timeout: 5_000,
+}, () => {
+  assert.throws(
+    () => new MobileBDevice({ driverHost: " " }),
+    (e: unknown) => e instanceof SdkTypeError && e.code === "INVALID_ARGUMENT",
+  );
+  assert.throws(
+    () => new MobileBDevice({ driverPort: 0 }),
+    (e: unknown) => e instanceof SdkRangeError && e.code === "ARGUMENT_OUT_OF_RANGE",
   );
 });
 
@@ -70,6 +100,11 @@ test("destroy is idempotent and later calls say the device was destroyed", async
   const device = new MobileBDevice({ driverPort: 1 });
   await device.destroy();
   await device.destroy();
-  await assert.rejects(() => device.screenshotBase64(), /destroyed; create a new device/);
+  await assert.rejects(() => device.screenshotBase64(), (e: unknown) => {
+    assert.ok(e instanceof ConnectionError, String(e));
+    assert.equal(e.code, "CONNECTION_LOST");
+    assert.match(e.message, /destroyed; create a new device/);
+    return true;
+  });
   await assert.rejects(() => device.size(), /destroyed/);
 });

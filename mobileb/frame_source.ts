@@ -14,11 +14,13 @@ import type { WdaSession } from "./session.ts";
 export class MjpegFrameSource {
   readonly #session: WdaSession;
   readonly #url: string;
+  readonly #connectTimeoutMs: number;
   readonly #streams = new Set<FrameStream>();
 
-  /** Streams from WDA's MJPEG server at `host`:`port`. */
-  constructor(session: WdaSession, host: string, port: number) {
+  /** Streams from WDA's MJPEG server at `host`:`port`, waiting `connectTimeoutMs` for it. */
+  constructor(session: WdaSession, host: string, port: number, connectTimeoutMs: number) {
     this.#session = session;
+    this.#connectTimeoutMs = connectTimeoutMs;
     // An IPv6 literal needs brackets in a URL.
     this.#url = `http://${host.includes(":") ? `[${host}]` : host}:${port}/`;
   }
@@ -30,6 +32,7 @@ export class MjpegFrameSource {
       this.#url,
       options,
       (error) => warn("the MJPEG frame source stopped", error),
+      this.#connectTimeoutMs,
     );
     const tracked: FrameStream = {
       stop: async () => {

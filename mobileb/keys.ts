@@ -8,7 +8,7 @@
  * @module
  */
 
-import { normalizeKeyCombo } from "@sdk/core";
+import { normalizeKeyCombo, SdkTypeError } from "@sdk/core";
 
 const NAMED: Readonly<Record<string, string>> = {
   Enter: "\n",
@@ -21,13 +21,13 @@ const NAMED: Readonly<Record<string, string>> = {
  * The text WDA's keys endpoint types for a key name (`Enter` -> `"\n"`, `Backspace` -> `"\b"`,
  * `Tab`, `Space`, or one printable character such as `a`, `7`, `?`).
  *
- * @throws {TypeError} naming the key for a combination with modifiers (iOS presses one key at a
+ * @throws {SdkTypeError} naming the key for a combination with modifiers (iOS presses one key at a
  * time), or a key the iOS keyboard has no text for (Escape, arrows, Home, F-keys, ...).
  */
 export function iosKeyText(keyName: string): string {
   const key = normalizeKeyCombo(keyName);
   if (key !== "+" && key.includes("+")) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot press ${JSON.stringify(keyName)} on an iOS device: key combinations with ` +
         "modifiers are not supported; press one key (Enter, Backspace, Tab, Space, a letter, ...)",
     );
@@ -39,7 +39,7 @@ export function iosKeyText(keyName: string): string {
   const hint = key === "Home"
     ? " (for the Home screen use home() or the MobileBHomeButton action)"
     : "";
-  throw new TypeError(
+  throw new SdkTypeError(
     `Cannot press ${JSON.stringify(keyName)} on an iOS device: WebDriverAgent types keys as ` +
       `text and has none for it${hint}; use Enter, Backspace, Tab, Space, or one character`,
   );

@@ -6,11 +6,17 @@
  * frames are scaled and compressed by WDA (its `mjpegScalingFactor` and quality settings), so
  * they may be smaller than the screenshot.
  *
+ * The stream is read with `node:http` rather than `fetch`: its socket can be unref'd, so an
+ * observation left running does not keep a script alive (a `fetch` body being read does).
+ *
  * @module
  */
 
-import { encodeBase64 } from "@sdk/core";
+import { type ClientRequest, get, type IncomingMessage } from "node:http";
+import { setTimeout } from "node:timers";
+import { ConnectionError, encodeBase64, holdOpen, ToolError } from "@sdk/core";
 import type { FrameStream, FrameStreamOptions } from "@sdk/core";
+import { DEFAULT_DRIVER_CONNECT_TIMEOUT_MS, describeCause, isRefused, WDA_TOOL } from "./wda.ts";
 
 const HEADER_END = new Uint8Array([13, 10, 13, 10]);
 // A part's headers are a few dozen bytes; more without a blank line means this is not MJPEG.
@@ -32,7 +38,7 @@ export class MjpegParser {
   /**
    * Feeds the next bytes of the stream.
    *
-   * @throws {Error} when a part has no header end within 4096 bytes (not an MJPEG stream).
+   * @throws {ToolError} when a part has no header end within 4096 bytes (not an MJPEG stream).
    */
   push(chunk: Uint8Array): void {
     this.#buffer = concat(this.#buffer, chunk);
@@ -44,7 +50,10 @@ export class MjpegParser {
     const headerEnd = indexOf(buffer, HEADER_END, 0);
     if (headerEnd < 0) {
       if (buffer.length > MAX_HEADER_BYTES) {
-        throw new Error("the MJPEG stream has a part without headers (is this WDA's MJPEG port?)");
+        throw new ToolError(
+          "the MJPEG stream has a part without headers (is this WDA's MJPEG port?)",
+          { tool: WDA_TOOL },
+        );
       }
       return false;
     }
@@ -73,35 +82,63 @@ export class MjpegParser {
 
 /**
  * Connects to an MJPEG server and calls `options.onFrame` with each frame (base64 JPEG), no more
- * often than `options.minIntervalMs`. Resolves once the server has answered.
+ * often than `options.minIntervalMs`. Resolves once the server has answered; holds the process
+ * open until then. The stream itself (its socket) never keeps the process alive: a script that
+ * ends while observing exits.
  *
  * @param url the stream's address, e.g. `http://localhost:9100/`.
  * @param onError called once when the stream fails after it started (not after `stop()`).
- * @throws {Error} naming `url` and the start option when the server cannot be reached or does
- * not answer with a stream.
+ * @param connectTimeoutMs how long to wait for the server's answer; default 5000.
+ * @throws {ConnectionError} naming `url` and the start option when nothing listens (`refused`),
+ * nothing answers in time (`timeout`) or the connection drops (`lost`).
+ * @throws {ToolError} (tool `"WebDriverAgent"`) when the server answers with an HTTP error.
  */
 export async function startMjpegStream(
   url: string,
   options: FrameStreamOptions,
   onError: (error: Error) => void,
+  connectTimeoutMs = DEFAULT_DRIVER_CONNECT_TIMEOUT_MS,
 ): Promise<FrameStream> {
-  const controller = new AbortController();
-  let response: Response;
-  try {
-    response = await fetch(url, { signal: controller.signal });
-  } catch (error) {
-    throw new Error(
-      `Cannot read WebDriverAgent's MJPEG stream at ${url}: ${(error as Error).message}. ` +
-        `WDA serves it on its mjpegServerPort (9100 by default; forward it with \`iproxy 9100 ` +
-        `9100\` for a device on USB), or set driverMjpegPort; without driverMjpegFrameSource the ` +
-        `observer takes screenshots instead.`,
-      { cause: error },
-    );
-  }
-  if (!response.ok || !response.body) {
-    await response.body?.cancel();
-    throw new Error(
-      `Cannot read WebDriverAgent's MJPEG stream at ${url}: it answered HTTP ${response.status}`,
+  const endpoint = new URL(url).host;
+  const help = `WDA serves it on its mjpegServerPort (9100 by default; forward it with \`iproxy ` +
+    `9100 9100\` for a device on USB), or set driverMjpegPort; without driverMjpegFrameSource the ` +
+    `observer takes screenshots instead.`;
+  let request: ClientRequest | undefined;
+  const response = await holdOpen(
+    new Promise<IncomingMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(
+          new ConnectionError(
+            `Cannot read WebDriverAgent's MJPEG stream at ${url}: no answer within ` +
+              `${connectTimeoutMs} ms (driverConnectTimeout). ${help}`,
+            { kind: "timeout", endpoint },
+          ),
+        );
+        request?.destroy();
+      }, connectTimeoutMs);
+      request = get(url, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+      // The stream's socket lets the process exit; the wait above holds it open meanwhile.
+      request.on("socket", (socket) => socket.unref());
+      request.on("error", (error) => {
+        clearTimeout(timer);
+        reject(
+          new ConnectionError(
+            `Cannot read WebDriverAgent's MJPEG stream at ${url}: ${describeCause(error)}. ${help}`,
+            { kind: isRefused(error) ? "refused" : "lost", endpoint },
+            { cause: error },
+          ),
+        );
+      });
+    }),
+  );
+  if (response.statusCode !== 200) {
+    response.destroy();
+    throw new ToolError(
+      `Cannot read WebDriverAgent's MJPEG stream at ${url}: it answered HTTP ${response.statusCode}`,
+      { tool: WDA_TOOL, status: response.statusCode },
     );
   }
   let stopped = false;
@@ -112,33 +149,42 @@ export async function startMjpegStream(
     last = now;
     options.onFrame({ data: encodeBase64(jpeg), format: "jpeg", timestamp: now });
   });
-  const reader = response.body.getReader();
-  const pump = (async () => {
+  let failed = false;
+  const fail = (error: Error) => {
+    if (stopped || failed) return;
+    failed = true;
+    onError(error);
+  };
+  const closed = new Promise<void>((resolve) => response.once("close", resolve));
+  response.on("data", (chunk: Uint8Array) => {
     try {
-      while (true) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        parser.push(value);
-      }
-      if (!stopped) onError(new Error(`WebDriverAgent's MJPEG stream at ${url} ended`));
+      parser.push(chunk);
     } catch (error) {
-      if (!stopped) {
-        onError(
-          new Error(
-            `WebDriverAgent's MJPEG stream at ${url} failed: ${(error as Error).message}`,
-            { cause: error },
-          ),
-        );
-      }
+      fail(error as Error);
+      response.destroy();
     }
-  })();
+  });
+  response.on("end", () =>
+    fail(
+      new ConnectionError(`WebDriverAgent's MJPEG stream at ${url} ended`, {
+        kind: "lost",
+        endpoint,
+      }),
+    ));
+  response.on("error", (error: Error) =>
+    fail(
+      new ConnectionError(
+        `WebDriverAgent's MJPEG stream at ${url} failed: ${error.message}`,
+        { kind: "lost", endpoint },
+        { cause: error },
+      ),
+    ));
   return {
     async stop(): Promise<void> {
       if (stopped) return;
       stopped = true;
-      controller.abort();
-      await reader.cancel().catch(() => {});
-      await pump;
+      response.destroy();
+      await closed;
     },
   };
 }

@@ -34,12 +34,11 @@ export type {
 export { DEVICE_CLASS_OVERRIDE_ENV, loadDeviceClass } from "./device_class.ts";
 export type { MobileBDeviceClass } from "./device_class.ts";
 export {
+  DEFAULT_DRIVER_CONNECT_TIMEOUT_MS,
   DEFAULT_DRIVER_REQUEST_TIMEOUT_MS,
   DRIVER_REQUEST_METHODS,
-  DriverConnectionError,
-  DriverNotRunningError,
-  DriverRequestError,
   startDriverHint,
+  WDA_TOOL,
 } from "./wda.ts";
 export type { DriverRequestMethod } from "./wda.ts";
 export { iosKeyText } from "./keys.ts";

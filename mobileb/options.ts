@@ -6,8 +6,15 @@
  */
 
 import type { DeviceAction, InputStrategy } from "@sdk/core";
-import { checkBooleanOptions, checkInputOptions, checkTypeDelayOption } from "@sdk/core";
+import {
+  checkBooleanOptions,
+  checkInputOptions,
+  checkTypeDelayOption,
+  SdkRangeError,
+  SdkTypeError,
+} from "@sdk/core";
 import type { TypingSettings } from "./typing.ts";
+import { DEFAULT_DRIVER_CONNECT_TIMEOUT_MS } from "./wda.ts";
 
 /** Default port of the WebDriverAgent HTTP service (spec 4.9 `driverPort`). */
 export const DEFAULT_DRIVER_PORT = 8100;
@@ -31,6 +38,13 @@ export interface MobileBDeviceOptions {
   driverPort?: number;
   /** Host of the WebDriverAgent service. Default `'localhost'`. */
   driverHost?: string;
+  /**
+   * How long the connection check waits for WebDriverAgent's first answer (`GET /status`, before
+   * the first request and after a request that failed for the connection), ms: a port that
+   * accepts connections but never answers fails after this, with a `ConnectionError` of kind
+   * `timeout`, instead of after a request's 60 s. A finite number > 0. Default 5000.
+   */
+  driverConnectTimeout?: number;
   /**
    * A module path (or npm specifier) whose device class replaces `MobileBDevice` in
    * `agentFromDeviceDriver` and `runMobileBYaml`; the module exports the class as its default
@@ -70,6 +84,8 @@ export interface MobileBSettings {
   readonly driverHost: string;
   readonly driverPort: number;
   readonly driverMjpegPort: number;
+  /** How long the connection check waits, ms. */
+  readonly driverConnectTimeout: number;
   /** The session given as `sessionId`, trimmed. */
   readonly sessionId: string | undefined;
   readonly autoDismissKeyboard: boolean;
@@ -82,15 +98,15 @@ export interface MobileBSettings {
  * Checks the device's options (not `customActions`) in the order of their errors, and settles
  * their defaults.
  *
- * @throws {TypeError} for a `driverHost` or `sessionId` that is not a non-empty string, a flag
+ * @throws {SdkTypeError} for a `driverHost` or `sessionId` that is not a non-empty string, a flag
  * that is not a boolean, or a `driverMjpegFrameSource` that is not an object.
- * @throws {RangeError} for a port that is not an integer 1-65535, a negative or non-finite
- * `keyboardTypeDelay`, an unknown `inputStrategy`, or `'bulk'` with a positive delay.
+ * @throws {SdkRangeError} for a port that is not an integer 1-65535, a `driverConnectTimeout`
+ * that is not a finite number > 0, a negative or non-finite `keyboardTypeDelay`, an unknown `inputStrategy`, or `'bulk'` with a positive delay.
  */
 export function readMobileBOptions(options: MobileBDeviceOptions): MobileBSettings {
   const host = options.driverHost ?? DEFAULT_DRIVER_HOST;
   if (typeof host !== "string" || host.trim() === "") {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot create MobileBDevice as 'driverHost' must be a non-empty string: current value is ${
         JSON.stringify(options.driverHost)
       }`,
@@ -102,9 +118,18 @@ export function readMobileBOptions(options: MobileBDeviceOptions): MobileBSettin
     options.driverMjpegPort,
     DEFAULT_DRIVER_MJPEG_PORT,
   );
+  const connectTimeout = options.driverConnectTimeout ?? DEFAULT_DRIVER_CONNECT_TIMEOUT_MS;
+  if (
+    !(typeof connectTimeout === "number" && Number.isFinite(connectTimeout) && connectTimeout > 0)
+  ) {
+    throw new SdkRangeError(
+      `Cannot create MobileBDevice as 'driverConnectTimeout' must be a finite number of ms > 0: ` +
+        `current value is ${JSON.stringify(options.driverConnectTimeout)}`,
+    );
+  }
   const session = options.sessionId;
   if (session !== undefined && (typeof session !== "string" || session.trim() === "")) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot create MobileBDevice as 'sessionId' must be a non-empty string: current value is ${
         JSON.stringify(session)
       }`,
@@ -113,7 +138,7 @@ export function readMobileBOptions(options: MobileBDeviceOptions): MobileBSettin
   checkBooleanOptions("MobileBDevice", options, ["autoDismissKeyboard"]);
   const frameSource = options.driverMjpegFrameSource;
   if (frameSource !== undefined && (typeof frameSource !== "object" || frameSource === null)) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot create MobileBDevice as 'driverMjpegFrameSource' must be an object { enabled }: ` +
         `current value is ${JSON.stringify(frameSource)}`,
     );
@@ -127,6 +152,7 @@ export function readMobileBOptions(options: MobileBDeviceOptions): MobileBSettin
     driverHost: host.trim(),
     driverPort,
     driverMjpegPort,
+    driverConnectTimeout: connectTimeout,
     sessionId: session?.trim(),
     autoDismissKeyboard: options.autoDismissKeyboard ?? true,
     mjpegFrameSource: frameSource?.enabled === true,
@@ -137,7 +163,7 @@ export function readMobileBOptions(options: MobileBDeviceOptions): MobileBSettin
 function checkPort(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (!(typeof value === "number" && Number.isInteger(value) && value > 0 && value < 65536)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot create MobileBDevice as '${name}' must be an integer port 1-65535: current value is ${
         JSON.stringify(value)
       }`,

@@ -7,7 +7,8 @@
  */
 
 import type { Point } from "@sdk/core";
-import { toPhysicalPixel } from "@sdk/core";
+import { ToolError, toPhysicalPixel } from "@sdk/core";
+import { WDA_TOOL } from "./wda.ts";
 import type { WdaSession } from "./session.ts";
 
 /** The window and the scale. */
@@ -61,12 +62,12 @@ export class Screen {
     if (
       !isPositive(scale) || !isPositive(width) || !isPositive(height)
     ) {
-      throw new Error(
-        `WebDriverAgent at ${client.where} gave no usable screen: GET /wda/screen answered ` +
-          `${JSON.stringify(screen)?.slice(0, 200)}, GET ${session}/window/size ${
-            JSON.stringify(window)?.slice(0, 200)
-          }`,
-      );
+      const output = `GET /wda/screen answered ${JSON.stringify(screen)?.slice(0, 200)}, GET ` +
+        `${session}/window/size ${JSON.stringify(window)?.slice(0, 200)}`;
+      throw new ToolError(`WebDriverAgent at ${client.where} gave no usable screen: ${output}`, {
+        tool: WDA_TOOL,
+        output,
+      });
     }
     return { width, height, scale };
   }

@@ -6,8 +6,9 @@
  * @module
  */
 
+import { ConnectionError, SdkTypeError, ToolError } from "@sdk/core";
 import { log, warn } from "./log.ts";
-import { DriverRequestError, type WdaClient } from "./wda.ts";
+import { driverAnswerOf, WDA_TOOL, type WdaClient } from "./wda.ts";
 
 /** The session and the device's lifetime. Private to the package. */
 export class WdaSession {
@@ -29,11 +30,12 @@ export class WdaSession {
     return this.#id ?? this.#given;
   }
 
-  /** @throws {Error} once the device was destroyed. */
+  /** @throws {ConnectionError} (`lost`) once the device was destroyed. */
   checkLive(): void {
     if (this.#destroyed) {
-      throw new Error(
+      throw new ConnectionError(
         `MobileBDevice at ${this.client.where} was destroyed; create a new device`,
+        { kind: "lost", endpoint: this.client.where },
       );
     }
   }
@@ -68,8 +70,8 @@ export class WdaSession {
       }
     } catch (error) {
       // WDA keeps one session: a later session on the same WDA already ended this one.
-      if (error instanceof DriverRequestError && error.error === "invalid session id") {
-        log("the WDA session had already ended", { error: error.message });
+      if (driverAnswerOf(error)?.error === "invalid session id") {
+        log("the WDA session had already ended", { error: (error as Error).message });
         return;
       }
       warn(`deleting the WDA session at ${this.client.where} failed`, error);
@@ -82,11 +84,11 @@ export class WdaSession {
       try {
         await this.client.request("GET", `/session/${encodeURIComponent(given)}`);
       } catch (error) {
-        if (!(error instanceof DriverRequestError)) throw error;
-        throw new Error(
+        if (!driverAnswerOf(error)) throw error;
+        throw new SdkTypeError(
           `The WDA session ${JSON.stringify(given)} given as sessionId is not usable on ` +
-            `WebDriverAgent at ${this.client.where}: ${error.message}. Leave sessionId out to ` +
-            `create a session.`,
+            `WebDriverAgent at ${this.client.where}: ${(error as Error).message}. Leave ` +
+            `sessionId out to create a session.`,
           { cause: error },
         );
       }
@@ -98,9 +100,11 @@ export class WdaSession {
     });
     const id = (value as { sessionId?: unknown } | null)?.sessionId;
     if (typeof id !== "string" || id === "") {
-      throw new Error(
+      const answer = JSON.stringify(value)?.slice(0, 200) ?? "";
+      throw new ToolError(
         `WebDriverAgent at ${this.client.where} answered POST /session without a sessionId: ` +
-          JSON.stringify(value)?.slice(0, 200),
+          answer,
+        { tool: WDA_TOOL, output: answer },
       );
     }
     this.#id = id;

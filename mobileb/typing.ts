@@ -10,7 +10,7 @@ import type { InputActionOptions, InputStrategy } from "@sdk/core";
 import { typeCodePoints, typeSettings } from "@sdk/core";
 import { log } from "./log.ts";
 import type { WdaSession } from "./session.ts";
-import { DriverRequestError } from "./wda.ts";
+import { driverAnswerOf } from "./wda.ts";
 
 // Backspaces typed to empty a field when WDA cannot clear the focused element itself.
 const CLEAR_BACKSPACES = 100;
@@ -63,19 +63,15 @@ export async function clearField(session: WdaSession): Promise<void> {
     const active = await session.client.request("GET", `${path}/element/active`);
     const ref = active as Record<string, unknown> | null;
     const id = ref?.[ELEMENT_KEY] ?? ref?.ELEMENT;
-    if (typeof id !== "string") throw new Error("no focused element");
-    await session.client.request(
-      "POST",
-      `${path}/element/${encodeURIComponent(id)}/clear`,
-    );
-  } catch (error) {
-    if (
-      !(error instanceof DriverRequestError) && (error as Error).message !== "no focused element"
-    ) {
-      throw error;
+    if (typeof id === "string") {
+      await session.client.request("POST", `${path}/element/${encodeURIComponent(id)}/clear`);
+      return;
     }
-    await keys(session, "\b".repeat(CLEAR_BACKSPACES));
+  } catch (error) {
+    // WDA refused (no focused element it knows, or no such route): backspaces instead.
+    if (!driverAnswerOf(error)) throw error;
   }
+  await keys(session, "\b".repeat(CLEAR_BACKSPACES));
 }
 
 /**
@@ -87,7 +83,7 @@ export async function dismissKeyboard(session: WdaSession): Promise<void> {
   try {
     await session.client.request("POST", `${path}/wda/keyboard/dismiss`, {});
   } catch (error) {
-    if (!(error instanceof DriverRequestError)) throw error;
-    log("keyboard not dismissed", { error: error.message });
+    if (!driverAnswerOf(error)) throw error;
+    log("keyboard not dismissed", { error: (error as Error).message });
   }
 }

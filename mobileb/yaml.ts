@@ -35,6 +35,8 @@ export interface MobileBScriptSection extends Record<string, unknown> {
   driverPort?: number;
   /** The device option `driverMjpegPort`. */
   driverMjpegPort?: number;
+  /** The device option `driverConnectTimeout`, ms. */
+  driverConnectTimeout?: number;
   /** The device option `driverMjpegFrameSource`. */
   driverMjpegFrameSource?: { enabled?: boolean };
   /** The device option `sessionId`: a driver session to reuse. */
@@ -63,6 +65,7 @@ export const MOBILEB_SCRIPT_SECTION: ScriptSectionSchema<MobileBScriptSection> =
     driverHost: text,
     driverPort: port,
     driverMjpegPort: port,
+    driverConnectTimeout: num({ above: 0, unit: "ms" }),
     driverMjpegFrameSource: mapping<{ enabled?: boolean }>("driverMjpegFrameSource", {
       enabled: bool,
     }),

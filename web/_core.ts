@@ -36,6 +36,17 @@ export {
 } from "@sdk/core";
 export type { TypeSettings } from "@sdk/core";
 export {
+  ConnectionError,
+  holdOpen,
+  LocateError,
+  MissingDependencyError,
+  SdkRangeError,
+  SdkTypeError,
+  ToolError,
+  UnsupportedActionError,
+  WaitForTimeoutError,
+} from "@sdk/core";
+export {
   readEnumParam,
   readLocateParam,
   readPositiveNumberParam,

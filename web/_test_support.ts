@@ -18,12 +18,21 @@ export { launchChromium } from "../tests/helpers/browser.ts";
 /**
  * Launches the machine's Chromium (found like {@link launchChromium}) through DriverA
  * (`puppeteer-core`), headless, with the same flags. Close it with `browser.close()`.
+ *
+ * @param options `handleSignals: false` leaves Ctrl+C, SIGTERM and SIGHUP to the process (as
+ *   `launchChromium`'s option does); default `true`, puppeteer's own handlers.
  */
-export async function launchChromiumDriverA(): Promise<DriverABrowser> {
+export async function launchChromiumDriverA(
+  options: { handleSignals?: boolean } = {},
+): Promise<DriverABrowser> {
+  const handle = options.handleSignals ?? true;
   return await launchDriverA({
     executablePath: await findChromium(),
     args: [...CHROMIUM_ARGS],
     headless: true,
+    handleSIGINT: handle,
+    handleSIGTERM: handle,
+    handleSIGHUP: handle,
   });
 }
 

@@ -12,6 +12,7 @@ import { errorBody, okBody, WDA_ERRORS, WdaError } from "./_wda_protocol.ts";
 import { findRoute, wdaRoutes } from "./_wda_routes.ts";
 import type { WdaState } from "./_wda_state.ts";
 import { MJPEG_SETTING_LIMITS, type MjpegServer, startMjpegServer } from "./_wda_mjpeg.ts";
+import { SdkTypeError } from "@sdk/core";
 
 /** Options of {@link startWdaFront}. */
 export interface WdaFrontOptions {
@@ -83,7 +84,7 @@ function checkOption(
   [min, max]: readonly [number, number],
 ): void {
   if (value !== undefined && !(typeof value === "number" && value >= min && value <= max)) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `startWdaFront(): ${name} must be a number from ${min} to ${max}, got ${value}`,
     );
   }
@@ -138,7 +139,7 @@ function concat(chunks: Uint8Array[]): Uint8Array {
  * await wda.close();
  * ```
  *
- * @throws {TypeError} when an option is out of range.
+ * @throws {SdkTypeError} when an option is out of range.
  */
 export async function startWdaFront(
   phone: VirtualPhone,
@@ -146,7 +147,7 @@ export async function startWdaFront(
 ): Promise<WdaFront> {
   const scale = options.scale ?? phone.density;
   if (typeof scale !== "number" || !Number.isFinite(scale) || scale <= 0) {
-    throw new TypeError(`startWdaFront(): scale must be a positive number, got ${scale}`);
+    throw new SdkTypeError(`startWdaFront(): scale must be a positive number, got ${scale}`);
   }
   checkOption("mjpegFramerate", options.mjpegFramerate, MJPEG_SETTING_LIMITS.mjpegServerFramerate);
   checkOption(
@@ -279,11 +280,11 @@ export async function startWdaFront(
     sessionIds: () => state.session ? [state.session.id] : [],
     injectFault(fault: WdaFault): void {
       if (fault.kind !== "error" && fault.kind !== "drop") {
-        throw new TypeError(`injectFault(): kind must be "error" or "drop", got ${fault.kind}`);
+        throw new SdkTypeError(`injectFault(): kind must be "error" or "drop", got ${fault.kind}`);
       }
       const times = fault.times ?? 1;
       if (!Number.isInteger(times) || times < 1) {
-        throw new TypeError(
+        throw new SdkTypeError(
           `injectFault(): times must be a whole number of 1 or more, got ${times}`,
         );
       }

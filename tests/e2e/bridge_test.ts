@@ -16,16 +16,29 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page, Worker } from "playwright-core";
 import { WebSocket } from "ws";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
-import { AgentOverBrowserBridge, type AgentOverBrowserBridgeOptions } from "@sdk/web";
-import type { ModelClient } from "@sdk/core";
+import {
+  AgentOverBrowserBridge,
+  type AgentOverBrowserBridgeOptions,
+  BRIDGE_TOKEN_ENV,
+} from "@sdk/web";
+import { ConnectionError, type ModelClient, ToolError } from "@sdk/core";
 import { startTestModel, type TestModel, type TestModelScript } from "@sdk/core/testing";
 import { measure } from "../helpers/browser.ts";
 import { launchWithBridgeExtension } from "../helpers/bridge_extension.ts";
 import { freePort } from "../helpers/free_port.ts";
+import {
+  END_WAYS,
+  type EndBy,
+  type EndedRun,
+  parseReport,
+  runAndEnd,
+} from "../helpers/lifecycle.ts";
 import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "../helpers/static_server.ts";
 
 const TOKEN = "test-pairing-token-0123456789";
@@ -398,7 +411,16 @@ test("closing the driven tab ends the connection: the next call says so, destroy
           await new Promise((r) => setTimeout(r, 20));
         }
       })(),
-      /the tab is no longer driven|no tab is connected/,
+      (error: Error) => {
+        assert.match(error.message, /the tab is no longer driven|no tab is connected/);
+        // Whichever way the extension heard of it, the tab is lost to the agent.
+        assert.ok(
+          error instanceof ConnectionError || error instanceof ToolError,
+          `${error.name}: ${error.message}`,
+        );
+        if (error instanceof ConnectionError) assert.equal(error.code, "CONNECTION_LOST");
+        return true;
+      },
     );
   } finally {
     await agent.destroy();
@@ -409,6 +431,9 @@ test("no extension within connectTimeout: the error says how to install and pair
   const agent = new AgentOverBrowserBridge({ port: await freePort(), connectTimeout: 300 });
   agents.push(agent);
   await assert.rejects(agent.connectCurrentTab(), (error: Error) => {
+    assert.ok(error instanceof ConnectionError, `${error.name}: ${error.message}`);
+    assert.equal(error.code, "CONNECTION_TIMEOUT");
+    assert.equal(error.endpoint, `ws://127.0.0.1:${agent.port}`);
     assert.match(error.message, /no SDK Bridge extension connected .* within 300 ms/);
     assert.match(error.message, /deno task build:extension/);
     assert.match(error.message, /Load unpacked/);
@@ -417,18 +442,47 @@ test("no extension within connectTimeout: the error says how to install and pair
   await agent.destroy();
 });
 
-test("an extension with another pairing token is turned away", async () => {
+test("an extension with another pairing token is turned away at once, naming SDK_BRIDGE_TOKEN", {
+  timeout: 60_000,
+}, async () => {
+  // A long connectTimeout, on a port of its own: the call must not wait for the timeout.
+  const ownPort = await freePort();
   const agent = new AgentOverBrowserBridge({
-    port,
+    port: ownPort,
     token: "not-the-extension-token",
-    connectTimeout: 3000,
+    connectTimeout: 30_000,
   });
   agents.push(agent);
-  await assert.rejects(
-    agent.connectCurrentTab(),
-    /turned away: the extension's pairing token does not match/,
+  const outcome = agent.connectCurrentTab().then(
+    () => assert.fail("connectCurrentTab resolved with the wrong token"),
+    (e: unknown) => ({ error: e as Error, at: performance.now() }),
   );
-  await agent.destroy();
+  const listening = performance.now() + 10_000;
+  while (agent.port === undefined && performance.now() < listening) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.equal(agent.port, ownPort, "the bridge listens");
+  // A new port makes the extension connect to it at once (as the popup's "Save & reconnect"
+  // does), with its own token, which this agent does not have.
+  const sent = performance.now();
+  await worker.evaluate((p) => chrome.storage.local.set({ port: p }), ownPort);
+  try {
+    const { error, at } = await outcome;
+    assert.ok(error instanceof ConnectionError, `${error.name}: ${error.message}`);
+    assert.equal(error.code, "CONNECTION_REFUSED");
+    assert.equal(error.kind, "refused");
+    assert.equal(error.endpoint, `ws://127.0.0.1:${ownPort}`);
+    assert.match(error.message, /turned away: the extension's pairing token does not match/);
+    assert.match(error.message, new RegExp(BRIDGE_TOKEN_ENV));
+    assert.match(error.message, /the 'token' option/);
+    assert.match(error.message, /popup/);
+    assert.doesNotMatch(error.message, new RegExp(TOKEN));
+    assert.doesNotMatch(error.message, /not-the-extension-token/);
+    assert.ok(at - sent < 1000, `rejected ${Math.round(at - sent)} ms after the extension came`);
+  } finally {
+    await agent.destroy();
+    await worker.evaluate((p) => chrome.storage.local.set({ port: p }), port);
+  }
   assert.doesNotMatch(String(agent), new RegExp(TOKEN));
 });
 
@@ -465,4 +519,84 @@ test("remote access needs a token; non-extension origins and a second extension 
   assert.equal(await agent.evaluateJavaScript("1 + 1"), 2);
   await agent.destroy();
   await page.close();
+});
+
+const LIFECYCLE_CHILD = fileURLToPath(new URL("../fixtures/lifecycle/bridge.ts", import.meta.url));
+
+/** The child's exit for each way of ending it (as tests/e2e/lifecycle_web_test.ts checks). */
+function endedAsTold(run: EndedRun, way: EndBy): boolean {
+  switch (way) {
+    case "end-without-destroy":
+      return run.code === 0;
+    case "sigint":
+      return run.code === 130 || run.signal === "SIGINT";
+    case "sigterm":
+      return run.code === 143 || run.signal === "SIGTERM";
+    case "deno-exit":
+      return run.code === 3;
+    case "process-exit":
+      return run.code === 4;
+    case "uncaught-error":
+      return run.code === 1;
+  }
+}
+
+for (const way of END_WAYS) {
+  test(
+    `a script driving a tab through the bridge, ended by ${way}, exits as told with nothing left behind`,
+    {
+      timeout: 90_000,
+    },
+    async () => {
+      const model = await startTestModel({
+        script: { locate: () => ({ left: 10, top: 10, width: 100, height: 40 }) },
+      });
+      models.push(model);
+      const childPort = await freePort();
+      const tabsBefore = new Set(context.pages());
+      // The extension goes to the child's port, where it retries until the child listens.
+      await worker.evaluate((p) => chrome.storage.local.set({ port: p }), childPort);
+      try {
+        const run = await runAndEnd({
+          script: LIFECYCLE_CHILD,
+          env: {
+            ...model.modelConfig(),
+            SDK_RUN_DIR: join(tmp, "lifecycle-run"),
+            SDK_TEST_BRIDGE_PORT: String(childPort),
+            SDK_TEST_BRIDGE_TOKEN: TOKEN,
+            SDK_TEST_PAGE_URL: `${app.url}actions.html`,
+          },
+          endBy: way,
+          afterReadyMs: 300,
+          timeoutMs: 60_000,
+        });
+        assert.match(run.output, /^ready$/m, `the script acted:\n${run.output}`);
+        assert.ok(endedAsTold(run, way), `code ${run.code}, signal ${run.signal}:\n${run.output}`);
+        // The bridge starts no process: nothing may be left at all.
+        assert.deepEqual(run.survivors, []);
+        if (run.reportFile) assert.ok(await parseReport(run.reportFile) >= 1);
+      } finally {
+        await worker.evaluate((p) => chrome.storage.local.set({ port: p }), port);
+        for (const tab of context.pages()) if (!tabsBefore.has(tab)) await tab.close();
+      }
+    },
+  );
+}
+
+test("a script whose connect call failed, its server still listening, exits by itself", {
+  timeout: 60_000,
+}, async () => {
+  const run = await runAndEnd({
+    script: LIFECYCLE_CHILD,
+    env: {
+      SDK_TEST_BRIDGE_UNCONNECTED: "1",
+      SDK_TEST_BRIDGE_PORT: String(await freePort()),
+      SDK_TEST_BRIDGE_TOKEN: TOKEN,
+    },
+    endBy: "end-without-destroy",
+    afterReadyMs: 0,
+    timeoutMs: 30_000,
+  });
+  assert.match(run.output, /connect failed: ConnectionError/);
+  assert.equal(run.code, 0, run.output);
 });

@@ -69,8 +69,12 @@ interface CliRun {
   stderr: string;
 }
 
-/** Runs `sdk <args>` in `work` with the test model's variables. */
+/** Runs `sdk <args>` in `work` with the test model's variables (and `env`). */
 async function sdk(...args: string[]): Promise<CliRun> {
+  return await sdkWith({}, ...args);
+}
+
+async function sdkWith(env: Record<string, string>, ...args: string[]): Promise<CliRun> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", MAIN, ...args],
     cwd: work,
@@ -78,6 +82,7 @@ async function sdk(...args: string[]): Promise<CliRun> {
       ...model.modelConfig(),
       SDK_RUN_DIR: join(work, "sdk_run"),
       SDK_CLI_TEST_OUT: join(work, "out"),
+      ...env,
     },
     stdin: "null",
   }).output();
@@ -181,6 +186,19 @@ test("usage errors exit 2 naming the problem; a bad script fails naming its file
   assert.equal(run.code, 1);
   const file = JSON.parse(await readFile(join(work, "out/bad.json"), "utf8")).files[0];
   assert.match(file.error, /^bad\.yaml:6:\d+: .*aiTapp/);
+});
+
+test("an SDK error that stops the whole run is one line with its class and code, exit 1", {
+  timeout: 60_000,
+}, async () => {
+  const run = await sdkWith({ SDK_CHROMIUM_PATH: join(work, "no-chromium") }, "run", FIXTURES);
+  assert.equal(run.code, 1);
+  assert.equal(
+    run.stderr,
+    `sdk: MissingDependencyError (DEPENDENCY_MISSING): SDK_CHROMIUM_PATH is set to ` +
+      `'${join(work, "no-chromium")}', which is not an executable file. Point it at a Chromium ` +
+      `or Chrome binary, or unset it to search the usual places.\n`,
+  );
 });
 
 test("sdk --help lists the flags and sdk --version prints the version", async () => {

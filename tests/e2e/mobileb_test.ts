@@ -17,17 +17,16 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import {
   agentFromDeviceDriver,
-  DriverConnectionError,
-  DriverNotRunningError,
-  DriverRequestError,
   MobileBAgent,
   type MobileBAgentOptions,
   MobileBDevice,
   type MobileBDeviceOptions,
 } from "@sdk/mobileb";
+import { ConnectionError, ToolError } from "@sdk/core";
 import { startTestModel } from "@sdk/core/testing";
 import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
 import {
@@ -331,8 +330,11 @@ test("launch, terminate, home and the app switcher change the phone's state", as
   assert.equal(phone.foregroundApp().activity, RECENTS_ACTIVITY);
   await agent.home();
   await assert.rejects(agent.launch("com.example.missing"), (e: unknown) => {
-    assert.ok(e instanceof DriverRequestError, String(e));
-    assert.match(e.route, /^POST \/session\/[^/]+\/wda\/apps\/launch$/);
+    assert.ok(e instanceof ToolError, String(e));
+    assert.equal(e.tool, "WebDriverAgent");
+    assert.equal(e.code, "TOOL_FAILED");
+    assert.ok(e.status !== undefined && e.status >= 400, `status ${e.status}`);
+    assert.match(e.message, /answered POST \/session\/[^/]+\/wda\/apps\/launch with error/);
     assert.match(e.message, /com\.example\.missing/);
     return true;
   });
@@ -475,21 +477,63 @@ test("destroy resolves when WebDriverAgent went away, and the device is then unu
   }
   assert.equal(warnings.length, 1, `warnings: ${warnings}`);
   assert.match(warnings[0], new RegExp(`deleting the WDA session at 127\\.0\\.0\\.1:${gone.port}`));
-  await assert.rejects(device.screenshotBase64(), /destroyed; create a new device/);
+  await assert.rejects(device.screenshotBase64(), (e: Error) => {
+    assert.match(e.message, /destroyed; create a new device/);
+    assert.ok(e instanceof ConnectionError && e.code === "CONNECTION_LOST", String(e));
+    return true;
+  });
 });
 
-test("WebDriverAgent not running: the error names host and port and how to start it", async () => {
+test("WebDriverAgent not running: the error names host and port and how to start it", {
+  timeout: 30_000,
+}, async () => {
   const port = await freePort();
   const error = await agentFromDeviceDriver({
     driverHost: "127.0.0.1",
     driverPort: port,
     generateReport: false,
   }).catch((e) => e);
-  assert.ok(error instanceof DriverNotRunningError, String(error));
+  assert.ok(error instanceof ConnectionError, String(error));
+  assert.equal(error.code, "CONNECTION_REFUSED");
+  assert.equal(error.endpoint, `127.0.0.1:${port}`);
   assert.match(error.message, new RegExp(`not running at 127\\.0\\.0\\.1:${port}`));
   assert.match(error.message, /xcodebuild .*test/);
   assert.match(error.message, /iproxy/);
 });
+
+test(
+  "a WebDriverAgent port that accepts but never answers fails in about driverConnectTimeout (5 s)",
+  {
+    timeout: 30_000,
+  },
+  async () => {
+    // Accepts each connection and reads it, never answering: a hung WDA, or a wrong port.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const started = performance.now();
+      const error = await agentFromDeviceDriver({
+        driverHost: "127.0.0.1",
+        driverPort: port,
+        generateReport: false,
+      }).catch((e) => e);
+      const elapsed = performance.now() - started;
+      assert.ok(error instanceof ConnectionError, String(error));
+      assert.equal(error.code, "CONNECTION_TIMEOUT");
+      assert.equal(error.endpoint, `127.0.0.1:${port}`);
+      assert.match(error.message, /did not answer within 5000 ms \(driverConnectTimeout/);
+      assert.ok(elapsed >= 4500 && elapsed < 10_000, `failed after ${Math.round(elapsed)} ms`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  },
+);
 
 test("a driver error answer fails the step with WDA's error, message and the route", async () => {
   await freshNotes();
@@ -504,6 +548,10 @@ test("a driver error answer fails the step with WDA's error, message and the rou
     message: "XCTest could not synthesize the event",
   });
   await assert.rejects(agent.aiTap("Note 2"), (e: Error) => {
+    const cause = e instanceof ToolError ? e : e.cause;
+    assert.ok(cause instanceof ToolError, `${e}`);
+    assert.equal(cause.status, 500);
+    assert.equal(cause.output, "unknown error: XCTest could not synthesize the event");
     assert.match(e.message, /XCTest could not synthesize the event/);
     assert.match(e.message, /POST \/session\/[^/]+\/actions/);
     assert.match(e.message, /"unknown error"/);
@@ -519,9 +567,11 @@ test("a connection dropped mid-step fails it naming the route and host:port", as
   const { agent } = await mobileAgent({ locate: locateBy({ "Note 4": "#note-4" }) });
   front.injectFault({ method: "GET", path: "/screenshot", kind: "drop" });
   await assert.rejects(agent.aiTap("Note 4"), (e: Error) => {
-    const cause = e instanceof DriverConnectionError ? e : e.cause;
-    assert.ok(cause instanceof DriverConnectionError, `${e}`);
-    assert.equal(cause.route, "GET /screenshot");
+    const cause = e instanceof ConnectionError ? e : e.cause;
+    assert.ok(cause instanceof ConnectionError, `${e}`);
+    assert.equal(cause.code, "CONNECTION_LOST");
+    assert.equal(cause.endpoint, `127.0.0.1:${front.port}`);
+    assert.match(cause.message, /dropped during GET \/screenshot/);
     assert.match(e.message, new RegExp(`127\\.0\\.0\\.1:${front.port} dropped during GET`));
     return true;
   });
@@ -544,7 +594,7 @@ test("runDriverRequest sends one request and returns WDA's value", async () => {
   assert.equal(state, 4, "foreground");
   await assert.rejects(
     agent.runDriverRequest({ method: "GET", endpoint: "/no/such/route" }),
-    (e: unknown) => e instanceof DriverRequestError && /GET \/no\/such\/route/.test(e.message),
+    (e: unknown) => e instanceof ToolError && /GET \/no\/such\/route/.test(e.message),
   );
   await assert.rejects(
     // @ts-expect-error: a method WDA's requests do not take

@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
-import { DriverNotRunningError, type MobileBAgent, runMobileBYaml } from "@sdk/mobileb";
-import { YamlScriptError, YamlTaskError } from "@sdk/core";
+import { type MobileBAgent, runMobileBYaml } from "@sdk/mobileb";
+import { ConnectionError, YamlScriptError, YamlTaskError } from "@sdk/core";
 import { startTestModel, type TargetBox, type TestModel } from "@sdk/core/testing";
 import { LAUNCHER_ACTIVITY, startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
 import { startWdaFront, type WdaFront } from "@sdk/mobileb/testing";
@@ -201,7 +201,9 @@ test("bad mobileb scripts fail before anything runs, naming the key", async () =
   const port = await freePort();
   await assert.rejects(
     runMobileBYaml(`mobileb:\n  driverPort: ${port}\ntasks: []\n`, options()),
-    (e: Error) => e instanceof DriverNotRunningError && e.message.includes(`:${port}`),
+    (e: Error) =>
+      e instanceof ConnectionError && e.code === "CONNECTION_REFUSED" &&
+      e.message.includes(`:${port}`),
   );
   assert.equal(phone.inputs.length, before);
 });

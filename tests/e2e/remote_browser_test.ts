@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserServer, chromium, type Page } from "playwright-core";
 import puppeteer from "puppeteer-core";
+import { ConnectionError } from "@sdk/core";
 import { startTestModel, type TestModel } from "@sdk/core/testing";
 import { DriverAPageAgent, DriverBBrowserAgent, DriverBPageAgent } from "@sdk/web";
 import { CHROMIUM_ARGS, findChromium, measure } from "../helpers/browser.ts";
@@ -184,7 +185,9 @@ test("a DriverA page agent drives the CDP endpoint reached with puppeteer.connec
   }
 });
 
-test("a remote endpoint that drops in the middle of a step fails the step with a clear error", async () => {
+test("a remote endpoint that drops in the middle of a step fails the step with a clear error", {
+  timeout: 60_000,
+}, async () => {
   const proxy = await startProxy(cdp.port);
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${proxy.port}`);
   const page = await browser.contexts()[0].newPage();
@@ -210,6 +213,10 @@ test("a remote endpoint that drops in the middle of a step fails the step with a
     assert.match(error.message, /the connection to the browser is lost/);
     assert.match(error.message, /Connect to the browser again and create a new agent/);
     assert.ok(error.cause instanceof Error, "the driver's own error is the cause");
+    assert.ok(error instanceof ConnectionError, `${error.name}: ${error.message}`);
+    assert.equal(error.code, "CONNECTION_LOST");
+    assert.equal(error.kind, "lost");
+    assert.equal(error.endpoint, `${app.url}actions.html`, "DriverB names the page's last URL");
   } finally {
     await agent.destroy().catch(() => {});
     proxy.close();
@@ -217,38 +224,50 @@ test("a remote endpoint that drops in the middle of a step fails the step with a
   }
 });
 
-test("a DriverA agent whose remote endpoint drops in the middle of a step says the connection is lost", async () => {
-  const proxy = await startProxy(cdp.port);
-  const endpoint = cdp.wsEndpoint.replace(`:${cdp.port}/`, `:${proxy.port}/`);
-  const browser = await puppeteer.connect({ browserWSEndpoint: endpoint });
-  const page = await browser.newPage();
-  await page.setViewport({ width: 1024, height: 700 });
-  await page.goto(`${app.url}actions.html`);
-  const model = await startTestModel({
-    script: {
-      locate: () => {
-        proxy.cut();
-        return { left: 10, top: 10, width: 100, height: 40 };
+test(
+  "a DriverA agent whose remote endpoint drops in the middle of a step says the connection is lost",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const proxy = await startProxy(cdp.port);
+    const endpoint = cdp.wsEndpoint.replace(`:${cdp.port}/`, `:${proxy.port}/`);
+    const browser = await puppeteer.connect({ browserWSEndpoint: endpoint });
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1024, height: 700 });
+    await page.goto(`${app.url}actions.html`);
+    const model = await startTestModel({
+      script: {
+        locate: () => {
+          proxy.cut();
+          return { left: 10, top: 10, width: 100, height: 40 };
+        },
       },
-    },
-  });
-  models.push(model);
-  const agent = new DriverAPageAgent(page, {
-    modelConfig: model.modelConfig(),
-    generateReport: false,
-  });
-  try {
-    const error = await agent.aiTap("the Click me button").then(() => undefined, (e) => e);
-    assert.ok(error instanceof Error, "the step fails");
-    assert.match(error.message, /the connection to the browser is lost/);
-  } finally {
-    await agent.destroy().catch(() => {});
-    proxy.close();
-    await browser.disconnect().catch(() => {});
-  }
-});
+    });
+    models.push(model);
+    const agent = new DriverAPageAgent(page, {
+      modelConfig: model.modelConfig(),
+      generateReport: false,
+    });
+    try {
+      const error = await agent.aiTap("the Click me button").then(() => undefined, (e) => e);
+      assert.ok(error instanceof Error, "the step fails");
+      assert.match(error.message, /the connection to the browser is lost/);
+      assert.ok(error instanceof ConnectionError, `${error.name}: ${error.message}`);
+      assert.equal(error.code, "CONNECTION_LOST");
+      // The browser's endpoint without its path (where a hosted service puts its token).
+      assert.equal(error.endpoint, `ws://127.0.0.1:${proxy.port}`);
+    } finally {
+      await agent.destroy().catch(() => {});
+      proxy.close();
+      await browser.disconnect().catch(() => {});
+    }
+  },
+);
 
-test("closing the page under an agent says the page was closed, not that the browser is gone", async () => {
+test("closing the page under an agent says the page was closed, not that the browser is gone", {
+  timeout: 60_000,
+}, async () => {
   const browser = await chromium.connect(server.wsEndpoint());
   try {
     const page = await browser.newPage();
@@ -269,6 +288,9 @@ test("closing the page under an agent says the page was closed, not that the bro
     const error = await agent.aiTap("the Click me button").then(() => undefined, (e) => e);
     assert.ok(error instanceof Error, "the step fails");
     assert.match(error.message, /the page was closed/);
+    assert.ok(error instanceof ConnectionError, `${error.name}: ${error.message}`);
+    assert.equal(error.code, "CONNECTION_LOST");
+    assert.equal(error.endpoint, `${app.url}actions.html`);
     await agent.destroy().catch(() => {});
   } finally {
     await browser.close();

@@ -289,3 +289,103 @@ async function assertMergedReport(
     await page.close();
   }
 }
+
+/** The major of the `node` on the PATH, or undefined when there is none. */
+async function machineNodeMajor(): Promise<number | undefined> {
+  try {
+    const { stdout } = await run("node", ["--version"], ROOT, { timeoutMs: 10_000 });
+    return Number(/^v(\d+)\./.exec(stdout.trim())?.[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+const machineMajor = await machineNodeMajor();
+
+test(
+  "npm packages: on the machine's Node 20 the sdk bin says it needs Node 22 and exits 2, where loading the command line would die on a SyntaxError; without playwright-core, launchChromium says to install it",
+  {
+    skip: machineMajor === undefined || machineMajor >= 22
+      ? `the machine's node is ${
+        machineMajor ?? "missing"
+      }, not older than 22 (cli/runtime_check_test.ts checks the function with fake versions)`
+      : false,
+    timeout: 300_000,
+  },
+  async () => {
+    const work = await mkdtemp(join(tmpdir(), "sdk-npm-old-node-"));
+    try {
+      await run(process.execPath, ["run", "--allow-all", "scripts/build_npm.ts"], ROOT);
+      const tarballs: string[] = [];
+      for (const dir of ["core", "web", "cli"]) {
+        const packed = await run(
+          "npm",
+          ["pack", "--json", "--pack-destination", work],
+          join(ROOT, "npm", dir),
+        );
+        const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
+        tarballs.push(join(work, filename));
+      }
+      const app = join(work, "app");
+      await mkdir(app);
+      await writeFile(
+        join(app, "package.json"),
+        JSON.stringify({ name: "sdk-old-node", private: true, type: "module" }),
+      );
+      // npm on the machine's Node installs anyway (it only warns EBADENGINE), as a user's would.
+      await run(
+        "npm",
+        ["install", "--no-audit", "--no-fund", "--prefer-offline", ...tarballs],
+        app,
+      );
+      const sdk = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+        (resolve) => {
+          execFile(
+            "node",
+            [join(app, "node_modules", ".bin", "sdk"), "run", "flows/"],
+            { cwd: app, timeout: 30_000 },
+            (error, stdout, stderr) =>
+              resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+          );
+        },
+      );
+      assert.equal(sdk.code, 2, `exit code; stderr:\n${sdk.stderr}`);
+      assert.match(sdk.stderr, new RegExp(`needs Node 22 or newer; this is ${machineMajor}\\.`));
+      assert.doesNotMatch(sdk.stderr, /SyntaxError/);
+      assert.equal(sdk.stdout, "");
+      // What the bin used to do: load the command line first. It does not link on this Node.
+      const direct = await new Promise<string>((resolve) => {
+        execFile(
+          "node",
+          [join(app, "node_modules", "@sdk", "cli", "main.js")],
+          { cwd: app, timeout: 30_000 },
+          (_error, _stdout, stderr) => resolve(stderr),
+        );
+      });
+      assert.match(direct, /SyntaxError: .*does not provide an export named 'glob'/);
+      // playwright-core, an optional peer, is not installed here: launching Chromium says so.
+      const peer = await new Promise<string>((resolve) => {
+        execFile(
+          "node",
+          [
+            "--input-type=module",
+            "-e",
+            `import("@sdk/web/chromium").then((m) => m.launchChromium()).then(` +
+            `() => console.log("launched"), (e) => console.log(JSON.stringify([e.name, e.code, ` +
+            `e.dependency, e.message])))`,
+          ],
+          { cwd: app, timeout: 30_000 },
+          (_error, stdout) => resolve(stdout.trim()),
+        );
+      });
+      const [name, code, dependency, message] = JSON.parse(peer) as string[];
+      assert.deepEqual(
+        [name, code, dependency],
+        ["MissingDependencyError", "DEPENDENCY_MISSING", "playwright-core"],
+      );
+      assert.match(message, /npm install playwright-core/);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  },
+);

@@ -19,6 +19,7 @@ import { DriverBBrowserPort } from "../driver_b/playwright_browser.ts";
 import type { BrowserPort } from "../page/browser_port.ts";
 import type { PageDriver, Unsubscribe } from "../page/page_driver.ts";
 import { checkWebOptions, WebPageAgent, type WebPageAgentOptions } from "./page_agent.ts";
+import { ConnectionError, SdkRangeError, SdkTypeError, WaitForTimeoutError } from "../_core.ts";
 
 /** Default of {@link WebBrowserAgentOptions.newPageTimeout}, in ms. */
 export const DEFAULT_NEW_PAGE_TIMEOUT_MS = 5000;
@@ -47,7 +48,7 @@ function checkBrowserOptions(options: WebBrowserAgentOptions): void {
   checkWebOptions(options);
   const follow = options.autoFollowNewPage;
   if (follow !== undefined && typeof follow !== "boolean") {
-    throw new TypeError(
+    throw new SdkTypeError(
       `'autoFollowNewPage' must be a boolean: current value is ${JSON.stringify(follow)}`,
     );
   }
@@ -56,7 +57,9 @@ function checkBrowserOptions(options: WebBrowserAgentOptions): void {
 
 function checkTimeout(name: string, value: number | undefined): void {
   if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value >= 0)) {
-    throw new RangeError(`'${name}' must be a finite number of ms >= 0: current value is ${value}`);
+    throw new SdkRangeError(
+      `'${name}' must be a finite number of ms >= 0: current value is ${value}`,
+    );
   }
 }
 
@@ -92,8 +95,8 @@ export class WebBrowserAgent<P extends object> extends WebPageAgent {
   /**
    * Creates the agent with `page` as the active page, and brings its tab to the front.
    *
-   * @throws {RangeError} for invalid timeouts or input options.
-   * @throws {TypeError} for a non-boolean `autoFollowNewPage` or `forceSameTabNavigation`.
+   * @throws {SdkRangeError} for invalid timeouts or input options.
+   * @throws {SdkTypeError} for a non-boolean `autoFollowNewPage` or `forceSameTabNavigation`.
    */
   constructor(port: BrowserPort<P>, page: P, options: WebBrowserAgentOptions = {}) {
     checkBrowserOptions(options);
@@ -125,7 +128,7 @@ export class WebBrowserAgent<P extends object> extends WebPageAgent {
    * Opens a page (in the bound context, or in the active page's context of a browser) and makes
    * it the active page, in front.
    *
-   * @throws {Error} after `destroy()`.
+   * @throws {ConnectionError} (`lost`) after `destroy()`.
    */
   async newPage(): Promise<P> {
     this.#checkOpen("newPage");
@@ -137,13 +140,13 @@ export class WebBrowserAgent<P extends object> extends WebPageAgent {
   /**
    * Makes `page` the active page and brings its tab to the front. The previous one stays open.
    *
-   * @throws {Error} when `page` is not an open page of the bound browser or context, or after
-   * `destroy()`.
+   * @throws {SdkTypeError} when `page` is not an open page of the bound browser or context.
+   * @throws {ConnectionError} (`lost`) after `destroy()`.
    */
   async setActivePage(page: P): Promise<void> {
     this.#checkOpen("setActivePage");
     if (!(await this.#port.pages()).includes(page)) {
-      throw new Error(
+      throw new SdkTypeError(
         "setActivePage: the page is not an open page of this agent's browser or context",
       );
     }
@@ -162,8 +165,9 @@ export class WebBrowserAgent<P extends object> extends WebPageAgent {
    * ```
    *
    * @returns the new page.
-   * @throws {Error} when no page opened within the timeout (naming `newPageTimeout`), with
-   * `action`'s error when it fails, or after `destroy()`.
+   * @throws {WaitForTimeoutError} when no page opened within the timeout (naming
+   * `newPageTimeout`).
+   * @throws `action`'s error when it fails; {ConnectionError} (`lost`) after `destroy()`.
    */
   async waitForNewPage(
     action?: () => unknown,
@@ -183,7 +187,7 @@ export class WebBrowserAgent<P extends object> extends WebPageAgent {
         new Promise<never>((_, reject) => {
           timer = setTimeout(() =>
             reject(
-              new Error(
+              new WaitForTimeoutError(
                 `waitForNewPage: no new page opened within ${timeout} ms (newPageTimeout); pass a longer { timeout } or set the agent's newPageTimeout option`,
               ),
             ), timeout);
@@ -220,7 +224,13 @@ export class WebBrowserAgent<P extends object> extends WebPageAgent {
   }
 
   #checkOpen(api: string): void {
-    if (this.#closed) throw new Error(`${api}: this agent was destroyed; create a new agent`);
+    if (this.#closed) {
+      throw new ConnectionError(`${api}: this agent was destroyed; create a new agent`, {
+        kind: "lost",
+        // Both drivers' pages have url(); it still answers after the page closed.
+        endpoint: (this.#active as { url?: () => string }).url?.() ?? "the browser",
+      });
+    }
   }
 }
 
@@ -250,7 +260,7 @@ export class DriverABrowserAgent extends WebBrowserAgent<DriverAPage> {
   /**
    * Creates the agent with `page` as the active page.
    *
-   * @throws {RangeError} / {TypeError} for invalid options.
+   * @throws {SdkRangeError} / {SdkTypeError} for invalid options.
    */
   constructor(
     browserOrContext: DriverABrowser | DriverABrowserContext,
@@ -300,7 +310,7 @@ export class DriverBBrowserAgent extends WebBrowserAgent<Page> {
   /**
    * Creates the agent with `page` as the active page.
    *
-   * @throws {RangeError} / {TypeError} for invalid options.
+   * @throws {SdkRangeError} / {SdkTypeError} for invalid options.
    */
   constructor(
     browserOrContext: Browser | BrowserContext,

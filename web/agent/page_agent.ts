@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Agent, checkInputOptions } from "@sdk/core";
+import { Agent, checkInputOptions, ConnectionError, SdkRangeError, SdkTypeError } from "@sdk/core";
 import type { AgentOptions } from "@sdk/core";
 import type { DriverAPage } from "../driver_a/types.ts";
 import type { DriverBPage as Page } from "../driver_b/types.ts";
@@ -24,7 +24,7 @@ export function checkWebOptions(options: WebPageAgentOptions): void {
   for (const key of ["waitForNavigationTimeout", "waitForNetworkIdleTimeout"] as const) {
     const v = options[key];
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) {
-      throw new RangeError(`'${key}' must be a finite number of ms >= 0: current value is ${v}`);
+      throw new SdkRangeError(`'${key}' must be a finite number of ms >= 0: current value is ${v}`);
     }
   }
 }
@@ -40,8 +40,8 @@ export class WebPageAgent extends Agent<WebPageDevice> {
   /**
    * Creates the agent over a page driver.
    *
-   * @throws {RangeError} for negative or non-finite timeouts or `keyboardTypeDelay`.
-   * @throws {TypeError} for a malformed custom action or one reusing an action's name, or
+   * @throws {SdkRangeError} for negative or non-finite timeouts or `keyboardTypeDelay`.
+   * @throws {SdkTypeError} for a malformed custom action or one reusing an action's name, or
    * `enableTouchEventsInActionSpace` with a driver that has no touch input.
    */
   constructor(driver: PageDriver, options: WebPageAgentOptions = {}) {
@@ -71,17 +71,24 @@ export class WebPageAgent extends Agent<WebPageDevice> {
    * const title = await agent.evaluateJavaScript("document.title");
    * ```
    *
-   * @throws {TypeError} when `script` is not a string.
-   * @throws {Error} when the script throws, or after `destroy()`.
+   * @throws {SdkTypeError} when `script` is not a string.
+   * @throws {ConnectionError} (`lost`) after `destroy()`, or when the page or its browser is gone.
+   * @throws the driver's error when the script throws.
    */
   async evaluateJavaScript(script: string): Promise<unknown> {
     if (typeof script !== "string") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `evaluateJavaScript needs a string of JavaScript: current value is ${typeof script}`,
       );
     }
     if (this.#destroyed) {
-      throw new Error("evaluateJavaScript: this agent was destroyed; create a new agent");
+      throw new ConnectionError(
+        "evaluateJavaScript: this agent was destroyed; create a new agent",
+        {
+          kind: "lost",
+          endpoint: await this.interface.describe().catch(() => "the page"),
+        },
+      );
     }
     return await this.interface.driver.evaluate<unknown>(script);
   }
@@ -120,7 +127,7 @@ export class DriverAPageAgent extends WebPageAgent {
   /**
    * Creates the agent over a `puppeteer-core` page.
    *
-   * @throws {RangeError} for invalid timeouts or input options.
+   * @throws {SdkRangeError} for invalid timeouts or input options.
    */
   constructor(page: DriverAPage, options: WebPageAgentOptions = {}) {
     super(new DriverAPageDriver(page), options);
@@ -160,7 +167,7 @@ export class DriverBPageAgent extends WebPageAgent {
   /**
    * Creates the agent over a `playwright-core` page.
    *
-   * @throws {RangeError} for invalid timeouts or input options.
+   * @throws {SdkRangeError} for invalid timeouts or input options.
    */
   constructor(page: Page, options: WebPageAgentOptions = {}) {
     super(new DriverBPageDriver(page), options);

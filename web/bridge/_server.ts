@@ -10,12 +10,24 @@
  *   tab), `{type: "detached", reason}`, and `{type: "ping"}` every 20 s (it keeps the extension's
  *   service worker alive; ignored here).
  *
+ * The server and the extension's socket never keep the process alive by themselves (both are
+ * unref'd): a script that ends without `destroy()` exits. What waits on the extension (the wait
+ * for it to connect, each command) holds the process open meanwhile (`holdOpen` of `@sdk/core`).
+ *
+ * Errors: the connection's failures are `ConnectionError`s (`refused` when an extension was
+ * turned away or the port cannot be bound, `lost` when the extension went away or the bridge was
+ * closed, `timeout` when it did not answer); an error the extension answers (Chrome refused a
+ * DevTools-protocol command) is a `ToolError` of the tool `"SDK Bridge extension"` whose message
+ * is the extension's own words.
+ *
  * @module
  */
 
 import { WebSocketServer } from "ws";
-import type { IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, STATUS_CODES } from "node:http";
 import { timingSafeEqual } from "node:crypto";
+import { setTimeout } from "node:timers";
+import { ConnectionError, holdOpen, ToolError } from "../_core.ts";
 
 /** Close codes the server uses to reject an extension. */
 export const CLOSE_BAD_TOKEN = 4001;
@@ -38,12 +50,13 @@ interface Socket {
 
 interface Server {
   on(event: "connection", listener: (socket: Socket, request: IncomingMessage) => void): void;
-  on(event: "listening", listener: () => void): void;
   on(event: "error", listener: (error: Error) => void): void;
-  address(): { port: number } | string | null;
   close(callback?: () => void): void;
   clients: Set<Socket>;
 }
+
+/** The tool named by the errors the extension answers with. */
+export const BRIDGE_EXTENSION_TOOL = "SDK Bridge extension";
 
 /** Options of {@link BridgeServer}. */
 export interface BridgeServerOptions {
@@ -71,6 +84,8 @@ export class BridgeServer {
   >();
   readonly #listeners = new Set<EventListener>();
   readonly #clientWaiters = new Set<() => void>();
+  readonly #rejectionWaiters = new Set<(reason: string) => void>();
+  #http: ReturnType<typeof createServer> | undefined;
   #lastRejection: string | undefined;
   /** Called when the debugger leaves the tab (the user closed it, or clicked "Cancel"). */
   onDetached: ((reason: string) => void) | undefined;
@@ -81,8 +96,14 @@ export class BridgeServer {
 
   /** The bound port, once listening. */
   get port(): number | undefined {
-    const address = this.#server?.address();
+    const address = this.#http?.address();
     return typeof address === "object" && address ? address.port : undefined;
+  }
+
+  /** `ws://host:port` of the server (the port asked for until it listens), for messages. */
+  get endpoint(): string {
+    const host = this.#options.host.includes(":") ? `[${this.#options.host}]` : this.#options.host;
+    return `ws://${host}:${this.port ?? this.#options.port}`;
   }
 
   /** Whether an extension is connected and past the handshake. */
@@ -95,25 +116,44 @@ export class BridgeServer {
     return this.#lastRejection;
   }
 
-  /** Starts listening. @throws {Error} when the port is taken. */
+  /**
+   * Starts listening; the server does not keep the process alive.
+   *
+   * @throws {ConnectionError} (`refused`) when the port cannot be bound (taken, not allowed).
+   */
   async listen(): Promise<void> {
     if (this.#server) return;
+    // A plain request (not a WebSocket upgrade) gets what `ws`'s own server answers.
+    const http = createServer((_request, response) => {
+      const body = STATUS_CODES[426]!;
+      response.writeHead(426, { "content-type": "text/plain", "content-length": body.length });
+      response.end(body);
+    });
+    await new Promise<void>((resolve, reject) => {
+      http.once("error", (error: Error) =>
+        reject(
+          new ConnectionError(
+            `AgentOverBrowserBridge cannot listen on ${this.#options.host}:${this.#options.port}: ${error.message}`,
+            { kind: "refused", endpoint: this.endpoint },
+            { cause: error },
+          ),
+        ));
+      http.listen(this.#options.port, this.#options.host, () => resolve());
+    });
+    http.unref();
     const server = new WebSocketServer({
-      host: this.#options.host,
-      port: this.#options.port,
+      server: http,
       maxPayload: 64 * 1024 * 1024,
       verifyClient: (info: { origin: string }) => this.#originAllowed(info.origin),
     }) as unknown as Server;
-    await new Promise<void>((resolve, reject) => {
-      server.on("listening", resolve);
-      server.on("error", (error) =>
-        reject(
-          new Error(
-            `AgentOverBrowserBridge cannot listen on ${this.#options.host}:${this.#options.port}: ${error.message}`,
-          ),
-        ));
+    // The HTTP server's later errors (none expected once it listens) must not go unhandled.
+    server.on("error", () => {});
+    server.on("connection", (socket, request) => {
+      // The extension's socket does not keep the process alive either.
+      request.socket.unref();
+      this.#accept(socket);
     });
-    server.on("connection", (socket) => this.#accept(socket));
+    this.#http = http;
     this.#server = server;
   }
 
@@ -134,13 +174,19 @@ export class BridgeServer {
   #accept(socket: Socket): void {
     let greeted = false;
     const helloTimer = setTimeout(() => socket.close(CLOSE_NO_HELLO, "no hello"), HELLO_TIMEOUT_MS);
+    helloTimer.unref();
     socket.on("error", () => {});
     socket.on("close", () => {
       clearTimeout(helloTimer);
       if (this.#client !== socket) return;
       this.#client = undefined;
       for (const { reject } of this.#pending.values()) {
-        reject(new Error("AgentOverBrowserBridge: the extension disconnected"));
+        reject(
+          new ConnectionError("AgentOverBrowserBridge: the extension disconnected", {
+            kind: "lost",
+            endpoint: this.endpoint,
+          }),
+        );
       }
       this.#pending.clear();
     });
@@ -167,6 +213,7 @@ export class BridgeServer {
       // The reason never carries either token.
       this.#lastRejection = "the extension's pairing token does not match";
       socket.close(CLOSE_BAD_TOKEN, "pairing token does not match");
+      for (const turnedAway of [...this.#rejectionWaiters]) turnedAway(this.#lastRejection);
       return;
     }
     if (this.#client) {
@@ -184,8 +231,11 @@ export class BridgeServer {
       const pending = this.#pending.get(message.id);
       if (!pending) return;
       this.#pending.delete(message.id);
-      if (typeof message.error === "string") pending.reject(new Error(message.error));
-      else pending.resolve(message.result);
+      if (typeof message.error === "string") {
+        pending.reject(
+          new ToolError(message.error, { tool: BRIDGE_EXTENSION_TOOL, output: message.error }),
+        );
+      } else pending.resolve(message.result);
     } else if (message.type === "event" && typeof message.method === "string") {
       const params = (message.params ?? {}) as Record<string, unknown>;
       for (const listener of [...this.#listeners]) listener(message.method, params);
@@ -195,60 +245,73 @@ export class BridgeServer {
   }
 
   /**
-   * Resolves once an extension is connected.
+   * Resolves once an extension is connected; holds the process open meanwhile.
    *
-   * @throws {Error} after `timeoutMs` without one.
+   * @throws {BridgeWaitError} after `timeoutMs` without one (`reason` `"timeout"`), or at once
+   * when an extension is turned away for its pairing token (`reason` `"token"`).
    */
-  async waitForClient(timeoutMs: number): Promise<void> {
-    if (this.#client) return;
+  waitForClient(timeoutMs: number): Promise<void> {
+    if (this.#client) return Promise.resolve();
     let wake!: () => void;
-    const connected = new Promise<void>((resolve) => wake = resolve);
-    this.#clientWaiters.add(wake);
+    let turnedAway!: (reason: string) => void;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      await Promise.race([
-        connected,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error("timeout")), timeoutMs);
-        }),
-      ]);
-    } finally {
+    const waited = new Promise<void>((resolve, reject) => {
+      wake = resolve;
+      turnedAway = (reason) => reject(new BridgeWaitError("token", reason));
+      timer = setTimeout(() => reject(new BridgeWaitError("timeout", "timeout")), timeoutMs);
+    });
+    this.#clientWaiters.add(wake);
+    this.#rejectionWaiters.add(turnedAway);
+    return holdOpen(waited.finally(() => {
       clearTimeout(timer);
       this.#clientWaiters.delete(wake);
-    }
+      this.#rejectionWaiters.delete(turnedAway);
+    }));
   }
 
   /**
-   * Sends a command to the extension and resolves with its result.
+   * Sends a command to the extension and resolves with its result; holds the process open until
+   * the answer.
    *
-   * @throws {Error} when no extension is connected, it answers an error, it disconnects, or
-   * `timeoutMs` passes.
+   * @throws {ConnectionError} when no extension is connected or it disconnects (`lost`), or
+   * `timeoutMs` passes (`timeout`).
+   * @throws {ToolError} with the extension's words when it answers an error.
    */
   call<R = unknown>(method: string, params: unknown = {}, timeoutMs = 30_000): Promise<R> {
     const client = this.#client;
     if (!client) {
       return Promise.reject(
-        new Error(`AgentOverBrowserBridge: no extension is connected (calling ${method})`),
+        new ConnectionError(
+          `AgentOverBrowserBridge: no extension is connected (calling ${method})`,
+          { kind: "lost", endpoint: this.endpoint },
+        ),
       );
     }
     const id = ++this.#nextId;
-    return new Promise<R>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        reject(new Error(`AgentOverBrowserBridge: ${method} got no answer in ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.#pending.set(id, {
-        resolve: (v) => {
-          clearTimeout(timer);
-          resolve(v as R);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      });
-      client.send(JSON.stringify({ id, method, params }));
-    });
+    return holdOpen(
+      new Promise<R>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          this.#pending.delete(id);
+          reject(
+            new ConnectionError(
+              `AgentOverBrowserBridge: ${method} got no answer in ${timeoutMs} ms`,
+              { kind: "timeout", endpoint: this.endpoint },
+            ),
+          );
+        }, timeoutMs);
+        this.#pending.set(id, {
+          resolve: (v) => {
+            clearTimeout(timer);
+            resolve(v as R);
+          },
+          reject: (e) => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        });
+        client.send(JSON.stringify({ id, method, params }));
+      }),
+    );
   }
 
   /** Listens for the driven tab's DevTools-protocol events. */
@@ -260,15 +323,38 @@ export class BridgeServer {
   /** Closes the client and the server. Idempotent. */
   async close(): Promise<void> {
     const server = this.#server;
+    const http = this.#http;
     this.#server = undefined;
+    this.#http = undefined;
     this.#client = undefined;
     for (const { reject } of this.#pending.values()) {
-      reject(new Error("AgentOverBrowserBridge: the bridge was closed"));
+      reject(
+        new ConnectionError("AgentOverBrowserBridge: the bridge was closed", {
+          kind: "lost",
+          endpoint: this.endpoint,
+        }),
+      );
     }
     this.#pending.clear();
-    if (!server) return;
+    if (!server || !http) return;
     for (const socket of server.clients) socket.close(1001, "bridge closed");
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  }
+}
+
+/** Why {@link BridgeServer.waitForClient} gave up: the time ran out, or a token was refused. */
+export class BridgeWaitError extends ConnectionError {
+  /** `"token"`: an extension was turned away for its pairing token; `"timeout"`: none came. */
+  readonly reason: "token" | "timeout";
+  /** Creates the error; the agent turns it into its own message. */
+  constructor(reason: "token" | "timeout", detail: string) {
+    super(`AgentOverBrowserBridge: ${detail}`, {
+      kind: reason === "token" ? "refused" : "timeout",
+      endpoint: "",
+    });
+    this.reason = reason;
   }
 }
 

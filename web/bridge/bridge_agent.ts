@@ -8,7 +8,8 @@
 import process from "node:process";
 import { WebPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
 import { BridgePageDriver } from "./bridge_driver.ts";
-import { BridgeServer } from "./_server.ts";
+import { BridgeServer, BridgeWaitError } from "./_server.ts";
+import { ConnectionError, SdkRangeError, SdkTypeError, UnsupportedActionError } from "../_core.ts";
 
 /** Default TCP port of the bridge server (spec 4.7). */
 export const DEFAULT_BRIDGE_PORT = 3766;
@@ -100,14 +101,16 @@ export class AgentOverBrowserBridge extends WebPageAgent {
   readonly #port: number;
   readonly #link: Link;
   readonly #overlay: boolean;
+  // Where the pairing token came from, for the message of a token turned away.
+  readonly #tokenFrom: string;
   #createdTab = false;
 
   /**
    * Creates the agent; nothing listens until a `connect...()` call.
    *
-   * @throws {TypeError} when `allowRemoteAccess` or a non-loopback `host` comes without a
+   * @throws {SdkTypeError} when `allowRemoteAccess` or a non-loopback `host` comes without a
    * pairing token (option `token` or `SDK_BRIDGE_TOKEN`), or a bridge option has the wrong type.
-   * @throws {RangeError} for a port outside 0-65535, a negative `connectTimeout`, or the page
+   * @throws {SdkRangeError} for a port outside 0-65535, a negative `connectTimeout`, or the page
    * agent's invalid options.
    */
   constructor(options: AgentOverBrowserBridgeOptions = {}) {
@@ -123,32 +126,32 @@ export class AgentOverBrowserBridge extends WebPageAgent {
       ...agentOptions
     } = options;
     if (enableWaterFlowAnimation !== undefined && typeof enableWaterFlowAnimation !== "boolean") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `AgentOverBrowserBridge: 'enableWaterFlowAnimation' must be a boolean: current value is ${typeof enableWaterFlowAnimation}`,
       );
     }
     const boundHost = host ?? (allowRemoteAccess ? "0.0.0.0" : "127.0.0.1");
     const pairing = token ?? (process.env[BRIDGE_TOKEN_ENV] || undefined);
     if (pairing !== undefined && (typeof pairing !== "string" || pairing.length < 8)) {
-      throw new TypeError(
+      throw new SdkTypeError(
         "AgentOverBrowserBridge: 'token' must be a string of 8 characters or more",
       );
     }
     if (!LOOPBACK.has(boundHost) && pairing === undefined) {
-      throw new TypeError(
+      throw new SdkTypeError(
         `AgentOverBrowserBridge: listening on ${boundHost} (remote access) needs the pairing token ` +
           `shown in the extension's popup: pass 'token' or set ${BRIDGE_TOKEN_ENV}`,
       );
     }
     const boundPort = port ?? DEFAULT_BRIDGE_PORT;
     if (!Number.isInteger(boundPort) || boundPort < 0 || boundPort > 65535) {
-      throw new RangeError(
+      throw new SdkRangeError(
         `AgentOverBrowserBridge: 'port' must be an integer 0-65535: current value is ${port}`,
       );
     }
     const timeout = connectTimeout ?? DEFAULT_BRIDGE_CONNECT_TIMEOUT_MS;
     if (!(Number.isFinite(timeout) && timeout >= 0)) {
-      throw new RangeError(
+      throw new SdkRangeError(
         `AgentOverBrowserBridge: 'connectTimeout' must be a finite number of ms >= 0: current value is ${connectTimeout}`,
       );
     }
@@ -159,27 +162,34 @@ export class AgentOverBrowserBridge extends WebPageAgent {
       extensionId,
     });
     const link: Link = { state: "unconnected", detached: undefined };
+    const endpoint = () => server.endpoint;
     const driver = new BridgePageDriver({
       send: (method, params) => {
         if (link.state !== "connected") {
           return Promise.reject(
-            new Error(
-              link.state === "destroyed"
-                ? "AgentOverBrowserBridge was destroyed; create a new instance"
-                : "AgentOverBrowserBridge is not connected: call connectCurrentTab() or connectNewTabWithUrl() first",
+            link.state === "destroyed" ? destroyedError(endpoint()) : new ConnectionError(
+              "AgentOverBrowserBridge is not connected: call connectCurrentTab() or connectNewTabWithUrl() first",
+              { kind: "refused", endpoint: endpoint() },
             ),
           );
         }
         if (link.detached !== undefined) {
           return Promise.reject(
-            new Error(`AgentOverBrowserBridge: the tab is no longer driven (${link.detached})`),
+            new ConnectionError(
+              `AgentOverBrowserBridge: the tab is no longer driven (${link.detached})`,
+              { kind: "lost", endpoint: endpoint() },
+            ),
           );
         }
         // A tab closed a moment ago: Chrome may answer before the extension's detach notice.
         return server.call("cdp", { method, params: params ?? {} }).catch((error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
           if (/No tab with given id|Debugger is not attached/i.test(message)) {
-            throw new Error(`AgentOverBrowserBridge: the tab is no longer driven (${message})`);
+            throw new ConnectionError(
+              `AgentOverBrowserBridge: the tab is no longer driven (${message})`,
+              { kind: "lost", endpoint: endpoint() },
+              { cause: error },
+            );
           }
           throw error;
         });
@@ -195,6 +205,7 @@ export class AgentOverBrowserBridge extends WebPageAgent {
     this.#host = boundHost;
     this.#port = boundPort;
     this.#overlay = enableWaterFlowAnimation ?? true;
+    this.#tokenFrom = token !== undefined ? "the 'token' option" : BRIDGE_TOKEN_ENV;
     server.onDetached = (reason) => link.detached = reason;
   }
 
@@ -208,14 +219,17 @@ export class AgentOverBrowserBridge extends WebPageAgent {
    *
    * @param options `forceSameTabNavigation`: links that would open a new tab open in this one;
    *   default: the constructor's option, else `true`.
-   * @throws {TypeError} when `options.forceSameTabNavigation` is not a boolean.
-   * @throws {Error} when no extension connects within `connectTimeout` (the message says how to
-   * install and pair it), the port is taken, the active tab is a browser page, or the instance is
-   * already connected or destroyed.
+   * @throws {SdkTypeError} when `options.forceSameTabNavigation` is not a boolean.
+   * @throws {ConnectionError} `timeout` when no extension connects within `connectTimeout` (the
+   * message says how to install and pair it); `refused` at once when the extension is turned away
+   * for its pairing token (the message names `SDK_BRIDGE_TOKEN`) or the port cannot be bound;
+   * `lost` after `destroy()`.
+   * @throws {UnsupportedActionError} when the instance is already connected (one tab each).
+   * @throws {ToolError} with the extension's words when it cannot drive the tab (a browser page).
    */
   async connectCurrentTab(options: BridgeConnectOptions = {}): Promise<void> {
     this.#applyConnectOptions("connectCurrentTab", options);
-    await this.#connect(async () => {
+    await this.#connect("connectCurrentTab", async () => {
       await this.#server.call("connectCurrentTab", { overlay: this.#overlay });
       await this.#bridgeDriver.start();
     });
@@ -226,17 +240,17 @@ export class AgentOverBrowserBridge extends WebPageAgent {
    * The tab is closed by `destroy()` when `closeNewTabsAfterDisconnect` says so.
    *
    * @param options as for {@link AgentOverBrowserBridge.connectCurrentTab}.
-   * @throws {Error} as {@link AgentOverBrowserBridge.connectCurrentTab}, or when the navigation
-   * fails.
+   * @throws {ConnectionError} as {@link AgentOverBrowserBridge.connectCurrentTab}.
+   * @throws {ToolError} when the extension cannot open the tab or Chrome cannot navigate to `url`.
    */
   async connectNewTabWithUrl(url: string, options: BridgeConnectOptions = {}): Promise<void> {
     if (typeof url !== "string") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `connectNewTabWithUrl needs a URL string: current value is ${typeof url}`,
       );
     }
     this.#applyConnectOptions("connectNewTabWithUrl", options);
-    await this.#connect(async () => {
+    await this.#connect("connectNewTabWithUrl", async () => {
       await this.#server.call("connectNewTab", { url: "about:blank", overlay: this.#overlay });
       this.#createdTab = true;
       await this.#bridgeDriver.start();
@@ -248,7 +262,7 @@ export class AgentOverBrowserBridge extends WebPageAgent {
     const same = options?.forceSameTabNavigation;
     if (same === undefined) return;
     if (typeof same !== "boolean") {
-      throw new TypeError(
+      throw new SdkTypeError(
         `${method}: 'forceSameTabNavigation' must be a boolean: current value is ${
           JSON.stringify(same)
         }`,
@@ -257,27 +271,42 @@ export class AgentOverBrowserBridge extends WebPageAgent {
     this.interface.setForceSameTabNavigation(same);
   }
 
-  async #connect(attach: () => Promise<void>): Promise<void> {
-    if (this.#link.state === "destroyed") {
-      throw new Error("AgentOverBrowserBridge was destroyed; create a new instance");
-    }
+  async #connect(method: string, attach: () => Promise<void>): Promise<void> {
+    if (this.#link.state === "destroyed") throw destroyedError(this.#server.endpoint);
     if (this.#link.state === "connected") {
-      throw new Error("AgentOverBrowserBridge is already connected to a tab: one tab per instance");
+      throw new UnsupportedActionError(
+        "AgentOverBrowserBridge is already connected to a tab: one tab per instance",
+        method,
+      );
     }
     await this.#server.listen();
     try {
       await this.#server.waitForClient(this.#connectTimeout);
-    } catch {
-      const rejected = this.#server.lastRejection;
+    } catch (error) {
       const port = this.#server.port ?? this.#port;
-      throw new Error(
-        `AgentOverBrowserBridge: no SDK Bridge extension connected to ws://${this.#host}:${port} ` +
+      const where = `ws://${this.#host}:${port}`;
+      if (error instanceof BridgeWaitError && error.reason === "token") {
+        throw new ConnectionError(
+          `AgentOverBrowserBridge: an SDK Bridge extension connected to ${where} and was turned ` +
+            `away: the extension's pairing token does not match the one this agent has from ` +
+            `${this.#tokenFrom}. Open the extension's popup and copy its pairing token into ` +
+            `${BRIDGE_TOKEN_ENV} (or pass it as the 'token' option); on a local server you may ` +
+            `instead leave both unset to accept any SDK Bridge extension (see docs/bridge.md).`,
+          { kind: "refused", endpoint: where },
+          { cause: error },
+        );
+      }
+      const rejected = this.#server.lastRejection;
+      throw new ConnectionError(
+        `AgentOverBrowserBridge: no SDK Bridge extension connected to ${where} ` +
           `within ${this.#connectTimeout} ms${
             rejected ? ` (one was turned away: ${rejected})` : ""
           }. ` +
           `Build it with 'deno task build:extension', load dist/extension in chrome://extensions ` +
           `("Developer mode", "Load unpacked"), then open its popup: it must show port ${port} and, if you set a ` +
           `pairing token, the same token (see docs/bridge.md).`,
+        { kind: "timeout", endpoint: where },
+        { cause: error },
       );
     }
     this.#link.state = "connected";
@@ -310,4 +339,12 @@ export class AgentOverBrowserBridge extends WebPageAgent {
       await this.#server.close();
     }
   }
+}
+
+/** A call on an agent after its `destroy()`: its connection is gone for good. */
+function destroyedError(endpoint: string): ConnectionError {
+  return new ConnectionError("AgentOverBrowserBridge was destroyed; create a new instance", {
+    kind: "lost",
+    endpoint,
+  });
 }

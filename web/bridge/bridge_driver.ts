@@ -23,6 +23,7 @@ import type {
   ViewportInfo,
 } from "../page/page_driver.ts";
 import type { ScreenshotEncoding } from "../_core.ts";
+import { LocateError, SdkTypeError, ToolError } from "../_core.ts";
 import { pressCombo } from "../page/_press_combo.ts";
 import { protocolTouch } from "../page/_touch.ts";
 import { protocolScreencast, type ScreencastSession } from "../page/_screencast.ts";
@@ -36,7 +37,7 @@ export interface BridgeChannel {
   /**
    * Sends a DevTools-protocol command to the driven tab and resolves with its result.
    *
-   * @throws {Error} when the command fails or the extension is gone.
+   * @throws {ToolError} when the command fails; {ConnectionError} when the extension is gone.
    */
   send(method: string, params?: Record<string, unknown>): Promise<unknown>;
   /** Listens for the driven tab's DevTools-protocol events; returns the removal. */
@@ -137,7 +138,7 @@ export class BridgePageDriver implements PageDriver {
    * Enables the protocol domains the driver listens to (`Page`, `Network`) and reads the main
    * frame's id. Call once after the tab is attached.
    *
-   * @throws {Error} when the tab refuses the commands.
+   * @throws {ToolError} when the tab refuses the commands.
    */
   async start(): Promise<void> {
     this.#offNetwork ??= this.#channel.onEvent((method, params) => this.#onNetwork(method, params));
@@ -168,7 +169,7 @@ export class BridgePageDriver implements PageDriver {
 
   async #key(name: string, direction: "down" | "up"): Promise<void> {
     const def = keyDefinition(name);
-    if (!def) throw new Error(`Unknown key: '${name}'`);
+    if (!def) throw new SdkTypeError(`Unknown key: '${name}'`);
     if (def.modifier) {
       if (direction === "down") this.#modifiers |= def.modifier;
       else this.#modifiers &= ~def.modifier;
@@ -256,7 +257,8 @@ export class BridgePageDriver implements PageDriver {
     };
     if (reply.exceptionDetails) {
       const details = reply.exceptionDetails;
-      throw new Error(details.exception?.description ?? details.text ?? "script failed");
+      const text = details.exception?.description ?? details.text ?? "script failed";
+      throw new ToolError(text, { tool: "Chrome", output: text });
     }
     return reply.result.value as R;
   }
@@ -284,7 +286,7 @@ export class BridgePageDriver implements PageDriver {
   /**
    * Navigates and resolves once the new document is parsed (DOMContentLoaded).
    *
-   * @throws {Error} with the browser's error text when the navigation fails, or after
+   * @throws {ToolError} with the browser's error text when the navigation fails, or after
    * {@link BRIDGE_NAVIGATION_TIMEOUT_MS}.
    */
   goto(url: string): Promise<void> {
@@ -293,7 +295,12 @@ export class BridgePageDriver implements PageDriver {
         loaderId?: string;
         errorText?: string;
       };
-      if (result.errorText) throw new Error(`Navigation to ${url} failed: ${result.errorText}`);
+      if (result.errorText) {
+        throw new ToolError(`Navigation to ${url} failed: ${result.errorText}`, {
+          tool: "Chrome",
+          output: result.errorText,
+        });
+      }
       return result.loaderId !== undefined;
     });
   }
@@ -335,7 +342,10 @@ export class BridgePageDriver implements PageDriver {
       timer = setTimeout(
         () =>
           reject(
-            new Error(`Navigation got no DOMContentLoaded in ${BRIDGE_NAVIGATION_TIMEOUT_MS} ms`),
+            new ToolError(
+              `Navigation got no DOMContentLoaded in ${BRIDGE_NAVIGATION_TIMEOUT_MS} ms`,
+              { tool: "Chrome" },
+            ),
           ),
         BRIDGE_NAVIGATION_TIMEOUT_MS,
       );
@@ -404,7 +414,7 @@ export class BridgePageDriver implements PageDriver {
       settle({
         multiple: params.mode === "selectMultiple",
         setFiles: async (paths: readonly string[]) => {
-          if (backendNodeId === undefined) throw new Error("the file input is gone");
+          if (backendNodeId === undefined) throw new LocateError("the file input is gone");
           await this.#channel.send("DOM.setFileInputFiles", { files: [...paths], backendNodeId });
         },
       });

@@ -10,8 +10,9 @@
 import { access, constants } from "node:fs/promises";
 import { spawn } from "node:child_process";
 import process from "node:process";
-import { chromium } from "playwright-core";
 import type { DriverBBrowser as Browser } from "../driver_b/types.ts";
+import { MissingDependencyError, ToolError } from "../_core.ts";
+import { loadPlaywright } from "../_peers.ts";
 
 export type { DriverBBrowser } from "../driver_b/types.ts";
 
@@ -71,9 +72,12 @@ function run(command: string, args: string[]): Promise<void> {
     child.on(
       "exit",
       (code) =>
-        code === 0
-          ? resolve()
-          : reject(new Error(`'${command} ${args.join(" ")}' exited with code ${code}`)),
+        code === 0 ? resolve() : reject(
+          new ToolError(`'${command} ${args.join(" ")}' exited with code ${code}`, {
+            tool: command,
+            status: code ?? undefined,
+          }),
+        ),
     );
   });
 }
@@ -86,16 +90,19 @@ function run(command: string, args: string[]): Promise<void> {
  * package (`apt-get update`, `apt-get install -y chromium`) and looks again.
  *
  * @returns the executable's path.
- * @throws {Error} when `SDK_CHROMIUM_PATH` names no executable, or no Chromium is found and it
- * cannot be installed; the message says what to install or which variable to set.
+ * @throws {MissingDependencyError} (dependency `"Chromium"`) when `SDK_CHROMIUM_PATH` names no
+ * executable, or no Chromium is found and it cannot be installed; the message says what to
+ * install or which variable to set.
+ * @throws {ToolError} when installing it with apt-get fails.
  */
 export async function findChromium(): Promise<string> {
   const explicit = process.env.SDK_CHROMIUM_PATH;
   if (explicit) {
     if (await isExecutable(explicit)) return explicit;
-    throw new Error(
+    throw new MissingDependencyError(
       `SDK_CHROMIUM_PATH is set to '${explicit}', which is not an executable file. ` +
         "Point it at a Chromium or Chrome binary, or unset it to search the usual places.",
+      "Chromium",
     );
   }
   const found = await firstExecutable();
@@ -112,10 +119,11 @@ export async function findChromium(): Promise<string> {
     const installed = await firstExecutable();
     if (installed) return installed;
   }
-  throw new Error(
+  throw new MissingDependencyError(
     `No Chromium found (looked at ${CHROMIUM_CANDIDATES.join(", ")}). ` +
       "Install it, e.g. 'apt-get install chromium' on Debian or 'apt-get install chromium-browser' on Ubuntu, " +
       "or set SDK_CHROMIUM_PATH to the path of a Chromium or Chrome executable.",
+    "Chromium",
   );
 }
 
@@ -136,7 +144,8 @@ export interface LaunchChromiumOptions {
  *
  * @param options headless or not, and who handles Ctrl+C.
  * @returns the Playwright browser; close it with `browser.close()`.
- * @throws {Error} from {@link findChromium} when no Chromium can be found.
+ * @throws {MissingDependencyError} from {@link findChromium} when no Chromium can be found, or
+ * when `playwright-core` (an optional peer of `@sdk/web`) is not installed.
  *
  * @example
  * ```ts ignore
@@ -148,6 +157,7 @@ export interface LaunchChromiumOptions {
  */
 export async function launchChromium(options: LaunchChromiumOptions = {}): Promise<Browser> {
   const executablePath = await findChromium();
+  const { chromium } = await loadPlaywright();
   return await chromium.launch({
     executablePath,
     headless: options.headless ?? true,

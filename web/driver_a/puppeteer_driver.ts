@@ -70,31 +70,40 @@ export class DriverAPageDriver implements PageDriver {
   constructor(page: Page) {
     this.page = page;
     const state = () => this.#connection();
-    this.mouse = guardPageCalls({
-      move: (x: number, y: number) => page.mouse.move(x, y),
-      // DriverA's `count` presses n times with clickCount 1..n, so 2 fires two clicks and one
-      // dblclick, as the port asks.
-      click: (x: number, y: number, options?: ClickOptions) =>
-        page.mouse.click(x, y, {
-          button: options?.button ?? "left",
-          count: options?.clickCount ?? 1,
-        }),
-      down: (options?: ButtonOptions) => page.mouse.down({ button: options?.button ?? "left" }),
-      up: (options?: ButtonOptions) => page.mouse.up({ button: options?.button ?? "left" }),
-      wheel: (deltaX: number, deltaY: number) => page.mouse.wheel({ deltaX, deltaY }),
-    }, state);
-    this.keyboard = guardPageCalls({
-      type: (text: string, options?: TypeOptions) =>
-        page.keyboard.type(text, options?.delayMs ? { delay: options.delayMs } : undefined),
-      // DriverA has no combination syntax.
-      press: (combo: string) =>
-        pressCombo({
-          down: (key) => page.keyboard.down(key as KeyInput),
-          up: (key) => page.keyboard.up(key as KeyInput),
-          press: (key) => page.keyboard.press(key as KeyInput),
-        }, combo),
-      insertText: (text: string) => page.keyboard.sendCharacter(text),
-    }, state);
+    const endpoint = () => this.#endpoint();
+    this.mouse = guardPageCalls(
+      {
+        move: (x: number, y: number) => page.mouse.move(x, y),
+        // DriverA's `count` presses n times with clickCount 1..n, so 2 fires two clicks and one
+        // dblclick, as the port asks.
+        click: (x: number, y: number, options?: ClickOptions) =>
+          page.mouse.click(x, y, {
+            button: options?.button ?? "left",
+            count: options?.clickCount ?? 1,
+          }),
+        down: (options?: ButtonOptions) => page.mouse.down({ button: options?.button ?? "left" }),
+        up: (options?: ButtonOptions) => page.mouse.up({ button: options?.button ?? "left" }),
+        wheel: (deltaX: number, deltaY: number) => page.mouse.wheel({ deltaX, deltaY }),
+      },
+      state,
+      endpoint,
+    );
+    this.keyboard = guardPageCalls(
+      {
+        type: (text: string, options?: TypeOptions) =>
+          page.keyboard.type(text, options?.delayMs ? { delay: options.delayMs } : undefined),
+        // DriverA has no combination syntax.
+        press: (combo: string) =>
+          pressCombo({
+            down: (key) => page.keyboard.down(key as KeyInput),
+            up: (key) => page.keyboard.up(key as KeyInput),
+            press: (key) => page.keyboard.press(key as KeyInput),
+          }, combo),
+        insertText: (text: string) => page.keyboard.sendCharacter(text),
+      },
+      state,
+      endpoint,
+    );
     // Opened on first use: a browser without the protocol (Firefox over WebDriver BiDi) fails
     // there, with an error saying touch needs Chromium.
     this.touch = protocolTouch(async () =>
@@ -249,6 +258,19 @@ export class DriverAPageDriver implements PageDriver {
     return known;
   }
 
+  /**
+   * What a lost connection names: the browser's WebSocket endpoint without its path and query
+   * (a hosted service puts its token there), else the page's last URL.
+   */
+  #endpoint(): string {
+    try {
+      const ws = new URL(this.page.browser().wsEndpoint());
+      return `${ws.protocol}//${ws.host}`;
+    } catch {
+      return this.page.url();
+    }
+  }
+
   /** Whether the page is open and its browser connected. */
   #connection(): PageConnection {
     if (!this.page.browser().connected) return "browser-disconnected";
@@ -263,7 +285,7 @@ export class DriverAPageDriver implements PageDriver {
         return await read();
       } catch (error) {
         if (attempt >= 3 || this.#connection() !== "connected") {
-          throw lostConnectionError(error, this.#connection());
+          throw lostConnectionError(error, this.#connection(), this.#endpoint());
         }
         await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
       }

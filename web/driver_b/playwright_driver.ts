@@ -75,25 +75,34 @@ export class DriverBPageDriver implements PageDriver {
   constructor(page: Page) {
     this.page = page;
     const state = () => this.#connection();
-    this.mouse = guardPageCalls({
-      move: (x: number, y: number) => page.mouse.move(x, y),
-      click: (x: number, y: number, options?: ClickOptions) =>
-        page.mouse.click(x, y, {
-          button: options?.button ?? "left",
-          clickCount: options?.clickCount ?? 1,
-        }),
-      down: (options?: ButtonOptions) => page.mouse.down({ button: options?.button ?? "left" }),
-      up: (options?: ButtonOptions) => page.mouse.up({ button: options?.button ?? "left" }),
-      wheel: (deltaX: number, deltaY: number) => page.mouse.wheel(deltaX, deltaY),
-    }, state);
-    this.keyboard = guardPageCalls({
-      type: (text: string, options?: TypeOptions) =>
-        page.keyboard.type(text, options?.delayMs ? { delay: options.delayMs } : undefined),
-      // Not DriverB's own combination parsing: it leaves the modifiers down when the key is
-      // unknown.
-      press: (combo: string) => pressCombo(page.keyboard, combo),
-      insertText: (text: string) => page.keyboard.insertText(text),
-    }, state);
+    const endpoint = () => this.#endpoint();
+    this.mouse = guardPageCalls(
+      {
+        move: (x: number, y: number) => page.mouse.move(x, y),
+        click: (x: number, y: number, options?: ClickOptions) =>
+          page.mouse.click(x, y, {
+            button: options?.button ?? "left",
+            clickCount: options?.clickCount ?? 1,
+          }),
+        down: (options?: ButtonOptions) => page.mouse.down({ button: options?.button ?? "left" }),
+        up: (options?: ButtonOptions) => page.mouse.up({ button: options?.button ?? "left" }),
+        wheel: (deltaX: number, deltaY: number) => page.mouse.wheel(deltaX, deltaY),
+      },
+      state,
+      endpoint,
+    );
+    this.keyboard = guardPageCalls(
+      {
+        type: (text: string, options?: TypeOptions) =>
+          page.keyboard.type(text, options?.delayMs ? { delay: options.delayMs } : undefined),
+        // Not DriverB's own combination parsing: it leaves the modifiers down when the key is
+        // unknown.
+        press: (combo: string) => pressCombo(page.keyboard, combo),
+        insertText: (text: string) => page.keyboard.insertText(text),
+      },
+      state,
+      endpoint,
+    );
     // Only Chromium speaks the DevTools protocol. A persistent context has no browser() to ask:
     // opening the session on first use tells then.
     const browserName = page.context().browser()?.browserType().name();
@@ -250,6 +259,11 @@ export class DriverBPageDriver implements PageDriver {
     return known;
   }
 
+  /** What a lost connection names: the page's last URL. */
+  #endpoint(): string {
+    return this.page.url();
+  }
+
   /** Whether the page is open and its browser connected. */
   #connection(): PageConnection {
     const browser = this.page.context().browser();
@@ -266,7 +280,7 @@ export class DriverBPageDriver implements PageDriver {
         return await read();
       } catch (error) {
         if (attempt >= 3 || this.#connection() !== "connected") {
-          throw lostConnectionError(error, this.#connection());
+          throw lostConnectionError(error, this.#connection(), this.#endpoint());
         }
         await this.page.waitForLoadState("domcontentloaded").catch(() => {});
       }

@@ -12,6 +12,7 @@ import type { PageDriver } from "./page_driver.ts";
 import { describePageElements } from "./_dom_scripts.ts";
 import { findByXpath } from "./_xpath_script.ts";
 import { xpathsAtPoint } from "./_xpath_at_script.ts";
+import { SdkTypeError } from "../_core.ts";
 
 // Bound on the element description sent with domIncluded: about 15k tokens.
 const ELEMENTS_DESCRIPTION_MAX_CHARS = 60_000;
@@ -19,7 +20,7 @@ const ELEMENTS_DESCRIPTION_MAX_CHARS = 60_000;
 /**
  * The first rendered element `xpath` selects (`WebPageDevice.locateByXpath`), or `undefined`.
  *
- * @throws {TypeError} naming the expression when it is invalid or does not select nodes.
+ * @throws {SdkTypeError} naming the expression when it is invalid or does not select nodes.
  */
 export async function locateByXpath(
   driver: PageDriver,
@@ -27,7 +28,7 @@ export async function locateByXpath(
 ): Promise<LocatedElement | undefined> {
   const hit = await driver.evaluate(findByXpath, xpath);
   if (hit && "error" in hit) {
-    throw new TypeError(`Invalid xpath ${JSON.stringify(xpath)}: ${hit.error}`);
+    throw new SdkTypeError(`Invalid xpath ${JSON.stringify(xpath)}: ${hit.error}`);
   }
   if (!hit) return undefined;
   return {

@@ -7,7 +7,7 @@
  */
 
 import type { ActionContext, ActionParams } from "../_core.ts";
-import { readLocateParam } from "../_core.ts";
+import { readLocateParam, SdkRangeError, SdkTypeError } from "../_core.ts";
 import type { PageFileChooser } from "./page_driver.ts";
 import { clickAt, type PointerHost } from "./_pointer_input.ts";
 import { flushDriverEvents, withinMs } from "./_settle.ts";
@@ -26,7 +26,7 @@ export async function tap(
   if (!files?.length) return await clickAt(host, target, context.signal);
   const driver = host.driver();
   if (!driver.watchFileChooser) {
-    throw new TypeError(
+    throw new SdkTypeError(
       "Cannot run Tap with files: this page's driver cannot catch file choosers",
     );
   }
@@ -45,7 +45,7 @@ export async function tap(
   }
   if (!chooser) return;
   if (files.length > 1 && !chooser.multiple) {
-    throw new Error(
+    throw new SdkRangeError(
       `Cannot choose ${files.length} files: the file input the tap opened accepts one file (it has no "multiple" attribute). Add "multiple" to the input, or pass one file.`,
     );
   }
@@ -58,7 +58,7 @@ function readFiles(action: string, param: ActionParams): readonly string[] | und
   if (value === undefined || value === null) return undefined;
   const list = typeof value === "string" ? [value] : value;
   if (!Array.isArray(list) || !list.every((f) => typeof f === "string" && f !== "")) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `Cannot run ${action}: 'files' must be a file path or an array of file paths: current value is ${
         JSON.stringify(value)
       }`,

@@ -15,6 +15,7 @@ import {
   readEnumParam,
   readLocateParam,
   readPositiveNumberParam,
+  SdkTypeError,
   sleep,
   SWIPE_DIRECTIONS,
   swipeAction,
@@ -146,7 +147,7 @@ export function gestureActions(host: GestureHost, touch: boolean): DeviceAction[
       let end = readLocateParam("Swipe", param, false, "end")?.center;
       if (!end) {
         if (param.direction === undefined || param.direction === null) {
-          throw new TypeError(
+          throw new SdkTypeError(
             "Cannot run Swipe: give 'end' (a located element) or 'direction' (up, down, left, right)",
           );
         }
@@ -162,7 +163,7 @@ export function gestureActions(host: GestureHost, touch: boolean): DeviceAction[
     pinchAction(async (param, { signal }) => {
       const touchInput = host.touch();
       if (param.direction === undefined || param.direction === null) {
-        throw new TypeError("Cannot run Pinch: 'direction' ('in' or 'out') is required");
+        throw new SdkTypeError("Cannot run Pinch: 'direction' ('in' or 'out') is required");
       }
       const direction = readEnumParam("Pinch", param, "direction", PINCH_DIRECTIONS, "out");
       const viewport = await host.driver().viewport();

@@ -6,7 +6,7 @@
  */
 
 import type { FrameStream, FrameStreamOptions, ScreenshotEncoding } from "../_core.ts";
-import { encodeBase64, sleep } from "../_core.ts";
+import { encodeBase64, SdkRangeError, sleep, UnsupportedActionError } from "../_core.ts";
 import type { PageDriver } from "./page_driver.ts";
 
 // JPEG quality of streamed frames when the observer does not say.
@@ -48,8 +48,8 @@ async function capture(driver: PageDriver, encoding?: ScreenshotEncoding): Promi
  * Starts the driver's screencast as a frame stream (`WebPageDevice.startFrameStream`). The stream
  * is in `streams` until it stops, so the device can stop those still running when destroyed.
  *
- * @throws {RangeError} when `quality` is not a number from 1 to 100.
- * @throws {Error} when the driver has no screencast.
+ * @throws {SdkRangeError} when `quality` is not a number from 1 to 100.
+ * @throws {UnsupportedActionError} when the driver has no screencast.
  */
 export async function startScreencastStream(
   driver: PageDriver,
@@ -58,13 +58,16 @@ export async function startScreencastStream(
 ): Promise<FrameStream> {
   const quality = options.quality ?? DEFAULT_STREAM_QUALITY;
   if (typeof quality !== "number" || !(quality >= 1 && quality <= 100)) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot start the frame stream as 'quality' must be a number from 1 to 100: current ` +
         `value is ${JSON.stringify(quality)}`,
     );
   }
   if (!driver.startScreencast) {
-    throw new Error("Cannot start the frame stream: this page's driver has no screencast");
+    throw new UnsupportedActionError(
+      "Cannot start the frame stream: this page's driver has no screencast",
+      "startFrameStream",
+    );
   }
   const onFrame = options.onFrame;
   const screencast = await driver.startScreencast({

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { SdkTypeError } from "../_core.ts";
+
 const MODIFIER_KEYS: ReadonlySet<string> = new Set(["Control", "Shift", "Alt", "Meta"]);
 
 /** The key primitives a driver's keyboard has. */
@@ -22,14 +24,15 @@ export interface KeyPrimitives {
 /**
  * Presses `combo` through `keys`.
  *
- * @throws {Error} when a part before the last is not a modifier, or the driver rejects the key.
+ * @throws {SdkTypeError} when a part before the last is not a modifier; the driver's error when it
+ * rejects the key.
  */
 export async function pressCombo(keys: KeyPrimitives, combo: string): Promise<void> {
   const parts = splitCombo(combo);
   const key = parts.pop()!;
   for (const modifier of parts) {
     if (!MODIFIER_KEYS.has(modifier)) {
-      throw new Error(`Cannot press '${combo}': '${modifier}' is not a modifier`);
+      throw new SdkTypeError(`Cannot press '${combo}': '${modifier}' is not a modifier`);
     }
   }
   const down: string[] = [];

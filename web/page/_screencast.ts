@@ -10,6 +10,7 @@
 
 import type { PageDriverScreencast, ScreencastOptions } from "./page_driver.ts";
 import type { ProtocolSession } from "./_touch.ts";
+import { UnsupportedActionError } from "../_core.ts";
 
 /** What the screencast needs from a driver's protocol session: commands, events, detach. */
 export interface ScreencastSession extends ProtocolSession {
@@ -36,7 +37,7 @@ interface ScreencastFrameEvent {
  * `metadata.timestamp`, seconds, or the arrival time without one), never earlier than the
  * previous frame's.
  *
- * @throws {Error} saying the screencast needs a Chromium-based browser when no session opens or
+ * @throws {UnsupportedActionError} saying the screencast needs a Chromium-based browser when no session opens or
  * the browser refuses the command.
  */
 export async function protocolScreencast(
@@ -47,9 +48,11 @@ export async function protocolScreencast(
   try {
     session = await open();
   } catch (error) {
-    throw new Error(
+    throw new UnsupportedActionError(
       `The screencast needs a Chromium-based browser (it is sent over the DevTools protocol), ` +
         `and no protocol session could be opened on this page: ${(error as Error).message}`,
+      "startScreencast",
+      { cause: error },
     );
   }
   let stopped = false;

@@ -8,6 +8,7 @@
  */
 
 import type { PageDriverTouch, TouchEventType, TouchPoint } from "./page_driver.ts";
+import { SdkTypeError, UnsupportedActionError } from "../_core.ts";
 
 /** The one method of a driver's DevTools-protocol session that touch input uses. */
 export interface ProtocolSession {
@@ -29,9 +30,11 @@ export function protocolTouch(open: () => Promise<ProtocolSession>): PageDriverT
   const connect = (): Promise<ProtocolSession> =>
     session ??= open().catch((error) => {
       session = undefined;
-      throw new Error(
+      throw new UnsupportedActionError(
         `Touch input needs a Chromium-based browser (it is sent over the DevTools protocol), ` +
           `and no protocol session could be opened on this page: ${(error as Error).message}`,
+        "touch",
+        { cause: error },
       );
     });
   return {
@@ -49,10 +52,10 @@ export function protocolTouch(open: () => Promise<ProtocolSession>): PageDriverT
     },
     async dispatch(type: TouchEventType, points: readonly TouchPoint[]): Promise<void> {
       if (type === "touchEnd" && points.length > 0) {
-        throw new TypeError("touchEnd lifts every finger: pass no points");
+        throw new SdkTypeError("touchEnd lifts every finger: pass no points");
       }
       if (type !== "touchEnd" && points.length === 0) {
-        throw new TypeError(`${type} needs at least one touch point`);
+        throw new SdkTypeError(`${type} needs at least one touch point`);
       }
       const s = await connect();
       await s.send("Input.dispatchTouchEvent", {

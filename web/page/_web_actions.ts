@@ -16,6 +16,7 @@ import {
   readLocateParam,
   readStringParam,
   scrollAction,
+  SdkTypeError,
   tapAction,
 } from "../_core.ts";
 import { gestureActions } from "./_gestures.ts";
@@ -97,7 +98,7 @@ export function webActions(host: WebActionHost, touchEnabled: boolean): DeviceAc
       try {
         combo = normalizeKeyCombo(keyName);
       } catch (error) {
-        throw new TypeError(
+        throw new SdkTypeError(
           `Cannot run KeyboardPress: 'keyName' is not a key: ${(error as Error).message}`,
         );
       }
@@ -111,7 +112,7 @@ export function webActions(host: WebActionHost, touchEnabled: boolean): DeviceAc
     ], async (param) => {
       const url = readStringParam("Navigate", param, "url", true).trim();
       if (url === "") {
-        throw new TypeError(`Cannot run Navigate: 'url' must not be empty: current value is ""`);
+        throw new SdkTypeError(`Cannot run Navigate: 'url' must not be empty: current value is ""`);
       }
       await host.driver().goto(withScheme(url));
     }),

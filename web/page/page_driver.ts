@@ -100,7 +100,8 @@ export interface PageDriverKeyboard {
    * `"ArrowDown"`, `"a"`, `"+"`). Examples: `"Enter"`, `"Control+A"`, `"Shift+Tab"`,
    * `"Control++"`. Modifiers are pressed in order and released in reverse order.
    *
-   * @throws {Error} when the driver does not know the key name.
+   * @throws {SdkTypeError} when a part before the key is not a modifier; the driver's error when
+   * it does not know the key name.
    */
   press(combo: string): Promise<void>;
   /** Inserts `text` as one input operation, without key events. */
@@ -131,8 +132,8 @@ export interface PageDriverTouch {
    * media query at once, `ontouchstart` in documents loaded afterwards. Mouse input keeps
    * working. Idempotent; lasts as long as the driver.
    *
-   * @throws {Error} saying touch needs a Chromium-based browser when the browser has no
-   * DevTools protocol.
+   * @throws {UnsupportedActionError} saying touch needs a Chromium-based browser when the
+   * browser has no DevTools protocol.
    */
   enable(): Promise<void>;
   /**
@@ -140,7 +141,7 @@ export interface PageDriverTouch {
    * after the event (a new `id` puts a finger down; a known one moves). `touchEnd`: every finger
    * is lifted and `points` must be empty.
    *
-   * @throws {Error} as {@link PageDriverTouch.enable} does.
+   * @throws {UnsupportedActionError} as {@link PageDriverTouch.enable} does.
    */
   dispatch(type: TouchEventType, points: readonly TouchPoint[]): Promise<void>;
 }
@@ -276,8 +277,8 @@ export interface PageDriver {
    * `maxWidth`/`maxHeight` does not change that), so they are at most as sharp as
    * {@link PageDriver.screenshot}.
    *
-   * @throws {Error} saying the screencast needs a Chromium-based browser when the browser has no
-   * DevTools protocol.
+   * @throws {UnsupportedActionError} saying the screencast needs a Chromium-based browser when
+   * the browser has no DevTools protocol.
    */
   startScreencast?(options: ScreencastOptions): Promise<PageDriverScreencast>;
 }

@@ -20,7 +20,7 @@ import type {
   ScreenshotEncoding,
   Size,
 } from "../_core.ts";
-import { checkBooleanOptions, checkInputOptions } from "../_core.ts";
+import { checkBooleanOptions, checkInputOptions, SdkRangeError, SdkTypeError } from "../_core.ts";
 import { logDeviceActions, withCustomActions } from "../_core.ts";
 import type { PageDriver, PageDriverTouch } from "./page_driver.ts";
 import { pageLocalTime } from "./_page_scripts.ts";
@@ -140,8 +140,8 @@ export class WebPageDevice implements AbstractInterface {
    * stream stays on the page that was current when it started (a later `setDriver` does not move
    * it). `destroy()` stops the streams still running.
    *
-   * @throws {RangeError} when `quality` is not a number from 1 to 100.
-   * @throws {Error} when the browser has no DevTools protocol.
+   * @throws {SdkRangeError} when `quality` is not a number from 1 to 100.
+   * @throws {UnsupportedActionError} when the browser has no DevTools protocol.
    */
   readonly startFrameStream?: (options: FrameStreamOptions) => Promise<FrameStream>;
 
@@ -150,9 +150,9 @@ export class WebPageDevice implements AbstractInterface {
    *
    * @param driver the page, through its driver's {@link PageDriver}.
    * @param options timeouts and typing delay; see {@link WebPageDeviceOptions}.
-   * @throws {RangeError} when a timeout or `keyboardTypeDelay` is negative or not finite, for an
+   * @throws {SdkRangeError} when a timeout or `keyboardTypeDelay` is negative or not finite, for an
    * unknown `inputStrategy`, or `'bulk'` with a positive `keyboardTypeDelay`.
-   * @throws {TypeError} when `forceSameTabNavigation`, `forceChromeSelectRendering` or
+   * @throws {SdkTypeError} when `forceSameTabNavigation`, `forceChromeSelectRendering` or
    * `enableTouchEventsInActionSpace` is not a boolean, touch is enabled on a driver without touch
    * input, or a custom action is malformed or reuses an action's name.
    */
@@ -185,7 +185,7 @@ export class WebPageDevice implements AbstractInterface {
     checkInputOptions(options);
     this.#touchEnabled = options.enableTouchEventsInActionSpace ?? false;
     if (this.#touchEnabled && !driver.touch) {
-      throw new TypeError(
+      throw new SdkTypeError(
         "Cannot create WebPageDevice as 'enableTouchEventsInActionSpace' needs touch input, which " +
           "this page's driver cannot send (Chromium-based browsers only): leave the option unset",
       );
@@ -287,7 +287,7 @@ export class WebPageDevice implements AbstractInterface {
    *
    * @returns the element (its `description` names the xpath), or `undefined` when no rendered
    * element matches.
-   * @throws {TypeError} naming the expression when it is invalid or does not select nodes.
+   * @throws {SdkTypeError} naming the expression when it is invalid or does not select nodes.
    */
   async locateByXpath(xpath: string): Promise<LocatedElement | undefined> {
     return await locateByXpath(this.driver, xpath);
@@ -360,7 +360,7 @@ export class WebPageDevice implements AbstractInterface {
   #touchInput(): PageDriverTouch {
     const touch = this.driver.touch;
     if (!touch) {
-      throw new TypeError(
+      throw new SdkTypeError(
         "Cannot send touch input: this page's driver has none (Chromium-based browsers only)",
       );
     }
@@ -376,7 +376,7 @@ export class WebPageDevice implements AbstractInterface {
 function checkMs(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(
+    throw new SdkRangeError(
       `Cannot create WebPageDevice as '${name}' must be a finite number >= 0: current value is ${value}`,
     );
   }

@@ -1,6 +1,11 @@
 // WebPageDevice.beforeAction/afterAction against a scripted PageDriver: which events make
 // afterAction wait, and what ends the wait. (The real-browser behaviour is in web_device_test.ts.)
-import { test } from "node:test";
+//
+// Every test has a time limit, and waits for the state it checks: afterAction resolves within
+// SETTLED_MS (the device's ten-minute timeouts would otherwise be what ends it), or is still
+// pending once the device has made its event-flushing round trip and every queued callback has
+// run. No test waits for a duration.
+import { test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
 import type { DriverRequest, PageDriver, Unsubscribe } from "./page_driver.ts";
 import { WebPageDevice } from "./web_device.ts";
@@ -31,7 +36,10 @@ class ScriptedDriver implements PageDriver {
   viewport() {
     return Promise.resolve({ width: 100, height: 100, dpr: 1 });
   }
+  /** Round trips made: the device's event flush is one per afterAction. */
+  roundTrips = 0;
   evaluate<R>(): Promise<R> {
+    this.roundTrips++;
     this.duringRoundTrip?.();
     this.duringRoundTrip = undefined;
     return Promise.resolve(0 as R);
@@ -82,13 +90,43 @@ class ScriptedDriver implements PageDriver {
 
 const LONG = { waitForNavigationTimeout: 600_000, waitForNetworkIdleTimeout: 600_000 };
 
-/** Starts afterAction and reports whether it has resolved after the pending callbacks ran. */
-async function startAfterAction(device: WebPageDevice) {
+/** How long an afterAction that has nothing left to wait for may take here, ms. */
+const SETTLED_MS = 2000;
+
+/** Every test's time limit, ms. */
+const test = (name: string, fn: () => Promise<void>) => nodeTest(name, { timeout: 10_000 }, fn);
+
+/** Runs every callback queued so far (a zero-delay timer fires after all pending promise jobs). */
+const drained = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** `work`'s outcome once it settles, failing the test when it is still pending after `ms`. */
+async function settles(work: Promise<unknown>, what: string, ms = SETTLED_MS): Promise<string> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`${what}: still pending after ${ms} ms`), ms);
+  });
+  try {
+    return await Promise.race([
+      work.then(() => "resolved", (e) => `rejected: ${(e as Error).message}`),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Starts afterAction and waits until it is waiting: its round trip to the driver made and every
+ * callback after it run.
+ */
+async function startAfterAction(device: WebPageDevice, driver: ScriptedDriver) {
   let resolved = false;
+  const before = driver.roundTrips;
   const promise = device.afterAction().then(() => {
     resolved = true;
   });
-  await new Promise((r) => setTimeout(r, 0));
+  await drained();
+  assert.equal(driver.roundTrips, before + 1, "afterAction made its event-flushing round trip");
   return { promise, isResolved: () => resolved };
 }
 
@@ -96,11 +134,16 @@ test("WebPageDevice.afterAction() ignores requests started before beforeAction",
   const driver = new ScriptedDriver();
   const device = new WebPageDevice(driver, LONG);
   await device.beforeAction(); // subscribes
-  await device.afterAction();
+  assert.equal(await settles(device.afterAction(), "afterAction with nothing started"), "resolved");
   driver.start("long-poll");
   await device.beforeAction();
-  await device.afterAction(); // would wait ten minutes if it counted the long poll
+  // Counting the long poll would make it wait ten minutes.
+  assert.equal(
+    await settles(device.afterAction(), "afterAction after a request started before the action"),
+    "resolved",
+  );
   driver.end("long-poll"); // ending it later is harmless
+  assert.equal(await settles(device.afterAction(), "a later afterAction"), "resolved");
 });
 
 test("WebPageDevice.afterAction() waits for requests the action started, until they all end", async () => {
@@ -109,12 +152,13 @@ test("WebPageDevice.afterAction() waits for requests the action started, until t
   await device.beforeAction();
   driver.start("a");
   driver.start("b");
-  const after = await startAfterAction(device);
+  const after = await startAfterAction(device, driver);
+  assert.equal(after.isResolved(), false, "waits while a and b are in flight");
   driver.end("a");
-  await new Promise((r) => setTimeout(r, 0));
-  assert.equal(after.isResolved(), false);
+  await drained();
+  assert.equal(after.isResolved(), false, "waits while b is in flight");
   driver.end("b", true); // a failed request has ended too
-  await after.promise;
+  assert.equal(await settles(after.promise, "afterAction once a and b ended"), "resolved");
 });
 
 test("WebPageDevice.afterAction() sees a request whose event arrives during its round trip", async () => {
@@ -122,10 +166,10 @@ test("WebPageDevice.afterAction() sees a request whose event arrives during its 
   const device = new WebPageDevice(driver, LONG);
   await device.beforeAction();
   driver.duringRoundTrip = () => driver.start("late");
-  const after = await startAfterAction(device);
-  assert.equal(after.isResolved(), false);
+  const after = await startAfterAction(device, driver);
+  assert.equal(after.isResolved(), false, "waits for the request reported during the round trip");
   driver.end("late");
-  await after.promise;
+  assert.equal(await settles(after.promise, "afterAction once the late request ended"), "resolved");
 });
 
 test("WebPageDevice.afterAction() waits for the load of a main-frame navigation, not just its response", async () => {
@@ -133,12 +177,12 @@ test("WebPageDevice.afterAction() waits for the load of a main-frame navigation,
   const device = new WebPageDevice(driver, LONG);
   await device.beforeAction();
   driver.start("nav", true);
-  const after = await startAfterAction(device);
+  const after = await startAfterAction(device, driver);
   driver.end("nav", false, true);
-  await new Promise((r) => setTimeout(r, 0));
-  assert.equal(after.isResolved(), false);
+  await drained();
+  assert.equal(after.isResolved(), false, "the response came, the load did not");
   driver.load();
-  await after.promise;
+  assert.equal(await settles(after.promise, "afterAction once the page loaded"), "resolved");
 });
 
 test("WebPageDevice.afterAction() stops waiting for a navigation whose request failed", async () => {
@@ -146,9 +190,13 @@ test("WebPageDevice.afterAction() stops waiting for a navigation whose request f
   const device = new WebPageDevice(driver, LONG);
   await device.beforeAction();
   driver.start("download", true);
-  const after = await startAfterAction(device);
+  const after = await startAfterAction(device, driver);
+  assert.equal(after.isResolved(), false, "waits for the navigation");
   driver.end("download", true, true);
-  await after.promise;
+  assert.equal(
+    await settles(after.promise, "afterAction once the navigation's request failed"),
+    "resolved",
+  );
 });
 
 test("WebPageDevice.afterAction() returns after its timeouts without throwing", async () => {
@@ -160,7 +208,11 @@ test("WebPageDevice.afterAction() returns after its timeouts without throwing", 
   await device.beforeAction();
   driver.start("nav", true);
   driver.start("never");
-  await device.afterAction();
+  // Neither the load nor the request's end ever comes: only the 5 ms timeouts end the wait.
+  assert.equal(
+    await settles(device.afterAction(), "afterAction with 5 ms timeouts"),
+    "resolved",
+  );
 });
 
 test("WebPageDevice.afterAction() skips both waits when the timeouts are 0", async () => {
@@ -172,7 +224,10 @@ test("WebPageDevice.afterAction() skips both waits when the timeouts are 0", asy
   await device.beforeAction();
   driver.start("nav", true);
   driver.start("never");
-  await device.afterAction();
+  const after = await startAfterAction(device, driver);
+  // Resolved as soon as the round trip was made: no timer of 0 ms was even needed.
+  assert.equal(after.isResolved(), true, "resolved right after the round trip");
+  assert.equal(await settles(after.promise, "afterAction with timeouts 0"), "resolved");
 });
 
 test("WebPageDevice.destroy() releases a pending afterAction() and unsubscribes", async () => {
@@ -181,9 +236,10 @@ test("WebPageDevice.destroy() releases a pending afterAction() and unsubscribes"
   await device.beforeAction();
   assert.equal(driver.starts.size + driver.ends.size + driver.loads.size, 3);
   driver.start("never");
-  const after = await startAfterAction(device);
+  const after = await startAfterAction(device, driver);
+  assert.equal(after.isResolved(), false, "waits for the request");
   await device.destroy();
-  await after.promise;
+  assert.equal(await settles(after.promise, "afterAction after destroy()"), "resolved");
   assert.equal(driver.starts.size + driver.ends.size + driver.loads.size, 0);
 });
 
@@ -195,19 +251,23 @@ test("WebPageDevice.setDriver() moves its listeners to the new driver and stops 
   // forceSameTabNavigation and forceChromeSelectRendering default to true: one script each.
   assert.equal(first.initScripts, 2);
   first.start("old");
-  const after = await startAfterAction(device);
+  const after = await startAfterAction(device, first);
   assert.equal(after.isResolved(), false);
   device.setDriver(second);
-  await after.promise; // the old page's request no longer counts
+  // The old page's request no longer counts.
+  assert.equal(await settles(after.promise, "afterAction after setDriver()"), "resolved");
   assert.equal(device.driver, second);
   assert.deepEqual([first.starts.size, second.starts.size], [0, 1]);
   await device.beforeAction();
   assert.equal(second.initScripts, 2);
   second.start("new");
-  const next = await startAfterAction(device);
+  const next = await startAfterAction(device, second);
   assert.equal(next.isResolved(), false);
   second.end("new");
-  await next.promise;
+  assert.equal(
+    await settles(next.promise, "afterAction once the new page's request ended"),
+    "resolved",
+  );
   await device.destroy();
   assert.deepEqual([first.initScripts, second.initScripts, second.starts.size], [0, 0, 0]);
 });
@@ -220,6 +280,6 @@ test("WebPageDevice with forceSameTabNavigation and forceChromeSelectRendering f
     forceChromeSelectRendering: false,
   });
   await device.beforeAction();
-  await device.afterAction();
+  assert.equal(await settles(device.afterAction(), "afterAction with nothing started"), "resolved");
   assert.equal(driver.initScripts, 0);
 });

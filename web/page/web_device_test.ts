@@ -1,4 +1,4 @@
-import { after, before, test } from "node:test";
+import { after, before, test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser as DriverBBrowser } from "playwright-core";
 import type { Browser as DriverABrowser } from "puppeteer-core";
@@ -17,6 +17,25 @@ import {
 } from "../_test_support.ts";
 
 // Every device test runs once per driver: the device must behave the same over each.
+
+/** Every test's time limit: a wait that does not end fails the test, it does not hang it. */
+const test = (name: string, fn: () => Promise<void> | void) =>
+  nodeTest(name, { timeout: 60_000 }, fn);
+
+/** `work`'s value once it settles, rejecting naming `what` when it is still pending after `ms`. */
+async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: still pending after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** What the tests use of a page, besides its driver: the part DriverA and DriverB pages share. */
 interface NativePage {
@@ -810,7 +829,11 @@ function suite(kind: DriverUnderTest): void {
   test(`${kind.name}: WebPageDevice afterAction waits for the load of a navigation the Tap started`, async () => {
     await withDevice(async (page, device) => {
       await page.goto(`${server.origin}/link`);
-      await act(device, "Tap", { locate: await locate(page, "#link") });
+      await within(
+        act(device, "Tap", { locate: await locate(page, "#link") }),
+        30_000,
+        "the Tap that navigates to the slow page",
+      );
       // No waiting here: afterAction already waited for the slow document and its slow image.
       const state = await page.evaluate(() => {
         const d = globalThis as unknown as {
@@ -834,12 +857,21 @@ function suite(kind: DriverUnderTest): void {
     await withDevice(async (page, device) => {
       served.neverReceived = false;
       const neverSeen = new Promise<void>((resolve) => onNeverReceived = resolve);
+      // One action first: the device listens to the page from then on, so it does see the long
+      // poll start below, between two actions.
+      await within(act(device, "Navigate", { url: `${server.origin}/a` }), 30_000, "Navigate");
       await page.goto(`${server.origin}/long-poll-page`);
-      await neverSeen; // the never-answered request is in flight
+      await within(neverSeen, 10_000, "the page's long poll reaching the server");
       onNeverReceived = undefined;
-      // If afterAction waited for that request, this test would hang for two minutes.
-      await act(device, "Tap", { locate: await locate(page, "#go") });
+      // The request is in flight for good (never answered). Counting it, afterAction would wait
+      // the two-minute timeout; it must return once the tap's own work is done.
+      await within(
+        act(device, "Tap", { locate: await locate(page, "#go") }),
+        10_000,
+        "the Tap with a request in flight from before it",
+      );
       assert.equal(await prop(page, "#go", "textContent"), "done");
+      assert.equal(served.neverReceived, true);
     }, { device: { waitForNetworkIdleTimeout: 120_000, waitForNavigationTimeout: 120_000 } });
   });
 
@@ -847,7 +879,12 @@ function suite(kind: DriverUnderTest): void {
     await withDevice(async (page, device) => {
       served.delayedDone = false;
       await page.goto(`${server.origin}/fetch-page`);
-      await act(device, "Tap", { locate: await locate(page, "#delayed") });
+      await within(
+        act(device, "Tap", { locate: await locate(page, "#delayed") }),
+        30_000,
+        "the Tap whose request the server answers after 300 ms",
+      );
+      // The server answered (300 ms after the request) before afterAction returned.
       assert.equal(served.delayedDone, true);
     }, { device: { waitForNetworkIdleTimeout: 120_000 } });
   });
@@ -855,15 +892,31 @@ function suite(kind: DriverUnderTest): void {
   test(`${kind.name}: WebPageDevice afterAction gives up on a request the action started that never ends, without throwing`, async () => {
     await withDevice(async (page, device) => {
       await page.goto(`${server.origin}/fetch-page`);
-      await act(device, "Tap", { locate: await locate(page, "#never") });
+      served.neverReceived = false;
+      const neverSeen = new Promise<void>((resolve) => onNeverReceived = resolve);
+      // Resolves (does not reject) although the request never ends: the 200 ms timeout ends
+      // the wait.
+      await within(
+        act(device, "Tap", { locate: await locate(page, "#never") }),
+        10_000,
+        "the Tap whose request never ends",
+      );
+      // The tap did start the request that afterAction gave up on.
+      await within(neverSeen, 10_000, "the tap's request reaching the server");
+      onNeverReceived = undefined;
+      assert.equal(served.neverReceived, true);
     }, { device: { waitForNetworkIdleTimeout: 200 } });
   });
 
   test(`${kind.name}: WebPageDevice afterAction returns at once without beforeAction and when nothing started`, async () => {
     await withDevice(async (page, device) => {
       await page.setContent(CLICK_PAGE);
-      await device.afterAction();
-      await act(device, "Tap", { locate: await locate(page, "#target") });
+      await within(device.afterAction(), 5_000, "afterAction without beforeAction");
+      await within(
+        act(device, "Tap", { locate: await locate(page, "#target") }),
+        10_000,
+        "a Tap that starts nothing",
+      );
       assert.deepEqual(await clicks(page), ["click"]);
     }, { device: { waitForNetworkIdleTimeout: 120_000, waitForNavigationTimeout: 120_000 } });
   });

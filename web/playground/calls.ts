@@ -7,6 +7,7 @@
 
 import type { Agent, Size } from "@sdk/core";
 import { redact } from "./model_info.ts";
+import { SdkTypeError } from "@sdk/core";
 
 /** What the page sends to run a call. */
 export interface PlaygroundCallRequest {
@@ -58,7 +59,7 @@ export const PLAYGROUND_APIS: Readonly<Record<string, ApiSpec>> = {
 /**
  * Reads a call request from a parsed JSON body.
  *
- * @throws {TypeError} naming what is wrong: an unknown API (with the known ones), an empty
+ * @throws {SdkTypeError} naming what is wrong: an unknown API (with the known ones), an empty
  *   prompt, or a missing `value` for `aiInput`.
  */
 export function readCallRequest(body: unknown): PlaygroundCallRequest {
@@ -66,15 +67,15 @@ export function readCallRequest(body: unknown): PlaygroundCallRequest {
   const api = typeof b.api === "string" ? b.api : "";
   const spec = Object.hasOwn(PLAYGROUND_APIS, api) ? PLAYGROUND_APIS[api] : undefined;
   if (!spec) {
-    throw new TypeError(
+    throw new SdkTypeError(
       `unknown api "${api}": one of ${Object.keys(PLAYGROUND_APIS).join(", ")}`,
     );
   }
   if (typeof b.prompt !== "string" || b.prompt.trim() === "") {
-    throw new TypeError(`${api} needs a prompt`);
+    throw new SdkTypeError(`${api} needs a prompt`);
   }
   if (spec.value && typeof b.value !== "string") {
-    throw new TypeError(`${api} needs a value: the text to type`);
+    throw new SdkTypeError(`${api} needs a value: the text to type`);
   }
   return { api, prompt: b.prompt, ...(spec.value ? { value: b.value as string } : {}) };
 }
@@ -96,8 +97,9 @@ export async function runCall(
   } catch (e) {
     result.durationMs = performance.now() - started;
     result.ok = false;
-    const error = e instanceof Error ? e : new Error(String(e));
-    result.error = { name: error.name, message: redact(error.message, secrets) };
+    // A thrown value that is not an Error is reported by its text.
+    const [name, message] = e instanceof Error ? [e.name, e.message] : ["Error", String(e)];
+    result.error = { name, message: redact(message, secrets) };
   }
   return result;
 }

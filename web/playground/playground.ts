@@ -21,6 +21,7 @@ import {
 } from "./security.ts";
 import type { PlaygroundTarget } from "./target.ts";
 import { launchPageTarget } from "./web_target.ts";
+import { ConnectionError, SdkRangeError, SdkTypeError } from "@sdk/core";
 
 /** The port a playground listens on unless told otherwise. */
 export const DEFAULT_PLAYGROUND_PORT = 5800;
@@ -78,9 +79,11 @@ function listen(server: http.Server, port: number, host: string): Promise<number
     const onError = (e: Error & { code?: string }) => {
       reject(
         e.code === "EADDRINUSE"
-          ? new Error(
+          ? new ConnectionError(
             `Cannot start the playground: port ${port} on ${host} is in use; choose another ` +
               `port (--port N, or 0 for any free port)`,
+            { kind: "refused", endpoint: `${host}:${port}` },
+            { cause: e },
           )
           : e,
       );
@@ -101,9 +104,11 @@ function listen(server: http.Server, port: number, host: string): Promise<number
  * needs the run's random token (only in {@link Playground.url}); requests from another origin
  * are refused; calls run one at a time.
  *
- * @throws {TypeError} without `url` or `target`, or for a `url` that is not an absolute URL.
- * @throws {RangeError} for a port outside 0-65535.
- * @throws {Error} when the port is in use, or the browser does not start or open the page.
+ * @throws {SdkTypeError} without `url` or `target`, or for a `url` that is not an absolute URL.
+ * @throws {SdkRangeError} for a port outside 0-65535.
+ * @throws {ConnectionError} (`refused`) when the port is in use.
+ * @throws {MissingDependencyError} when no Chromium (or no playwright-core) is found; the
+ * driver's error when the browser does not open the page.
  *
  * @example
  * ```ts ignore
@@ -115,14 +120,14 @@ function listen(server: http.Server, port: number, host: string): Promise<number
  */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   if (!options.target && !options.url) {
-    throw new TypeError("startPlayground needs a url (or a target) to drive");
+    throw new SdkTypeError("startPlayground needs a url (or a target) to drive");
   }
   if (options.url && !URL.canParse(options.url)) {
-    throw new TypeError(`startPlayground: url must be an absolute URL, got "${options.url}"`);
+    throw new SdkTypeError(`startPlayground: url must be an absolute URL, got "${options.url}"`);
   }
   const port = options.port ?? DEFAULT_PLAYGROUND_PORT;
   if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) {
-    throw new RangeError(`startPlayground: port must be an integer 0-65535, got ${port}`);
+    throw new SdkRangeError(`startPlayground: port must be an integer 0-65535, got ${port}`);
   }
   const host = options.host ?? (process.env[PLAYGROUND_HOST_ENV] || DEFAULT_PLAYGROUND_HOST);
   const warning = playgroundHostWarning(host);

@@ -8,6 +8,7 @@
  */
 
 import type { AbstractInterface, FrameStream, StreamFrame } from "@sdk/core";
+import { ConnectionError } from "@sdk/core";
 
 /** Options of {@link ScreenFeed}. */
 export interface ScreenFeedOptions {
@@ -46,10 +47,16 @@ export class ScreenFeed {
    * long time), then each new one.
    *
    * @returns the function that removes the viewer; the stream stops with the last one.
-   * @throws {Error} when the feed is closed, or the device's stream fails to start.
+   * @throws {ConnectionError} (`lost`) when the feed is closed; the device's error when its
+   * stream fails to start.
    */
   async subscribe(listener: FrameListener): Promise<() => Promise<void>> {
-    if (this.#closed) throw new Error("the playground is closed");
+    if (this.#closed) {
+      throw new ConnectionError("the playground is closed", {
+        kind: "lost",
+        endpoint: "the playground",
+      });
+    }
     this.#listeners.add(listener);
     if (this.#latest) listener(this.#latest);
     try {

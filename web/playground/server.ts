@@ -23,6 +23,7 @@ import { PLAYGROUND_PAGE } from "./page.ts";
 import { readReportFile, type ReportLocation, reportPath } from "./report_files.ts";
 import type { ScreenFeed } from "./screen_feed.ts";
 import { checkRequest, type RequestGuard } from "./security.ts";
+import { SdkRangeError } from "@sdk/core";
 
 /** What the routes work with. */
 export interface PlaygroundRoutesContext {
@@ -83,7 +84,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Uint8Array).byteLength;
-    if (size > MAX_BODY_BYTES) throw new RangeError("the request body is over 1 MB");
+    if (size > MAX_BODY_BYTES) throw new SdkRangeError("the request body is over 1 MB");
     chunks.push(chunk as Uint8Array);
   }
   return Buffer.concat(chunks).toString("utf8");

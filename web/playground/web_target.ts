@@ -21,7 +21,8 @@ export interface PageTargetOptions {
  * Launches Chromium, opens `url` in a new page and waits for its `load` event.
  *
  * @returns a target whose `close()` closes that browser.
- * @throws {Error} when no Chromium is found, or the page does not open (the browser is closed).
+ * @throws {MissingDependencyError} when no Chromium is found; the driver's error when the page
+ * does not open (the browser is closed).
  */
 export async function launchPageTarget(
   url: string,

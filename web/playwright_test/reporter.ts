@@ -17,7 +17,7 @@ import type {
   PlaywrightTestCase as TestCase,
   PlaywrightTestResult as TestResult,
 } from "./types.ts";
-import { runDir, writeFileAtomic } from "@sdk/core";
+import { runDir, SdkTypeError, writeFileAtomic } from "@sdk/core";
 import {
   type ReportFileWithAttributes,
   ReportMergingTool,
@@ -129,8 +129,8 @@ export class SdkReporter implements Reporter {
  * @param name the merged report's name, without `.html`.
  * @param outputDir where the merged report goes. Default: `dir`.
  * @returns the merged report's path.
- * @throws {Error} when `dir` holds no manifest, when the manifests are of runs with different
- *   shard counts or miss a shard, or when a test's report is gone.
+ * @throws {SdkTypeError} when `dir` holds no manifest, or the manifests are of runs with
+ *   different shard counts or miss a shard; the merging tool's error when a test's report is gone.
  */
 export async function mergeShardReports(
   dir: string,
@@ -139,7 +139,7 @@ export async function mergeShardReports(
 ): Promise<string> {
   const files = (await readdir(dir)).filter((f) => MANIFEST.test(f));
   if (files.length === 0) {
-    throw new Error(
+    throw new SdkTypeError(
       `Cannot merge shard reports: ${dir} holds no sdk-shard-<i>-of-<n>.json (run each shard ` +
         `with the SdkReporter of @sdk/web/playwright-test and the same outputDir)`,
     );
@@ -150,7 +150,7 @@ export async function mergeShardReports(
   manifests.sort((a, b) => a.shard.current - b.shard.current);
   const totals = new Set(manifests.map((m) => m.shard.total));
   if (totals.size !== 1) {
-    throw new Error(
+    throw new SdkTypeError(
       `Cannot merge shard reports: ${dir} holds manifests of runs with ${
         [...totals].join(" and ")
       } shards; keep one run's manifests in it`,
@@ -160,7 +160,7 @@ export async function mergeShardReports(
   const missing = Array.from({ length: total }, (_, i) => i + 1)
     .filter((i) => !manifests.some((m) => m.shard.current === i));
   if (missing.length > 0) {
-    throw new Error(
+    throw new SdkTypeError(
       `Cannot merge shard reports: shard ${missing.join(", ")} of ${total} has no manifest in ` +
         `${dir} (did that shard run, with the same outputDir?)`,
     );

@@ -10,6 +10,11 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { launcherHtml, recentsHtml, type SystemUiApp } from "./_system_ui.ts";
 import { dismissKeyboard, keyboardShown } from "./_phone_keyboard.ts";
+import { ToolError } from "../_core.ts";
+
+// What the phone's app manager refuses is the device's own answer, as a tool's would be.
+const refused = (message: string, cause?: unknown) =>
+  new ToolError(message, { tool: "virtual phone", output: message }, { cause });
 
 /** The package name of the simulator's home screen and recent-apps screen. */
 export const LAUNCHER_PACKAGE = "com.android.launcher3";
@@ -171,14 +176,14 @@ export class PhoneApps {
   /**
    * Checks that an app can be launched with that activity, before the launch is recorded.
    *
-   * @throws {Error} when the package is not installed or has no such activity.
+   * @throws {ToolError} when the package is not installed or has no such activity.
    */
   checkLaunch(packageName: string, activity?: string): void {
     const app = this.#installed.get(packageName);
-    if (!app) throw new Error(`package ${packageName} is not installed`);
+    if (!app) throw refused(`package ${packageName} is not installed`);
     const name = activity === undefined ? undefined : qualify(packageName, activity);
     if (name !== undefined && name !== app.activity && !app.activities.has(name)) {
-      throw new Error(`activity ${name} does not exist in ${packageName}`);
+      throw refused(`activity ${name} does not exist in ${packageName}`);
     }
   }
 
@@ -186,18 +191,18 @@ export class PhoneApps {
    * Brings an app to the front: starts its page when it is not running, opens `url` in it when
    * given, and starts `activity` on top of its history when it is not the launcher activity.
    *
-   * @throws {Error} when the package is not installed, has no such activity, or its page did not
+   * @throws {ToolError} when the package is not installed, has no such activity, or its page did not
    * load.
    */
   async launch(packageName: string, url?: string, activity?: string): Promise<void> {
     const app = this.#installed.get(packageName);
-    if (!app) throw new Error(`package ${packageName} is not installed`);
+    if (!app) throw refused(`package ${packageName} is not installed`);
     const started = activity === undefined ? undefined : qualify(packageName, activity);
     const startedUrl = started === undefined || started === app.activity
       ? undefined
       : app.activities.get(started);
     if (started !== undefined && started !== app.activity && startedUrl === undefined) {
-      throw new Error(`activity ${started} does not exist in ${packageName}`);
+      throw refused(`activity ${started} does not exist in ${packageName}`);
     }
     let entry = this.#running.get(packageName);
     if (entry && startedUrl !== undefined) {
@@ -212,7 +217,7 @@ export class PhoneApps {
         rootIndex = await navigationIndex(page);
       } catch (error) {
         await page.close().catch(() => {});
-        throw new Error(`the app ${packageName} did not load: ${(error as Error).message}`);
+        throw refused(`the app ${packageName} did not load: ${(error as Error).message}`, error);
       }
       const first = startedUrl === undefined ? app.activity : started!;
       entry = { app, page, rootIndex, stack: [{ activity: first, index: rootIndex }] };

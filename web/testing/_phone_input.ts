@@ -10,6 +10,7 @@
 import type { CDPSession, Page } from "playwright-core";
 import { dismissKeyboard, keyboardShown } from "./_phone_keyboard.ts";
 import type { PhoneApps } from "./_phone_apps.ts";
+import { SdkTypeError } from "../_core.ts";
 
 /** Android key codes the simulator acts on (the codes `input keyevent` takes). */
 export const KEYCODE: Readonly<Record<string, number>> = Object.freeze({
@@ -90,7 +91,7 @@ function sleep(ms: number): Promise<void> {
 
 function checkPoint(x: number, y: number): void {
   if (!Number.isFinite(x) || !Number.isFinite(y)) {
-    throw new TypeError(`a point needs finite coordinates, got (${x}, ${y})`);
+    throw new SdkTypeError(`a point needs finite coordinates, got (${x}, ${y})`);
   }
 }
 
@@ -182,7 +183,7 @@ export class PhoneInput {
       const next = new Map<number, TouchPoint>();
       for (const { id, x, y } of points) {
         checkPoint(x, y);
-        if (next.has(id)) throw new TypeError(`multiTouch(): two fingers share the id ${id}`);
+        if (next.has(id)) throw new SdkTypeError(`multiTouch(): two fingers share the id ${id}`);
         next.set(id, { id, x, y });
       }
       this.#target.inputs.push({ type: "multiTouch", points: [...next.values()] });

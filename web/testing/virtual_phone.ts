@@ -23,6 +23,7 @@ import {
   type SimulatedApp,
 } from "./_phone_apps.ts";
 import { PhoneInput, type SimulatorInput, type TouchPoint } from "./_phone_input.ts";
+import { ConnectionError, SdkTypeError } from "../_core.ts";
 
 export {
   BROWSER_PACKAGE,
@@ -106,7 +107,7 @@ export interface VirtualPhone {
    * lifts all. One call is one touch event on the page (DevTools `Input.dispatchTouchEvent` with
    * every finger still down), so several fingers can pinch. Recorded as one `multiTouch` input.
    *
-   * @throws {TypeError} when a point has a non-finite coordinate or two points share an id.
+   * @throws {SdkTypeError} when a point has a non-finite coordinate or two points share an id.
    */
   multiTouch(points: readonly TouchPoint[]): Promise<void>;
   /** Types text into the focused element, one key per character (any Unicode text). */
@@ -124,7 +125,7 @@ export interface VirtualPhone {
    * Brings an app to the front, launching it when it is not running. With an activity other than
    * the launcher activity, that activity is started on top of the app's history.
    *
-   * @throws {Error} when the package is not installed or has no such activity.
+   * @throws {ToolError} when the package is not installed or has no such activity.
    */
   launchApp(packageName: string, activity?: string): Promise<void>;
   /** Stops an app (its page closes and its state is lost); a no-op when it is not running. */
@@ -153,11 +154,13 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
   const density = options.density ?? 2.625;
   for (const [name, value] of [["width", width], ["height", height], ["density", density]]) {
     if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-      throw new TypeError(`startVirtualPhone(): ${name} must be a positive number, got ${value}`);
+      throw new SdkTypeError(
+        `startVirtualPhone(): ${name} must be a positive number, got ${value}`,
+      );
     }
   }
   if (!Number.isInteger(width) || !Number.isInteger(height)) {
-    throw new TypeError(`startVirtualPhone(): width and height are whole physical pixels`);
+    throw new SdkTypeError(`startVirtualPhone(): width and height are whole physical pixels`);
   }
 
   const ownBrowser = options.browser ? undefined : await launchChromium();
@@ -191,7 +194,14 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
 
   // One operation on the screen at a time, in arrival order.
   const serial = <T>(operation: () => Promise<T>): Promise<T> => {
-    if (closed) return Promise.reject(new Error("the virtual phone is closed"));
+    if (closed) {
+      return Promise.reject(
+        new ConnectionError("the virtual phone is closed", {
+          kind: "lost",
+          endpoint: "virtual phone",
+        }),
+      );
+    }
     const result = queue.then(operation);
     queue = result.catch(() => {});
     return result;
