@@ -14,9 +14,9 @@ import type { AbstractInterface, DeviceAction, InputStrategy, Size } from "@sdk/
 import {
   checkBooleanOptions,
   checkInputOptions,
-  ConnectionError,
   DeviceNotFoundError,
   holdOpen,
+  InvalidStateError,
   logDeviceActions,
   SdkRangeError,
   SdkTypeError,
@@ -223,10 +223,7 @@ export class ComputerDevice implements AbstractInterface {
 
   async #input(): Promise<{ input: NativeInput; region: ScreenRegion }> {
     if (this.#destroyed) {
-      throw new ConnectionError("Cannot use ComputerDevice after destroy(): create a new device", {
-        kind: "lost",
-        endpoint: this.#display ?? process.env.DISPLAY ?? "desktop",
-      });
+      throw new InvalidStateError("Cannot use ComputerDevice after destroy(): create a new device");
     }
     if (!this.#connecting) {
       // The host and Xvfb do not keep the process alive by themselves; connecting does.

@@ -10,7 +10,14 @@
  */
 
 import type { Adb } from "@yume-chan/adb";
-import { DeviceNotFoundError, holdOpen, isSdkError, SdkRangeError, SdkTypeError } from "@sdk/core";
+import {
+  DeviceNotFoundError,
+  holdOpen,
+  InvalidStateError,
+  isSdkError,
+  SdkRangeError,
+  SdkTypeError,
+} from "@sdk/core";
 import type { Bridge } from "./bridge.ts";
 import { connectionError, shellFailure } from "./errors.ts";
 
@@ -65,10 +72,8 @@ export class BridgeShell {
   connect(): Promise<Adb> {
     if (this.#destroyed) {
       return Promise.reject(
-        connectionError(
+        new InvalidStateError(
           `MobileADevice ${JSON.stringify(this.deviceId)} was destroyed; create a new device`,
-          "lost",
-          this.deviceId,
         ),
       );
     }

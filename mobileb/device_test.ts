@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ConnectionError, SdkRangeError, SdkTypeError } from "@sdk/core";
+import { InvalidStateError, SdkRangeError, SdkTypeError } from "@sdk/core";
 import { MobileBDevice } from "./device.ts";
 
 test("new MobileBDevice: defaults, and checks its options before connecting", () => {
@@ -101,8 +101,8 @@ test("destroy is idempotent and later calls say the device was destroyed", async
   await device.destroy();
   await device.destroy();
   await assert.rejects(() => device.screenshotBase64(), (e: unknown) => {
-    assert.ok(e instanceof ConnectionError, String(e));
-    assert.equal(e.code, "CONNECTION_LOST");
+    assert.ok(e instanceof InvalidStateError, String(e));
+    assert.equal(e.code, "INVALID_STATE");
     assert.match(e.message, /destroyed; create a new device/);
     return true;
   });

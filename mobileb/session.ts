@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ConnectionError, SdkTypeError, ToolError } from "@sdk/core";
+import { InvalidStateError, SdkTypeError, ToolError } from "@sdk/core";
 import { log, warn } from "./log.ts";
 import { driverAnswerOf, WDA_TOOL, type WdaClient } from "./wda.ts";
 
@@ -30,12 +30,11 @@ export class WdaSession {
     return this.#id ?? this.#given;
   }
 
-  /** @throws {ConnectionError} (`lost`) once the device was destroyed. */
+  /** @throws {InvalidStateError} once the device was destroyed. */
   checkLive(): void {
     if (this.#destroyed) {
-      throw new ConnectionError(
+      throw new InvalidStateError(
         `MobileBDevice at ${this.client.where} was destroyed; create a new device`,
-        { kind: "lost", endpoint: this.client.where },
       );
     }
   }

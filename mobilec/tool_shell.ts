@@ -10,7 +10,7 @@
  * @module
  */
 
-import { ConnectionError, DeviceNotFoundError } from "@sdk/core";
+import { ConnectionError, DeviceNotFoundError, InvalidStateError } from "@sdk/core";
 import { findTool, listTargets, runTool, type ToolOptions } from "./tool.ts";
 
 /** One device's hdc runs. Private to the package. */
@@ -31,7 +31,7 @@ export class ToolShell {
     this.#timeout = timeoutMs;
   }
 
-  /** @throws {ConnectionError} (`lost`) once the device was destroyed. */
+  /** @throws {InvalidStateError} once the device was destroyed. */
   checkLive(): void {
     if (this.#destroyed) throw this.#destroyedError();
   }
@@ -103,10 +103,10 @@ export class ToolShell {
     );
   }
 
-  #destroyedError(): ConnectionError {
-    return new ConnectionError(
-      `MobileCDevice ${JSON.stringify(this.deviceId)} was destroyed: no more hdc commands`,
-      { kind: "lost", endpoint: this.deviceId },
+  #destroyedError(): InvalidStateError {
+    return new InvalidStateError(
+      `MobileCDevice ${JSON.stringify(this.deviceId)} was destroyed: no more hdc commands; ` +
+        `create a new device`,
     );
   }
 }

@@ -38,6 +38,7 @@ export type { TypeSettings } from "@sdk/core";
 export {
   ConnectionError,
   holdOpen,
+  InvalidStateError,
   LocateError,
   MissingDependencyError,
   SdkRangeError,

@@ -18,6 +18,7 @@ import type { Browser, Page } from "playwright-core";
 import {
   ConnectionError,
   DeviceNotFoundError,
+  InvalidStateError,
   MissingDependencyError,
   ToolError,
   UnsupportedActionError,
@@ -240,7 +241,7 @@ test("the device reports the logical size and dpr, a JPEG screenshot and the Mob
   await assert.rejects(
     device.size(),
     (e: Error) =>
-      e instanceof ConnectionError && e.code === "CONNECTION_LOST" &&
+      e instanceof InvalidStateError && e.code === "INVALID_STATE" &&
       /was destroyed: no more hdc commands/.test(e.message),
   );
   await assert.rejects(device.runToolShell("echo hi"), /was destroyed/);

@@ -19,7 +19,7 @@ import { DriverBBrowserPort } from "../driver_b/playwright_browser.ts";
 import type { BrowserPort } from "../page/browser_port.ts";
 import type { PageDriver, Unsubscribe } from "../page/page_driver.ts";
 import { checkWebOptions, WebPageAgent, type WebPageAgentOptions } from "./page_agent.ts";
-import { ConnectionError, SdkRangeError, SdkTypeError, WaitForTimeoutError } from "../_core.ts";
+import { InvalidStateError, SdkRangeError, SdkTypeError, WaitForTimeoutError } from "../_core.ts";
 
 /** Default of {@link WebBrowserAgentOptions.newPageTimeout}, in ms. */
 export const DEFAULT_NEW_PAGE_TIMEOUT_MS = 5000;
@@ -225,11 +225,7 @@ export class WebBrowserAgent<P extends object> extends WebPageAgent {
 
   #checkOpen(api: string): void {
     if (this.#closed) {
-      throw new ConnectionError(`${api}: this agent was destroyed; create a new agent`, {
-        kind: "lost",
-        // Both drivers' pages have url(); it still answers after the page closed.
-        endpoint: (this.#active as { url?: () => string }).url?.() ?? "the browser",
-      });
+      throw new InvalidStateError(`${api}: this agent was destroyed; create a new agent`);
     }
   }
 }

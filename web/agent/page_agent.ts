@@ -5,7 +5,13 @@
  * @module
  */
 
-import { Agent, checkInputOptions, ConnectionError, SdkRangeError, SdkTypeError } from "@sdk/core";
+import {
+  Agent,
+  checkInputOptions,
+  InvalidStateError,
+  SdkRangeError,
+  SdkTypeError,
+} from "@sdk/core";
 import type { AgentOptions } from "@sdk/core";
 import type { DriverAPage } from "../driver_a/types.ts";
 import type { DriverBPage as Page } from "../driver_b/types.ts";
@@ -82,12 +88,8 @@ export class WebPageAgent extends Agent<WebPageDevice> {
       );
     }
     if (this.#destroyed) {
-      throw new ConnectionError(
+      throw new InvalidStateError(
         "evaluateJavaScript: this agent was destroyed; create a new agent",
-        {
-          kind: "lost",
-          endpoint: await this.interface.describe().catch(() => "the page"),
-        },
       );
     }
     return await this.interface.driver.evaluate<unknown>(script);

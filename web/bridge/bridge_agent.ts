@@ -9,7 +9,13 @@ import process from "node:process";
 import { WebPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
 import { BridgePageDriver } from "./bridge_driver.ts";
 import { BridgeServer, BridgeWaitError } from "./_server.ts";
-import { ConnectionError, SdkRangeError, SdkTypeError, UnsupportedActionError } from "../_core.ts";
+import {
+  ConnectionError,
+  InvalidStateError,
+  SdkRangeError,
+  SdkTypeError,
+  UnsupportedActionError,
+} from "../_core.ts";
 
 /** Default TCP port of the bridge server (spec 4.7). */
 export const DEFAULT_BRIDGE_PORT = 3766;
@@ -167,7 +173,7 @@ export class AgentOverBrowserBridge extends WebPageAgent {
       send: (method, params) => {
         if (link.state !== "connected") {
           return Promise.reject(
-            link.state === "destroyed" ? destroyedError(endpoint()) : new ConnectionError(
+            link.state === "destroyed" ? destroyedError() : new ConnectionError(
               "AgentOverBrowserBridge is not connected: call connectCurrentTab() or connectNewTabWithUrl() first",
               { kind: "refused", endpoint: endpoint() },
             ),
@@ -272,7 +278,7 @@ export class AgentOverBrowserBridge extends WebPageAgent {
   }
 
   async #connect(method: string, attach: () => Promise<void>): Promise<void> {
-    if (this.#link.state === "destroyed") throw destroyedError(this.#server.endpoint);
+    if (this.#link.state === "destroyed") throw destroyedError();
     if (this.#link.state === "connected") {
       throw new UnsupportedActionError(
         "AgentOverBrowserBridge is already connected to a tab: one tab per instance",
@@ -342,9 +348,6 @@ export class AgentOverBrowserBridge extends WebPageAgent {
 }
 
 /** A call on an agent after its `destroy()`: its connection is gone for good. */
-function destroyedError(endpoint: string): ConnectionError {
-  return new ConnectionError("AgentOverBrowserBridge was destroyed; create a new instance", {
-    kind: "lost",
-    endpoint,
-  });
+function destroyedError(): InvalidStateError {
+  return new InvalidStateError("AgentOverBrowserBridge was destroyed; create a new instance");
 }
