@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 
 test("importing the host module starts nothing (it runs only as a process's main module)", {

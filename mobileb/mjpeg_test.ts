@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import { createServer as httpServer } from "node:http";

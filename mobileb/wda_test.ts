@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:net";
 import { ConnectionError, ToolError } from "@sdk/core";

@@ -3,7 +3,8 @@
  * file of the workspace's members (what `deno publish` ships: each member's files minus its
  * `publish.exclude`), the import graph among them from `deno info --json`, and runs the rules of
  * `house_rules.ts` (no import circle, imports one way between packages and through package names,
- * core's layers, at most 600 lines per product file, also for `scripts/` and `extension/`); then
+ * core's layers, at most 600 lines per product file, also for `scripts/` and `extension/`, and
+ * every test file taking `test` from `tests/helpers/test.ts`, which gives each test a time limit); then
  * `deno doc --lint` on every entry point of every member, so that the API pages JSR and editors
  * generate link every type a user meets.
  *
@@ -26,6 +27,7 @@ import {
   type ImportEdge,
   oversizedFiles,
   packageViolations,
+  testsWithoutTimeLimit,
 } from "./house_rules.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -162,11 +164,25 @@ for (const file of await filesUnder("extension", [".js"])) {
   texts.set(file, await readFile(join(ROOT, file), "utf8"));
 }
 
+// Every file that may declare tests: the members' and the scripts' test files, and tests/.
+const testTexts = new Map<string, string>();
+for (const dir of [...all.keys(), "scripts", "tests"]) {
+  for (const file of await filesUnder(dir, [".ts"])) {
+    if (dir === "tests" || file.endsWith("_test.ts") || file.includes("/_")) {
+      testTexts.set(file, await readFile(join(ROOT, file), "utf8"));
+    }
+  }
+}
+
 const results: [string, string[]][] = [
   [`no import circle (${graph.size} product files)`, importCircles(graph)],
   ["imports between packages run one way, through package names", packageViolations(graph)],
   ["core's lower layers import no upper one", coreLayerViolations(graph)],
   [`product files of at most 600 lines (${texts.size} files)`, oversizedFiles(texts)],
+  [
+    `every test has a time limit (${testTexts.size} test files checked)`,
+    testsWithoutTimeLimit(testTexts),
+  ],
 ];
 const lint = await docLint(all);
 let failed = false;

@@ -222,7 +222,7 @@ export const TEST_HELPER = "tests/helpers/test.ts";
  */
 export function testsWithoutTimeLimit(files: ReadonlyMap<string, string>): string[] {
   const wrong: string[] = [];
-  const nodeTestImport = /import\s*\{([^}]*)\}\s*from\s*["']node:test["']/g;
+  const nodeTestImport = /^import\s*\{([^}]*)\}\s*from\s*["']node:test["']/gm;
   for (const [path, text] of files) {
     if (path === TEST_HELPER) continue;
     for (const m of text.matchAll(nodeTestImport)) {

@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { imageSizeFromDataUri } from "./size.ts";
 import { bytesToBase64, pattern, toDataUri } from "./test_util.ts";

@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import type { DeviceAction } from "../device/types.ts";
 import { ModelResponseError, PlanningError } from "../errors.ts";

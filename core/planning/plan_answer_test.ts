@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { fitPlannedAction, readPlannedAction } from "./plan_answer.ts";
 import { getModelFamily } from "../model/families/mod.ts";

@@ -4,7 +4,7 @@
  * with a failed execution) and a skipped test, merged, opened from `file://` and read the way a
  * person reads it; the directory layout served over HTTP with its screenshot files.
  */
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
 import { extname, join } from "node:path";

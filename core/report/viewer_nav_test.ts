@@ -4,7 +4,7 @@
  * follows every move; j/k walk through steps across executions, n/p between executions; the
  * status, API and search filters narrow the list and mark matching steps.
  */
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";

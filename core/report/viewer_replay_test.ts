@@ -4,7 +4,7 @@
  * in rendered pixels (also for screenshots in device pixels, twice the page's CSS size), playing
  * and pausing, and closing back to the step.
  */
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { execution, step, withRunDir } from "./_test_helpers.ts";

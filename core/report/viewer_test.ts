@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { appendFile, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { FLOW_ITEM_KEYS } from "./flow_items.ts";
 import { YamlScriptError } from "./script_errors.ts";

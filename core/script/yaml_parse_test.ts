@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { YamlScriptError } from "./script_errors.ts";
 import { parseYamlTree, type YamlMapNode, type YamlNode } from "./yaml_parse.ts";

@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { parseRequest, ProtocolError } from "./_request.ts";
 import { readDialectPlanRequest } from "./_dialects.ts";

@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { runShell, type SimulatorInput, type VirtualPhone } from "@sdk/web/testing";
 import type { AndroidDevice } from "./_android_device.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { test } from "node:test";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import {
   APP_SWITCHER_MS,

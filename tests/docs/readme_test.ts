@@ -5,7 +5,7 @@
  * @module
  */
 
-import { test } from "node:test";
+import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import * as web from "@sdk/web";

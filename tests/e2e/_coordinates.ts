@@ -8,7 +8,7 @@
  * @module
  */
 
-import { test } from "node:test";
+import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type {

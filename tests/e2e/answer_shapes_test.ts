@@ -9,7 +9,8 @@
  * @module
  */
 
-import { after, test } from "node:test";
+import { after } from "node:test";
+import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import {
   type DialectLocate,

@@ -8,7 +8,8 @@
  * @module
  */
 
-import { after, test } from "node:test";
+import { after } from "node:test";
+import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { getModelFamily, PlanningError } from "@sdk/core";
 import type { DialectStep } from "@sdk/core";

@@ -3,7 +3,7 @@
  * `domIncluded` on extraction and assertion (spec 4.3) and the frozen page context (spec 3.2,
  * 4.5), through real HTTP to the test model, on both drivers.
  */
-import { test } from "node:test";
+import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { Agent } from "@sdk/core";

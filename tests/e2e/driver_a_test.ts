@@ -6,7 +6,8 @@
  * @module
  */
 
-import { after, test } from "node:test";
+import { after } from "node:test";
+import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { type Browser, launch, type Page } from "puppeteer-core";
 import type { Page as DriverBPage } from "playwright-core";

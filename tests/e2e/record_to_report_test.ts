@@ -1,4 +1,5 @@
-import { after, test } from "node:test";
+import { after } from "node:test";
+import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { DriverBPageAgent } from "@sdk/web";

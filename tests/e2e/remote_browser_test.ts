@@ -8,7 +8,8 @@
  * @module
  */
 
-import { after, before, test } from "node:test";
+import { after, before } from "node:test";
+import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";

@@ -6,7 +6,8 @@
  * (`reportFileName`, `generateReport: false`, `destroy()`).
  */
 
-import { after, test } from "node:test";
+import { after } from "node:test";
+import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { mkdir, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";

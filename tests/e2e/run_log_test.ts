@@ -7,7 +7,7 @@
  * @module
  */
 
-import { test } from "node:test";
+import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

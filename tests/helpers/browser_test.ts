@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "./test.ts";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import process from "node:process";

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { test } from "node:test";
+import { test } from "./test.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { useFixtureApp } from "./browser.ts";

@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { nodeMajorsToTest } from "./node_versions.ts";
 

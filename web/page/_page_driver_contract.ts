@@ -6,7 +6,8 @@
  * @module
  */
 
-import { after, before, test as nodeTest } from "node:test";
+import { after, before } from "node:test";
+import { test as nodeTest } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import type { DriverRequest, PageDriver } from "./page_driver.ts";
 import { pngSize, startServer, type TestServer } from "../_test_support.ts";
@@ -37,11 +38,6 @@ export interface PageDriverHarness {
   open(viewport: { width: number; height: number; dpr: number }): Promise<ContractPage>;
   /** Closes the browser; called once after the tests. */
   close(): Promise<void>;
-  /**
-   * Tests this harness cannot hold its driver to, each skipped with the reason given: keys are
-   * a part of the test's name, values the reason (shown by the runner). Default: none.
-   */
-  skip?: Readonly<Record<string, string>>;
 }
 
 // Resolves once `done()` holds, polling; gives up after `ms` and lets the assertions tell.
@@ -60,11 +56,7 @@ function setBody(driver: PageDriver, html: string): Promise<void> {
 
 /** Registers the contract tests, named `"{name} ..."`. */
 export function testPageDriverContract(name: string, harness: PageDriverHarness): void {
-  const test = (title: string, fn: () => Promise<void>) => {
-    const reason = Object.entries(harness.skip ?? {}).find(([part]) => title.includes(part))?.[1];
-    if (reason) nodeTest.skip(`${title} (skipped: ${reason})`, fn);
-    else nodeTest(title, { timeout: 60_000 }, fn);
-  };
+  const test = (title: string, fn: () => Promise<void>) => nodeTest(title, { timeout: 60_000 }, fn);
   let server: TestServer;
 
   before(async () => {

@@ -5,7 +5,7 @@
 // SETTLED_MS (the device's ten-minute timeouts would otherwise be what ends it), or is still
 // pending once the device has made its event-flushing round trip and every queued callback has
 // run. No test waits for a duration.
-import { test as nodeTest } from "node:test";
+import { test as nodeTest } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import type { DriverRequest, PageDriver, Unsubscribe } from "./page_driver.ts";
 import { WebPageDevice } from "./web_device.ts";

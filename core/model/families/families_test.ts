@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test } from "../../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { getModelFamily, MODEL_FAMILY_NAMES } from "./mod.ts";
 import { ModelConfigError, ModelResponseError } from "../../errors.ts";
