@@ -413,7 +413,8 @@ export class RDPDevice extends ComputerDevice {
     exit: { code: number | null; signal: string | null } | undefined,
   ): ToolError {
     const said = xfreerdpErrors(output);
-    const code = said.findLast((line) => line.startsWith("ERRCONNECT_")) ?? said.at(-1);
+    const code = [...said].reverse().find((line) => line.startsWith("ERRCONNECT_")) ??
+      said.at(-1);
     return new ToolError(
       `Cannot connect to the RDP server at ${this.target}: ${why}${
         code ? ` (xfreerdp: ${code})` : ""

@@ -27,7 +27,7 @@ import {
   MobileBDevice,
   type MobileBDeviceOptions,
 } from "@sdk/mobileb";
-import { ConnectionError, ToolError } from "@sdk/core";
+import { ConnectionError, InvalidStateError, ToolError } from "@sdk/core";
 import { startTestModel } from "@sdk/core/testing";
 import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
 import {
@@ -480,7 +480,7 @@ test("destroy resolves when WebDriverAgent went away, and the device is then unu
   assert.match(warnings[0], new RegExp(`deleting the WDA session at 127\\.0\\.0\\.1:${gone.port}`));
   await assert.rejects(device.screenshotBase64(), (e: Error) => {
     assert.match(e.message, /destroyed; create a new device/);
-    assert.ok(e instanceof ConnectionError && e.code === "CONNECTION_LOST", String(e));
+    assert.ok(e instanceof InvalidStateError && e.code === "INVALID_STATE", String(e));
     return true;
   });
 });

@@ -41,6 +41,10 @@ export async function launchWithBridgeExtension(
       ...CHROMIUM_ARGS,
       "--headless=new",
       "--window-size=1280,800",
+      // No "started debugging this browser" bar: headless Chromium draws it over the page
+      // without resizing it, so screenshots and the page's size disagree while it shows
+      // (docs/bridge.md, limits).
+      "--silent-debugger-extension-api",
       `--disable-extensions-except=${extension}`,
       `--load-extension=${extension}`,
     ],

@@ -73,6 +73,13 @@ testPageDriverContract("BridgePageDriver", {
       method: "Emulation.setDeviceMetricsOverride",
       params: { width, height, deviceScaleFactor: dpr, mobile: false },
     });
+    // The override reaches the page's layout a frame later: wait for it, so that no test reads
+    // (or screencasts) the window's size instead.
+    for (let i = 0; i < 100; i++) {
+      const seen = await driver.evaluate("[innerWidth, innerHeight]") as number[];
+      if (seen[0] === width && seen[1] === height) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     return {
       driver,
       close: async () => {
