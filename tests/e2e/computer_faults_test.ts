@@ -209,8 +209,12 @@ test(
   },
 );
 
-/** The nut-js host processes that are children of this process. */
-async function hostPids(): Promise<number[]> {
+/**
+ * The nut-js host processes that are children of this process and drive `display`. Test files
+ * run side by side in this process, so another file's hosts are children too: the display tells
+ * them apart.
+ */
+async function hostPids(display: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -218,7 +222,9 @@ async function hostPids(): Promise<number[]> {
       const stat = await readFile(`/proc/${entry}/stat`, "utf8");
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
       const cmdline = await readFile(`/proc/${entry}/cmdline`, "utf8");
-      if (ppid === Deno.pid && cmdline.includes("native_host")) pids.push(Number(entry));
+      if (ppid !== Deno.pid || !cmdline.includes("native_host")) continue;
+      const environ = (await readFile(`/proc/${entry}/environ`, "utf8")).split("\0");
+      if (environ.includes(`DISPLAY=${display}`)) pids.push(Number(entry));
     } catch {
       // Gone meanwhile.
     }
@@ -273,17 +279,12 @@ test(
 test("the nut-js host killed under a running device is a ToolError naming the signal", {
   timeout: TIMEOUT,
 }, async () => {
-  const before = await hostPids();
-  const device = new ComputerDevice();
+  // Its own Xvfb: setting DISPLAY for a device on the test display would reach the test files
+  // that run beside this one in the same process.
+  const device = new ComputerDevice({ headless: true, xvfbResolution: "640x480x24" });
   devices.push(device);
-  const saved = process.env.DISPLAY;
-  process.env.DISPLAY = display.display;
-  try {
-    await device.connect();
-  } finally {
-    process.env.DISPLAY = saved;
-  }
-  const hosts = (await hostPids()).filter((pid) => !before.includes(pid));
+  await device.connect();
+  const hosts = await hostPids(device.display!);
   assert.equal(hosts.length, 1, "one host for the device");
   Deno.kill(hosts[0], "SIGKILL");
   const error = await rejection(() => device.screenshotBase64());
@@ -292,7 +293,7 @@ test("the nut-js host killed under a running device is a ToolError naming the si
   assert.equal(error.tool, "nut-js");
   assert.match(
     error.message,
-    new RegExp(`DISPLAY=${display.display}: the nut-js process ended \\(SIGKILL\\)`),
+    new RegExp(`DISPLAY=${device.display}: the nut-js process ended \\(SIGKILL\\)`),
   );
   assert.doesNotMatch(error.message, /DeprecationWarning|punycode|DEP0040|trace-deprecation/);
 });
