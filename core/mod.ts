@@ -190,6 +190,8 @@ export {
   adoptChild,
   type AdoptChildOptions,
   adoptedChildPids,
+  BASE_CHILD_ENV,
+  childEnv,
   holdOpen,
 } from "./runtime/children.ts";
 export { encodeBase64 } from "./image/base64.ts";

@@ -174,3 +174,52 @@ export async function holdOpen<T>(work: Promise<T>): Promise<T> {
     }
   }
 }
+
+/**
+ * What every child the SDK starts may see of this process's environment: where programs are, the
+ * user and home, the locale, the temporary folder and the time zone.
+ */
+export const BASE_CHILD_ENV: readonly (string | RegExp)[] = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  /^LC_[A-Z]+$/,
+  "TMPDIR",
+  "TZ",
+];
+
+/**
+ * The environment of a child the SDK starts: only the variables `allow` names (besides
+ * {@link BASE_CHILD_ENV}), so the SDK's model settings and keys (`SDK_MODEL_API_KEY`, ...) and
+ * anything else of the program stay home, then `set` on top. A variable that names a key
+ * (`*_API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`) is never passed by a pattern, only by its
+ * exact name.
+ *
+ * @param allow variable names, or patterns of names, the tool needs (e.g. `"DISPLAY"`,
+ * `/^ANDROID_/`).
+ * @param set variables to set for the child, e.g. `{ DISPLAY: ":99" }`.
+ * @returns a new environment object for `spawn`'s `env`.
+ */
+export function childEnv(
+  allow: readonly (string | RegExp)[] = [],
+  set: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const source =
+    (globalThis as unknown as { process?: { env: Record<string, string | undefined> } })
+      .process?.env ?? {};
+  const rules = [...BASE_CHILD_ENV, ...allow];
+  const secret = /(API_KEY|TOKEN|SECRET|PASSWORD)$/i;
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source)) {
+    if (value === undefined) continue;
+    const allowed = rules.some((rule) =>
+      typeof rule === "string" ? rule === name : rule.test(name) && !secret.test(name)
+    );
+    if (allowed) env[name] = value;
+  }
+  return { ...env, ...set };
+}

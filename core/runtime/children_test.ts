@@ -1,6 +1,8 @@
 import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import process from "node:process";
+import { childEnv } from "./children.ts";
 
 const FIXTURE = fileURLToPath(new URL("./testdata/adopt_child.ts", import.meta.url));
 
@@ -93,4 +95,29 @@ test("adoptChild(): a SIGTERM the program listens to is left to it; the child en
   const { code, pid } = await run("wait-listening", "SIGTERM");
   assert.equal(code, 7);
   assert.ok(await gone(pid), `child ${pid} outlived the script`);
+});
+
+test("childEnv() passes only the base variables and those a tool names, never the SDK's keys", () => {
+  const saved = { ...process.env };
+  try {
+    Object.assign(process.env, {
+      SDK_MODEL_API_KEY: "sk-secret",
+      SDK_MODEL_NAME: "m",
+      ANDROID_HOME: "/sdk",
+      ANDROID_API_KEY: "leak",
+      DISPLAY: ":7",
+      OTHER: "x",
+    });
+    const env = childEnv([/^ANDROID_/, "DISPLAY"], { XAUTHORITY: "/tmp/a" });
+    assert.equal(env.PATH, process.env.PATH);
+    assert.equal(env.ANDROID_HOME, "/sdk");
+    assert.equal(env.DISPLAY, ":7");
+    assert.equal(env.XAUTHORITY, "/tmp/a");
+    for (const name of ["SDK_MODEL_API_KEY", "SDK_MODEL_NAME", "ANDROID_API_KEY", "OTHER"]) {
+      assert.equal(env[name], undefined, name);
+    }
+  } finally {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  }
 });
