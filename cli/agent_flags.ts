@@ -32,6 +32,7 @@ export const AGENT_OPTION_KINDS: {
   aiActionContext: { type: "string" },
   modelConfig: { type: "json" },
   replanningCycleLimit: { type: "number" },
+  maxActionsPerPlan: { type: "number" },
   waitAfterAction: { type: "number" },
   useDeviceTime: { type: "boolean" },
   outputFormat: { type: "enum", values: ["single-html", "html-and-external-assets"] },

@@ -39,6 +39,7 @@ export type {
   ScrollParam,
   TUserPrompt,
 } from "./agent/options.ts";
+export { DEFAULT_MAX_ACTIONS_PER_PLAN } from "./agent/options.ts";
 export { UIObserver } from "./observe/observer.ts";
 export { type ObservedFrame, UIObservation } from "./observe/observation.ts";
 export type { ObservationQueryOptions, StartObservingOptions } from "./observe/options.ts";

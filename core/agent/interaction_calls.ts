@@ -23,6 +23,7 @@ import type {
   LocateOptions,
   TUserPrompt,
 } from "./options.ts";
+import { DEFAULT_MAX_ACTIONS_PER_PLAN } from "./options.ts";
 import { findAction, performAction } from "./perform.ts";
 import { resolvePrompt } from "./prompt_input.ts";
 import { checkLive, contextFor, runCall, useCache } from "./run_call.ts";
@@ -50,6 +51,7 @@ export async function actCall(
       deepThink,
       deepLocate: options.deepLocate === true,
       cycleLimit,
+      maxActionsPerPlan: state.options.maxActionsPerPlan ?? DEFAULT_MAX_ACTIONS_PER_PLAN,
       fileChooserAccept: uploads.accept,
       fileChooserAllowedDir: uploads.allowedDir,
     });

@@ -65,6 +65,13 @@ export function createAgentState(device: AbstractInterface, options: AgentOption
     );
   }
   checkNonNegative("waitAfterAction", options.waitAfterAction);
+  const maxActions = options.maxActionsPerPlan;
+  if (maxActions !== undefined && !(Number.isInteger(maxActions) && maxActions > 0)) {
+    throw new SdkRangeError(
+      `'maxActionsPerPlan' must be a positive integer (1 plans one action per model call): ` +
+        `current value is ${maxActions}`,
+    );
+  }
   const limit = options.replanningCycleLimit;
   if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
     throw new SdkRangeError(

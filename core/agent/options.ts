@@ -10,6 +10,9 @@ import type { CacheConfig } from "./cache/options.ts";
 import type { AIContexts } from "./context.ts";
 
 /** A prompt with images (spec 2.5). */
+
+/** How many actions one planning answer may carry unless `maxActionsPerPlan` says otherwise. */
+export const DEFAULT_MAX_ACTIONS_PER_PLAN = 5;
 export interface PromptWithImages {
   /** Text; images are referred to by name. */
   prompt: string;
@@ -55,6 +58,13 @@ export interface AgentOptions {
   modelConfig?: Record<string, string | number>;
   /** Maximum planning cycles of `aiAct`. Default: the planning family's (20 standard). */
   replanningCycleLimit?: number;
+  /**
+   * How many actions one planning answer of `aiAct` may carry, performed in order with a check
+   * for surprises before each further one (docs/model-protocol.md, "Several actions per plan").
+   * A positive integer; default {@link DEFAULT_MAX_ACTIONS_PER_PLAN} (5); `1` plans one action
+   * per model call. The UI-TARS and AutoGLM dialects always plan one.
+   */
+  maxActionsPerPlan?: number;
   /** Wait after each action so the UI settles, ms. Default 300. */
   waitAfterAction?: number;
   /** Task timestamps from the device's clock. Default `false`. */

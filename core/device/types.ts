@@ -220,6 +220,14 @@ export interface AbstractInterface {
   xpathsAt?(point: Point): Promise<string[]>;
   /** Local time on the device (`useDeviceTime`). */
   getDeviceLocalTimeString?(): Promise<string>;
+  /**
+   * A short text that changes when the screen's context changes beyond what an action on one
+   * element does: a web page's address, the foreground app of a phone. Between the actions of
+   * one plan the agent compares it, and drops the rest of the plan when it changed
+   * (docs/model-protocol.md, "Several actions per plan"). Optional: without it the guard
+   * compares screenshots only.
+   */
+  screenContext?(): Promise<string>;
   /** Page or device URL or title shown in the report, when the device has one. */
   describe?(): Promise<string>;
   /**

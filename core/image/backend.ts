@@ -85,6 +85,20 @@ export interface ImageBackend {
     width: number,
     height: number,
   ): Promise<Uint8Array>;
+  /**
+   * Decodes `bytes` and scales the whole image to `width` x `height` gray levels (0-255, one
+   * byte a pixel, rows top to bottom): a thumbnail to compare screens cheaply.
+   */
+  gray(bytes: Uint8Array, mime: ImageMime, width: number, height: number): Promise<Uint8Array>;
+}
+
+/** Gray levels (Rec. 601 luma) of RGBA pixels. */
+function rgbaToGray(data: Uint8Array, pixels: number): Uint8Array {
+  const gray = new Uint8Array(pixels);
+  for (let i = 0; i < pixels; i++) {
+    gray[i] = (data[i * 4] * 299 + data[i * 4 + 1] * 587 + data[i * 4 + 2] * 114) / 1000;
+  }
+  return gray;
 }
 
 /** JPEG quality of zoomed crops (deepLocate) and of test images: keeps UI text crisp. */
@@ -164,6 +178,8 @@ interface SharpPipeline {
   }): SharpPipeline;
   png(): SharpPipeline;
   jpeg(options: { quality: number }): SharpPipeline;
+  greyscale(): SharpPipeline;
+  raw(): SharpPipeline;
   toBuffer(): Promise<Uint8Array>;
 }
 type SharpFactory = (input: Uint8Array) => SharpPipeline;
@@ -213,6 +229,16 @@ async function sharpBackend(): Promise<ImageBackend> {
       }
       return (mime === "image/png" ? p.png() : p.jpeg({ quality: JPEG_QUALITY })).toBuffer();
     },
+    async gray(bytes, _mime, width, height) {
+      const out = await sharp(bytes).resize(width, height, { fit: "fill" }).greyscale().raw()
+        .toBuffer();
+      // A PNG with alpha keeps two channels (gray, alpha) after greyscale().
+      const channels = out.length / (width * height);
+      if (channels === 1) return new Uint8Array(out);
+      const gray = new Uint8Array(width * height);
+      for (let i = 0; i < gray.length; i++) gray[i] = out[i * channels];
+      return gray;
+    },
   };
 }
 
@@ -221,6 +247,7 @@ async function sharpBackend(): Promise<ImageBackend> {
 
 interface Canvas2D {
   fillStyle: string;
+  getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
   imageSmoothingEnabled: boolean;
   imageSmoothingQuality: string;
   fillRect(x: number, y: number, w: number, h: number): void;
@@ -313,6 +340,25 @@ function canvasBackend(): ImageBackend {
         ctx.drawImage(bitmap, left, top, w, h, 0, 0, width, height);
         const blob = await canvas.convertToBlob({ type: mime, quality: JPEG_QUALITY / 100 });
         return new Uint8Array(await blob.arrayBuffer());
+      } finally {
+        bitmap.close();
+      }
+    },
+    async gray(bytes, mime, width, height) {
+      const bitmap = await createImageBitmap(
+        new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }),
+      );
+      try {
+        const canvas = new OffscreenCanvas(width, height);
+        const ctx = canvas.getContext("2d");
+        if (!ctx) {
+          throw new MissingDependencyError("OffscreenCanvas has no 2d context", "OffscreenCanvas");
+        }
+        ctx.imageSmoothingEnabled = true;
+        ctx.imageSmoothingQuality = "high";
+        ctx.drawImage(bitmap, 0, 0, width, height);
+        const { data } = ctx.getImageData(0, 0, width, height);
+        return rgbaToGray(new Uint8Array(data.buffer), width * height);
       } finally {
         bitmap.close();
       }
@@ -436,6 +482,10 @@ async function jsBackend(): Promise<ImageBackend> {
       }
       image = padRightBottomWhite(image, plan.width, plan.height);
       return Promise.resolve(codecs.encode(image, out.mime, decoded.alpha, out.quality));
+    },
+    gray(bytes, mime, width, height) {
+      const small = resizeBox(codecs.decode(bytes, mime), width, height);
+      return Promise.resolve(rgbaToGray(small.data, width * height));
     },
     crop(bytes, mime, region, width, height) {
       const decoded = codecs.decode(bytes, mime);

@@ -52,17 +52,28 @@ export function planSystemPrompt(
   actions: readonly DeviceAction[],
   family: ModelFamily,
   locateInPlan: boolean,
+  maxActions = 1,
 ): string {
+  const several = maxActions > 1;
   return [
     "You are a UI automation planner.",
-    "You see a screenshot of the current screen and an instruction. Decide the next single action that moves towards completing the instruction, given the actions already done (history).",
+    several
+      ? "You see a screenshot of the current screen and an instruction. Decide the next actions that move towards completing the instruction, given the actions already done (history)."
+      : "You see a screenshot of the current screen and an instruction. Decide the next single action that moves towards completing the instruction, given the actions already done (history).",
     "Available actions:",
     describeActionSpace(actions, locateInPlan),
     locateInPlan ? family.boxConvention : "",
     JSON_ONLY,
-    `Shape: {"thought": string, "log": string, "action": {"type": string, "param": object} | null, "finished": boolean, "output"?: string, "error"?: string}`,
-    `- "log": a short description of the action, kept in the history.`,
-    `- "finished": true when the instruction is complete once this action (if any) is done; put any answer the instruction asks for in "output".`,
+    several
+      ? `Shape: {"thought": string, "log": string, "actions": [{"type": string, "param": object, "log": string}], "finished": boolean, "output"?: string, "error"?: string}`
+      : `Shape: {"thought": string, "log": string, "action": {"type": string, "param": object} | null, "finished": boolean, "output"?: string, "error"?: string}`,
+    several
+      ? `- "actions": at most ${maxActions}, done in order on the screen as it is now; [] when none is needed. Give several only when each acts on an element visible in this screenshot and none needs to see the result of another, e.g. the fields of one form, with the button that submits it last. End the list with any action that navigates, submits, opens or closes something (a menu, a dialog, a page), or whose result you must see first; when unsure, give one. Before each further action the screen is checked, and the rest of the list is dropped when it changed beyond the element acted on; the history then says so. Each action's "log" says what it does.`
+      : "",
+    `- "log": a short description of the ${several ? "actions" : "action"}, kept in the history.`,
+    `- "finished": true when the instruction is complete once ${
+      several ? "these actions are" : "this action (if any) is"
+    } done; put any answer the instruction asks for in "output".`,
     `- "error": only when the instruction cannot be done, or when something the instruction asserts is false; explain why.`,
   ].filter(Boolean).join("\n");
 }

@@ -14,7 +14,7 @@ import { locateWithCache, rememberLocate } from "../agent/cache/locate_cache.ts"
 import { replayPlan, toCacheAction } from "../agent/cache/plan_cache.ts";
 import type { PlanCacheAction } from "../agent/cache/yaml_io.ts";
 import type { AllowedUploadDir } from "../agent/upload_paths.ts";
-import type { LocatedElement } from "../device/types.ts";
+import type { LocatedElement, Rect } from "../device/types.ts";
 import { PlanningError } from "../errors.ts";
 import { planSystemPrompt, planUserText } from "../model/prompts.ts";
 import type { ReportStep } from "../report/types.ts";
@@ -22,7 +22,13 @@ import { modelStep, stringField } from "../insight/ask.ts";
 import { deepLocateElement, locateElement, markTarget } from "../insight/locate.ts";
 import { sleep } from "../runtime/runtime.ts";
 import type { DialectLocate, DialectStep, DialectTurn, PlannerDialect } from "../model/dialect.ts";
-import { fitPlannedAction, type FittedAction, readPlannedAction } from "./plan_answer.ts";
+import {
+  fitPlannedAction,
+  type FittedAction,
+  type PlannedAction,
+  readPlannedActions,
+} from "./plan_answer.ts";
+import { startGuard } from "./plan_guard.ts";
 
 /** Options of one planning run. */
 export interface PlanRunOptions {
@@ -32,6 +38,8 @@ export interface PlanRunOptions {
   deepThink: boolean;
   /** Maximum planning cycles. */
   cycleLimit: number;
+  /** How many actions one JSON plan may carry (the dialects plan one). Default 1. */
+  maxActionsPerPlan?: number;
   /**
    * Locate each planned element with deepLocate (two calls, the second on a zoomed crop) instead
    * of using the planner's box (JSON protocol only; dialects give their own coordinates).
@@ -53,14 +61,16 @@ async function resolveLocates(
   fitted: FittedAction,
   screen: Screen,
   options: PlanRunOptions,
-): Promise<Partial<ReportStep>> {
+): Promise<{ mark: Partial<ReportStep>; regions: Rect[] }> {
   const { action, param, rects } = fitted;
   let mark: Partial<ReportStep> = {};
+  const regions: Rect[] = [];
   for (const spec of action.params.filter((p) => p.type === "locate")) {
     const v = param[spec.name] as { prompt: string } | undefined | null;
     if (v === undefined || v === null) continue;
     const rect = rects[spec.name];
     if (rect) {
+      regions.push(rect);
       param[spec.name] = toLocatedElement(screen, rect, v.prompt);
       if (!mark.target) mark = { screenshot: screen.screenshotId, ...markTarget(rect) };
       if (v.prompt) await rememberLocate(s, v.prompt, param[spec.name] as LocatedElement);
@@ -72,12 +82,13 @@ async function resolveLocates(
         () => locate(s, v.prompt, options.context),
       );
       param[spec.name] = located.element;
+      regions.push(located.imageRect);
       if (!mark.target) {
         mark = { screenshot: located.screen.screenshotId, ...markTarget(located.imageRect) };
       }
     }
   }
-  return mark;
+  return { mark, regions };
 }
 
 /**
@@ -106,11 +117,12 @@ export async function runPlan(
     const actions = s.device.actionSpace();
     const screen = await captureFor(s, "planning");
     const useBoxes = !options.deepThink && !options.deepLocate;
+    const maxActions = options.maxActionsPerPlan ?? 1;
     const plan = await modelStep(s, {
       kind: "Planning",
       title: `Plan step ${cycle}`,
       intent: "planning",
-      system: planSystemPrompt(actions, planning.family, useBoxes),
+      system: planSystemPrompt(actions, planning.family, useBoxes, maxActions),
       user: planUserText(instruction, history, options.context, screen.image),
       screen,
     }, (answer, step) => {
@@ -118,28 +130,58 @@ export async function runPlan(
       step.thought ??= log;
       const error = stringField(answer.json, "error");
       if (error) throw new PlanningError(`aiAct failed: ${error}`);
-      const planned = readPlannedAction(answer.json, answer.raw);
+      const { actions: planned, over } = readPlannedActions(answer.json, answer.raw, maxActions);
       const finished = answer.json.finished === true;
-      if (!planned && !finished) {
+      if (planned.length === 0 && !finished) {
         throw new PlanningError(
           `The planner answered neither an action nor "finished": ${answer.raw.slice(0, 500)}`,
         );
       }
-      // The action and its parameters are fitted here, inside the answer's reading step, so
+      // The actions and their parameters are fitted here, inside the answer's reading step, so
       // that an action the device lacks or a parameter that does not fit gets the retry.
-      const fitted = planned &&
-        fitPlannedAction(actions, planned, {
+      const fitted = planned.map((p) =>
+        fitPlannedAction(actions, p, {
           family: planning.family,
           image: screen.modelImage,
           useBoxes,
-        }, answer.raw);
-      return { log, planned, fitted, finished, output: stringField(answer.json, "output") };
+        }, answer.raw)
+      );
+      return { log, planned, fitted, over, finished, output: stringField(answer.json, "output") };
     });
-    const { planned, fitted, log } = plan;
-    if (planned && fitted) {
+    for (const extra of plan.over) {
+      recordNotPerformed(
+        s,
+        describePlanned(extra),
+        `The plan held more than maxActionsPerPlan (${maxActions}) actions; the rest is not performed.`,
+      );
+    }
+    // Where the plan's actions acted, in model-image pixels: what the guard does not compare.
+    const acted: Rect[] = [];
+    const guard = plan.fitted.length > 1 ? await startGuard(s, screen) : undefined;
+    for (const [i, fitted] of plan.fitted.entries()) {
+      const planned = plan.planned[i];
+      let shot: Screen | undefined;
+      if (i > 0) {
+        const check = await guard!.check(acted);
+        if (check.surprise) {
+          for (const rest of plan.planned.slice(i)) {
+            recordNotPerformed(
+              s,
+              describePlanned(rest),
+              `Dropped before it ran: ${check.surprise} after the plan's previous action.`,
+            );
+            history.push(`(not done: ${describePlanned(rest)}; ${check.surprise})`);
+          }
+          break;
+        }
+        shot = check.screen;
+      }
       const cached = toCacheAction(fitted.action, fitted.param);
       done = cached && done ? [...done, cached] : undefined;
-      const mark = await resolveLocates(s, fitted, screen, options);
+      const { mark, regions } = await resolveLocates(s, fitted, screen, options);
+      // A further action's step shows the screen it ran on (the guard's), marked where the plan
+      // said: no surprise means the element is where it was.
+      if (shot) mark.screenshot = shot.screenshotId;
       await performAction(
         s,
         fitted.action.name,
@@ -148,7 +190,10 @@ export async function runPlan(
         { fileChooserAccept: options.fileChooserAccept },
         options.fileChooserAllowedDir,
       );
-      history.push(log ?? `${planned.type} ${JSON.stringify(planned.param)}`);
+      acted.push(...regions);
+      // One action keeps the plan's log, as before; several have their own.
+      const own = planned.log ?? (plan.fitted.length === 1 ? plan.log : undefined);
+      history.push(own ?? `${planned.type} ${JSON.stringify(planned.param)}`);
     }
     await s.recorder.flush();
     if (plan.finished) {
@@ -171,6 +216,17 @@ function limitReached(limit: number): PlanningError {
     `aiAct stopped: replanningCycleLimit (${limit}) reached before the model said the task was finished. ` +
       `Raise replanningCycleLimit or split the task.`,
   );
+}
+
+/** A planned action as the history and the report name it: its own log, else type and params. */
+function describePlanned(planned: PlannedAction): string {
+  return planned.log ?? `${planned.type} ${JSON.stringify(planned.param)}`;
+}
+
+/** A report step for a planned action that is not performed, and why. */
+function recordNotPerformed(s: CallSession, action: string, why: string): void {
+  const step = s.recorder.begin("Log", `Not performed: ${action}`, { thought: why });
+  s.recorder.end(step);
 }
 
 /**

@@ -24,6 +24,8 @@ export interface PlannedAction {
   type: string;
   /** Its parameters, keys trimmed. */
   param: Record<string, unknown>;
+  /** What it does, when the answer says (an item of `actions` carries its own `log`). */
+  log?: string;
 }
 
 /** A planned action fitted to the device. */
@@ -68,6 +70,46 @@ export function readPlannedAction(
   }
   const p = action.param;
   return { type: action.type.trim(), param: isObject(p) ? trimKeys(p) : {} };
+}
+
+/**
+ * The answer's planned actions, in order: its `actions` list (the shape of a plan of several
+ * actions), else its single `action`; empty when there is none. Items past `max` are returned
+ * apart (`over`): they are not performed, and the report says so.
+ *
+ * @throws {ModelResponseError} when `actions` is not a list, or an item is not
+ *   `{"type": string, "param": object}`.
+ */
+export function readPlannedActions(
+  json: Record<string, unknown>,
+  raw: string,
+  max: number,
+): { actions: PlannedAction[]; over: PlannedAction[] } {
+  const list = json.actions;
+  if (list === undefined || list === null) {
+    const one = readPlannedAction(json, raw);
+    return { actions: one ? [one] : [], over: [] };
+  }
+  if (!Array.isArray(list)) {
+    throw new ModelResponseError(
+      `The planner's "actions" must be a list of {"type": string, "param": object}, got ${
+        JSON.stringify(list).slice(0, 200)
+      }`,
+      raw,
+    );
+  }
+  const all = list.map((item) => {
+    const planned = readPlannedAction({ action: item }, raw);
+    if (!planned) {
+      throw new ModelResponseError(
+        `An item of the planner's "actions" is empty: ${JSON.stringify(item)}`,
+        raw,
+      );
+    }
+    const log = isObject(item) ? trimKeys(item).log : undefined;
+    return typeof log === "string" && log.trim() ? { ...planned, log: log.trim() } : planned;
+  });
+  return { actions: all.slice(0, max), over: all.slice(max) };
 }
 
 /** How a plan's boxes are read. */

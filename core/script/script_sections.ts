@@ -84,6 +84,7 @@ export type ScriptAgentOptions =
     | "aiActionContext"
     | "modelConfig"
     | "replanningCycleLimit"
+    | "maxActionsPerPlan"
     | "waitAfterAction"
     | "useDeviceTime"
     | "outputFormat"
@@ -178,6 +179,7 @@ const agentFields: { [K in keyof ScriptAgentOptions]-?: Reader<ScriptAgentOption
   aiActionContext: text,
   modelConfig: record(either(num(), text)),
   replanningCycleLimit: num({ integer: true, above: 0 }),
+  maxActionsPerPlan: num({ integer: true, above: 0 }),
   waitAfterAction: num({ min: 0, unit: "ms" }),
   useDeviceTime: bool,
   outputFormat: oneOf("single-html", "html-and-external-assets"),

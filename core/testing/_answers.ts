@@ -107,22 +107,27 @@ export function scriptAnswerer(
             async (box) => dialectPoint(dialect, box, image, await scaleFor(image)),
           );
         }
-        let action: { type: string; param: Record<string, unknown> } | null = null;
-        if (reply.action) {
+        const written = async (
+          a: { type: string; param?: Record<string, unknown>; log?: string },
+        ) => {
           const param: Record<string, unknown> = {};
-          for (const [name, value] of Object.entries(reply.action.param ?? {})) {
+          for (const [name, value] of Object.entries(a.param ?? {})) {
             param[name] = isScriptedLocate(value)
               ? { prompt: value.prompt, bbox: await bboxFor(value.box, call.image) }
               : value;
           }
-          action = { type: reply.action.type, param };
-        }
+          return { type: a.type, param, ...(a.log !== undefined && { log: a.log }) };
+        };
         const answer: Record<string, unknown> = {
           thought: reply.thought ?? `Scripted step: ${reply.log}`,
           log: reply.log,
-          action,
-          finished: reply.finished ?? false,
         };
+        if (reply.actions) {
+          const actions = [];
+          for (const a of reply.actions) actions.push(await written(a));
+          answer.actions = actions;
+        } else answer.action = reply.action ? await written(reply.action) : null;
+        answer.finished = reply.finished ?? false;
         if (reply.output !== undefined) answer.output = reply.output;
         if (reply.error !== undefined) answer.error = reply.error;
         return wrapAnswer(answer, wrap);

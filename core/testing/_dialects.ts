@@ -167,6 +167,8 @@ export function readDialectPlanRequest(body: Record<string, unknown>): ParsedReq
     promptImages: currentContent.promptImages,
     instruction,
     history,
+    // The dialects plan one action an answer.
+    maxActions: 1,
   };
   const context = readBlock(firstText, "context");
   if (context !== undefined) call.context = context;

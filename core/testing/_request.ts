@@ -82,6 +82,11 @@ export interface PlanCall extends CallBase {
   instruction: string;
   /** Logs of the actions already done, oldest first, without their numbers; empty at the start. */
   history: string[];
+  /**
+   * How many actions one answer may carry, as the system prompt says (`"actions": at most N`);
+   * 1 when it asks for a single `"action"`.
+   */
+  maxActions: number;
 }
 
 /** A locate call (instant actions, `aiLocate`, deep-think locating). */
@@ -377,6 +382,7 @@ export function parseRequest(body: Record<string, unknown>): ParsedRequest {
         kind,
         instruction: requireBlock(userText, "instruction", kind),
         history: parseHistory(requireBlock(userText, "history", kind)),
+        maxActions: Number(/"actions": at most (\d+)/.exec(systemPrompt)?.[1] ?? 1),
       };
       break;
     case "locate":

@@ -39,6 +39,11 @@ export interface PlanReply {
    * everything else is passed through as written.
    */
   action?: { type: string; param?: Record<string, unknown> } | null;
+  /**
+   * Several actions for one answer (when the call allows them: `call.maxActions` > 1), each with
+   * its own `log`; answered as `"actions"`. Takes the place of `action`.
+   */
+  actions?: { type: string; param?: Record<string, unknown>; log?: string }[];
   /** Whether the instruction is done. Default `false`. */
   finished?: boolean;
   /** Text returned to the caller when finished. */

@@ -280,6 +280,16 @@ export class WebPageDevice implements AbstractInterface {
   }
 
   /**
+   * The page's address without its fragment: it changes when an action navigates (a link, a
+   * submitted form), which ends a plan of several actions (docs/model-protocol.md).
+   */
+  async screenContext(): Promise<string> {
+    const url = await this.driver.url();
+    const hash = url.indexOf("#");
+    return hash < 0 ? url : url.slice(0, hash);
+  }
+
+  /**
    * Finds the first rendered element `xpath` selects in the main frame (spec 4.2 `xpath`); one
    * outside the viewport is scrolled into its middle first. `rect` is its bounding box and
    * `center` the middle of its part inside the viewport, CSS pixels. A selected text or attribute
