@@ -9,10 +9,10 @@ import type { AIUsageInfo } from "../report/types.ts";
 import type { CacheConfig } from "./cache/options.ts";
 import type { AIContexts } from "./context.ts";
 
-/** A prompt with images (spec 2.5). */
-
 /** How many actions one planning answer may carry unless `maxActionsPerPlan` says otherwise. */
 export const DEFAULT_MAX_ACTIONS_PER_PLAN = 5;
+
+/** A prompt with images (spec 2.5). */
 export interface PromptWithImages {
   /** Text; images are referred to by name. */
   prompt: string;
