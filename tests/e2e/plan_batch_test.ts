@@ -233,3 +233,31 @@ test("maxActionsPerPlan must be a positive integer", async () => {
     );
   }
 });
+
+test("the cache records a batched plan's actions and replays them without a planning call", async () => {
+  const cacheDir = await Deno.makeTempDir();
+  const run = async () => {
+    const page = await env.open("profile.html");
+    const { agent, model } = await env.agent(page, {
+      plan: async (call) =>
+        call.history.length === 0
+          ? {
+            log: "fill",
+            actions: await Promise.all(FIELDS.slice(0, 3).map(([s, v]) => input(page, s, v))),
+            finished: true,
+          }
+          : { log: "done", finished: true },
+    }, { cache: { id: "batched", cacheDir } });
+    await agent.aiAct("fill the first three fields");
+    await agent.destroy();
+    return { values: (await profile(page)).values, plans: model.calls.length };
+  };
+  const first = await run();
+  assert.equal(first.plans, 1);
+  const second = await run();
+  assert.equal(second.plans, 0, "replayed from the cache");
+  assert.deepEqual(
+    [second.values.first, second.values.last, second.values.email],
+    ["Ada", "Lovelace", "ada@example.com"],
+  );
+});
