@@ -157,6 +157,8 @@ export async function runPlan(
     }
     // Where the plan's actions acted, in model-image pixels: what the guard does not compare.
     const acted: Rect[] = [];
+    // "finished" holds only if every action of the plan ran.
+    let allRan = plan.over.length === 0;
     const guard = plan.fitted.length > 1 ? await startGuard(s, screen) : undefined;
     for (const [i, fitted] of plan.fitted.entries()) {
       const planned = plan.planned[i];
@@ -172,6 +174,7 @@ export async function runPlan(
             );
             history.push(`(not done: ${describePlanned(rest)}; ${check.surprise})`);
           }
+          allRan = false;
           break;
         }
         shot = check.screen;
@@ -196,7 +199,7 @@ export async function runPlan(
       history.push(own ?? `${planned.type} ${JSON.stringify(planned.param)}`);
     }
     await s.recorder.flush();
-    if (plan.finished) {
+    if (plan.finished && allRan) {
       if (done && s.cache?.write) {
         s.cache.store.putPlan({
           type: "plan",
