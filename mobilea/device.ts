@@ -183,6 +183,16 @@ export class MobileADevice implements AbstractInterface {
   }
 
   /**
+   * The focused window's app and activity (`dumpsys window`'s `mCurrentFocus`): another app or
+   * activity coming to the front ends a plan of several actions (docs/model-protocol.md).
+   */
+  async screenContext(): Promise<string> {
+    const { stdout } = await holdOpen(this.#shell.shell("dumpsys window | grep mCurrentFocus"));
+    const focus = / u\d+ ([^\s}]+)\}/.exec(stdout)?.[1];
+    return `window ${focus ?? stdout.trim()}`;
+  }
+
+  /**
    * Logical size (physical / dpr) and `dpr` = densityDpi / 160, from `wm size` and `wm density`
    * (their override values when set). Asked once, or before every call with
    * `alwaysRefreshScreenInfo`.

@@ -168,6 +168,16 @@ export class MobileBDevice implements AbstractInterface {
   }
 
   /**
+   * The foreground app's bundle id (WebDriverAgent's `/wda/activeAppInfo`): another app coming
+   * to the front ends a plan of several actions (docs/model-protocol.md).
+   */
+  async screenContext(): Promise<string> {
+    this.#session.checkLive();
+    const info = await this.#client.request("GET", "/wda/activeAppInfo") as { bundleId?: string };
+    return `app ${info?.bundleId ?? "?"}`;
+  }
+
+  /**
    * The MobileB actions: `Tap`, `DoubleClick`, `Input`, `ClearInput`, `KeyboardPress`, `Scroll`,
    * `Swipe`, `DragAndDrop`, `LongPress`, `Pinch`, `Launch`, `Terminate`, `RunDriverRequest`,
    * `MobileBHomeButton`, `MobileBAppSwitcher`, then the custom actions. Each `call` throws a
