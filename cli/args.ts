@@ -6,6 +6,7 @@
  * @module
  */
 
+import { type McpCommand, mcpHelpText, parseMcpArgs } from "./mcp/command.ts";
 import { SdkTypeError } from "@sdk/core";
 import { DEFAULT_PLAYGROUND_PORT, PLAYGROUND_HOST_ENV, type WebPageAgentOptions } from "@sdk/web";
 import {
@@ -42,7 +43,8 @@ export interface RunCommand {
 export type CliCommand =
   | RunCommand
   | PlaygroundCommand
-  | { command: "help"; topic?: "playground" }
+  | McpCommand
+  | { command: "help"; topic?: "playground" | "mcp" }
   | { command: "version" };
 
 /**
@@ -195,9 +197,14 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     return { command: "version" };
   }
   if (command === "playground") return parsePlayground(rest);
+  if (command === "mcp") {
+    if (rest.some(isHelp)) return { command: "help", topic: "mcp" };
+    return parseMcpArgs(rest, (message) => new CliUsageError(message));
+  }
   if (command !== "run") {
     throw new CliUsageError(
-      `unknown command "${command}": try "sdk run <file|dir|glob>..." or "sdk playground <url>"`,
+      `unknown command "${command}": try "sdk run <file|dir|glob>...", "sdk playground <url>" ` +
+        `or "sdk mcp"`,
     );
   }
   const run: RunCommand = {
@@ -254,13 +261,15 @@ function parsePlayground(rest: readonly string[]): CliCommand {
 }
 
 /** The text of `sdk --help`, or of `sdk playground --help` with the topic. */
-export function helpText(topic?: "playground"): string {
+export function helpText(topic?: "playground" | "mcp"): string {
   if (topic === "playground") return playgroundHelpText();
+  if (topic === "mcp") return mcpHelpText();
   return `sdk: run natural-language UI automation scripts
 
 Usage:
   sdk run <file|dir|glob>... [flags]   run .yaml, .yml and .feature files
   sdk playground <url> [flags]         try agent calls by hand on a live page (see --help of it)
+  sdk mcp [--http] [--port N]          the platforms as MCP tools for AI assistants (docs/mcp.md)
   sdk --help | --version
 
 Flags of "sdk run":

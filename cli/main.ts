@@ -27,6 +27,7 @@ import {
   type PlaygroundCommand,
   type RunCommand,
 } from "./args.ts";
+import { mcpCommand } from "./mcp/command.ts";
 import { startPlayground } from "@sdk/web";
 import { launchChromium } from "@sdk/web/chromium";
 import { discoverScripts } from "./discover.ts";
@@ -69,6 +70,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       return 0;
     }
     if (command.command === "playground") return await playgroundCommand(command, io);
+    if (command.command === "mcp") {
+      await loadDotenv(
+        resolve(io.cwd, command.dotenv ?? ".env"),
+        command.dotenv !== undefined,
+        processEnv,
+      );
+      return await mcpCommand(command, (text) => io.stderr.write(text));
+    }
     return await runCommand(command, io);
   } catch (e) {
     if (e instanceof CliUsageError) {

@@ -11,46 +11,20 @@
 import { after, before } from "node:test";
 import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type Browser, type BrowserServer, chromium, type Page } from "playwright-core";
 import puppeteer from "puppeteer-core";
 import { ConnectionError } from "@sdk/core";
 import { startTestModel, type TestModel } from "@sdk/core/testing";
 import { DriverAPageAgent, DriverBBrowserAgent, DriverBPageAgent } from "@sdk/web";
 import { CHROMIUM_ARGS, findChromium, measure } from "../helpers/browser.ts";
+import { type CdpChromium, startCdpChromium } from "../helpers/cdp_chromium.ts";
 import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "../helpers/static_server.ts";
 
 let app: StaticServer;
 let server: BrowserServer;
-let cdp: { process: ChildProcess; wsEndpoint: string; port: number; profile: string };
+let cdp: CdpChromium;
 const models: TestModel[] = [];
-
-/** Starts Chromium with a CDP endpoint on 127.0.0.1, as a grid node or browser service runs it. */
-async function startCdpChromium(): Promise<typeof cdp> {
-  const profile = await mkdtemp(join(tmpdir(), "sdk-remote-cdp-"));
-  const child = spawn(await findChromium(), [
-    ...CHROMIUM_ARGS,
-    "--headless=new",
-    "--remote-debugging-address=127.0.0.1",
-    "--remote-debugging-port=0",
-    `--user-data-dir=${profile}`,
-    "about:blank",
-  ], { stdio: ["ignore", "ignore", "pipe"] });
-  const wsEndpoint = await new Promise<string>((resolve, reject) => {
-    let err = "";
-    child.stderr!.on("data", (d: Buffer) => {
-      err += d.toString();
-      const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`Chromium exited (${code}): ${err}`)));
-  });
-  return { process: child, wsEndpoint, port: Number(new URL(wsEndpoint).port), profile };
-}
 
 /** A TCP proxy to `port` whose connections the test can cut, as a network drop would. */
 async function startProxy(port: number): Promise<{ port: number; cut(): void; close(): void }> {
@@ -103,8 +77,7 @@ before(async () => {
 after(async () => {
   await Promise.all(models.map((m) => m.close()));
   await server?.close();
-  cdp?.process.kill();
-  if (cdp) await rm(cdp.profile, { recursive: true, force: true }).catch(() => {});
+  await cdp?.close();
   await app?.close();
 });
 

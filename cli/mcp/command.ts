@@ -1,0 +1,101 @@
+/**
+ * `sdk mcp [--http] [--port N] [--dotenv FILE]`: parses the command's arguments and serves MCP
+ * until the client leaves (stdio) or Ctrl+C (HTTP).
+ *
+ * @module
+ */
+
+import process from "node:process";
+import { serveMcpHttp, serveMcpStdio } from "./server.ts";
+
+/** `sdk mcp`: the SDK's platforms as MCP tools (docs/mcp.md). */
+export interface McpCommand {
+  /** The command. */
+  command: "mcp";
+  /** Serve Streamable HTTP on 127.0.0.1 instead of stdio. */
+  http: boolean;
+  /** The HTTP port; 0 takes a free one. Default {@link DEFAULT_MCP_PORT}. */
+  port: number;
+  /** A dotenv file read first; default `.env` in the working directory when present. */
+  dotenv?: string;
+}
+
+/** The port `sdk mcp --http` listens on unless told otherwise. */
+export const DEFAULT_MCP_PORT = 5801;
+
+/**
+ * Parses the arguments after `sdk mcp`.
+ *
+ * @param usage makes the command line's usage error (exit code 2) from a message.
+ * @throws what `usage` makes: an unknown flag, a flag without its value, a port outside 0-65535.
+ */
+export function parseMcpArgs(
+  rest: readonly string[],
+  usage: (message: string) => Error,
+): McpCommand {
+  const mcp: McpCommand = { command: "mcp", http: false, port: DEFAULT_MCP_PORT };
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    const [flag, inline] = a.includes("=")
+      ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
+      : [a, undefined];
+    const value = () => {
+      const v = inline ?? rest[++i];
+      if (v === undefined) throw usage(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === "--http") mcp.http = true;
+    else if (flag === "--port") mcp.port = Number(value());
+    else if (flag === "--dotenv") mcp.dotenv = value();
+    else {throw usage(
+        `"sdk mcp" takes --http, --port N and --dotenv FILE, not ${JSON.stringify(a)}`,
+      );}
+  }
+  if (!(Number.isInteger(mcp.port) && mcp.port >= 0 && mcp.port <= 65535)) {
+    throw usage(`--port takes a whole number 0-65535: got ${mcp.port}`);
+  }
+  return mcp;
+}
+
+/** The text of `sdk mcp --help`. */
+export function mcpHelpText(): string {
+  return `sdk mcp: the SDK's platforms as Model Context Protocol tools (docs/mcp.md)
+
+Usage:
+  sdk mcp                 serve MCP on stdin/stdout (an assistant starts the command)
+  sdk mcp --http [--port N]
+                          serve Streamable HTTP on 127.0.0.1:N/mcp (default ${DEFAULT_MCP_PORT}); every
+                          request needs the bearer token printed at start
+  --dotenv FILE           read environment variables from FILE first
+
+Tools: web_open, android_connect, ios_connect, harmony_connect, desktop_connect, ai_act, ai_tap,
+ai_input, ai_scroll, ai_keyboard_press, ai_query, ai_assert, ai_wait_for, screenshot, report, close.
+The model comes from the server's SDK_MODEL_* variables; an RDP password from SDK_RDP_PASSWORD.`;
+}
+
+/**
+ * Serves MCP as `command` says; resolves with the exit code once the server stops.
+ *
+ * @param write where the HTTP server prints its address and token (stderr: stdout may be MCP).
+ */
+export async function mcpCommand(
+  command: McpCommand,
+  write: (text: string) => void,
+): Promise<number> {
+  if (!command.http) {
+    await serveMcpStdio();
+    return 0;
+  }
+  const server = await serveMcpHttp({ port: command.port });
+  write(
+    `MCP on ${server.url}\nBearer token: ${server.token}\n` +
+      "(every request needs Authorization: Bearer <token>; keep it to yourself)\n" +
+      "Press Ctrl+C to stop.\n",
+  );
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await server.close();
+  return 0;
+}
