@@ -6,7 +6,6 @@
  */
 
 import process from "node:process";
-import { serveMcpHttp, serveMcpStdio } from "./server.ts";
 
 /** `sdk mcp`: the SDK's platforms as MCP tools (docs/mcp.md). */
 export interface McpCommand {
@@ -82,6 +81,8 @@ export async function mcpCommand(
   command: McpCommand,
   write: (text: string) => void,
 ): Promise<number> {
+  // Loaded here: the MCP SDK is not needed by `sdk run` or `sdk playground`.
+  const { serveMcpHttp, serveMcpStdio } = await import("./server.ts");
   if (!command.http) {
     await serveMcpStdio();
     return 0;
