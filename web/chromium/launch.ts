@@ -11,7 +11,7 @@ import { access, constants } from "node:fs/promises";
 import { spawn } from "node:child_process";
 import process from "node:process";
 import type { DriverBBrowser as Browser } from "../driver_b/types.ts";
-import { MissingDependencyError, ToolError } from "../_core.ts";
+import { childEnv, MissingDependencyError, ToolError } from "../_core.ts";
 import { loadPlaywright } from "../_peers.ts";
 
 export type { DriverBBrowser } from "../driver_b/types.ts";
@@ -37,6 +37,23 @@ export const CHROMIUM_ARGS: readonly string[] = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+];
+
+/**
+ * The variables of this process the launched Chromium gets, besides `PATH`, `HOME` and the locale
+ * (`childEnv` of `@sdk/core`): the display (`DISPLAY`, `WAYLAND_DISPLAY`, `XAUTHORITY`), the XDG
+ * folders, fontconfig, the session bus, the setuid sandbox's path (`CHROME_DEVEL_SANDBOX`) and the
+ * proxy variables. Never the program's keys: the pages it loads come from scripts.
+ */
+export const CHROMIUM_ENV: readonly (string | RegExp)[] = [
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "XAUTHORITY",
+  /^XDG_/,
+  /^FONTCONFIG_/,
+  "DBUS_SESSION_BUS_ADDRESS",
+  "CHROME_DEVEL_SANDBOX",
+  /^(http|https|ftp|no|all)_proxy$/i,
 ];
 
 async function isExecutable(file: string): Promise<boolean> {
@@ -66,7 +83,9 @@ function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       stdio: "inherit",
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+      env: childEnv([/^(http|https|ftp|no|all)_proxy$/i, /^APT_/], {
+        DEBIAN_FRONTEND: "noninteractive",
+      }),
     });
     child.on("error", reject);
     child.on(
@@ -140,7 +159,8 @@ export interface LaunchChromiumOptions {
 }
 
 /**
- * Launches the system Chromium through playwright-core with {@link CHROMIUM_ARGS}.
+ * Launches the system Chromium through playwright-core with {@link CHROMIUM_ARGS}, and of this
+ * process's environment only {@link CHROMIUM_ENV}.
  *
  * @param options headless or not, and who handles Ctrl+C.
  * @returns the Playwright browser; close it with `browser.close()`.
@@ -162,6 +182,7 @@ export async function launchChromium(options: LaunchChromiumOptions = {}): Promi
     executablePath,
     headless: options.headless ?? true,
     args: [...CHROMIUM_ARGS],
+    env: childEnv(CHROMIUM_ENV),
     handleSIGINT: options.handleSignals ?? true,
     handleSIGTERM: options.handleSignals ?? true,
     handleSIGHUP: options.handleSignals ?? true,
