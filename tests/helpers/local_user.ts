@@ -62,10 +62,21 @@ export interface LocalUser {
  */
 export async function localUser(name: string): Promise<LocalUser> {
   if (!isRoot()) throw new Error(`localUser(${name}): needs root to create users`);
-  try {
-    await run("id", ["-u", name]);
-  } catch {
-    await run("useradd", ["-m", "-s", "/bin/sh", name]);
+  // Test files run in parallel: another may hold the lock of /etc/passwd (useradd exits 10), or
+  // have just created the same user (9).
+  for (let attempt = 1;; attempt++) {
+    try {
+      await run("id", ["-u", name]);
+      break;
+    } catch {
+      try {
+        await run("useradd", ["-m", "-s", "/bin/sh", name]);
+        break;
+      } catch (error) {
+        if (attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
   const uid = Number((await run("id", ["-u", name])).trim());
   const home = (await run("getent", ["passwd", name])).split(":")[5];
