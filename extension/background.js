@@ -211,9 +211,10 @@ function refuse(session, reason, why) {
   setStatus({ error: session.refusal });
   try {
     session.ws.send(JSON.stringify({ type: "refuse", reason }));
-  } finally {
-    session.ws.close(4010, reason);
+  } catch {
+    // Already closing: nothing to tell.
   }
+  session.ws.close(4010, reason);
 }
 
 /** Checks the server's challenge; answers with this extension's proof, or refuses. */
