@@ -1,13 +1,21 @@
 // SDK Bridge service worker (MV3, plain JS module; not type-checked by Deno).
 //
 // Connects as a WebSocket client to the SDK's AgentOverBrowserBridge server
-// (ws://127.0.0.1:<port>, port 3766 unless set in the popup), says hello with the pairing token
-// this extension generated (shown in the popup), then executes the SDK's commands on one tab
-// through chrome.debugger and forwards that tab's DevTools-protocol events.
+// (ws://127.0.0.1:<port>, port 3766 unless set in the popup). Before it runs anything, the server
+// and the extension prove to each other that they hold the pairing token this extension generated
+// (shown in the popup), without sending it: the server first, so a program that listens on the
+// port in the SDK's place learns nothing and commands nothing. Then it executes the SDK's
+// commands on one tab through chrome.debugger and forwards that tab's DevTools-protocol events.
 //
-// Wire format (JSON text frames):
-//   extension -> SDK  {type:"hello", token, version}
-//   SDK -> extension  {type:"welcome"}             (or the server closes with code 4001..4003)
+// Wire format (JSON text frames); Ne, Ns: 32 random bytes in hex; HMAC: HMAC-SHA256 keyed with
+// the pairing token, in hex; <port>: the port the extension connected to:
+//   extension -> SDK  {type:"hello", protocol:2, nonce:Ne, version}
+//   SDK -> extension  {type:"challenge", nonce:Ns, proof}  proof = HMAC("sdk-bridge/2 server <port> Ne Ns")
+//                     {type:"challenge", nonce:Ns, unpaired:true}  (an SDK without a token)
+//   extension -> SDK  {type:"auth", proof}  proof = HMAC("sdk-bridge/2 extension <port> Ns Ne")
+//                     {type:"auth", unpaired:true}  (only when the popup allows an unpaired SDK)
+//                     {type:"refuse", reason:"proof"|"unpaired"}, then it closes
+//   SDK -> extension  {type:"welcome"}             (or the server closes with code 4001..4004)
 //   SDK -> extension  {id, method, params}          methods: connectCurrentTab, connectNewTab,
 //                                                  cdp, closeTab, detach; the connect methods
 //                                                  take {overlay: true} for the water-flow overlay
@@ -17,6 +25,7 @@
 //   extension -> SDK  {type:"ping"}                 (every 20 s: keeps this worker alive)
 
 const VERSION = "0.1.0";
+const PROTOCOL = 2;
 const DEFAULT_PORT = 3766;
 const MIN_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 3000;
@@ -37,6 +46,8 @@ const status = {
   tabUrl: undefined,
   tabTitle: undefined,
   error: undefined,
+  // Connected to an SDK without the pairing token (the popup allowed it).
+  unpaired: false,
 };
 /** @type {number | undefined} the tab under the debugger */
 let tabId;
@@ -107,8 +118,27 @@ function pageEval(expression, ms = 1000) {
   ]).catch(() => {});
 }
 
+const encoder = new TextEncoder();
+const toHex = (bytes) =>
+  [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+const fromHex = (text) =>
+  typeof text === "string" && /^([0-9a-f]{2})+$/.test(text)
+    ? Uint8Array.from(text.match(/../g), (h) => parseInt(h, 16))
+    : undefined;
+const randomNonce = () => toHex(crypto.getRandomValues(new Uint8Array(32)));
+
+function hmacKey(token) {
+  return crypto.subtle.importKey(
+    "raw",
+    encoder.encode(token),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  );
+}
+
 async function settings() {
-  const stored = await chrome.storage.local.get(["token", "port"]);
+  const stored = await chrome.storage.local.get(["token", "port", "allowUnpaired"]);
   let token = stored.token;
   if (typeof token !== "string" || token.length < 16) {
     const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -118,7 +148,7 @@ async function settings() {
   const port = Number.isInteger(stored.port) && stored.port > 0 && stored.port < 65536
     ? stored.port
     : DEFAULT_PORT;
-  return { token, port };
+  return { token, port, allowUnpaired: stored.allowUnpaired === true };
 }
 
 function setStatus(patch) {
@@ -135,15 +165,17 @@ async function connect() {
   clearTimeout(retryTimer);
   if (connecting || (socket && socket.readyState <= WebSocket.OPEN)) return;
   connecting = true;
-  let token, port;
+  let token, port, allowUnpaired;
   try {
-    ({ token, port } = await settings());
+    ({ token, port, allowUnpaired } = await settings());
   } finally {
     connecting = false;
   }
   if (socket) return;
-  current = { token, port };
-  setStatus({ state: "connecting", port, error: undefined });
+  current = { token, port, allowUnpaired };
+  // A refusal stays in the popup while the extension retries, until a server proves itself.
+  const refused = status.error?.startsWith("refused") ? status.error : undefined;
+  setStatus({ state: "connecting", port, error: refused, unpaired: false });
   let ws;
   try {
     ws = new WebSocket(`ws://127.0.0.1:${port}`);
@@ -152,22 +184,83 @@ async function connect() {
     return;
   }
   socket = ws;
+  // The pairing handshake of this socket: hello -> (challenge checked) auth -> ready. Nothing
+  // the server sends runs before "ready".
+  const session = { ws, port, token, allowUnpaired, nonce: randomNonce(), stage: "hello" };
   ws.onopen = () => {
-    ws.send(JSON.stringify({ type: "hello", token, version: VERSION }));
-    clearInterval(keepalive);
-    keepalive = setInterval(() => {
-      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
-    }, KEEPALIVE_MS);
+    ws.send(
+      JSON.stringify({ type: "hello", protocol: PROTOCOL, nonce: session.nonce, version: VERSION }),
+    );
   };
-  ws.onmessage = (event) => onMessage(ws, event.data);
+  ws.onmessage = (event) => onMessage(session, event.data);
   ws.onclose = (event) => {
     if (socket !== ws) return;
     clearInterval(keepalive);
     socket = undefined;
     detachQuietly();
-    const reason = event.code >= 4000 ? `rejected by the SDK: ${event.reason}` : undefined;
+    const reason = session.refusal ??
+      (event.code >= 4000 ? `rejected by the SDK: ${event.reason}` : undefined);
     scheduleRetry(reason);
   };
+}
+
+/** Says no to the server of `session` (it did not prove it holds the token), and closes. */
+function refuse(session, reason, why) {
+  session.stage = "refused";
+  session.refusal = `refused: ${why}`;
+  setStatus({ error: session.refusal });
+  try {
+    session.ws.send(JSON.stringify({ type: "refuse", reason }));
+  } catch {
+    // Already closing: nothing to tell.
+  }
+  session.ws.close(4010, reason);
+}
+
+/** Checks the server's challenge; answers with this extension's proof, or refuses. */
+async function answerChallenge(session, message) {
+  const where = `the SDK on port ${session.port}`;
+  if (message.unpaired === true) {
+    if (!session.allowUnpaired) {
+      return refuse(
+        session,
+        "unpaired",
+        `${where} has no pairing token. Copy this popup's token into its SDK_BRIDGE_TOKEN, or ` +
+          `tick "Accept an SDK without the pairing token" below`,
+      );
+    }
+    session.stage = "auth";
+    session.unpaired = true;
+    session.ws.send(JSON.stringify({ type: "auth", unpaired: true }));
+    return;
+  }
+  const proof = fromHex(message.proof);
+  const serverNonce = message.nonce;
+  const key = await hmacKey(session.token);
+  const valid = proof !== undefined && typeof serverNonce === "string" &&
+    /^[0-9a-f]{64}$/.test(serverNonce) &&
+    await crypto.subtle.verify(
+      "HMAC",
+      key,
+      proof,
+      encoder.encode(`sdk-bridge/2 server ${session.port} ${session.nonce} ${serverNonce}`),
+    );
+  if (session.ws.readyState !== WebSocket.OPEN || session.stage !== "checking") return;
+  if (!valid) {
+    return refuse(
+      session,
+      "proof",
+      `${where} did not prove it holds this extension's pairing token: it is not your SDK, or ` +
+        `its token differs (copy this popup's token into its SDK_BRIDGE_TOKEN). Nothing was run.`,
+    );
+  }
+  const mine = await crypto.subtle.sign(
+    "HMAC",
+    key,
+    encoder.encode(`sdk-bridge/2 extension ${session.port} ${serverNonce} ${session.nonce}`),
+  );
+  session.stage = "auth";
+  session.ws.send(JSON.stringify({ type: "auth", proof: toHex(mine) }));
 }
 
 function scheduleRetry(error) {
@@ -183,16 +276,30 @@ function scheduleRetry(error) {
   backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
 }
 
-async function onMessage(ws, data) {
+async function onMessage(session, data) {
+  const ws = session.ws;
   let message;
   try {
     message = JSON.parse(data);
   } catch {
     return;
   }
-  if (message.type === "welcome") {
-    backoff = MIN_BACKOFF_MS;
-    setStatus({ state: "connected" });
+  if (session.stage !== "ready") {
+    // The handshake; anything else (a command, an early welcome) is dropped unanswered.
+    if (session.stage === "hello" && message.type === "challenge") {
+      session.stage = "checking";
+      await answerChallenge(session, message).catch((error) =>
+        refuse(session, "proof", `the pairing check failed: ${error?.message ?? error}`)
+      );
+    } else if (session.stage === "auth" && message.type === "welcome") {
+      session.stage = "ready";
+      backoff = MIN_BACKOFF_MS;
+      setStatus({ state: "connected", error: undefined, unpaired: session.unpaired === true });
+      clearInterval(keepalive);
+      keepalive = setInterval(() => {
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
+      }, KEEPALIVE_MS);
+    }
     return;
   }
   if (typeof message.id !== "number") return;
@@ -306,7 +413,9 @@ chrome.tabs.onUpdated.addListener((id, change, tab) => {
 
 chrome.runtime.onMessage.addListener((message, _sender, reply) => {
   if (message?.type === "getStatus") {
-    settings().then(({ token, port }) => reply({ status, token, port }));
+    settings().then(({ token, port, allowUnpaired }) =>
+      reply({ status, token, port, allowUnpaired })
+    );
     return true;
   }
   if (message?.type === "reconnect") {
@@ -319,12 +428,15 @@ chrome.runtime.onMessage.addListener((message, _sender, reply) => {
   return false;
 });
 
-// A new port or token (from the popup, or a test): close the socket; its close handler retries at
+// A new port, token or unpaired setting (from the popup, or a test): close the socket; its close handler retries at
 // once with the new settings. Writing the first generated token changes nothing.
 chrome.storage.onChanged.addListener(async (changes, area) => {
-  if (area !== "local" || !(changes.port || changes.token)) return;
-  const { token, port } = await settings();
-  if (current && current.token === token && current.port === port) return;
+  if (area !== "local" || !(changes.port || changes.token || changes.allowUnpaired)) return;
+  const { token, port, allowUnpaired } = await settings();
+  if (
+    current && current.token === token && current.port === port &&
+    current.allowUnpaired === allowUnpaired
+  ) return;
   backoff = MIN_BACKOFF_MS;
   if (socket) socket.close();
   else connect();

@@ -11,6 +11,7 @@ import { type Adb, AdbServerClient } from "@yume-chan/adb";
 import { AdbServerNodeTcpConnector } from "@yume-chan/adb-server-node-tcp";
 import {
   adoptChild,
+  childEnv,
   DeviceNotFoundError,
   holdOpen,
   isSdkError,
@@ -84,12 +85,19 @@ export function bridgeAddress(options: BridgeOptions = {}): BridgeAddress {
   return { host, port, local };
 }
 
+/**
+ * The variables of this process the adb server gets, besides `PATH`, `HOME` and the locale
+ * (`childEnv` of `@sdk/core`): adb's own (`ADB_VENDOR_KEYS`, `ADB_TRACE`, ...) and the Android
+ * SDK's (`ANDROID_SDK_HOME`, `ANDROID_ADB_SERVER_PORT`, ...).
+ */
+export const ADB_ENV: readonly RegExp[] = [/^ADB_/, /^ANDROID_/];
+
 /** How long `adb start-server` may take, ms. */
 const START_SERVER_TIMEOUT_MS = 30_000;
 
 /**
  * Runs `adb -P <port> start-server` (the client is adopted: it ends with this process; the
- * server it starts stays, as adb's own does).
+ * server it starts stays, as adb's own does) with {@link ADB_ENV} of this process's environment.
  *
  * @throws {MissingDependencyError} when `bridgePath` cannot be run, saying how to install adb.
  * @throws {ConnectionError} (`timeout`) when it does not finish in 30 s.
@@ -101,7 +109,9 @@ function startServer(bridgePath: string, port: number): Promise<void> {
       const child = execFile(
         bridgePath,
         ["-P", String(port), "start-server"],
-        { timeout: START_SERVER_TIMEOUT_MS },
+        // The server it forks outlives this process: it gets what adb reads (its keys under
+        // HOME, the ANDROID_ and ADB_ variables), never the program's keys.
+        { timeout: START_SERVER_TIMEOUT_MS, env: childEnv(ADB_ENV) },
         (error, _stdout, stderr) => {
           if (!error) return resolve();
           const code = errorCode(error);

@@ -10,7 +10,7 @@
  */
 
 import type { ChildProcess } from "node:child_process";
-import { adoptChild, MissingDependencyError, ToolError } from "@sdk/core";
+import { adoptChild, childEnv, MissingDependencyError, ToolError } from "@sdk/core";
 
 /** How to install ffmpeg, for error messages. */
 export const INSTALL_FFMPEG_HINT: string =
@@ -38,7 +38,8 @@ export interface FrameDecoderHandlers {
 
 /**
  * Starts ffmpeg, adopted (`adoptChild` of `@sdk/core`): it does not keep the process alive and
- * ends with it, however the process ends.
+ * ends with it, however the process ends. Its environment is `childEnv()` of `@sdk/core` (`PATH`,
+ * `HOME`, the locale), none of the program's keys.
  *
  * @throws {MissingDependencyError} (`ffmpeg`) saying how to install ffmpeg when `ffmpegPath` is
  * not there.
@@ -49,6 +50,7 @@ export async function startFrameDecoder(
   handlers: FrameDecoderHandlers,
 ): Promise<FrameDecoder> {
   const { spawn } = await import("node:child_process");
+  // ffmpeg needs nothing of this process's environment beyond PATH, HOME and the locale.
   const child: ChildProcess = spawn(ffmpegPath, [
     "-hide_banner",
     "-loglevel",
@@ -80,7 +82,7 @@ export async function startFrameDecoder(
     "-f",
     "image2pipe",
     "pipe:1",
-  ], { stdio: ["pipe", "pipe", "pipe"] });
+  ], { stdio: ["pipe", "pipe", "pipe"], env: childEnv() });
   adoptChild(child);
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", () => resolve());

@@ -19,6 +19,8 @@ export const DEFAULT_SWIPE_MS = 300;
  * HarmonyOS ones use. Points are logical (vp).
  */
 export interface MobileCActionHost extends PhoneActionHost {
+  /** Whether `RunToolShell` is in the action space. */
+  readonly exposeRunToolShellAction: boolean;
   /** A command in the device's shell. */
   runToolShell(command: string): Promise<string>;
   /** The system Back key. */
@@ -32,7 +34,8 @@ export interface MobileCActionHost extends PhoneActionHost {
 /**
  * The MobileC actions, in the planner's order: `Tap`, `DoubleClick`, `Input`, `ClearInput`,
  * `KeyboardPress`, `Scroll`, `Swipe`, `DragAndDrop`, `LongPress`, `Launch`, `Terminate`,
- * `RunToolShell`, `MobileCBackButton`, `MobileCHomeButton`, `MobileCRecentAppsButton`.
+ * `RunToolShell` (unless `exposeRunToolShellAction` is false), `MobileCBackButton`,
+ * `MobileCHomeButton`, `MobileCRecentAppsButton`.
  */
 export function mobileCActions(host: MobileCActionHost): DeviceAction[] {
   const shared = phoneActions(host, {
@@ -63,14 +66,18 @@ export function mobileCActions(host: MobileCActionHost): DeviceAction[] {
   return [
     ...shared.screen,
     ...shared.apps,
-    deviceAction("RunToolShell", "Run a command in the device's shell (hdc shell).", [{
-      name: "command",
-      type: "string",
-      required: true,
-      description: "the shell command, without the `hdc shell` prefix",
-    }], async (param) => {
-      await host.runToolShell(readStringParam("RunToolShell", param, "command", true));
-    }),
+    ...(host.exposeRunToolShellAction
+      ? [
+        deviceAction("RunToolShell", "Run a command in the device's shell (hdc shell).", [{
+          name: "command",
+          type: "string",
+          required: true,
+          description: "the shell command, without the `hdc shell` prefix",
+        }], async (param) => {
+          await host.runToolShell(readStringParam("RunToolShell", param, "command", true));
+        }),
+      ]
+      : []),
     buttonAction("MobileCBackButton", "Press the system Back key.", () => host.back()),
     buttonAction(
       "MobileCHomeButton",

@@ -76,6 +76,8 @@ export class MobileCAgent extends AppAgent<MobileCDevice> {
    * printed (hdc does not pass on the command's exit code). Recorded in the report as a
    * `runToolShell` call.
    *
+   * @throws {UnsupportedActionError} when the device was created with
+   * `exposeRunToolShellAction: false`.
    * @throws {MissingDependencyError} when hdc is missing; {ConnectionError} (`lost`) when the
    * device is gone; {ToolError} when hdc fails.
    */

@@ -20,6 +20,7 @@ import {
   holdOpen,
   logDeviceActions,
   SdkTypeError,
+  UnsupportedActionError,
   withCustomActions,
 } from "@sdk/core";
 import { type MobileCActionHost, mobileCActions } from "./actions.ts";
@@ -137,8 +138,8 @@ export class MobileCDevice implements AbstractInterface {
 
   /**
    * The MobileC actions: `Tap`, `DoubleClick`, `Input`, `ClearInput`, `KeyboardPress`, `Scroll`,
-   * `Swipe`, `DragAndDrop`, `LongPress`, `Launch`, `Terminate`, `RunToolShell`,
-   * `MobileCBackButton`, `MobileCHomeButton`, `MobileCRecentAppsButton`, then the custom actions
+   * `Swipe`, `DragAndDrop`, `LongPress`, `Launch`, `Terminate`, `RunToolShell` (unless
+   * `exposeRunToolShellAction: false`), `MobileCBackButton`, `MobileCHomeButton`, `MobileCRecentAppsButton`, then the custom actions
    * (no `Pinch`: uitest's command line has no two-finger gesture).
    */
   actionSpace(): DeviceAction[] {
@@ -169,11 +170,19 @@ export class MobileCDevice implements AbstractInterface {
    * Runs `command` in the device's shell (`hdc -t <id> shell <command>`) and resolves what it
    * printed. hdc does not pass on the command's exit code, so a failing command resolves too.
    *
+   * @throws {UnsupportedActionError} when the device was created with
+   * `exposeRunToolShellAction: false` (nothing runs).
    * @throws {SdkTypeError} for an empty command.
    * @throws {ConnectionError} after `destroy()`; {MissingDependencyError} when hdc is missing;
    * {DeviceNotFoundError} for an unknown device; {ToolError} when hdc fails.
    */
   async runToolShell(command: string): Promise<string> {
+    if (!this.#settings.exposeRunToolShellAction) {
+      throw new UnsupportedActionError(
+        "runToolShell is disabled: this device was created with exposeRunToolShellAction: false",
+        "runToolShell",
+      );
+    }
     if (typeof command !== "string" || command.trim() === "") {
       throw new SdkTypeError(
         `runToolShell needs a non-empty command: current value is ${JSON.stringify(command)}`,
@@ -231,6 +240,7 @@ export class MobileCDevice implements AbstractInterface {
     const input = this.#input;
     const settings = this.#settings;
     return {
+      exposeRunToolShellAction: settings.exposeRunToolShellAction,
       size: () => this.size(),
       tap: (point) => touch(input, "click", point),
       doubleTap: (point) => touch(input, "doubleClick", point),

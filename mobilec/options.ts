@@ -38,6 +38,14 @@ export interface MobileCDeviceOptions extends ToolOptions {
   inputStrategy?: InputStrategy;
   /** Deprecated and removed: no effect. Use the agent's `screenshotShrinkFactor`. */
   screenshotResizeScale?: number;
+  /**
+   * `false` removes `RunToolShell` from the action space, so the model cannot run device shell
+   * commands, and makes `MobileCDevice.runToolShell` (device.ts), the agent's `runToolShell` and
+   * YAML `runToolShell` items throw `UnsupportedActionError`. Default `true` (spec 4.10): a model
+   * that holds the device shell obeys what the screen shows it, prompt injections included
+   * (docs/security.md).
+   */
+  exposeRunToolShellAction?: boolean;
   /** Extra actions after the built-in ones. */
   // deno-lint-ignore no-explicit-any
   customActions?: DeviceAction<any>[];
@@ -54,6 +62,7 @@ export interface MobileCSettings {
   readonly toolOptions: ToolOptions;
   readonly toolTimeout: number;
   readonly autoDismissKeyboard: boolean;
+  readonly exposeRunToolShellAction: boolean;
   readonly keyboardDismissStrategy: KeyboardDismissStrategy;
   readonly typing: TypingSettings;
 }
@@ -84,7 +93,10 @@ export function readMobileCOptions(options: MobileCDeviceOptions): MobileCSettin
         `current value is ${JSON.stringify(options.toolTimeout)}`,
     );
   }
-  checkBooleanOptions("MobileCDevice", options, ["autoDismissKeyboard"]);
+  checkBooleanOptions("MobileCDevice", options, [
+    "autoDismissKeyboard",
+    "exposeRunToolShellAction",
+  ]);
   const strategy = checkOneOfOption(
     "MobileCDevice",
     "keyboardDismissStrategy",
@@ -99,6 +111,7 @@ export function readMobileCOptions(options: MobileCDeviceOptions): MobileCSettin
     toolOptions: { toolPath: options.toolPath },
     toolTimeout: timeout,
     autoDismissKeyboard: options.autoDismissKeyboard ?? true,
+    exposeRunToolShellAction: options.exposeRunToolShellAction ?? true,
     keyboardDismissStrategy: strategy,
     typing: { typeDelay: delay, inputStrategy: options.inputStrategy ?? "legacy" },
   };

@@ -23,6 +23,7 @@ import { delimiter, join } from "node:path";
 import process from "node:process";
 import {
   adoptChild,
+  childEnv,
   ConnectionError,
   DeviceNotFoundError,
   holdOpen,
@@ -38,6 +39,13 @@ export const INSTALL_TOOL_HINT: string =
   "Install hdc with DevEco Studio or the HarmonyOS command-line tools (it is in " +
   "sdk/default/openharmony/toolchains), then give its path as the 'toolPath' option, set " +
   "TOOL_HOME to the folder that holds it, or put that folder on PATH";
+
+/**
+ * The variables of this process an hdc run gets, besides `PATH`, `HOME` and the locale (`childEnv`
+ * of `@sdk/core`): `TOOL_HOME` and hdc's own (`OHOS_HDC_SERVER_PORT`, `HDC_...`). hdc starts a
+ * server that outlives the run; neither sees the program's keys.
+ */
+export const TOOL_ENV: readonly (string | RegExp)[] = ["TOOL_HOME", /^OHOS_/, /^HDC_/];
 
 /** Default time limit of one hdc run, ms. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -141,7 +149,7 @@ const SERVER_DOWN = /^\[Fail\]Connect server failed/m;
 
 /**
  * Runs `hdc args` and resolves what it printed. Never goes through a shell: each argument
- * reaches hdc as it is. The run is adopted (it ends with the process) and holds the process open
+ * reaches hdc as it is. hdc sees {@link TOOL_ENV} of this process's environment, not the rest. The run is adopted (it ends with the process) and holds the process open
  * until it ends.
  *
  * @throws {MissingDependencyError} when `toolPath` cannot be run (it is not there).
@@ -164,7 +172,13 @@ export function runTool(
       const child = execFile(
         toolPath,
         [...args],
-        { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs, windowsHide: true },
+        {
+          encoding: "utf8",
+          maxBuffer: 64 * 1024 * 1024,
+          timeout: timeoutMs,
+          windowsHide: true,
+          env: childEnv(TOOL_ENV),
+        },
         (error, stdout, stderr) => {
           const output = `${stdout}${stderr}`.trim();
           const code = (error as { code?: unknown } | null)?.code;

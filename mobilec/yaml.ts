@@ -40,6 +40,8 @@ export interface MobileCScriptSection extends Record<string, unknown> {
   keyboardTypeDelay?: number;
   /** `MobileCDeviceOptions.inputStrategy`. */
   inputStrategy?: "legacy" | "sequential" | "bulk";
+  /** `MobileCDeviceOptions.exposeRunToolShellAction`: `false` refuses `runToolShell` items. */
+  exposeRunToolShellAction?: boolean;
   /** App name -> bundle name or `bundle/Ability` (the agent's `appNameMapping`). */
   appNameMapping?: Record<string, string>;
 }
@@ -57,6 +59,7 @@ export const MOBILEC_SCRIPT_SECTION: ScriptSectionSchema<MobileCScriptSection> =
     keyboardDismissStrategy: oneOf("esc-first", "back-first"),
     keyboardTypeDelay: num({ min: 0, unit: "ms" }),
     inputStrategy: oneOf("legacy", "sequential", "bulk"),
+    exposeRunToolShellAction: bool,
     appNameMapping: record(text),
   },
 };

@@ -36,6 +36,7 @@ export {
 } from "@sdk/core";
 export type { TypeSettings } from "@sdk/core";
 export {
+  childEnv,
   ConnectionError,
   holdOpen,
   InvalidStateError,

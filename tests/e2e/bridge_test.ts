@@ -429,7 +429,11 @@ test("closing the driven tab ends the connection: the next call says so, destroy
 });
 
 test("no extension within connectTimeout: the error says how to install and pair it", async () => {
-  const agent = new AgentOverBrowserBridge({ port: await freePort(), connectTimeout: 300 });
+  const agent = new AgentOverBrowserBridge({
+    port: await freePort(),
+    token: TOKEN,
+    connectTimeout: 300,
+  });
   agents.push(agent);
   await assert.rejects(agent.connectCurrentTab(), (error: Error) => {
     assert.ok(error instanceof ConnectionError, `${error.name}: ${error.message}`);
@@ -443,7 +447,7 @@ test("no extension within connectTimeout: the error says how to install and pair
   await agent.destroy();
 });
 
-test("an extension with another pairing token is turned away at once, naming SDK_BRIDGE_TOKEN", {
+test("an extension with another pairing token refuses the agent at once, naming SDK_BRIDGE_TOKEN", {
   timeout: 60_000,
 }, async () => {
   // A long connectTimeout, on a port of its own: the call must not wait for the timeout.
@@ -473,13 +477,18 @@ test("an extension with another pairing token is turned away at once, naming SDK
     assert.equal(error.code, "CONNECTION_REFUSED");
     assert.equal(error.kind, "refused");
     assert.equal(error.endpoint, `ws://127.0.0.1:${ownPort}`);
-    assert.match(error.message, /turned away: the extension's pairing token does not match/);
+    assert.match(error.message, /refused this agent: the extension's pairing token does not match/);
     assert.match(error.message, new RegExp(BRIDGE_TOKEN_ENV));
     assert.match(error.message, /the 'token' option/);
     assert.match(error.message, /popup/);
     assert.doesNotMatch(error.message, new RegExp(TOKEN));
     assert.doesNotMatch(error.message, /not-the-extension-token/);
     assert.ok(at - sent < 1000, `rejected ${Math.round(at - sent)} ms after the extension came`);
+    // The extension's popup says it refused, and why.
+    const popup = await context.newPage();
+    await popup.goto(new URL("popup.html", worker.url()).href);
+    await popup.locator("#state.refused", { hasText: "did not prove" }).waitFor();
+    await popup.close();
   } finally {
     await agent.destroy();
     await worker.evaluate((p) => chrome.storage.local.set({ port: p }), port);

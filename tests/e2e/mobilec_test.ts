@@ -248,6 +248,30 @@ test("the device reports the logical size and dpr, a JPEG screenshot and the Mob
   await assert.rejects(device.runToolShell("echo hi"), /was destroyed/);
 });
 
+test("exposeRunToolShellAction: false: no RunToolShell for the planner, runToolShell throws, no hdc shell runs", async () => {
+  const { agent, device } = await mobileAgent({}, { exposeRunToolShellAction: false });
+  assert.ok(!device.actionSpace().some((a) => a.name === "RunToolShell"));
+  assert.ok(device.actionSpace().some((a) => a.name === "MobileCBackButton"));
+  const before = front.commands.length;
+  for (const call of [() => agent.runToolShell("echo hi"), () => device.runToolShell("echo hi")]) {
+    await assert.rejects(
+      call(),
+      (e: Error) =>
+        e instanceof UnsupportedActionError && e.code === "ACTION_UNSUPPORTED" &&
+        e.action === "runToolShell" && /exposeRunToolShellAction: false/.test(e.message),
+    );
+  }
+  assert.equal(front.commands.length, before, "no hdc command ran");
+  // The default keeps it (spec 4.10).
+  const { device: shellDevice } = await mobileAgent({});
+  assert.ok(shellDevice.actionSpace().some((a) => a.name === "RunToolShell"));
+  assert.throws(
+    // deno-lint-ignore no-explicit-any
+    () => new MobileCDevice(front.connectKey, { exposeRunToolShellAction: "no" as any }),
+    /exposeRunToolShellAction/,
+  );
+});
+
 test("aiInput types ASCII, accented, Chinese and quoted text, and hides the keyboard", async () => {
   await openNote(4);
   const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) });

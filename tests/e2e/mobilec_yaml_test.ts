@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { type MobileCAgent, runMobileCYaml } from "@sdk/mobilec";
-import { YamlScriptError } from "@sdk/core";
+import { UnsupportedActionError, YamlScriptError, YamlTaskError } from "@sdk/core";
 import { startTestModel, type TargetBox, type TestModel } from "@sdk/core/testing";
 import { LAUNCHER_PACKAGE, startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
 import { type HdcFront, startHdcFront } from "@sdk/mobilec/testing";
@@ -146,6 +146,30 @@ tasks:
     "recentApps",
     "back",
   ]);
+});
+
+test("exposeRunToolShellAction: false blocks runToolShell items: the command never runs", async () => {
+  const before = front.commands.length;
+  const error = await runMobileCYaml(
+    `
+mobilec:
+  deviceId: ${front.connectKey}
+  exposeRunToolShellAction: false
+tasks:
+  - name: shell
+    flow:
+      - runToolShell: uitest uiInput click 10 10
+`,
+    options(),
+  ).then(() => undefined, (e) => e);
+  assert.ok(error instanceof YamlTaskError, String(error));
+  assert.ok(error.cause instanceof UnsupportedActionError, String(error.cause));
+  assert.match(error.message, /exposeRunToolShellAction: false/);
+  assert.equal(error.taskName, "shell");
+  assert.ok(
+    !front.commands.slice(before).some((c) => c.argv.join(" ").includes("click 10 10")),
+    "the shell command ran",
+  );
 });
 
 test("a script file path works; the first device hdc lists is used", async () => {

@@ -8,11 +8,24 @@
 import { after, before } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { TargetBox } from "../../core/testing/mod.ts";
-import { launchChromium } from "../../web/chromium/launch.ts";
+import {
+  CHROMIUM_ARGS as LAUNCH_ARGS,
+  chromiumSandbox,
+  launchChromium,
+} from "../../web/chromium/launch.ts";
 import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "./static_server.ts";
 
+/**
+ * The flags of the browsers tests launch themselves (through puppeteer-core, or Playwright with a
+ * profile): `launchChromium`'s, and `--no-sandbox` where it would turn the sandbox off (as root,
+ * or with `SDK_CHROMIUM_NO_SANDBOX=1`), as it does.
+ */
+export const CHROMIUM_ARGS: readonly string[] = [
+  ...LAUNCH_ARGS,
+  ...(chromiumSandbox().sandbox ? [] : ["--no-sandbox"]),
+];
+
 export {
-  CHROMIUM_ARGS,
   CHROMIUM_CANDIDATES,
   findChromium,
   launchChromium,

@@ -2,9 +2,20 @@
  * The SDK side of the extension bridge: a WebSocket server the SDK Bridge extension's service
  * worker connects to as a client (docs/bridge.md). Private to the package.
  *
- * Wire format (JSON text frames), the extension's `background.js` being the other end:
- * - extension -> SDK `{type: "hello", token, version}`; SDK -> extension `{type: "welcome"}`, or
- *   the server closes the socket with a 4000-range code and a reason;
+ * Wire format (JSON text frames), the extension's `background.js` being the other end. First the
+ * pairing handshake (protocol 2): each side proves it holds the pairing token without sending it,
+ * the server first, so the extension tells nothing to a server that cannot prove it:
+ * - extension -> SDK `{type: "hello", protocol: 2, nonce: Ne, version}` (`Ne`, `Ns`: 32 random
+ *   bytes in hex);
+ * - SDK -> extension `{type: "challenge", nonce: Ns, proof}`, `proof` = HMAC-SHA256 keyed with the
+ *   token of `sdk-bridge/2 server <port> <Ne> <Ns>` (hex), or `{type: "challenge", nonce: Ns,
+ *   unpaired: true}` when the SDK has no token (`allowUnpaired`);
+ * - extension -> SDK `{type: "auth", proof}`, HMAC of `sdk-bridge/2 extension <port> <Ns> <Ne>`
+ *   (`{type: "auth", unpaired: true}` when the popup allows an unpaired SDK), or `{type: "refuse",
+ *   reason: "proof" | "unpaired"}` and it closes;
+ * - SDK -> extension `{type: "welcome"}`, or the server closes the socket with a 4000-range code
+ *   and a reason. The port in both proofs binds them to this server: a program on another port
+ *   cannot relay them. Only then:
  * - SDK -> extension `{id, method, params}`; extension -> SDK `{id, result}` or `{id, error}`;
  * - extension -> SDK `{type: "event", method, params}` (DevTools-protocol events of the driven
  *   tab), `{type: "detached", reason}`, and `{type: "ping"}` every 20 s (it keeps the extension's
@@ -25,16 +36,42 @@
 
 import { WebSocketServer } from "ws";
 import { createServer, type IncomingMessage, STATUS_CODES } from "node:http";
-import { timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { setTimeout } from "node:timers";
 import { ConnectionError, holdOpen, ToolError } from "../_core.ts";
 
-/** Close codes the server uses to reject an extension. */
+/** Close codes the server uses to reject an extension: it did not prove it holds the token. */
 export const CLOSE_BAD_TOKEN = 4001;
 /** Another extension is already connected to this bridge. */
 export const CLOSE_BUSY = 4002;
-/** No hello within the handshake time. */
+/** No hello (or no proof) within the handshake time. */
 export const CLOSE_NO_HELLO = 4003;
+/** The client speaks an older protocol (it sends its token instead of proving it holds it). */
+export const CLOSE_OUTDATED = 4004;
+
+/** The pairing handshake's version (docs/bridge.md, security). */
+export const BRIDGE_PROTOCOL = 2;
+
+/** The text the server's proof signs. */
+export function serverProofText(port: number, extensionNonce: string, serverNonce: string): string {
+  return `sdk-bridge/${BRIDGE_PROTOCOL} server ${port} ${extensionNonce} ${serverNonce}`;
+}
+
+/** The text the extension's proof signs. */
+export function extensionProofText(
+  port: number,
+  serverNonce: string,
+  extensionNonce: string,
+): string {
+  return `sdk-bridge/${BRIDGE_PROTOCOL} extension ${port} ${serverNonce} ${extensionNonce}`;
+}
+
+/** HMAC-SHA256 of `text` keyed with the pairing token, in hex. */
+export function pairingProof(token: string, text: string): string {
+  return createHmac("sha256", token).update(text).digest("hex");
+}
+
+const NONCE = /^[0-9a-f]{64}$/;
 
 const HELLO_TIMEOUT_MS = 5000;
 
@@ -55,6 +92,9 @@ interface Server {
   clients: Set<Socket>;
 }
 
+/** Why a connect call stops waiting at once: what the extension said when it refused. */
+export type BridgeRefusal = "token" | "unpaired";
+
 /** The tool named by the errors the extension answers with. */
 export const BRIDGE_EXTENSION_TOOL = "SDK Bridge extension";
 
@@ -64,7 +104,10 @@ export interface BridgeServerOptions {
   host: string;
   /** TCP port; `0` picks a free one. */
   port: number;
-  /** Token the extension must send; undefined accepts any token. */
+  /**
+   * The pairing token: the server proves it holds it, and the extension must too. Undefined: no
+   * pairing, which only an extension whose popup allows an unpaired SDK accepts.
+   */
   token?: string;
   /** Extension id allowed in the `Origin`; undefined allows any `chrome-extension://` origin. */
   extensionId?: string;
@@ -84,7 +127,7 @@ export class BridgeServer {
   >();
   readonly #listeners = new Set<EventListener>();
   readonly #clientWaiters = new Set<() => void>();
-  readonly #rejectionWaiters = new Set<(reason: string) => void>();
+  readonly #rejectionWaiters = new Set<(reason: BridgeRefusal, detail: string) => void>();
   #http: ReturnType<typeof createServer> | undefined;
   #lastRejection: string | undefined;
   /** Called when the debugger leaves the tab (the user closed it, or clicked "Cancel"). */
@@ -172,9 +215,21 @@ export class BridgeServer {
   }
 
   #accept(socket: Socket): void {
-    let greeted = false;
-    const helloTimer = setTimeout(() => socket.close(CLOSE_NO_HELLO, "no hello"), HELLO_TIMEOUT_MS);
+    // hello -> challenge sent -> ready; the timer covers the whole handshake.
+    let stage: "hello" | "auth" | "ready" | "closed" = "hello";
+    let extensionNonce = "";
+    let serverNonce = "";
+    const helloTimer = setTimeout(() => {
+      stage = "closed";
+      socket.close(CLOSE_NO_HELLO, "no pairing handshake");
+    }, HELLO_TIMEOUT_MS);
     helloTimer.unref();
+    const turnAway = (code: number, reason: string, why: string) => {
+      stage = "closed";
+      clearTimeout(helloTimer);
+      this.#lastRejection = why;
+      socket.close(code, reason);
+    };
     socket.on("error", () => {});
     socket.on("close", () => {
       clearTimeout(helloTimer);
@@ -197,33 +252,92 @@ export class BridgeServer {
       } catch {
         return;
       }
-      if (!greeted) {
-        clearTimeout(helloTimer);
-        greeted = true;
-        this.#hello(socket, message);
+      if (stage === "ready") {
+        if (this.#client === socket) this.#dispatch(message);
         return;
       }
-      if (this.#client !== socket) return;
-      this.#dispatch(message);
+      if (stage === "hello") {
+        if (this.#client) {
+          return turnAway(
+            CLOSE_BUSY,
+            "another extension is connected to this bridge",
+            "a second extension tried to connect",
+          );
+        }
+        if (message.type !== "hello" || message.protocol !== BRIDGE_PROTOCOL) {
+          // The reason never carries a token, the client's or ours.
+          return turnAway(
+            CLOSE_OUTDATED,
+            "rebuild and reload the SDK Bridge extension: this SDK needs pairing protocol 2",
+            "an extension of an older version (it sends its pairing token instead of proving " +
+              "it holds it) connected: rebuild it with 'deno task build:extension' and reload it",
+          );
+        }
+        if (typeof message.nonce !== "string" || !NONCE.test(message.nonce)) {
+          return turnAway(CLOSE_BAD_TOKEN, "malformed hello", "a client sent a malformed hello");
+        }
+        extensionNonce = message.nonce;
+        serverNonce = randomBytes(32).toString("hex");
+        const token = this.#options.token;
+        stage = "auth";
+        socket.send(JSON.stringify(
+          token === undefined ? { type: "challenge", nonce: serverNonce, unpaired: true } : {
+            type: "challenge",
+            nonce: serverNonce,
+            proof: pairingProof(token, serverProofText(this.port!, extensionNonce, serverNonce)),
+          },
+        ));
+        return;
+      }
+      if (stage !== "auth") return;
+      if (message.type === "refuse") {
+        // The extension did not accept this server's proof (another token), or an unpaired SDK.
+        const refusal: BridgeRefusal = message.reason === "unpaired" ? "unpaired" : "token";
+        const why = refusal === "unpaired"
+          ? "the extension refuses an SDK without the pairing token"
+          : "the extension's pairing token does not match";
+        turnAway(CLOSE_BAD_TOKEN, why, why);
+        for (const turnedAway of [...this.#rejectionWaiters]) turnedAway(refusal, why);
+        return;
+      }
+      if (message.type !== "auth" || !this.#proofHolds(message, extensionNonce, serverNonce)) {
+        // Not the extension: one that holds the token proves it. The connect call keeps waiting
+        // for the real one (the timeout's message names this).
+        return turnAway(
+          CLOSE_BAD_TOKEN,
+          "pairing token does not match",
+          "a client with a chrome-extension:// origin did not prove it holds the pairing token",
+        );
+      }
+      if (this.#client) {
+        return turnAway(
+          CLOSE_BUSY,
+          "another extension is connected to this bridge",
+          "a second extension tried to connect",
+        );
+      }
+      clearTimeout(helloTimer);
+      stage = "ready";
+      this.#client = socket;
+      socket.send(JSON.stringify({ type: "welcome" }));
+      for (const wake of this.#clientWaiters) wake();
     });
   }
 
-  #hello(socket: Socket, message: Record<string, unknown>): void {
-    if (message.type !== "hello" || !tokenMatches(this.#options.token, message.token)) {
-      // The reason never carries either token.
-      this.#lastRejection = "the extension's pairing token does not match";
-      socket.close(CLOSE_BAD_TOKEN, "pairing token does not match");
-      for (const turnedAway of [...this.#rejectionWaiters]) turnedAway(this.#lastRejection);
-      return;
-    }
-    if (this.#client) {
-      this.#lastRejection = "a second extension tried to connect";
-      socket.close(CLOSE_BUSY, "another extension is connected to this bridge");
-      return;
-    }
-    this.#client = socket;
-    socket.send(JSON.stringify({ type: "welcome" }));
-    for (const wake of this.#clientWaiters) wake();
+  /** Whether an `auth` message proves the token (or, unpaired, says it is). */
+  #proofHolds(
+    message: Record<string, unknown>,
+    extensionNonce: string,
+    serverNonce: string,
+  ): boolean {
+    const token = this.#options.token;
+    if (token === undefined) return message.unpaired === true;
+    if (typeof message.proof !== "string") return false;
+    const expected = pairingProof(
+      token,
+      extensionProofText(this.port!, serverNonce, extensionNonce),
+    );
+    return tokenMatches(expected, message.proof);
   }
 
   #dispatch(message: Record<string, unknown>): void {
@@ -248,16 +362,17 @@ export class BridgeServer {
    * Resolves once an extension is connected; holds the process open meanwhile.
    *
    * @throws {BridgeWaitError} after `timeoutMs` without one (`reason` `"timeout"`), or at once
-   * when an extension is turned away for its pairing token (`reason` `"token"`).
+   * when the extension refuses this server: another pairing token (`reason` `"token"`), or no
+   * token while its popup does not allow an unpaired SDK (`"unpaired"`).
    */
   waitForClient(timeoutMs: number): Promise<void> {
     if (this.#client) return Promise.resolve();
     let wake!: () => void;
-    let turnedAway!: (reason: string) => void;
+    let turnedAway!: (reason: BridgeRefusal, detail: string) => void;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const waited = new Promise<void>((resolve, reject) => {
       wake = resolve;
-      turnedAway = (reason) => reject(new BridgeWaitError("token", reason));
+      turnedAway = (reason, detail) => reject(new BridgeWaitError(reason, detail));
       timer = setTimeout(() => reject(new BridgeWaitError("timeout", "timeout")), timeoutMs);
     });
     this.#clientWaiters.add(wake);
@@ -344,22 +459,24 @@ export class BridgeServer {
   }
 }
 
-/** Why {@link BridgeServer.waitForClient} gave up: the time ran out, or a token was refused. */
+/** Why {@link BridgeServer.waitForClient} gave up: the time ran out, or the extension refused. */
 export class BridgeWaitError extends ConnectionError {
-  /** `"token"`: an extension was turned away for its pairing token; `"timeout"`: none came. */
-  readonly reason: "token" | "timeout";
+  /**
+   * `"token"`: the extension refused this server's proof (another pairing token); `"unpaired"`:
+   * it refuses an SDK without a token; `"timeout"`: none came.
+   */
+  readonly reason: BridgeRefusal | "timeout";
   /** Creates the error; the agent turns it into its own message. */
-  constructor(reason: "token" | "timeout", detail: string) {
+  constructor(reason: BridgeRefusal | "timeout", detail: string) {
     super(`AgentOverBrowserBridge: ${detail}`, {
-      kind: reason === "token" ? "refused" : "timeout",
+      kind: reason === "timeout" ? "timeout" : "refused",
       endpoint: "",
     });
     this.reason = reason;
   }
 }
 
-function tokenMatches(expected: string | undefined, given: unknown): boolean {
-  if (expected === undefined) return true;
+function tokenMatches(expected: string, given: unknown): boolean {
   if (typeof given !== "string") return false;
   const a = new TextEncoder().encode(expected), b = new TextEncoder().encode(given);
   return a.length === b.length && timingSafeEqual(a, b);

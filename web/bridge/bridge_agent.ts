@@ -48,11 +48,18 @@ export interface AgentOverBrowserBridgeOptions extends WebPageAgentOptions {
    */
   enableWaterFlowAnimation?: boolean;
   /**
-   * The pairing token shown in the extension's popup; only an extension sending it may connect.
-   * Default: the `SDK_BRIDGE_TOKEN` environment variable; unset on a local server, any token is
-   * accepted (only `chrome-extension://` origins can connect).
+   * The pairing token shown in the extension's popup (8 characters or more). The bridge and the
+   * extension each prove they hold it, without sending it, before any command flows. Default:
+   * the `SDK_BRIDGE_TOKEN` environment variable. Required unless `allowUnpaired` is `true`.
    */
   token?: string;
+  /**
+   * Accept an extension without pairing when there is no token (on a loopback host only). The
+   * extension must allow it too (its popup's "Accept an SDK without the pairing token"). Then
+   * any program on this computer could pose as the extension, and read what the agent types.
+   * Default `false`: without a token the constructor throws.
+   */
+  allowUnpaired?: boolean;
   /** Only this extension id may connect (the `Origin` is checked). Default: any extension. */
   extensionId?: string;
   /** How long `connect...()` waits for the extension to connect, ms. Default 30000. */
@@ -114,8 +121,9 @@ export class AgentOverBrowserBridge extends WebPageAgent {
   /**
    * Creates the agent; nothing listens until a `connect...()` call.
    *
-   * @throws {SdkTypeError} when `allowRemoteAccess` or a non-loopback `host` comes without a
-   * pairing token (option `token` or `SDK_BRIDGE_TOKEN`), or a bridge option has the wrong type.
+   * @throws {SdkTypeError} when there is no pairing token (option `token` or `SDK_BRIDGE_TOKEN`)
+   * and `allowUnpaired` is not `true`, or remote access (`allowRemoteAccess`, a non-loopback
+   * `host`) comes without one, or a bridge option has the wrong type.
    * @throws {SdkRangeError} for a port outside 0-65535, a negative `connectTimeout`, or the page
    * agent's invalid options.
    */
@@ -127,10 +135,16 @@ export class AgentOverBrowserBridge extends WebPageAgent {
       port,
       enableWaterFlowAnimation,
       token,
+      allowUnpaired,
       extensionId,
       connectTimeout,
       ...agentOptions
     } = options;
+    if (allowUnpaired !== undefined && typeof allowUnpaired !== "boolean") {
+      throw new SdkTypeError(
+        `AgentOverBrowserBridge: 'allowUnpaired' must be a boolean: current value is ${typeof allowUnpaired}`,
+      );
+    }
     if (enableWaterFlowAnimation !== undefined && typeof enableWaterFlowAnimation !== "boolean") {
       throw new SdkTypeError(
         `AgentOverBrowserBridge: 'enableWaterFlowAnimation' must be a boolean: current value is ${typeof enableWaterFlowAnimation}`,
@@ -147,6 +161,15 @@ export class AgentOverBrowserBridge extends WebPageAgent {
       throw new SdkTypeError(
         `AgentOverBrowserBridge: listening on ${boundHost} (remote access) needs the pairing token ` +
           `shown in the extension's popup: pass 'token' or set ${BRIDGE_TOKEN_ENV}`,
+      );
+    }
+    if (pairing === undefined && allowUnpaired !== true) {
+      throw new SdkTypeError(
+        `AgentOverBrowserBridge needs the pairing token shown in the SDK Bridge extension's ` +
+          `popup: pass it as 'token' or set ${BRIDGE_TOKEN_ENV}. The bridge and the extension ` +
+          `prove to each other that they hold it, so no other program on this computer can pose ` +
+          `as either. To connect without it, set allowUnpaired: true and allow it in the popup ` +
+          `(any local program could then drive the browser; see docs/bridge.md).`,
       );
     }
     const boundPort = port ?? DEFAULT_BRIDGE_PORT;
@@ -227,8 +250,9 @@ export class AgentOverBrowserBridge extends WebPageAgent {
    *   default: the constructor's option, else `true`.
    * @throws {SdkTypeError} when `options.forceSameTabNavigation` is not a boolean.
    * @throws {ConnectionError} `timeout` when no extension connects within `connectTimeout` (the
-   * message says how to install and pair it); `refused` at once when the extension is turned away
-   * for its pairing token (the message names `SDK_BRIDGE_TOKEN`) or the port cannot be bound;
+   * message says how to install and pair it); `refused` at once when the extension refuses this
+   * agent: another pairing token (the message names `SDK_BRIDGE_TOKEN`), or no token while its
+   * popup does not allow an unpaired SDK; or when the port cannot be bound;
    * `lost` after `destroy()`.
    * @throws {UnsupportedActionError} when the instance is already connected (one tab each).
    * @throws {ToolError} with the extension's words when it cannot drive the tab (a browser page).
@@ -293,11 +317,20 @@ export class AgentOverBrowserBridge extends WebPageAgent {
       const where = `ws://${this.#host}:${port}`;
       if (error instanceof BridgeWaitError && error.reason === "token") {
         throw new ConnectionError(
-          `AgentOverBrowserBridge: an SDK Bridge extension connected to ${where} and was turned ` +
-            `away: the extension's pairing token does not match the one this agent has from ` +
-            `${this.#tokenFrom}. Open the extension's popup and copy its pairing token into ` +
-            `${BRIDGE_TOKEN_ENV} (or pass it as the 'token' option); on a local server you may ` +
-            `instead leave both unset to accept any SDK Bridge extension (see docs/bridge.md).`,
+          `AgentOverBrowserBridge: an SDK Bridge extension connected to ${where} and refused ` +
+            `this agent: the extension's pairing token does not match the one this agent has ` +
+            `from ${this.#tokenFrom}. Open the extension's popup and copy its pairing token into ` +
+            `${BRIDGE_TOKEN_ENV} (or pass it as the 'token' option); see docs/bridge.md.`,
+          { kind: "refused", endpoint: where },
+          { cause: error },
+        );
+      }
+      if (error instanceof BridgeWaitError && error.reason === "unpaired") {
+        throw new ConnectionError(
+          `AgentOverBrowserBridge: an SDK Bridge extension connected to ${where} and refused ` +
+            `this agent, which runs without the pairing token (allowUnpaired). Copy the token ` +
+            `from the extension's popup into ${BRIDGE_TOKEN_ENV} (or the 'token' option), or ` +
+            `tick "Accept an SDK without the pairing token" in the popup (see docs/bridge.md).`,
           { kind: "refused", endpoint: where },
           { cause: error },
         );
@@ -309,8 +342,8 @@ export class AgentOverBrowserBridge extends WebPageAgent {
             rejected ? ` (one was turned away: ${rejected})` : ""
           }. ` +
           `Build it with 'deno task build:extension', load dist/extension in chrome://extensions ` +
-          `("Developer mode", "Load unpacked"), then open its popup: it must show port ${port} and, if you set a ` +
-          `pairing token, the same token (see docs/bridge.md).`,
+          `("Developer mode", "Load unpacked"), then open its popup: it must show port ${port} and the ` +
+          `pairing token this agent has (see docs/bridge.md).`,
         { kind: "timeout", endpoint: where },
         { cause: error },
       );

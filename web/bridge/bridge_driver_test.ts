@@ -10,10 +10,8 @@
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { chromium } from "playwright-core";
 import type { BrowserContext } from "playwright-core";
-import { CHROMIUM_ARGS, findChromium } from "../../tests/helpers/browser.ts";
-import { buildExtension } from "../../scripts/build_extension.ts";
+import { launchWithBridgeExtension } from "../../tests/helpers/bridge_extension.ts";
 import { testPageDriverContract } from "../page/_page_driver_contract.ts";
 import { BridgePageDriver } from "./bridge_driver.ts";
 import { BridgeServer } from "./_server.ts";
@@ -22,33 +20,17 @@ let tmp: string;
 let context: BrowserContext | undefined;
 let server: BridgeServer | undefined;
 
-declare const chrome: {
-  storage: { local: { set(items: Record<string, unknown>): Promise<void> } };
-};
+const TOKEN = "contract-pairing-token-4411";
 
 testPageDriverContract("BridgePageDriver", {
   async launch() {
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), "sdk-bridge-contract-"));
-    const extension = await buildExtension(path.join(tmp, "extension"));
-    server = new BridgeServer({ host: "127.0.0.1", port: 0 });
+    server = new BridgeServer({ host: "127.0.0.1", port: 0, token: TOKEN });
     await server.listen();
-    context = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
-      executablePath: await findChromium(),
-      headless: false,
-      viewport: null,
-      args: [
-        ...CHROMIUM_ARGS,
-        "--headless=new",
-        // No "SDK Bridge started debugging this browser" bar: in headless Chromium it covers the
-        // top 56 px of the view without resizing the page, so the screencast's frames came out
-        // 780x437 for a 780x493 viewport.
-        "--silent-debugger-extension-api",
-        `--disable-extensions-except=${extension}`,
-        `--load-extension=${extension}`,
-      ],
-    });
-    const worker = context.serviceWorkers()[0] ?? await context.waitForEvent("serviceworker");
-    await worker.evaluate((port) => chrome.storage.local.set({ port }), server.port!);
+    // The helper's browser has no "SDK Bridge started debugging this browser" bar: in headless
+    // Chromium it covers the top 56 px of the view without resizing the page, so the screencast's
+    // frames came out 780x437 for a 780x493 viewport.
+    ({ context } = await launchWithBridgeExtension(tmp, { port: server.port!, token: TOKEN }));
     await server.waitForClient(15_000);
   },
   async open({ width, height, dpr }) {

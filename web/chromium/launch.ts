@@ -11,7 +11,7 @@ import { access, constants } from "node:fs/promises";
 import { spawn } from "node:child_process";
 import process from "node:process";
 import type { DriverBBrowser as Browser } from "../driver_b/types.ts";
-import { MissingDependencyError, ToolError } from "../_core.ts";
+import { childEnv, MissingDependencyError, ToolError } from "../_core.ts";
 import { loadPlaywright } from "../_peers.ts";
 
 export type { DriverBBrowser } from "../driver_b/types.ts";
@@ -28,15 +28,34 @@ export const CHROMIUM_CANDIDATES: readonly string[] = [
   "/opt/google/chrome/chrome",
 ];
 
-/** Flags every browser launched here gets: no sandbox (root), no background network traffic. */
+/**
+ * Flags every browser launched here gets: no GPU, no background network traffic. The sandbox is
+ * decided apart ({@link chromiumSandbox}).
+ */
 export const CHROMIUM_ARGS: readonly string[] = [
-  "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
   "--no-first-run",
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+];
+
+/**
+ * The variables of this process the launched Chromium gets, besides `PATH`, `HOME` and the locale
+ * (`childEnv` of `@sdk/core`): the display (`DISPLAY`, `WAYLAND_DISPLAY`, `XAUTHORITY`), the XDG
+ * folders, fontconfig, the session bus, the setuid sandbox's path (`CHROME_DEVEL_SANDBOX`) and the
+ * proxy variables. Never the program's keys: the pages it loads come from scripts.
+ */
+export const CHROMIUM_ENV: readonly (string | RegExp)[] = [
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "XAUTHORITY",
+  /^XDG_/,
+  /^FONTCONFIG_/,
+  "DBUS_SESSION_BUS_ADDRESS",
+  "CHROME_DEVEL_SANDBOX",
+  /^(http|https|ftp|no|all)_proxy$/i,
 ];
 
 async function isExecutable(file: string): Promise<boolean> {
@@ -66,7 +85,9 @@ function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       stdio: "inherit",
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+      env: childEnv([/^(http|https|ftp|no|all)_proxy$/i, /^APT_/], {
+        DEBIAN_FRONTEND: "noninteractive",
+      }),
     });
     child.on("error", reject);
     child.on(
@@ -127,6 +148,62 @@ export async function findChromium(): Promise<string> {
   );
 }
 
+/** The variable that turns the sandbox of the Chromium the SDK launches off: `1` does. */
+export const NO_SANDBOX_ENV = "SDK_CHROMIUM_NO_SANDBOX";
+
+/** What {@link chromiumSandbox} decides from: this process's user id and environment. */
+export interface ChromiumSandboxFacts {
+  /** The process's user id; undefined where there is none (Windows). */
+  uid?: number;
+  /** The environment ({@link NO_SANDBOX_ENV}). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Whether a launch keeps Chromium's sandbox, and what to tell the user when it cannot. */
+export interface ChromiumSandbox {
+  /** `true`: Chromium runs its renderers in its sandbox. */
+  sandbox: boolean;
+  /** Set when the sandbox is off without the user asking (the process runs as root). */
+  warning: string | undefined;
+}
+
+function processFacts(): ChromiumSandboxFacts {
+  return { uid: process.getuid?.(), env: process.env };
+}
+
+/**
+ * Decides the sandbox of a Chromium the SDK launches. The pages it loads come from scripts and
+ * models, so the sandbox stays on unless:
+ *
+ * - `options.sandbox` says (`false`: off, `true`: on, even as root, where Chromium refuses to
+ *   start);
+ * - else {@link NO_SANDBOX_ENV} is `1`: off, on purpose;
+ * - else the process runs as root, where Chromium cannot sandbox: off, with a warning saying so.
+ *
+ * @param options `sandbox`, as {@link LaunchChromiumOptions} has it.
+ * @param facts the user id and environment; default this process's.
+ */
+export function chromiumSandbox(
+  options: { sandbox?: boolean } = {},
+  facts: ChromiumSandboxFacts = processFacts(),
+): ChromiumSandbox {
+  if (options.sandbox !== undefined) return { sandbox: options.sandbox, warning: undefined };
+  if (facts.env[NO_SANDBOX_ENV] === "1") return { sandbox: false, warning: undefined };
+  if (facts.uid === 0) {
+    return {
+      sandbox: false,
+      warning: "Chromium runs without its sandbox: this process runs as root, where Chromium " +
+        "cannot sandbox its pages, so a page that exploits a browser bug runs as root. Run as " +
+        `another user to keep the sandbox, or set ${NO_SANDBOX_ENV}=1 (the 'sandbox: false' ` +
+        "option) to turn it off on purpose and silence this warning (docs/security.md).",
+    };
+  }
+  return { sandbox: true, warning: undefined };
+}
+
+// The root warning is said once per process, however many browsers it launches.
+let sandboxWarned = false;
+
 /** Options of {@link launchChromium}. */
 export interface LaunchChromiumOptions {
   /** Run without a window. Default `true`. */
@@ -137,12 +214,21 @@ export interface LaunchChromiumOptions {
    * and closes the browser itself.
    */
   handleSignals?: boolean;
+  /**
+   * Chromium's sandbox. Default: on, unless {@link NO_SANDBOX_ENV} is `1` or the process runs as
+   * root (where Chromium cannot sandbox: off, and a warning says so once); see
+   * {@link chromiumSandbox}. `false` turns it off without a warning.
+   */
+  sandbox?: boolean;
+  /** Receives the warning of a sandbox turned off as root. Default `console.warn`. */
+  onWarning?: (message: string) => void;
 }
 
 /**
- * Launches the system Chromium through playwright-core with {@link CHROMIUM_ARGS}.
+ * Launches the system Chromium through playwright-core with {@link CHROMIUM_ARGS}, its sandbox as
+ * {@link chromiumSandbox} decides, and of this process's environment only {@link CHROMIUM_ENV}.
  *
- * @param options headless or not, and who handles Ctrl+C.
+ * @param options headless or not, who handles Ctrl+C, the sandbox.
  * @returns the Playwright browser; close it with `browser.close()`.
  * @throws {MissingDependencyError} from {@link findChromium} when no Chromium can be found, or
  * when `playwright-core` (an optional peer of `@sdk/web`) is not installed.
@@ -158,10 +244,18 @@ export interface LaunchChromiumOptions {
 export async function launchChromium(options: LaunchChromiumOptions = {}): Promise<Browser> {
   const executablePath = await findChromium();
   const { chromium } = await loadPlaywright();
+  const { sandbox, warning } = chromiumSandbox(options);
+  if (warning && !sandboxWarned) {
+    sandboxWarned = true;
+    (options.onWarning ?? console.warn)(warning);
+  }
   return await chromium.launch({
     executablePath,
     headless: options.headless ?? true,
     args: [...CHROMIUM_ARGS],
+    // Playwright's own default is no sandbox.
+    chromiumSandbox: sandbox,
+    env: childEnv(CHROMIUM_ENV),
     handleSIGINT: options.handleSignals ?? true,
     handleSIGTERM: options.handleSignals ?? true,
     handleSIGHUP: options.handleSignals ?? true,

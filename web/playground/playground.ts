@@ -44,11 +44,17 @@ export interface PlaygroundOptions {
   port?: number;
   /** Run the browser of `url` without a window. Default `true`. */
   headless?: boolean;
+  /**
+   * The sandbox of the browser of `url` (`launchChromium`'s option of `@sdk/web/chromium`).
+   * Default: on, unless `SDK_CHROMIUM_NO_SANDBOX=1` or the process runs as root (then off, and
+   * `onWarning` says so); `false` turns it off without a warning.
+   */
+  sandbox?: boolean;
   /** Viewport of the page of `url`, CSS pixels. Default 1280 x 800. */
   viewport?: { width: number; height: number };
   /** Options of the agent, `modelConfig` included; default: the `SDK_MODEL_*` variables. */
   agentOptions?: WebPageAgentOptions;
-  /** Receives warnings (the host one). Default `console.warn`. */
+  /** Receives warnings (the host one, the sandbox one). Default `console.warn`. */
   onWarning?: (message: string) => void;
 }
 

@@ -15,6 +15,10 @@ export interface PageTargetOptions {
   headless?: boolean;
   /** Viewport, CSS pixels. Default 1280 x 800. */
   viewport?: { width: number; height: number };
+  /** Chromium's sandbox, as `launchChromium` takes it. Default: on unless root. */
+  sandbox?: boolean;
+  /** Receives the warning of a sandbox turned off as root. */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -36,6 +40,8 @@ export async function launchPageTarget(
   const browser = await launchChromium({
     headless: options.headless ?? true,
     handleSignals: false,
+    sandbox: options.sandbox,
+    onWarning: options.onWarning,
   });
   try {
     const context = await browser.newContext({ viewport: options.viewport ?? DEFAULT_VIEWPORT });
