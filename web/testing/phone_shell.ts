@@ -4,7 +4,8 @@
  * a tiny in-memory file system. It runs the commands of the platform's table
  * ({@link ShellDevice.commands}: the platform's own and the toybox tools of `toybox.ts`), and the
  * user's overrides. Anything else answers like Android's `sh`, which HarmonyOS's answers the same
- * way: `/system/bin/sh: NAME: not found`, exit 127.
+ * way: mksh's `/system/bin/sh: NAME: inaccessible or not found`, exit 127 (HarmonyOS's shell is
+ * `/bin/sh`: {@link ShellDevice.shellPath}).
  *
  * @module
  */
@@ -27,6 +28,8 @@ export interface ShellDevice {
   commands: Readonly<Record<string, ShellCommand<this>>>;
   /** Commands added or replaced by the user, by name; `null` removes one of `commands`. */
   overrides?: Map<string, SimulatedShellCommand | null>;
+  /** The shell's path, which its own messages start with. Default `/system/bin/sh` (Android). */
+  shellPath?: string;
 }
 
 /** Where a command line writes. */
@@ -232,7 +235,8 @@ function parse(tokens: Token[]): Pipeline[] {
 /**
  * Runs a command line on a device and resolves its exit code (the last command's, as `sh` does).
  * A syntax error is said on stderr (exit 2); a command that fails inside the simulator is said on
- * stderr as `/system/bin/sh: simulator: MESSAGE` (exit 1) and the line goes on. It never rejects
+ * stderr as `/system/bin/sh: simulator: MESSAGE` (exit 1) and the line goes on (the device's
+ * {@link ShellDevice.shellPath} in place of `/system/bin/sh`). It never rejects
  * for the line's sake.
  *
  * @typeParam D the device: {@link ShellDevice}, or a platform's extension of it.
@@ -245,11 +249,12 @@ export async function runShell<D extends ShellDevice>(
   device: D,
   output: ShellOutput,
 ): Promise<number> {
+  const sh = device.shellPath ?? "/system/bin/sh";
   let pipelines: Pipeline[];
   try {
     pipelines = parse(tokenize(line));
   } catch (error) {
-    output.stderr(`/system/bin/sh: syntax error: ${(error as Error).message}\n`);
+    output.stderr(`${sh}: syntax error: ${(error as Error).message}\n`);
     return 2;
   }
   let status = 0;
@@ -261,7 +266,7 @@ export async function runShell<D extends ShellDevice>(
     } catch (error) {
       if (error instanceof ShellExit) return error.code;
       // A failure of the simulator itself (say, the phone was closed): said on stderr, exit 1.
-      output.stderr(`/system/bin/sh: simulator: ${(error as Error).message}\n`);
+      output.stderr(`${sh}: simulator: ${(error as Error).message}\n`);
       status = 1;
     }
   }
@@ -311,7 +316,11 @@ async function runCommand<D extends ShellDevice>(
     } else if (redirect.fd === 0) {
       const file = device.files.get(resolvePath(redirect.target!));
       if (!file) {
-        output.stderr(`/system/bin/sh: ${redirect.target}: No such file or directory\n`);
+        output.stderr(
+          `${
+            device.shellPath ?? "/system/bin/sh"
+          }: ${redirect.target}: No such file or directory\n`,
+        );
         return 1;
       }
       stdin = file;
@@ -339,7 +348,7 @@ async function runCommand<D extends ShellDevice>(
     status = 0;
   } else {
     const [name, ...args] = argv;
-    const base = name.replace(/^\/system\/bin\//, "");
+    const base = name.replace(/^\/(system\/)?bin\//, "");
     const override = device.overrides?.get(base);
     const program: ShellCommand<D> | undefined = override
       ? async (args, io, device) =>
@@ -353,7 +362,8 @@ async function runCommand<D extends ShellDevice>(
       ? undefined
       : device.commands[base];
     if (!program) {
-      sinks[2](`/system/bin/sh: ${name}: not found\n`);
+      // mksh's words, Android's and HarmonyOS's shell.
+      sinks[2](`${device.shellPath ?? "/system/bin/sh"}: ${name}: inaccessible or not found\n`);
       status = 127;
     } else {
       status = await program(
