@@ -169,6 +169,8 @@ export async function startAdbFront(
       ["secure/default_input_method", "com.android.inputmethod.latin/.LatinIME"],
       ["system/screen_brightness", "128"],
       ["global/development_settings_enabled", "1"],
+      // ViewConfiguration.DEFAULT_LONG_PRESS_TIMEOUT (Android 12 and later); `input swipe` reads it.
+      ["secure/long_press_timeout", "400"],
     ]),
     files: new Map(),
     localSockets: new Map(),
