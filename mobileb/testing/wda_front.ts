@@ -7,6 +7,7 @@
  */
 
 import http from "node:http";
+import { randomUUID } from "node:crypto";
 import type { VirtualPhone } from "@sdk/web/testing";
 import { errorBody, okBody, WDA_ERRORS, WdaError } from "./_wda_protocol.ts";
 import { findRoute, wdaRoutes } from "./_wda_routes.ts";
@@ -36,6 +37,13 @@ export interface WdaFrontOptions {
   mjpegQuality?: number;
   /** MJPEG frame size, percent of the physical screen (WDA's `mjpegScalingFactor`). Default 100. */
   mjpegScalingFactor?: number;
+  /**
+   * Whether element references carry the JSON Wire Protocol key `ELEMENT` beside the W3C key
+   * `element-6066-11e4-a52e-4f735466cecf`, as WebDriverAgent's do. Default `true`; `false`
+   * answers as a W3C-only server does (Appium in front of WDA, for example), to test that a
+   * client reads the W3C key.
+   */
+  legacyElementKey?: boolean;
 }
 
 /**
@@ -174,6 +182,9 @@ export async function startWdaFront(
     },
     processArguments: new Map(),
     elements: new Map(),
+    elementIds: new WeakMap(),
+    deviceUuid: randomUUID().toUpperCase(),
+    legacyElementKey: options.legacyElementKey ?? true,
     started: new Date().toUTCString(),
   };
 
