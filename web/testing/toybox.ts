@@ -101,8 +101,14 @@ export const TOYBOX_COMMANDS: Readonly<Record<string, ShellCommand>> = {
   true: () => Promise.resolve(0),
   false: () => Promise.resolve(1),
   exit: (args) => Promise.reject(new ShellExit(Number(args[0] ?? 0) & 0xff)),
-  sleep: async (args) => {
-    await new Promise((resolve) => setTimeout(resolve, Number(args[0] ?? 0) * 1000));
+  sleep: async (args, io) => {
+    // Ends early when the host kills the shell.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      new Promise((resolve) => timer = setTimeout(resolve, Number(args[0] ?? 0) * 1000)),
+      io.killed ?? new Promise(() => {}),
+    ]);
+    clearTimeout(timer);
     return 0;
   },
   id: (_args, io) => {
