@@ -186,6 +186,18 @@ export const monkey: AndroidCommand = async (args, io, device) => {
   return 0;
 };
 
+/** What `pm list features` lists: a phone with a touch screen, portrait only, and WebView. */
+const FEATURES = [
+  "reqGlEsVersion=0x30002",
+  "android.hardware.faketouch",
+  "android.hardware.screen.portrait",
+  "android.hardware.touchscreen",
+  "android.hardware.touchscreen.multitouch",
+  "android.hardware.touchscreen.multitouch.distinct",
+  "android.software.input_methods",
+  "android.software.webview",
+];
+
 /** The system apps of the simulator: the launcher and the browser. */
 const SYSTEM_PACKAGES = new Set([LAUNCHER_PACKAGE, BROWSER_PACKAGE]);
 
@@ -277,12 +289,17 @@ function resolveActivity(args: string[], io: ShellCommandIo, device: AndroidDevi
 }
 
 /**
- * `pm` (and `cmd package`): `list packages ...`, `resolve-activity ...`, `path PKG`, `clear PKG`.
+ * `pm` (and `cmd package`): `list packages ...`, `list features`, `resolve-activity ...`,
+ * `path PKG`, `clear PKG`.
  */
 export const pm: AndroidCommand = async (args, io, device) => {
   const [verb, ...rest] = args;
   const packages = device.phone.packages();
   if (verb === "list" && rest[0] === "packages") return listPackages(rest.slice(1), io, packages);
+  if (verb === "list" && rest[0] === "features") {
+    io.stdout(FEATURES.map((feature) => `feature:${feature}\n`).join(""));
+    return 0;
+  }
   if (verb === "resolve-activity") return resolveActivity(rest, io, device);
   if (verb === "path") {
     const name = rest.filter((arg, i) => !arg.startsWith("-") && rest[i - 1] !== "--user")[0];
