@@ -66,7 +66,8 @@ export interface AdbFrontOptions {
   features?: readonly string[];
   /**
    * Shell commands to add or replace, by name; `null` removes a built-in one (it then answers
-   * `not found`, exit 127). For example a `screencap` that fails, to test a client's fallbacks.
+   * `inaccessible or not found`, exit 127). For example a `screencap` that fails, to test a
+   * client's fallbacks.
    */
   shellCommands?: Record<string, SimulatedShellCommand | null>;
   /** Services to refuse (answered with CLSE, as adbd refuses one), e.g. `s => s === "framebuffer:"`. */

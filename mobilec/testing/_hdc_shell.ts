@@ -4,7 +4,7 @@
  * `snapshot_display`, `aa start` / `force-stop`, `bm dump`, `hidumper`, `param get`), answered
  * from a virtual phone, on the phone shell of `@sdk/web/testing` (quotes, `;` `&&` `||` `|`,
  * redirections, and the toybox tools). Android's own commands (`input`, `am`, `wm`, ...) are not
- * in its table: they answer `not found`, as on a HarmonyOS device.
+ * in its table: they answer `/bin/sh: NAME: inaccessible or not found`, as on a HarmonyOS device.
  *
  * Output formats follow what HarmonyOS prints (docs/simulator.md lists them and what is a best
  * guess). Coordinates are physical pixels of the phone's screen.
