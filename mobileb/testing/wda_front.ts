@@ -127,10 +127,12 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 
 /**
  * Starts WDA's HTTP protocol in front of a virtual phone, on 127.0.0.1: WDA's routes for
- * sessions, screenshots (PNG, physical pixels), screen and window sizes (points), taps and
- * gestures, W3C actions with several fingers, typing, apps, buttons, URLs and the page source,
- * with WDA's envelope and error shapes; and WDA's MJPEG screen stream on `mjpegPort`.
- * docs/simulator.md lists the routes and what is not simulated.
+ * sessions, screenshots (PNG, physical pixels), screen and window sizes and rects (points), taps
+ * and gestures, W3C actions with several fingers, typing, apps, buttons, URLs, the page source,
+ * finding elements (accessibility id, class name, predicate string, class chain, XPath) and
+ * element commands, device and battery info and the health check, with WDA's envelope, element
+ * references and error shapes; and WDA's MJPEG screen stream on `mjpegPort`. docs/simulator.md
+ * lists the routes, and its Fidelity section what is answered as WDA does and what is not.
  *
  * @example
  * ```ts ignore
