@@ -1,12 +1,14 @@
 /**
  * The Android shell's app commands (private to `@sdk/mobilea/testing`): `am` (start, force-stop,
- * kill, broadcast), `monkey` (a launcher intent) and `pm` (list packages, path, clear), on the
- * virtual phone's apps.
+ * kill, broadcast), `monkey` (a launcher intent) and `pm` / `cmd package` (list packages,
+ * resolve-activity, path, clear), on the virtual phone's apps, in PackageManagerShellCommand's
+ * output formats.
  *
  * @module
  */
 
 import { BROWSER_PACKAGE, KEYCODE, LAUNCHER_PACKAGE } from "@sdk/web/testing";
+import type { ShellCommandIo } from "@sdk/web/testing";
 import { type AndroidCommand, type AndroidDevice, shortComponent } from "./_android_device.ts";
 
 /** Splits `pkg/.Activity` or `pkg/full.Activity` into a package and a fully qualified name. */
@@ -184,34 +186,132 @@ export const monkey: AndroidCommand = async (args, io, device) => {
   return 0;
 };
 
-/** `pm list packages [-3] [-s] [-f] [FILTER]`, `pm path PKG`, `pm clear PKG`. */
-export const pm: AndroidCommand = (args, io, device) => {
+/** What `pm list features` lists: a phone with a touch screen, portrait only, and WebView. */
+const FEATURES = [
+  "reqGlEsVersion=0x30002",
+  "android.hardware.faketouch",
+  "android.hardware.screen.portrait",
+  "android.hardware.touchscreen",
+  "android.hardware.touchscreen.multitouch",
+  "android.hardware.touchscreen.multitouch.distinct",
+  "android.software.input_methods",
+  "android.software.webview",
+];
+
+/** The system apps of the simulator: the launcher and the browser. */
+const SYSTEM_PACKAGES = new Set([LAUNCHER_PACKAGE, BROWSER_PACKAGE]);
+
+// The options of `pm list packages` (PackageManagerShellCommand.runListPackages), and the ones
+// that take a value.
+const LIST_OPTIONS = new Set(["-a", "-d", "-e", "-f", "-i", "-l", "-s", "-3", "-u", "-U"]);
+const LIST_VALUE_OPTIONS = new Set(["--user", "--uid"]);
+
+/** `pm list packages [-3] [-s] [-f] [-i] [-U] [--show-versioncode] [--user N] [--uid N] [FILTER]`. */
+function listPackages(args: string[], io: ShellCommandIo, packages: string[]): number {
+  const options = new Set<string>();
+  let uid: number | undefined;
+  let filter: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (LIST_VALUE_OPTIONS.has(arg)) {
+      if (arg === "--uid") uid = Number(args[i + 1]);
+      i++;
+    } else if (arg === "--show-versioncode" || arg === "--apex-only") options.add(arg);
+    else if (arg.startsWith("-")) {
+      if (!LIST_OPTIONS.has(arg)) {
+        io.stderr(`Error: Unknown option: ${arg}\n`);
+        return 255;
+      }
+      options.add(arg);
+    } else filter = arg;
+  }
+  if (options.has("--apex-only")) return 0;
+  packages.forEach((name, index) => {
+    const system = SYSTEM_PACKAGES.has(name);
+    if (options.has("-3") && system) return;
+    if (options.has("-s") && !system) return;
+    if (options.has("-d")) return; // no app is disabled
+    if (filter !== undefined && !name.includes(filter)) return;
+    if (uid !== undefined && uidOf(index) !== uid) return;
+    let line = "package:";
+    if (options.has("-f")) line += `/data/app/${name}-1/base.apk=`;
+    line += name;
+    if (options.has("--show-versioncode")) line += " versionCode:1";
+    if (options.has("-i")) line += "  installer=null";
+    if (options.has("-U")) line += ` uid:${uidOf(index)}`;
+    io.stdout(`${line}\n`);
+  });
+  return 0;
+}
+
+/** The uid of the n-th installed package: app uids start at 10000 (Process.FIRST_APPLICATION_UID). */
+const uidOf = (index: number) => 10000 + index;
+
+/**
+ * `pm resolve-activity [--brief | --components] [INTENT]`: the activity an intent starts. A bare
+ * package name is a launcher intent for it (Intent.parseCommandArgs); `-n` names a component; a
+ * URI opens in the browser. Prints `No activity found` (exit 0) when nothing resolves.
+ */
+function resolveActivity(args: string[], io: ShellCommandIo, device: AndroidDevice): number {
+  const brief = args.includes("--brief");
+  const components = args.includes("--components");
+  const intent = parseIntent(args.filter((a) => a !== "--brief" && a !== "--components"));
+  const { phone } = device;
+  let component: string | undefined;
+  if (intent.component) {
+    const { packageName, activity } = parseComponent(intent.component);
+    if (activity && phone.activitiesOf(packageName).includes(activity)) {
+      component = shortComponent(packageName, activity);
+    }
+  } else if (intent.packageName) {
+    const activity = activityOf(device, intent.packageName);
+    if (activity) component = shortComponent(intent.packageName, activity);
+  } else if (intent.data && /^https?:/i.test(intent.data)) {
+    component = shortComponent(BROWSER_PACKAGE, activityOf(device, BROWSER_PACKAGE)!);
+  }
+  if (!component) {
+    io.stdout("No activity found\n");
+    return 0;
+  }
+  const [packageName, name] = component.split("/");
+  const qualified = name.startsWith(".") ? packageName + name : name;
+  if (!components) {
+    io.stdout(
+      brief
+        ? "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n"
+        : `  ActivityInfo:\n    name=${qualified}\n    packageName=${packageName}\n` +
+          `    enabled=true exported=true directBootAware=false\n` +
+          "  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n",
+    );
+  }
+  if (brief || components) io.stdout(`${component}\n`);
+  return 0;
+}
+
+/**
+ * `pm` (and `cmd package`): `list packages ...`, `list features`, `resolve-activity ...`,
+ * `path PKG`, `clear PKG`.
+ */
+export const pm: AndroidCommand = async (args, io, device) => {
   const [verb, ...rest] = args;
   const packages = device.phone.packages();
-  if (verb === "list" && rest[0] === "packages") {
-    const options = rest.slice(1).filter((arg) => arg.startsWith("-"));
-    const filter = rest.slice(1).find((arg) => !arg.startsWith("-"));
-    const system = new Set([LAUNCHER_PACKAGE, BROWSER_PACKAGE]);
-    for (const name of packages) {
-      if (options.includes("-3") && system.has(name)) continue;
-      if (options.includes("-s") && !system.has(name)) continue;
-      if (filter && !name.includes(filter)) continue;
-      const path = options.includes("-f") ? `/data/app/${name}-1/base.apk=` : "";
-      io.stdout(`package:${path}${name}\n`);
-    }
-    return Promise.resolve(0);
+  if (verb === "list" && rest[0] === "packages") return listPackages(rest.slice(1), io, packages);
+  if (verb === "list" && rest[0] === "features") {
+    io.stdout(FEATURES.map((feature) => `feature:${feature}\n`).join(""));
+    return 0;
   }
+  if (verb === "resolve-activity") return resolveActivity(rest, io, device);
   if (verb === "path") {
-    if (!packages.includes(rest[0])) return Promise.resolve(1);
-    io.stdout(`package:/data/app/${rest[0]}-1/base.apk\n`);
-    return Promise.resolve(0);
+    const name = rest.filter((arg, i) => !arg.startsWith("-") && rest[i - 1] !== "--user")[0];
+    if (!packages.includes(name)) return 1;
+    io.stdout(`package:/data/app/${name}-1/base.apk\n`);
+    return 0;
   }
   if (verb === "clear") {
-    return device.phone.stopApp(rest[0]).then(() => {
-      io.stdout("Success\n");
-      return 0;
-    });
+    await device.phone.stopApp(rest.filter((arg) => !arg.startsWith("-")).pop() ?? "");
+    io.stdout("Success\n");
+    return 0;
   }
   io.stderr(`Unknown command: ${verb ?? ""}\n`);
-  return Promise.resolve(verb === undefined ? 0 : 255);
+  return verb === undefined ? 0 : 255;
 };

@@ -23,6 +23,16 @@ function parseKeyCode(name: string): number | undefined {
   return KEYCODE_NAMES.get(name.toUpperCase().replace(/^KEYCODE_/, ""));
 }
 
+/** ViewConfiguration's TOUCH_SLOP, dp: how far a finger may wander and still press. */
+const TOUCH_SLOP_DP = 8;
+/** ViewConfiguration.DEFAULT_LONG_PRESS_TIMEOUT, ms (Android 12 and later; 500 before). */
+const LONG_PRESS_TIMEOUT_MS = 400;
+
+/** The touch slop in physical pixels, as `getDimensionPixelSize` rounds 8 dp at a density. */
+export function touchSlop(density: number): number {
+  return Math.max(1, Math.round(TOUCH_SLOP_DP * density));
+}
+
 const INPUT_SOURCES = new Set([
   "keyboard",
   "mouse",
@@ -47,7 +57,7 @@ const INPUT_USAGE = "Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...
   "      motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)\n";
 
 /** `input [SOURCE] [-d DISPLAY] VERB ARGS...`, as Android's InputShellCommand. */
-export const input: AndroidCommand = async (args, io, { phone }) => {
+export const input: AndroidCommand = async (args, io, { phone, settings }) => {
   args = [...args];
   if (args.length > 0 && INPUT_SOURCES.has(args[0])) args.shift();
   if (args[0] === "-d") {
@@ -77,8 +87,13 @@ export const input: AndroidCommand = async (args, io, { phone }) => {
       const duration = rest[4] === undefined ? (verb === "swipe" ? 300 : 1000) : Number(rest[4]);
       if (!Number.isFinite(duration) || duration < 0) return invalid();
       const [x1, y1, x2, y2] = line;
-      if (x1 === x2 && y1 === y2) await phone.longPress(x1, y1, duration);
-      else await phone.swipe(x1, y1, x2, y2, duration);
+      // Android's gesture detection tells the finger's path apart: within the touch slop it is a
+      // press, a long press once held for the long-press timeout, else a tap; beyond it, a swipe.
+      const slop = touchSlop(phone.density);
+      const timeout = Number(settings.get("secure/long_press_timeout") ?? LONG_PRESS_TIMEOUT_MS);
+      if (Math.hypot(x2 - x1, y2 - y1) > slop) await phone.swipe(x1, y1, x2, y2, duration);
+      else if (duration >= timeout) await phone.longPress(x1, y1, duration);
+      else await phone.tap(x1, y1, duration);
       return 0;
     }
     case "text": {

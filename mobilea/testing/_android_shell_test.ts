@@ -28,6 +28,7 @@ function fakePhone(): VirtualPhone & { inputs: SimulatorInput[] } {
         ? "com.example.notes.MainActivity"
         : undefined,
     activitiesOf: (name) => name === "com.example.notes" ? ["com.example.notes.MainActivity"] : [],
+    labelOf: (name) => name === "com.example.notes" ? "Notes" : undefined,
     runningApps: () => [],
     foregroundApp: () => ({
       packageName: foreground,
@@ -80,13 +81,13 @@ async function sh(line: string, phone = fakePhone()) {
 
 test("input: tap, swipe, a still swipe as long press, text with %s, key names and codes", async () => {
   const { phone, code } = await sh(
-    "input tap 540 300; input touchscreen swipe 1 2 3 4 500; input swipe 9 9 9 9 800; " +
+    "input tap 540 300; input touchscreen swipe 1 2 300 4 500; input swipe 9 9 9 9 800; " +
       "input text 'hi%sthere'; input keyevent KEYCODE_BACK 3 ENTER; input motionevent DOWN 5 6",
   );
   assert.equal(code, 0);
   assert.deepEqual(phone.inputs, [
     { type: "tap", x: 540, y: 300 },
-    { type: "swipe", x1: 1, y1: 2, x2: 3, y2: 4, durationMs: 500 },
+    { type: "swipe", x1: 1, y1: 2, x2: 300, y2: 4, durationMs: 500 },
     { type: "longPress", x: 9, y: 9, durationMs: 800 },
     { type: "text", text: "hi there", method: "keys" },
     { type: "key", keyCode: 4 },
@@ -105,7 +106,7 @@ test("unknown commands answer like sh; exit codes combine through && and ||", as
     { ...(await sh("frobnicate x")), phone: undefined, device: undefined },
     {
       out: "",
-      err: "/system/bin/sh: frobnicate: not found\n",
+      err: "/system/bin/sh: frobnicate: inaccessible or not found\n",
       code: 127,
       phone: undefined,
       device: undefined,
@@ -114,7 +115,11 @@ test("unknown commands answer like sh; exit codes combine through && and ||", as
   assert.equal((await sh("false || echo yes && echo and")).out, "yes\nand\n");
   assert.equal((await sh("true && exit 7; echo never")).code, 7);
   assert.equal((await sh("echo x 1>&2")).err, "x\n");
-  assert.equal((await sh("nope 2>&1")).out, "/system/bin/sh: nope: not found\n");
+  assert.equal((await sh("nope 2>&1")).out, "/system/bin/sh: nope: inaccessible or not found\n");
+  assert.equal(
+    (await sh("/system/bin/nope")).err,
+    "/system/bin/sh: /system/bin/nope: inaccessible or not found\n",
+  );
   assert.equal((await sh("sh -c 'echo inner'")).out, "inner\n");
   // A failure of the simulator itself is said on stderr, exit 1 (the fake phone has no screen).
   const broken = await sh("screencap -p; echo after");
@@ -154,4 +159,78 @@ test("device queries: wm, getprop, dumpsys window and activity, am start errors"
   assert.deepEqual(web.phone.inputs, [{ type: "openUrl", url: "https://example.com/" }]);
   const monkey = await sh("monkey -p com.example.none 1");
   assert.equal(monkey.code, 252);
+});
+
+test("input swipe: Android's touch slop (8 dp) and long-press timeout (400 ms) tell tap, long press and swipe apart", async () => {
+  // 8 dp at density 2.625 is 21 physical pixels.
+  const { phone } = await sh(
+    "input swipe 100 100 100 100 150; input swipe 100 100 120 100 399; " +
+      "input swipe 100 100 100 121 400; input swipe 100 100 100 122 150; input swipe 5 5 5 5",
+  );
+  assert.deepEqual(phone.inputs, [
+    { type: "tap", x: 100, y: 100 },
+    { type: "tap", x: 100, y: 100 },
+    { type: "longPress", x: 100, y: 100, durationMs: 400 },
+    { type: "swipe", x1: 100, y1: 100, x2: 100, y2: 122, durationMs: 150 },
+    // The default duration, 300 ms, is under the timeout: a swipe in place is a tap.
+    { type: "tap", x: 5, y: 5 },
+  ]);
+  // The timeout is the secure setting long_press_timeout, as ViewConfiguration reads it.
+  const slow = await sh("settings put secure long_press_timeout 1000; input swipe 7 7 7 7 800");
+  assert.deepEqual(slow.phone.inputs, [{ type: "tap", x: 7, y: 7 }]);
+});
+
+test("cmd package: resolve-activity --brief / --components, list packages with appium-adb's options", async () => {
+  const brief = await sh("cmd package resolve-activity --brief com.example.notes");
+  assert.deepEqual([brief.code, brief.out], [
+    0,
+    "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n" +
+    "com.example.notes/.MainActivity\n",
+  ]);
+  assert.equal(
+    (await sh(
+      "pm resolve-activity --components -a android.intent.action.MAIN " +
+        "-c android.intent.category.LAUNCHER com.example.notes",
+    )).out,
+    "com.example.notes/.MainActivity\n",
+  );
+  assert.equal(
+    (await sh("cmd package resolve-activity --brief -n com.example.notes/.MainActivity")).out
+      .split("\n")[1],
+    "com.example.notes/.MainActivity",
+  );
+  const none = await sh("cmd package resolve-activity --brief com.example.none");
+  assert.deepEqual([none.code, none.out], [0, "No activity found\n"]);
+  assert.equal(
+    (await sh("cmd package list packages --show-versioncode --user 0 -3")).out,
+    "package:com.example.notes versionCode:1\n",
+  );
+  assert.equal(
+    (await sh("pm list packages -U -s chrome")).out,
+    "package:com.android.chrome uid:10002\n",
+  );
+  assert.equal(
+    (await sh("pm list packages -f -i notes")).out,
+    "package:/data/app/com.example.notes-1/base.apk=com.example.notes  installer=null\n",
+  );
+  const bad = await sh("pm list packages -x");
+  assert.deepEqual([bad.code, bad.err], [255, "Error: Unknown option: -x\n"]);
+});
+
+test("toybox date: strftime conversions, %N and %3N, %:z, -u, -I and -d @SECONDS", async () => {
+  const at = "-u -d @1704632709.123456789";
+  assert.equal((await sh(`date ${at} +%s%3N`)).out, "1704632709123\n");
+  assert.equal(
+    (await sh(`date ${at} '+%F %T.%N %z %:z %Z'`)).out,
+    "2024-01-07 13:05:09.123456789 +0000 +00:00 UTC\n",
+  );
+  assert.equal(
+    (await sh(`date ${at} '+%a %b %e %j %V %u %I %p'`)).out,
+    "Sun Jan  7 007 01 7 01 PM\n",
+  );
+  assert.equal((await sh(`date ${at} -Is`)).out, "2024-01-07T13:05:09+00:00\n");
+  assert.equal((await sh(`date ${at}`)).out, "Sun Jan  7 13:05:09 UTC 2024\n");
+  // Now, in milliseconds: a 13-digit number within a second of the host's clock.
+  const now = Number((await sh("date +%s%3N")).out);
+  assert.ok(Math.abs(now - Date.now()) < 1000, `date +%s%3N gave ${now}`);
 });

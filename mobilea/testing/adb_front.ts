@@ -66,7 +66,8 @@ export interface AdbFrontOptions {
   features?: readonly string[];
   /**
    * Shell commands to add or replace, by name; `null` removes a built-in one (it then answers
-   * `not found`, exit 127). For example a `screencap` that fails, to test a client's fallbacks.
+   * `inaccessible or not found`, exit 127). For example a `screencap` that fails, to test a
+   * client's fallbacks.
    */
   shellCommands?: Record<string, SimulatedShellCommand | null>;
   /** Services to refuse (answered with CLSE, as adbd refuses one), e.g. `s => s === "framebuffer:"`. */
@@ -169,6 +170,8 @@ export async function startAdbFront(
       ["secure/default_input_method", "com.android.inputmethod.latin/.LatinIME"],
       ["system/screen_brightness", "128"],
       ["global/development_settings_enabled", "1"],
+      // ViewConfiguration.DEFAULT_LONG_PRESS_TIMEOUT (Android 12 and later); `input swipe` reads it.
+      ["secure/long_press_timeout", "400"],
     ]),
     files: new Map(),
     localSockets: new Map(),

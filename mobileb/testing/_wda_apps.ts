@@ -16,6 +16,18 @@ export const SPRINGBOARD = "com.apple.springboard";
 /** Safari: where web URLs open. */
 export const SAFARI = "com.apple.mobilesafari";
 
+/**
+ * The name of the app in front, as WDA's `activeAppInfo` and the source's Application element give
+ * it: the app's label (`SimulatedApp.label`), `Safari` for the browser, `SpringBoard` for the home
+ * screen and the app switcher.
+ */
+export function activeAppName(phone: VirtualPhone): string {
+  const packageName = phone.foregroundApp().packageName;
+  if (packageName === LAUNCHER_PACKAGE) return "SpringBoard";
+  if (packageName === BROWSER_PACKAGE) return "Safari";
+  return phone.labelOf(packageName) ?? packageName;
+}
+
 /** XCUIApplicationState: unknown (not installed), not running, background, foreground. */
 export const APP_STATE = { unknown: 0, notRunning: 1, background: 3, foreground: 4 } as const;
 
@@ -121,7 +133,7 @@ function activeAppInfo({ state }: WdaRequest): unknown {
   return {
     pid: pidOf(bundleId),
     bundleId,
-    name: "",
+    name: activeAppName(state.phone),
     processArguments: state.processArguments.get(bundleId) ?? { args: [], env: {} },
   };
 }

@@ -1,13 +1,11 @@
 /**
  * The input routes of the WDA front (private to `@sdk/mobileb/testing`), as WDA's
- * FBElementCommands, FBFindElementCommands, FBCustomCommands and W3C actions register them: taps
- * and gestures at points, W3C actions, typing, the keyboard, and the focused text field. The phone
- * takes physical pixels: points times the scale.
+ * FBElementCommands, FBCustomCommands and W3C actions register them: taps and gestures at points,
+ * W3C actions, typing and the keyboard. The phone takes physical pixels: points times the scale.
  *
  * @module
  */
 
-import { randomUUID } from "node:crypto";
 import { KEYCODE } from "@sdk/web/testing";
 import { numberArg, secondsArg, WdaError } from "./_wda_protocol.ts";
 import {
@@ -19,9 +17,6 @@ import {
 } from "./_wda_actions.ts";
 import { typeKeys } from "./_wda_keys.ts";
 import type { WdaRequest, WdaRoute, WdaState } from "./_wda_state.ts";
-
-/** The W3C key of an element reference. */
-const ELEMENT_KEY = "element-6066-11e4-a23f-4fbf4cda1c3a";
 
 const play = (state: WdaState, plan: GesturePlan) => playGesture(state.phone, state.scale, plan);
 
@@ -54,33 +49,6 @@ async function dismissKeyboard({ state }: WdaRequest): Promise<null> {
   // Back hides the keyboard and nothing else while it is up; without a keyboard there is
   // nothing to do, as in WDA.
   if (await state.phone.keyboardShown()) await state.phone.keyEvent(KEYCODE.BACK);
-  return null;
-}
-
-async function activeElement({ state }: WdaRequest): Promise<unknown> {
-  const page = state.phone.foregroundPage();
-  if (!(await state.phone.keyboardShown())) {
-    throw new WdaError("no such element", "No element is currently focused for text input");
-  }
-  const id = randomUUID().toUpperCase();
-  // Only the newest reference is kept: the simulator knows no element but the focused one.
-  state.elements.clear();
-  state.elements.set(id, page);
-  return { ELEMENT: id, [ELEMENT_KEY]: id };
-}
-
-async function clearElement({ state, params }: WdaRequest): Promise<null> {
-  // Only the focused text field is known to the simulator: clearing works while it is still
-  // the one in front with the keyboard up.
-  const page = state.elements.get(params.uuid);
-  if (!page || page !== state.phone.foregroundPage() || !(await state.phone.keyboardShown())) {
-    throw new WdaError(
-      "stale element reference",
-      `The element '${params.uuid}' is no longer focused on screen; get it again with ` +
-        `GET /session/:id/element/active`,
-    );
-  }
-  await state.phone.clearText();
   return null;
 }
 
@@ -131,7 +99,5 @@ export function inputRoutes(): WdaRoute[] {
     },
     { method: "POST", path: "/wda/keys", where: "session", handler: keys },
     { method: "POST", path: "/wda/keyboard/dismiss", where: "session", handler: dismissKeyboard },
-    { method: "GET", path: "/element/active", where: "session", handler: activeElement },
-    { method: "POST", path: "/element/:uuid/clear", where: "session", handler: clearElement },
   ];
 }

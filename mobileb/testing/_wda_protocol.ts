@@ -22,6 +22,7 @@ export const WDA_ERRORS = {
     404,
     "An element command failed because the referenced element is no longer attached to the DOM",
   ],
+  "invalid selector": [400, "Argument was an invalid selector (e.g. XPath/Class Chain)"],
   "session not created": [500, "A new session could not be created"],
   "unknown command": [
     404,

@@ -11,11 +11,20 @@ import { sessionRoutes } from "./_wda_session.ts";
 import { screenRoutes } from "./_wda_screen.ts";
 import { inputRoutes } from "./_wda_input.ts";
 import { appRoutes } from "./_wda_apps.ts";
+import { elementRoutes } from "./_wda_elements.ts";
+import { deviceRoutes } from "./_wda_device.ts";
 import type { WdaRoute } from "./_wda_state.ts";
 
 /** Every route of the front. */
 export function wdaRoutes(): WdaRoute[] {
-  return [...sessionRoutes(), ...screenRoutes(), ...inputRoutes(), ...appRoutes()];
+  return [
+    ...sessionRoutes(),
+    ...screenRoutes(),
+    ...inputRoutes(),
+    ...elementRoutes(),
+    ...appRoutes(),
+    ...deviceRoutes(),
+  ];
 }
 
 /** Matches `path` against a route path with `:name` segments; the params, or undefined. */

@@ -10,6 +10,7 @@
 import { Buffer } from "node:buffer";
 import { WdaError } from "./_wda_protocol.ts";
 import { pageSource, sourceJson, sourceXml } from "./_wda_source.ts";
+import { activeAppName } from "./_wda_apps.ts";
 import { MJPEG_SETTING_LIMITS, type MjpegSettings } from "./_wda_mjpeg.ts";
 import { screenPoints, type WdaRequest, type WdaRoute } from "./_wda_state.ts";
 
@@ -35,7 +36,11 @@ async function source({ state, query }: WdaRequest): Promise<unknown> {
     );
   }
   const page = state.phone.foregroundPage();
-  const tree = await pageSource(page, await page.title(), state.phone.density / state.scale);
+  const tree = await pageSource(
+    page,
+    activeAppName(state.phone),
+    state.phone.density / state.scale,
+  );
   return format === "xml" ? sourceXml(tree) : sourceJson(tree);
 }
 
@@ -68,11 +73,18 @@ function updateSettings(request: WdaRequest): unknown {
 export function screenRoutes(): WdaRoute[] {
   return [
     { method: "GET", path: "/screenshot", where: "both", handler: screenshot },
+    // FBElementCommands: the size under a session and without one, the rect under a session.
     {
       method: "GET",
       path: "/window/size",
-      where: "session",
+      where: "both",
       handler: ({ state }) => screenPoints(state),
+    },
+    {
+      method: "GET",
+      path: "/window/rect",
+      where: "session",
+      handler: ({ state }) => ({ x: 0, y: 0, ...screenPoints(state) }),
     },
     { method: "GET", path: "/wda/screen", where: "both", handler: screen },
     { method: "GET", path: "/orientation", where: "both", handler: () => "PORTRAIT" },

@@ -30,6 +30,9 @@ export function sessionInformation(state: WdaState): unknown {
 async function deleteSession(state: WdaState): Promise<void> {
   const session = state.session;
   state.session = undefined;
+  // Element references belong to the session's element cache.
+  state.elements.clear();
+  state.elementIds = new WeakMap();
   if (session?.bundleId && session.shouldTerminateApp && session.bundleId !== SPRINGBOARD) {
     await terminate(state, session.bundleId);
   }

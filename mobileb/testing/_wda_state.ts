@@ -34,8 +34,14 @@ export interface WdaState {
   processArguments: Map<string, { args: string[]; env: Record<string, string> }>;
   /** When the front started, for `/status`'s build time. */
   started: string;
-  /** Element references handed out by `/element/active`: id -> the page it was focused in. */
-  elements: Map<string, Page>;
+  /** Element references handed out: UUID -> the page and the page's reference of the element. */
+  elements: Map<string, { page: Page; ref: string }>;
+  /** The UUIDs handed out, per page and reference, so an element keeps its UUID. */
+  elementIds: WeakMap<Page, Map<string, string>>;
+  /** The device's `identifierForVendor` (`/wda/device/info`'s `uuid`), fixed while the front runs. */
+  deviceUuid: string;
+  /** Whether element references carry `ELEMENT` beside the W3C key (WDA's do). */
+  legacyElementKey: boolean;
 }
 
 /** One request as a handler sees it. */

@@ -7,6 +7,7 @@
  */
 
 import http from "node:http";
+import { randomUUID } from "node:crypto";
 import type { VirtualPhone } from "@sdk/web/testing";
 import { errorBody, okBody, WDA_ERRORS, WdaError } from "./_wda_protocol.ts";
 import { findRoute, wdaRoutes } from "./_wda_routes.ts";
@@ -36,6 +37,13 @@ export interface WdaFrontOptions {
   mjpegQuality?: number;
   /** MJPEG frame size, percent of the physical screen (WDA's `mjpegScalingFactor`). Default 100. */
   mjpegScalingFactor?: number;
+  /**
+   * Whether element references carry the JSON Wire Protocol key `ELEMENT` beside the W3C key
+   * `element-6066-11e4-a52e-4f735466cecf`, as WebDriverAgent's do. Default `true`; `false`
+   * answers as a W3C-only server does (Appium in front of WDA, for example), to test that a
+   * client reads the W3C key.
+   */
+  legacyElementKey?: boolean;
 }
 
 /**
@@ -119,10 +127,12 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 
 /**
  * Starts WDA's HTTP protocol in front of a virtual phone, on 127.0.0.1: WDA's routes for
- * sessions, screenshots (PNG, physical pixels), screen and window sizes (points), taps and
- * gestures, W3C actions with several fingers, typing, apps, buttons, URLs and the page source,
- * with WDA's envelope and error shapes; and WDA's MJPEG screen stream on `mjpegPort`.
- * docs/simulator.md lists the routes and what is not simulated.
+ * sessions, screenshots (PNG, physical pixels), screen and window sizes and rects (points), taps
+ * and gestures, W3C actions with several fingers, typing, apps, buttons, URLs, the page source,
+ * finding elements (accessibility id, class name, predicate string, class chain, XPath) and
+ * element commands, device and battery info and the health check, with WDA's envelope, element
+ * references and error shapes; and WDA's MJPEG screen stream on `mjpegPort`. docs/simulator.md
+ * lists the routes, and its Fidelity section what is answered as WDA does and what is not.
  *
  * @example
  * ```ts ignore
@@ -174,6 +184,9 @@ export async function startWdaFront(
     },
     processArguments: new Map(),
     elements: new Map(),
+    elementIds: new WeakMap(),
+    deviceUuid: randomUUID().toUpperCase(),
+    legacyElementKey: options.legacyElementKey ?? true,
     started: new Date().toUTCString(),
   };
 

@@ -4,7 +4,7 @@
  * `snapshot_display`, `aa start` / `force-stop`, `bm dump`, `hidumper`, `param get`), answered
  * from a virtual phone, on the phone shell of `@sdk/web/testing` (quotes, `;` `&&` `||` `|`,
  * redirections, and the toybox tools). Android's own commands (`input`, `am`, `wm`, ...) are not
- * in its table: they answer `not found`, as on a HarmonyOS device.
+ * in its table: they answer `/bin/sh: NAME: inaccessible or not found`, as on a HarmonyOS device.
  *
  * Output formats follow what HarmonyOS prints (docs/simulator.md lists them and what is a best
  * guess). Coordinates are physical pixels of the phone's screen.
@@ -27,6 +27,8 @@ import {
   type VirtualPhone,
 } from "@sdk/web/testing";
 import { androidKeyOf, HARMONY_MODIFIERS, HARMONY_NAMED_KEYS, pageComboOf } from "./_hdc_keys.ts";
+import { dumpLayout } from "./_hdc_layout.ts";
+import { AA_HELP, BM_COMMANDS, BM_HELP, KNOWN_AA, UITEST_HELP } from "./_hdc_help.ts";
 
 /** How long `uitest uiInput longClick` holds, ms (the simulator's choice). */
 export const LONG_CLICK_MS = 1500;
@@ -77,7 +79,13 @@ export function harmonyShell(
     "const.product.devicetype": "phone",
     ...params,
   }));
-  const device: HarmonyDevice = { phone, files, commands: HARMONY_COMMANDS, parameters };
+  const device: HarmonyDevice = {
+    phone,
+    files,
+    commands: HARMONY_COMMANDS,
+    parameters,
+    shellPath: "/bin/sh",
+  };
   return {
     files,
     async run(line) {
@@ -106,6 +114,44 @@ const UI_INPUT_USAGE: Readonly<Record<string, string>> = {
   keyEvent: "keyEvent <keyID/Back/Home/Power> [keyID_1] [keyID_2]",
 };
 
+/**
+ * `uitest dumpLayout [-p PATH] [-i] [-a]`: the layout JSON into the device's files (default
+ * `/data/local/tmp/layout_<microseconds>.json`), `DumpLayout saved to:PATH`.
+ */
+async function uitestDumpLayout(
+  args: string[],
+  io: ShellCommandIo,
+  phone: VirtualPhone,
+  files: Map<string, Uint8Array>,
+): Promise<number> {
+  const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  let path = `/data/local/tmp/layout_${micros}.json`;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "-p") {
+      if (args[i + 1] === undefined) {
+        io.stdout(
+          "uitest: option requires an argument: p\nUSAGE: uitestkit dumpLayout -p <path>\n",
+        );
+        return 1;
+      }
+      path = args[++i];
+    } else if (/^-p./.test(arg)) path = arg.slice(2);
+    else if (arg !== "-i" && arg !== "-a") {
+      io.stdout(
+        `uitest: unrecognized option: ${
+          arg.replace(/^-/, "")
+        }\nUSAGE: uitestkit dumpLayout -p <path>\n`,
+      );
+      return 1;
+    }
+  }
+  const layout = await dumpLayout(phone);
+  files.set(resolvePath(path), new TextEncoder().encode(JSON.stringify(layout)));
+  io.stdout(`DumpLayout saved to:${path}\n`);
+  return 0;
+}
+
 async function uitest(
   args: string[],
   io: ShellCommandIo,
@@ -126,12 +172,21 @@ async function uitest(
     io.stdout(`ScreenCap saved to ${path}\n`);
     return 0;
   }
+  if (sub === "dumpLayout") return await uitestDumpLayout(rest, io, phone, files);
   if (sub === "uiInput") return await uiInput(rest, io, phone);
-  io.stdout(
-    `The simulator's uitest runs uiInput, screenCap and --version only, not ${
-      sub ?? "nothing"
-    } (dumpLayout and uiRecord need a real device)\n`,
-  );
+  if (sub === "help") {
+    io.stdout(UITEST_HELP);
+    return 0;
+  }
+  if (sub === undefined) {
+    io.stdout(`Missing argument\n${UITEST_HELP}`);
+    return 1;
+  }
+  if (sub === "uiRecord" || sub === "start-daemon") {
+    io.stdout(`The simulator's uitest does not run ${sub} (docs/simulator.md, Fidelity)\n`);
+    return 1;
+  }
+  io.stdout(`Illegal argument: ${sub}\n${UITEST_HELP}`);
   return 1;
 }
 
@@ -369,9 +424,16 @@ async function aa(args: string[], io: ShellCommandIo, phone: VirtualPhone): Prom
     io.stdout("force stop process successfully.\n");
     return 0;
   }
-  io.stdout(
-    `The simulator's aa runs start (-a -b, or -U) and force-stop, not ${sub ?? "nothing"}\n`,
-  );
+  if (sub === "help" || sub === undefined) {
+    io.stdout(AA_HELP);
+    return 0;
+  }
+  if (KNOWN_AA.has(sub)) {
+    io.stdout(`The simulator's aa runs start (-a -b, or -U) and force-stop, not ${sub}\n`);
+    return 1;
+  }
+  // ShellCommand's answer to an unknown command, then the help.
+  io.stdout(`aa: '${sub}' is not a valid aa command. See 'aa help'.\n${AA_HELP}`);
   return 1;
 }
 
@@ -392,6 +454,16 @@ function bm(args: string[], io: ShellCommandIo, phone: VirtualPhone): Promise<nu
     }
     io.stdout(`${bundle}:\n${JSON.stringify(bundleInfo(bundle, abilities), null, 4)}\n`);
     return Promise.resolve(0);
+  }
+  const sub = args[0];
+  if (sub === "help" || sub === undefined) {
+    io.stdout(BM_HELP);
+    return Promise.resolve(0);
+  }
+  if (!BM_COMMANDS.includes(sub)) {
+    // ShellCommand's answer to an unknown command, then the help.
+    io.stdout(`bm: '${sub}' is not a valid bm command. See 'bm help'.\n${BM_HELP}`);
+    return Promise.resolve(1);
   }
   io.stdout("The simulator's bm runs dump -a and dump -n <bundle-name> only\n");
   return Promise.resolve(1);

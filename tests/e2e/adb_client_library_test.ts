@@ -84,7 +84,7 @@ test("@yume-chan/adb runs shell commands with stdout, stderr and exit codes", as
     });
     assert.deepEqual(await shell.spawnWaitText("xyz"), {
       stdout: "",
-      stderr: "/system/bin/sh: xyz: not found\n",
+      stderr: "/system/bin/sh: xyz: inaccessible or not found\n",
       exitCode: 127,
     });
     assert.equal(await adb.getProp("ro.sf.lcd_density"), "420");

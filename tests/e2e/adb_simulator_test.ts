@@ -307,7 +307,7 @@ test("input motionevent DOWN, MOVE and UP drive one finger by hand", async () =>
 test("shell exit codes and errors travel through shell protocol v2", async () => {
   const unknown = await shell("xyz --help");
   assert.equal(unknown.code, 127);
-  assert.equal(unknown.err, "/system/bin/sh: xyz: not found\n");
+  assert.equal(unknown.err, "/system/bin/sh: xyz: inaccessible or not found\n");
   assert.equal((await shell("exit 3")).code, 3);
   assert.equal((await shell("echo a && false || echo b")).out, "a\nb\n");
   assert.equal((await shell("echo hidden > /dev/null; echo shown")).out, "shown\n");
@@ -352,7 +352,7 @@ test("with auth 'accept-any-key' the adb server signs the token and the device c
 test("adb shell without a command reads command lines from stdin, as sh does", async () => {
   const run = await adbWithInput("wm size\necho hi\nxyz\nexit 4\n", "-s", front.serial, "shell");
   assert.equal(run.stdout.toString(), "Physical size: 1080x2400\nhi\n");
-  assert.equal(run.stderr, "/system/bin/sh: xyz: not found\n");
+  assert.equal(run.stderr, "/system/bin/sh: xyz: inaccessible or not found\n");
   assert.equal(run.code, 4);
 });
 

@@ -155,7 +155,7 @@ test("uitest uiInput: taps, swipes, keys and text reach the phone in physical pi
   assert.match((await shell("uitest uiInput click 1")).stdout, /^Missing parameter\./);
   assert.match((await shell("uitest uiInput swipe 1 1 2 2 50")).stdout, /^Invalid parameters\./);
   assert.match((await shell("uitest uiInput keyEvent Home 2054")).stdout, /^Invalid parameters\./);
-  assert.match((await shell("uitest dumpLayout")).stdout, /need a real device/);
+  assert.match((await shell("uitest uiRecord record")).stdout, /does not run uiRecord/);
   // Text: typed into the focused field in one commit, Ctrl+A selects it for Backspace.
   await phone.launchApp(NOTES);
   await phone.foregroundPage().evaluate(() => location.hash = "#/note/5");
@@ -226,8 +226,103 @@ test("aa, bm, hidumper and param answer from the phone; Android's commands are n
   assert.equal((await shell("param get const.product.model")).stdout, "ALN-AL00\n");
   assert.match((await shell("param get no.such.key")).stdout, /^Get parameter "no.such.key" fail!/);
   const android = await shell("input tap 1 1");
-  assert.match(android.stdout, /input: not found/);
+  assert.match(android.stdout, /^\/bin\/sh: input: inaccessible or not found$/m);
   // hdc does not pass on the device command's exit code.
   assert.equal((await shell("false")).code, 0);
   assert.match((await hdc("shell")).stdout, /does not run an interactive shell/);
+});
+
+interface LayoutNode {
+  attributes: Record<string, string>;
+  children: LayoutNode[];
+}
+
+function* nodesOf(node: LayoutNode): Generator<LayoutNode> {
+  yield node;
+  for (const child of node.children) yield* nodesOf(child);
+}
+
+test("uitest dumpLayout writes HarmonyOS's layout JSON, read back as tools read it (file recv)", async () => {
+  await shell("aa force-stop com.example.notes");
+  await shell("aa start -a EntryAbility -b com.example.notes");
+  const page = phone.foregroundPage();
+  await page.waitForSelector("#note-3");
+  const dumped = await shell("uitest dumpLayout -p /data/local/tmp/layout.json");
+  assert.deepEqual(dumped, {
+    code: 0,
+    stdout: "DumpLayout saved to:/data/local/tmp/layout.json\n",
+    stderr: "",
+  });
+  assert.match(
+    (await hdc("file", "recv", "/data/local/tmp/layout.json", "layout.json")).stdout,
+    /FileTransfer finish/,
+  );
+  const layout: LayoutNode = JSON.parse(await readFile(join(dir, "layout.json"), "utf8"));
+  // The screen's root, then the window's root naming the app, its ability and its page.
+  assert.equal(layout.attributes.bounds, "[0,0][1080,2340]");
+  assert.equal(layout.attributes.type, "");
+  const root = layout.children[0];
+  assert.equal(root.attributes.type, "root");
+  assert.equal(root.attributes.bundleName, NOTES);
+  assert.equal(root.attributes.abilityName, "EntryAbility");
+  assert.equal(root.attributes.pagePath, "notes/index.html");
+  // Every value is a string, as uitest writes them.
+  for (const node of nodesOf(layout)) {
+    for (const value of Object.values(node.attributes)) assert.equal(typeof value, "string");
+  }
+  // Note 3 by its key, with its text and bounds in physical pixels (CSS pixels x density 3).
+  const note = [...nodesOf(layout)].find((n) => n.attributes.key === "note-3");
+  assert.ok(note, "no node with key note-3");
+  assert.equal(note.attributes.type, "ListItem");
+  assert.equal(note.attributes.text, "Note 3");
+  const box = (await page.locator("#note-3").boundingBox())!;
+  const edges = [box.x, box.y, box.x + box.width, box.y + box.height].map((v) => Math.round(v * 3));
+  assert.equal(note.attributes.bounds, `[${edges[0]},${edges[1]}][${edges[2]},${edges[3]}]`);
+  const list = [...nodesOf(layout)].find((n) => n.attributes.type === "List");
+  assert.ok(list?.children.includes(note), "Note 3 is a child of the List");
+  // Tapping the center of the bounds opens the note, as a tool that reads the layout would do.
+  const [l, t, r, b] = note.attributes.bounds.match(/\d+/g)!.map(Number);
+  await shell(`uitest uiInput click ${Math.round((l + r) / 2)} ${Math.round((t + b) / 2)}`);
+  await page.waitForFunction(() => location.hash === "#/note/3");
+  const detail = await shell(
+    "uitest dumpLayout -p /data/local/tmp/detail.json && cat /data/local/tmp/detail.json",
+  );
+  const field = [...nodesOf(JSON.parse(detail.stdout.slice(detail.stdout.indexOf("{"))))]
+    .find((n) => n.attributes.id === "note-text");
+  assert.deepEqual(
+    field && [field.attributes.type, field.attributes.hint, field.attributes.clickable],
+    ["TextInput", "Write something", "true"],
+  );
+  assert.equal(
+    [...nodesOf(JSON.parse(detail.stdout.slice(detail.stdout.indexOf("{"))))]
+      .some((n) => n.attributes.text === "Note 3" && n.attributes.type === "ListItem"),
+    false,
+    "the hidden list is not in the layout",
+  );
+  // Without -p, uitest picks the file name; a bad option is refused with the usage line.
+  assert.match(
+    (await shell("uitest dumpLayout")).stdout,
+    /^DumpLayout saved to:\/data\/local\/tmp\/layout_\d+\.json\n$/,
+  );
+  assert.equal(
+    (await shell("uitest dumpLayout -x")).stdout,
+    "uitest: unrecognized option: x\nUSAGE: uitestkit dumpLayout -p <path>\n",
+  );
+});
+
+test("the tools' own words for unknown commands: uitest, aa and bm", async () => {
+  const uitest = (await shell("uitest frobnicate")).stdout;
+  assert.match(uitest, /^Illegal argument: frobnicate\nusage: uitest <command> \[options\] *\n/);
+  assert.match(uitest, /^dumpLayout {2,}get the current layout information\n/m);
+  assert.match((await shell("uitest")).stdout, /^Missing argument\nusage: uitest/);
+  assert.match(
+    (await shell("aa frobnicate")).stdout,
+    /^aa: 'frobnicate' is not a valid aa command\. See 'aa help'\.\nusage: aa <command> <options>\n/,
+  );
+  assert.match((await shell("aa help")).stdout, /^ {2}force-stop <bundle-name> +force stop/m);
+  assert.match(
+    (await shell("bm frobnicate")).stdout,
+    /^bm: 'frobnicate' is not a valid bm command\. See 'bm help'\.\nusage: bm <command> <options>\n/,
+  );
+  assert.match((await shell("nosuch")).stdout, /^\/bin\/sh: nosuch: inaccessible or not found\n$/);
 });

@@ -368,7 +368,7 @@ test("launch, terminate, back, home and recentApps show in the phone's state", a
     agent.runBridgeShell("nosuchcommand"),
     (e: Error) =>
       e instanceof ToolError && e.code === "TOOL_FAILED" && e.status === 127 &&
-      /exited with 127: .*nosuchcommand: not found/.test(e.message),
+      /exited with 127: .*nosuchcommand: inaccessible or not found/.test(e.message),
   );
   // Each method is one execution of the report, with one Action step and its status.
   const executions = agent._unstableLogContent().executions;

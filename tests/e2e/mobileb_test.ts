@@ -32,6 +32,7 @@ import { startTestModel } from "@sdk/core/testing";
 import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
 import {
   BROWSER_PACKAGE,
+  KEYCODE,
   LAUNCHER_ACTIVITY,
   RECENTS_ACTIVITY,
   type SimulatorInput,
@@ -432,6 +433,42 @@ test("a reused session is used as given and left alive after destroy", async () 
   // An unknown session id is refused with WDA's answer.
   const { device: stale } = await mobileAgent({}, { sessionId: "no-such-session" });
   await assert.rejects(stale.connect(), /no-such-session.*not usable.*invalid session id/s);
+});
+
+test("clearing a field goes through the W3C element reference, with no ELEMENT key to fall back on", async () => {
+  // A WDA that answers element references with the W3C key only, as a W3C-only server does.
+  const w3cOnly = await startWdaFront(phone, { legacyElementKey: false });
+  const { agent } = await mobileAgent({
+    locate: locateBy({ "Note 1": "#note-1", "the note text field": "#note-text" }),
+  }, {
+    driverPort: w3cOnly.port,
+    driverMjpegPort: w3cOnly.mjpegPort,
+    waitAfterAction: 500,
+    autoDismissKeyboard: false,
+  });
+  try {
+    await freshNotes();
+    await agent.aiTap("Note 1");
+    await waitFor(() => page().isVisible("#note-text"), "the note's text field");
+    await agent.aiInput("the note text field", { value: "to clear" });
+    const [sessionId] = w3cOnly.sessionIds();
+    const active = await (await fetch(`${w3cOnly.url}/session/${sessionId}/element/active`)).json();
+    assert.deepEqual(
+      Object.keys(active.value),
+      ["element-6066-11e4-a52e-4f735466cecf"],
+      JSON.stringify(active),
+    );
+    const from = phone.inputs.length;
+    await agent.aiClearInput("the note text field");
+    assert.equal(await page().inputValue("#note-text"), "");
+    const since = phone.inputs.slice(from);
+    // Cleared by WDA's element clear (the phone's clearText), not by backspaces typed instead.
+    assert.ok(since.some((i) => i.type === "clearText"), since.map((i) => i.type).join());
+    assert.equal(since.filter((i) => i.type === "key" && i.keyCode === KEYCODE.DEL).length, 0);
+  } finally {
+    await agent.destroy();
+    await w3cOnly.close();
+  }
 });
 
 test("two devices at once on distinct ports each drive their own phone", async () => {

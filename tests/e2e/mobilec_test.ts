@@ -478,7 +478,10 @@ test("launch (bundle, bundle/Ability, mapped name, URL), terminate, back, home, 
   );
   assert.equal(await agent.runToolShell("param get const.product.model"), "Simulator Phone\n");
   // hdc does not pass on a device command's exit code: the output says what happened.
-  assert.match(await agent.runToolShell("nosuchcommand"), /nosuchcommand: not found/);
+  assert.match(
+    await agent.runToolShell("nosuchcommand"),
+    /^\/bin\/sh: nosuchcommand: inaccessible or not found$/m,
+  );
   const executions = agent._unstableLogContent().executions;
   assert.deepEqual(
     executions.map((e) => [e.apiName, e.status, e.steps.map((s) => s.title).join()]),

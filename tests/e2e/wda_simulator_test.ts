@@ -242,9 +242,11 @@ test("keys type ASCII and non-ASCII text, \\b deletes, \\n returns; the keyboard
   assert.equal(await page.inputValue("#note-text"), "Hello, wörld 你好 👋");
   await ok("POST", `/session/${id}/wda/keys`, { value: ["\n"] });
   assert.equal(await page.textContent("#submitted"), "Submitted: Hello, wörld 你好 👋");
-  // The focused field is the active element, and clearing it empties it.
+  // The focused field is the active element (WDA's reference: the W3C key and ELEMENT), and
+  // clearing it empties it.
   const active = await ok("GET", `/session/${id}/element/active`);
-  assert.equal(active.ELEMENT, active["element-6066-11e4-a23f-4fbf4cda1c3a"]);
+  assert.match(active["element-6066-11e4-a52e-4f735466cecf"], /^[0-9A-F-]{36}$/);
+  assert.equal(active.ELEMENT, active["element-6066-11e4-a52e-4f735466cecf"]);
   await ok("POST", `/session/${id}/element/${active.ELEMENT}/clear`);
   assert.equal(await page.inputValue("#note-text"), "");
   await ok("POST", `/session/${id}/wda/keyboard/dismiss`, {});
@@ -252,10 +254,19 @@ test("keys type ASCII and non-ASCII text, \\b deletes, \\n returns; the keyboard
   const none = await call("GET", `/session/${id}/element/active`);
   assert.equal(none.status, 404);
   assert.equal(none.value.error, "no such element");
-  const stale = await call("POST", `/session/${id}/element/${active.ELEMENT}/clear`);
-  assert.equal(stale.value.error, "stale element reference");
-  // Still on the detail screen: dismissing only hid the keyboard.
+  // The field is still on screen: typing into it focuses it again, as XCUITest's typeText does.
+  await ok("POST", `/session/${id}/element/${active.ELEMENT}/value`, { value: ["again"] });
+  assert.equal(await page.inputValue("#note-text"), "again");
+  assert.equal(await phone.keyboardShown(), true);
+  // Still on the detail screen: dismissing only hid the keyboard. Back on the list, the field is
+  // gone from the tree: its reference is stale.
   assert.equal(await page.isVisible("#note-text"), true);
+  await page.evaluate(() => history.back());
+  await waitFor(() => page.isVisible("#note-1"), "the list");
+  const stale = await call("POST", `/session/${id}/element/${active.ELEMENT}/clear`);
+  assert.equal(stale.status, 404);
+  assert.equal(stale.value.error, "stale element reference");
+  assert.match(stale.value.message, /is either not present or it has expired/);
 });
 
 test("apps launch, activate, report their state, terminate; home screen and buttons", async () => {
@@ -507,4 +518,166 @@ test("unknown sessions and routes answer WDA's errors with their statuses", asyn
   assert.match(route.value.message, /Unhandled endpoint: \/session\/.*\/wda\/nothing/);
   const method = await call("DELETE", `/session/${id}/wda/tap`);
   assert.equal(method.value.error, "unknown command");
+});
+
+test("window rect and size, device info, battery, healthcheck and the app's name, as WDA answers them", async () => {
+  const id = await session(NOTES);
+  assert.deepEqual(await ok("GET", "/window/size"), { width: 390, height: 844 });
+  assert.deepEqual(await ok("GET", `/session/${id}/window/rect`), {
+    x: 0,
+    y: 0,
+    width: 390,
+    height: 844,
+  });
+  // WDA has the rect under a session only, and the battery too.
+  assert.equal((await call("GET", "/window/rect")).value.error, "unknown command");
+  assert.equal((await call("GET", "/wda/batteryInfo")).value.error, "unknown command");
+  assert.deepEqual(await ok("GET", `/session/${id}/wda/batteryInfo`), { level: 1, state: 3 });
+  const info = await ok("GET", "/wda/device/info");
+  assert.equal(info.model, "iPhone");
+  assert.equal(info.userInterfaceIdiom, 0);
+  assert.equal(info.isSimulator, false);
+  assert.match(info.uuid, /^[0-9A-F-]{36}$/);
+  assert.match(info.currentLocale, /^[a-z]{2,3}_[A-Z]{2}$/);
+  assert.equal(info.timeZone, Intl.DateTimeFormat().resolvedOptions().timeZone);
+  assert.deepEqual(await ok("GET", `/session/${id}/wda/device/info`), info);
+  // The app's name is its label, in activeAppInfo and on the source's Application element.
+  assert.equal((await ok("GET", "/wda/activeAppInfo")).name, "Notes");
+  assert.match(await ok("GET", "/source"), /<XCUIElementTypeApplication [^>]*name="Notes"/);
+  // The health check presses home, as WDA's does, and leaves the session.
+  assert.equal(await ok("GET", "/wda/healthcheck"), null);
+  assert.equal(phone.foregroundApp().activity, LAUNCHER_ACTIVITY);
+  assert.equal((await ok("GET", "/wda/activeAppInfo")).name, "SpringBoard");
+  assert.equal(
+    (await call("GET", `/session/${id}/wda/healthcheck`)).value.error,
+    "unknown command",
+  );
+});
+
+const W3C = "element-6066-11e4-a52e-4f735466cecf";
+
+test("elements are found by accessibility id, class name, predicate, class chain and XPath", async () => {
+  const id = await session(NOTES);
+  const s = `/session/${id}`;
+  const find = (using: string, value: string) => ok("POST", `${s}/element`, { using, value });
+  const findAll = async (using: string, value: string) =>
+    (await ok("POST", `${s}/elements`, { using, value })) as Record<string, string>[];
+  const text = async (ref: Record<string, string>) =>
+    await ok("GET", `${s}/element/${ref[W3C]}/text`);
+  const note3 = await find("accessibility id", "note-3");
+  assert.deepEqual(Object.keys(note3).sort(), ["ELEMENT", W3C]);
+  assert.equal(await text(note3), "Note 3");
+  // The same element keeps its UUID.
+  assert.equal((await find("id", "note-3"))[W3C], note3[W3C]);
+  const box = (await phone.foregroundPage().locator("#note-3").boundingBox())!;
+  assert.deepEqual(await ok("GET", `${s}/element/${note3[W3C]}/rect`), {
+    x: Math.round(box.x),
+    y: Math.round(box.y),
+    width: Math.round(box.width),
+    height: Math.round(box.height),
+  });
+  const attribute = (name: string) => ok("GET", `${s}/element/${note3[W3C]}/attribute/${name}`);
+  assert.equal(await attribute("name"), "note-3");
+  assert.equal(await attribute("type"), "XCUIElementTypeCell");
+  assert.equal(await attribute("label"), "Note 3");
+  assert.equal(await attribute("visible"), true);
+  assert.equal(await attribute("index"), 2);
+  assert.equal(await ok("GET", `${s}/element/${note3[W3C]}/displayed`), true);
+  assert.equal(await ok("GET", `${s}/element/${note3[W3C]}/name`), "XCUIElementTypeCell");
+  const unknown = await call("GET", `${s}/element/${note3[W3C]}/attribute/bogus`);
+  assert.equal(unknown.status, 500);
+  assert.match(unknown.value.message, /The attribute 'bogus' is unknown/);
+
+  // Class name: every visible cell, in document order.
+  const cells = await findAll("class name", "XCUIElementTypeCell");
+  assert.ok(cells.length >= 10, `${cells.length} cells`);
+  assert.equal(await text(cells[0]), "Note 1");
+  // Predicates: comparisons, options, compounds.
+  assert.equal(await text(await find("predicate string", 'label == "Note 2"')), "Note 2");
+  const ones = await findAll(
+    "predicate string",
+    "type == 'XCUIElementTypeCell' AND label BEGINSWITH[c] 'note 1' AND visible == 1",
+  );
+  assert.deepEqual(await Promise.all(ones.slice(0, 2).map(text)), ["Note 1", "Note 10"]);
+  const badPredicate = await call("POST", `${s}/element`, {
+    using: "predicate string",
+    value: "label ==",
+  });
+  assert.equal(badPredicate.status, 500);
+  assert.match(badPredicate.value.message, /Unable to parse the format string "label =="/);
+  // Class chains: descendants, predicates in backticks, indexes from the end.
+  assert.equal(
+    await text(await find("class chain", '**/XCUIElementTypeCell[`label == "Note 4"`]')),
+    "Note 4",
+  );
+  assert.equal(
+    await text(await find("class chain", "XCUIElementTypeWindow/**/XCUIElementTypeCell[2]")),
+    "Note 2",
+  );
+  assert.equal(
+    (await find("class chain", "**/XCUIElementTypeTable/*[-1]"))[W3C],
+    cells.at(-1)![W3C],
+  );
+  const badChain = await call("POST", `${s}/element`, {
+    using: "class chain",
+    value: "**/XCUIElementTypeCell[",
+  });
+  assert.deepEqual([badChain.status, badChain.value.error], [400, "invalid selector"]);
+  // XPath over the XML source.
+  assert.equal(
+    await text(await find("xpath", '//XCUIElementTypeCell[@label="Note 5"]')),
+    "Note 5",
+  );
+  const table = await find("xpath", '//XCUIElementTypeCell[@name="note-5"]/..');
+  assert.equal(await ok("GET", `${s}/element/${table[W3C]}/name`), "XCUIElementTypeTable");
+  assert.deepEqual(await findAll("xpath", "count(//*)"), []);
+  const badXPath = await call("POST", `${s}/element`, { using: "xpath", value: "//[" });
+  assert.deepEqual([badXPath.status, badXPath.value.error], [400, "invalid selector"]);
+  // From an element: its subtree, itself included.
+  const inTable = await ok("POST", `${s}/element/${table[W3C]}/elements`, {
+    using: "class name",
+    value: "XCUIElementTypeCell",
+  });
+  assert.equal(inTable.length, cells.length);
+  // WDA's errors.
+  const missing = await call("POST", `${s}/element`, { using: "accessibility id", value: "nope" });
+  assert.deepEqual([missing.status, missing.value.error], [404, "no such element"]);
+  assert.equal(
+    missing.value.message,
+    "unable to find an element using 'accessibility id', value 'nope'",
+  );
+  assert.deepEqual(await findAll("accessibility id", "nope"), []);
+  const strategy = await call("POST", `${s}/element`, { using: "css selector", value: "li" });
+  assert.deepEqual([strategy.status, strategy.value.error], [400, "invalid argument"]);
+  assert.equal(strategy.value.message, "Invalid locator requested: css selector");
+  const unknownRef = await call("GET", `${s}/element/NOT-AN-ELEMENT/rect`);
+  assert.deepEqual([unknownRef.status, unknownRef.value.error], [404, "stale element reference"]);
+});
+
+test("element click, value and clear act on the element; a hidden one is stale", async () => {
+  const id = await session(NOTES);
+  const s = `/session/${id}`;
+  const find = (using: string, value: string) => ok("POST", `${s}/element`, { using, value });
+  const page = phone.foregroundPage();
+  const note3 = await find("accessibility id", "note-3");
+  assert.equal(await ok("POST", `${s}/element/${note3[W3C]}/click`, {}), null);
+  await waitFor(async () => (await page.textContent("#detail-title")) === "Note 3", "Note 3");
+  // The list is hidden now: its cells are out of the tree.
+  const gone = await call("GET", `${s}/element/${note3[W3C]}/text`);
+  assert.equal(gone.value.error, "stale element reference");
+  const field = await find("class name", "XCUIElementTypeTextField");
+  assert.equal(
+    await ok("GET", `${s}/element/${field[W3C]}/attribute/placeholderValue`),
+    "Write something",
+  );
+  await ok("POST", `${s}/element/${field[W3C]}/value`, { text: "Grüße 你好" });
+  assert.equal(await page.inputValue("#note-text"), "Grüße 你好");
+  assert.equal(await ok("GET", `${s}/element/${field[W3C]}/text`), "Grüße 你好");
+  await ok("POST", `${s}/element/${field[W3C]}/clear`, {});
+  assert.equal(await page.inputValue("#note-text"), "");
+  const noValue = await call("POST", `${s}/element/${field[W3C]}/value`, {});
+  assert.deepEqual([noValue.status, noValue.value.error], [400, "invalid argument"]);
+  const plus = await find("predicate string", "label == '+1' AND type == 'XCUIElementTypeButton'");
+  await ok("POST", `${s}/element/${plus[W3C]}/click`, {});
+  await waitFor(async () => (await page.textContent("#count")) === "1", "the counter at 1");
 });

@@ -147,6 +147,11 @@ export class PhoneApps {
       : this.#installed.get(packageName)?.activity;
   }
 
+  /** The name an installed package shows on the home screen; undefined when not installed. */
+  labelOf(packageName: string): string | undefined {
+    return packageName === LAUNCHER_PACKAGE ? "Launcher" : this.#installed.get(packageName)?.label;
+  }
+
   /** Every activity of an installed package, the launcher activity first. */
   activitiesOf(packageName: string): string[] {
     if (packageName === LAUNCHER_PACKAGE) return [LAUNCHER_ACTIVITY, RECENTS_ACTIVITY];

@@ -122,12 +122,13 @@ export class PhoneInput {
     this.#target = target;
   }
 
-  /** One finger down and up. */
-  tap(x: number, y: number): Promise<void> {
+  /** One finger down and up, held `holdMs` between. */
+  tap(x: number, y: number, holdMs = 0): Promise<void> {
     return this.#target.serial(async () => {
       checkPoint(x, y);
       this.#target.inputs.push({ type: "tap", x, y });
       await this.#touch("touchStart", x, y);
+      if (holdMs > 0) await sleep(holdMs);
       await this.#touch("touchEnd");
     });
   }

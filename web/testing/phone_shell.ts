@@ -4,7 +4,8 @@
  * a tiny in-memory file system. It runs the commands of the platform's table
  * ({@link ShellDevice.commands}: the platform's own and the toybox tools of `toybox.ts`), and the
  * user's overrides. Anything else answers like Android's `sh`, which HarmonyOS's answers the same
- * way: `/system/bin/sh: NAME: not found`, exit 127.
+ * way: mksh's `/system/bin/sh: NAME: inaccessible or not found`, exit 127 (HarmonyOS's shell is
+ * `/bin/sh`: {@link ShellDevice.shellPath}).
  *
  * @module
  */
@@ -27,6 +28,8 @@ export interface ShellDevice {
   commands: Readonly<Record<string, ShellCommand<this>>>;
   /** Commands added or replaced by the user, by name; `null` removes one of `commands`. */
   overrides?: Map<string, SimulatedShellCommand | null>;
+  /** The shell's path, which its own messages start with. Default `/system/bin/sh` (Android). */
+  shellPath?: string;
 }
 
 /** Where a command line writes. */
@@ -231,8 +234,11 @@ function parse(tokens: Token[]): Pipeline[] {
 
 /**
  * Runs a command line on a device and resolves its exit code (the last command's, as `sh` does).
+ * Lists join with `;`, `&&` and `||`; `while LIST; do LIST; done` and `until` loop, until their
+ * condition ends them or the host kills the shell ({@link ShellOutput.killed}).
  * A syntax error is said on stderr (exit 2); a command that fails inside the simulator is said on
- * stderr as `/system/bin/sh: simulator: MESSAGE` (exit 1) and the line goes on. It never rejects
+ * stderr as `/system/bin/sh: simulator: MESSAGE` (exit 1) and the line goes on (the device's
+ * {@link ShellDevice.shellPath} in place of `/system/bin/sh`). It never rejects
  * for the line's sake.
  *
  * @typeParam D the device: {@link ShellDevice}, or a platform's extension of it.
@@ -245,23 +251,120 @@ export async function runShell<D extends ShellDevice>(
   device: D,
   output: ShellOutput,
 ): Promise<number> {
-  let pipelines: Pipeline[];
+  const sh = device.shellPath ?? "/system/bin/sh";
+  let items: Item[];
   try {
-    pipelines = parse(tokenize(line));
+    items = parseItems(tokenize(line));
   } catch (error) {
-    output.stderr(`/system/bin/sh: syntax error: ${(error as Error).message}\n`);
+    output.stderr(`${sh}: syntax error: ${(error as Error).message}\n`);
     return 2;
   }
+  let killed = false;
+  output.killed?.then(() => killed = true);
+  try {
+    return await runItems(items, device, output, () => killed);
+  } catch (error) {
+    if (error instanceof ShellExit) return error.code;
+    throw error;
+  }
+}
+
+/** A list item: a pipeline, or a `while` / `until` loop over two lists. */
+type Item =
+  | { kind: "pipeline"; pipeline: Pipeline; join: string }
+  | { kind: "loop"; until: boolean; condition: Item[]; body: Item[]; join: string };
+
+const CONTROL_OPS = new Set([";", "&&", "||", "&", "|"]);
+
+/** Parses a list with `while LIST; do LIST; done` and `until ...` loops in it. */
+function parseItems(tokens: Token[]): Item[] {
+  const items: Item[] = [];
+  const plain = (slice: Token[], join: string) => {
+    let first = join;
+    if (slice.length > 0 && "op" in slice[0] && slice[0].op !== "|") {
+      first = slice[0].op === "&" ? ";" : slice[0].op;
+      slice = slice.slice(1);
+    }
+    parse(slice).forEach((pipeline, i) =>
+      items.push({ kind: "pipeline", pipeline, join: i === 0 ? first : pipeline.join })
+    );
+  };
+  const isWord = (t: Token | undefined, word: string) =>
+    t !== undefined && "word" in t && t.word === word;
+  const atStart = (i: number) => {
+    const previous = tokens[i - 1];
+    return previous === undefined || ("op" in previous && CONTROL_OPS.has(previous.op));
+  };
+  let start = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    if (!(isWord(tokens[i], "while") || isWord(tokens[i], "until")) || !atStart(i)) continue;
+    const before = tokens.slice(start, i);
+    let join = ";";
+    const last = before[before.length - 1];
+    if (last && "op" in last) {
+      if (last.op === "|") throw new SyntaxError("a loop in a pipe is not simulated");
+      join = last.op === "&" ? ";" : last.op;
+      before.pop();
+    }
+    if (before.length > 0) plain(before, ";");
+    // The matching `do` and `done`, loops inside counted.
+    let depth = 0;
+    let doAt = -1;
+    let doneAt = -1;
+    for (let j = i + 1; j < tokens.length && doneAt < 0; j++) {
+      if (!atStart(j)) continue;
+      if (isWord(tokens[j], "while") || isWord(tokens[j], "until")) depth++;
+      else if (isWord(tokens[j], "do") && depth === 0 && doAt < 0) doAt = j;
+      else if (isWord(tokens[j], "done")) {
+        if (depth === 0) doneAt = j;
+        else depth--;
+      }
+    }
+    if (doAt < 0 || doneAt < 0) {
+      throw new SyntaxError(`'${(tokens[i] as { word: string }).word}' without do ... done`);
+    }
+    items.push({
+      kind: "loop",
+      until: isWord(tokens[i], "until"),
+      condition: parseItems(tokens.slice(i + 1, doAt)),
+      body: parseItems(tokens.slice(doAt + 1, doneAt)),
+      join,
+    });
+    start = doneAt + 1;
+    i = doneAt;
+  }
+  plain(tokens.slice(start), ";");
+  return items;
+}
+
+async function runItems<D extends ShellDevice>(
+  items: Item[],
+  device: D,
+  output: ShellOutput,
+  killed: () => boolean,
+): Promise<number> {
+  const sh = device.shellPath ?? "/system/bin/sh";
   let status = 0;
-  for (const pipeline of pipelines) {
-    if (pipeline.join === "&&" && status !== 0) continue;
-    if (pipeline.join === "||" && status === 0) continue;
+  for (const item of items) {
+    if (killed()) break;
+    if (item.join === "&&" && status !== 0) continue;
+    if (item.join === "||" && status === 0) continue;
+    if (item.kind === "loop") {
+      status = 0;
+      // Loops run until their condition says otherwise, or the host kills the shell.
+      while (!killed()) {
+        const condition = await runItems(item.condition, device, output, killed);
+        if ((condition === 0) === item.until || killed()) break;
+        status = await runItems(item.body, device, output, killed);
+      }
+      continue;
+    }
     try {
-      status = await runPipeline(pipeline, device, output);
+      status = await runPipeline(item.pipeline, device, output);
     } catch (error) {
-      if (error instanceof ShellExit) return error.code;
+      if (error instanceof ShellExit) throw error;
       // A failure of the simulator itself (say, the phone was closed): said on stderr, exit 1.
-      output.stderr(`/system/bin/sh: simulator: ${(error as Error).message}\n`);
+      output.stderr(`${sh}: simulator: ${(error as Error).message}\n`);
       status = 1;
     }
   }
@@ -311,7 +414,11 @@ async function runCommand<D extends ShellDevice>(
     } else if (redirect.fd === 0) {
       const file = device.files.get(resolvePath(redirect.target!));
       if (!file) {
-        output.stderr(`/system/bin/sh: ${redirect.target}: No such file or directory\n`);
+        output.stderr(
+          `${
+            device.shellPath ?? "/system/bin/sh"
+          }: ${redirect.target}: No such file or directory\n`,
+        );
         return 1;
       }
       stdin = file;
@@ -339,7 +446,7 @@ async function runCommand<D extends ShellDevice>(
     status = 0;
   } else {
     const [name, ...args] = argv;
-    const base = name.replace(/^\/system\/bin\//, "");
+    const base = name.replace(/^\/(system\/)?bin\//, "");
     const override = device.overrides?.get(base);
     const program: ShellCommand<D> | undefined = override
       ? async (args, io, device) =>
@@ -353,7 +460,8 @@ async function runCommand<D extends ShellDevice>(
       ? undefined
       : device.commands[base];
     if (!program) {
-      sinks[2](`/system/bin/sh: ${name}: not found\n`);
+      // mksh's words, Android's and HarmonyOS's shell.
+      sinks[2](`${device.shellPath ?? "/system/bin/sh"}: ${name}: inaccessible or not found\n`);
       status = 127;
     } else {
       status = await program(

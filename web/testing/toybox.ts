@@ -7,54 +7,9 @@
  */
 
 import { resolvePath, runShell, type ShellCommand, ShellExit } from "./phone_shell.ts";
+import { date } from "./_toybox_date.ts";
 
 const decoder = new TextDecoder();
-
-function pad(n: number, width = 2): string {
-  return String(n).padStart(width, "0");
-}
-
-const date: ShellCommand = (args, io) => {
-  const now = new Date();
-  const days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-  const months = [
-    "Jan",
-    "Feb",
-    "Mar",
-    "Apr",
-    "May",
-    "Jun",
-    "Jul",
-    "Aug",
-    "Sep",
-    "Oct",
-    "Nov",
-    "Dec",
-  ];
-  const offset = -now.getTimezoneOffset();
-  const zone = `${offset >= 0 ? "+" : "-"}${pad(Math.floor(Math.abs(offset) / 60))}${
-    pad(Math.abs(offset) % 60)
-  }`;
-  const values: Record<string, string> = {
-    Y: String(now.getFullYear()),
-    m: pad(now.getMonth() + 1),
-    d: pad(now.getDate()),
-    e: String(now.getDate()).padStart(2, " "),
-    H: pad(now.getHours()),
-    M: pad(now.getMinutes()),
-    S: pad(now.getSeconds()),
-    s: String(Math.floor(now.getTime() / 1000)),
-    a: days[now.getDay()],
-    b: months[now.getMonth()],
-    z: zone,
-    Z: offset === 0 ? "UTC" : `GMT${zone}`,
-    N: pad(now.getMilliseconds() * 1e6, 9),
-    "%": "%",
-  };
-  const format = args.find((arg) => arg.startsWith("+"))?.slice(1) ?? "%a %b %e %H:%M:%S %Z %Y";
-  io.stdout(`${format.replace(/%(.)/g, (all, c: string) => values[c] ?? all)}\n`);
-  return Promise.resolve(0);
-};
 
 function lines(data: Uint8Array): string[] {
   const text = decoder.decode(data);
@@ -130,7 +85,8 @@ const headOrTail = (tail: boolean): ShellCommand => (args, io) => {
  * The toybox tools, by name, for a platform's command table: `echo [-n]`, `true`, `false`,
  * `exit [N]`, `sleep SECONDS`, `id`, `whoami`, `wc [-l]`, `sh -c LINE`, `ls`, `cat`, `rm [-f]`,
  * `mkdir`, `chmod`, `touch`, `grep [-e PATTERN] [-Eivocq]`, `head`/`tail [-n N | -N]` and
- * `date [+FORMAT]`. Paths are resolved with {@link resolvePath}.
+ * `date [-u] [-I[RES]] [-d @SECONDS] [+FORMAT]` (strftime's conversions and toybox's `%N`,
+ * `%3N`, `%:z`). Paths are resolved with {@link resolvePath}.
  */
 export const TOYBOX_COMMANDS: Readonly<Record<string, ShellCommand>> = {
   date,
@@ -145,8 +101,14 @@ export const TOYBOX_COMMANDS: Readonly<Record<string, ShellCommand>> = {
   true: () => Promise.resolve(0),
   false: () => Promise.resolve(1),
   exit: (args) => Promise.reject(new ShellExit(Number(args[0] ?? 0) & 0xff)),
-  sleep: async (args) => {
-    await new Promise((resolve) => setTimeout(resolve, Number(args[0] ?? 0) * 1000));
+  sleep: async (args, io) => {
+    // Ends early when the host kills the shell.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      new Promise((resolve) => timer = setTimeout(resolve, Number(args[0] ?? 0) * 1000)),
+      io.killed ?? new Promise(() => {}),
+    ]);
+    clearTimeout(timer);
     return 0;
   },
   id: (_args, io) => {
@@ -164,7 +126,7 @@ export const TOYBOX_COMMANDS: Readonly<Record<string, ShellCommand>> = {
   },
   sh: (args, io, device) => {
     if (args[0] !== "-c" || args[1] === undefined) {
-      io.stderr("/system/bin/sh: only 'sh -c COMMAND' is simulated\n");
+      io.stderr(`${device.shellPath ?? "/system/bin/sh"}: only 'sh -c COMMAND' is simulated\n`);
       return Promise.resolve(2);
     }
     return runShell(args[1], device, { stdout: io.stdout, stderr: io.stderr });

@@ -80,6 +80,11 @@ export interface VirtualPhone {
   activityOf(packageName: string): string | undefined;
   /** Every activity of an installed package, fully qualified, the launcher activity first. */
   activitiesOf(packageName: string): string[];
+  /**
+   * The name an installed package shows on the home screen (`SimulatedApp.label`; `"Browser"`
+   * for the browser app, `"Launcher"` for the launcher); undefined when not installed.
+   */
+  labelOf(packageName: string): string | undefined;
   /** Running apps, most recently used first (not the launcher). */
   runningApps(): string[];
   /** The app in front. */
@@ -90,8 +95,12 @@ export interface VirtualPhone {
   keyboardShown(): Promise<boolean>;
   /** The screen as a PNG of exactly `width` x `height` physical pixels. */
   screenshot(): Promise<Uint8Array>;
-  /** Taps at a point (a touch down and up). */
-  tap(x: number, y: number): Promise<void>;
+  /**
+   * Taps at a point: a touch down and up, `holdMs` apart (default 0). Recorded as a `tap` whatever
+   * the hold: telling a held press from a tap is the front's part, as it is the system's on a
+   * phone (Android's long-press timeout, for example).
+   */
+  tap(x: number, y: number, holdMs?: number): Promise<void>;
   /** Moves one finger from one point to another over `durationMs` (default 300 ms). */
   swipe(x1: number, y1: number, x2: number, y2: number, durationMs?: number): Promise<void>;
   /** Holds one finger at a point for `durationMs` (default 600 ms). */
@@ -246,13 +255,14 @@ export async function startVirtualPhone(options: VirtualPhoneOptions = {}): Prom
     packages: () => apps.packages(),
     activityOf: (packageName) => apps.activityOf(packageName),
     activitiesOf: (packageName) => apps.activitiesOf(packageName),
+    labelOf: (packageName) => apps.labelOf(packageName),
     runningApps: () => apps.runningApps(),
     foregroundApp: () => apps.foregroundApp(),
     foregroundPage: () => apps.current(),
     keyboardShown: () => serial(() => keyboardShown(apps.current())),
     screenshot: () =>
       serial(async () => captureScreen(await session(apps.current()), width, height, density)),
-    tap: (x, y) => input.tap(x, y),
+    tap: (x, y, holdMs) => input.tap(x, y, holdMs),
     swipe: (x1, y1, x2, y2, durationMs) => input.swipe(x1, y1, x2, y2, durationMs),
     longPress: (x, y, durationMs) => input.longPress(x, y, durationMs),
     touch: (action, x, y) => input.touch(action, x, y),
