@@ -215,7 +215,8 @@ export function readWebSection(
   const web = readMapping(webNode, webAt, "the web section", webFields, [
     "url",
   ]) as unknown as ScriptWebTarget;
-  if (web.serve === undefined && !URL.canParse(web.url)) {
+  // A 'url' that could not be read is reported already.
+  if (web.url !== undefined && web.serve === undefined && !URL.canParse(web.url)) {
     const urlEntry = webNode.entries.find((e) => e.key === "url")!;
     failAt(
       childAt(webAt, "url", "the web section"),
