@@ -68,8 +68,13 @@ export interface ScriptFile extends ScriptTasks {
 export interface PlatformScriptFile<S> extends ScriptTasks {
   /** The section's key. */
   target: string;
-  /** The platform's section (`{}` when it is empty). */
+  /** The platform's section (`{}` when it is empty), without `output`. */
   section: S;
+  /**
+   * The section's `output`, as written: the JSON file the results are written to, relative to
+   * the script's folder (`runPlatformYaml` writes it).
+   */
+  output?: string;
   /** The `agent` section; `{}` when absent. */
   agent: ScriptAgentOptions;
 }
@@ -341,13 +346,14 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
           ));
       }
     }
-    const value = collect(at, () => readPlatformSection(schema, section(schema.key), at, node.pos));
+    const read = collect(at, () => readPlatformSection(schema, section(schema.key), at, node.pos));
     const agent = collect(at, () => readAgentSection(section("agent"), at)) ?? {};
     return {
       fileName: at.fileName,
       tasks: collect(at, () => readTasks(node, at)) ?? [],
       target: schema.key,
-      section: value ?? ({} as S),
+      section: read?.section ?? ({} as S),
+      ...(read?.output !== undefined && { output: read.output }),
       agent,
     };
   });
