@@ -14,6 +14,7 @@ import {
   scriptErrors,
   YamlScriptError,
   YamlTaskError,
+  type YamlTaskOutcome,
 } from "./script_errors.ts";
 import type { YamlAgent } from "./yaml_agent.ts";
 
@@ -26,15 +27,7 @@ export interface RunYamlOptions extends ScriptReadOptions {
   signal?: AbortSignal;
 }
 
-/** How one task ended: the way to see a `continueOnError` task's failure (it is not printed). */
-export interface YamlTaskOutcome {
-  /** The task's `name`. */
-  name: string;
-  /** `failed` only for tasks with `continueOnError` (any other failure rejects the run). */
-  status: "passed" | "failed";
-  /** Why it failed. */
-  error?: YamlTaskError;
-}
+export type { YamlTaskOutcome } from "./script_errors.ts";
 
 /** What a script run gives back. */
 export interface RunYamlResult {
@@ -112,7 +105,7 @@ function setResult(result: Record<string, unknown>, key: string, value: unknown)
  * @throws {YamlScriptError} when the agent lacks a method an item needs (nothing runs then).
  * @throws {YamlTaskError} for the first failing item of a task without `continueOnError`: the
  * message names the flow key, the task, the item's number and the file, line and column; `cause`
- * is the original error; `result` the results so far.
+ * is the original error; `result` the results so far; `tasks` how the tasks before it ended.
  */
 export async function runScriptTasks(
   agent: YamlAgent,
@@ -155,6 +148,7 @@ export async function runScriptTasks(
             itemIndex: ii,
             flowKey: item.key,
             result: { ...result },
+            tasks: [...tasks],
           },
           { cause: e },
         );

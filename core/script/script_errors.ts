@@ -116,6 +116,16 @@ export function scriptErrors(errors: readonly YamlScriptError[], more = false): 
   return new YamlScriptError(text, first, { errors: sorted, more, cause: first.cause });
 }
 
+/** How one task ended: the way to see a `continueOnError` task's failure (it is not printed). */
+export interface YamlTaskOutcome {
+  /** The task's `name`. */
+  name: string;
+  /** `failed` only for tasks with `continueOnError` (any other failure rejects the run). */
+  status: "passed" | "failed";
+  /** Why it failed. */
+  error?: YamlTaskError;
+}
+
 /** Which flow item failed: the details of a {@link YamlTaskError}. */
 export interface YamlTaskErrorDetails extends YamlScriptErrorLocation {
   /** The task's `name`. */
@@ -128,6 +138,11 @@ export interface YamlTaskErrorDetails extends YamlScriptErrorLocation {
   flowKey: string;
   /** The results gathered before the failure (see `runYamlScript`). */
   result: Record<string, unknown>;
+  /**
+   * How each task before the failing one ended (those under `continueOnError` included), in
+   * order. Default `[]`.
+   */
+  tasks?: readonly YamlTaskOutcome[];
 }
 
 /**
@@ -150,6 +165,8 @@ export class YamlTaskError extends YamlScriptError {
   readonly flowKey: string;
   /** Results gathered before the failure, keyed as in `runYamlScript`'s result. */
   readonly result: Record<string, unknown>;
+  /** How each task before the failing one ended, in order (the failing one is this error). */
+  readonly tasks: readonly YamlTaskOutcome[];
 
   /** Creates the error from the failing item and the original error (kept as `cause`). */
   constructor(message: string, details: YamlTaskErrorDetails, options: { cause: unknown }) {
@@ -159,5 +176,6 @@ export class YamlTaskError extends YamlScriptError {
     this.itemIndex = details.itemIndex;
     this.flowKey = details.flowKey;
     this.result = details.result;
+    this.tasks = details.tasks ?? [];
   }
 }
