@@ -29,16 +29,13 @@ export interface ReadContext {
    * mapping entry, task and flow item read inside {@link collect} adds its error here instead of
    * stopping the read. Without it the first error is thrown.
    */
-  readonly errors?: ScriptErrorList;
+  readonly errors?: { readonly list: YamlScriptError[] };
   /** The flow keys the script's target offers, for the unknown flow key's message. */
   readonly flowKeys?: readonly string[];
 }
 
-/** The errors of one file, gathered while it is read. */
-export interface ScriptErrorList {
-  /** The errors so far, in the order found. */
-  readonly list: YamlScriptError[];
-}
+/** The errors of one file, gathered while it is read (`list`: in the order found). */
+export type ScriptErrorList = NonNullable<ReadContext["errors"]>;
 
 /**
  * Thrown where a part of the file cannot be read further because its error is in the collector
