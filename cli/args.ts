@@ -285,7 +285,8 @@ ${agentFlagNames().map((f) => `  --${f}`).join("\n")}
 
 Booleans take --flag, --flag=false or --no-flag; JSON options take JSON text.
 The model comes from the SDK_MODEL_* variables (or --model-config JSON).
-Exit code: 0 when every file passed, 1 when any failed, 2 for a usage error.`;
+Exit code: 0 when every file passed, 1 when any failed (an invalid script, YAML syntax
+errors included, fails its file), 2 for a usage error.`;
 }
 
 function playgroundHelpText(): string {

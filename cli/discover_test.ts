@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CliUsageError } from "./args.ts";
-import { discoverScripts } from "./discover.ts";
+import { discoverScriptFiles, discoverScripts } from "./discover.ts";
 
 let dir = "";
 before(async () => {
@@ -53,4 +53,23 @@ test("a missing path, a non-script file and an empty match are usage errors nami
   }
   await mkdir(join(dir, "empty"));
   await assert.rejects(discoverScripts(["empty"], dir), /the folder "empty" holds no/);
+});
+
+test("each file is shown as the user typed it: a file as given, a folder's and a pattern's under what was typed", async () => {
+  const found = await discoverScriptFiles(
+    ["./c.feature", "sub/", "*.yml", join(dir, "a.yaml")],
+    dir,
+  );
+  assert.deepEqual(found.map((f) => f.shown), [
+    "./c.feature",
+    join("sub", "d.yaml"),
+    "b.yml",
+    join(dir, "a.yaml"),
+  ]);
+  assert.deepEqual(found.map((f) => f.path), [
+    join(dir, "c.feature"),
+    join(dir, "sub/d.yaml"),
+    join(dir, "b.yml"),
+    join(dir, "a.yaml"),
+  ]);
 });

@@ -17,7 +17,7 @@
 
 import process from "node:process";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, relative, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { isSdkError, SDK_VERSION } from "@sdk/core";
 import { ReportMergingTool } from "@sdk/core/report";
 import {
@@ -30,7 +30,7 @@ import {
 import { mcpCommand } from "./mcp/command.ts";
 import { startPlayground } from "@sdk/web";
 import { launchChromium } from "@sdk/web/chromium";
-import { discoverScripts } from "./discover.ts";
+import { discoverScriptFiles, type ScriptFileArg } from "./discover.ts";
 import { loadDotenv } from "./dotenv.ts";
 import { runPool } from "./pool.ts";
 import { createProgress } from "./progress.ts";
@@ -139,7 +139,7 @@ async function playgroundCommand(command: PlaygroundCommand, io: CliIo): Promise
 
 async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
   await loadDotenv(resolve(io.cwd, run.dotenv ?? ".env"), run.dotenv !== undefined, processEnv);
-  const files = await discoverScripts(run.paths, io.cwd);
+  const files = await discoverScriptFiles(run.paths, io.cwd);
   const startedAt = new Date();
   const started = performance.now();
   // Ctrl+C aborts the files still running, then the merged report is written and the browser
@@ -159,19 +159,21 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
     // The report name flag names the merged report: each file keeps its own generated name.
     const { reportFileName, ...flags } = run.agentOptions;
     results = await runPool(files, run.concurrent, async (file) => {
-      const result = await runScriptFile(file, {
+      const result = await runScriptFile(file.path, {
+        shown: file.shown,
         browser,
         cwd: io.cwd,
         flags,
         progress,
         continueOnError: run.continueOnError,
         signal: abort.signal,
+        warn: (message) => io.stderr.write(`warning: ${message}\n`),
       });
       if (result.status === "failed") anyFailed = true;
       return result;
     }, () => !abort.signal.aborted && (run.continueOnError || !anyFailed));
     progress.close();
-    const summary = summarize(files, results, io.cwd, startedAt, performance.now() - started, run);
+    const summary = summarize(files, results, startedAt, performance.now() - started, run);
     summary.mergedReport = await mergeReports(summary.files, reportFileName);
     summary.durationMs = performance.now() - started;
     if (run.summary) {
@@ -195,16 +197,14 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
 }
 
 function summarize(
-  files: string[],
+  files: ScriptFileArg[],
   results: (FileResult | undefined)[],
-  cwd: string,
   startedAt: Date,
   durationMs: number,
   run: RunCommand,
 ): RunSummary {
   const all = files.map((file, i) =>
-    results[i] ??
-      { file: relative(cwd, file) || file, status: "skipped", durationMs: 0, items: [] }
+    results[i] ?? { file: file.shown, status: "skipped", durationMs: 0, items: [] }
   ) as FileResult[];
   const count = (s: string) => all.filter((f) => f.status === s).length;
   return {

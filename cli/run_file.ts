@@ -8,7 +8,8 @@
  */
 
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, extname, relative, resolve } from "node:path";
+import { dirname, extname, resolve } from "node:path";
+import process from "node:process";
 import type { Browser } from "playwright-core";
 import { runGherkinFeature } from "@sdk/core/gherkin";
 import {
@@ -17,6 +18,7 @@ import {
   type ScriptAgentOptions,
   scriptAgentOptions,
   scriptTargetOf,
+  YamlTaskError,
   type YamlTaskOutcome,
 } from "@sdk/core/script";
 import {
@@ -31,11 +33,13 @@ import type { Progress } from "./progress.ts";
 import type { FileResult, ItemResult } from "./summary.ts";
 import { type OpenedTarget, openTarget, readFeatureTags } from "./web_target.ts";
 
-/** What every file of a run shares. */
+/** What every file of a run shares, and how the file was named. */
 export interface RunFileContext {
+  /** The file as the user typed it (progress, the summary and errors name it so). */
+  shown?: string;
   /** The browser; each file gets its own context. */
   browser: Browser;
-  /** The working directory: files are shown relative to it. */
+  /** The working directory: files are shown relative to it unless `shown` is given. */
   cwd: string;
   /** Agent options from the command line's flags; they win over the file's. */
   flags: Partial<WebPageAgentOptions>;
@@ -45,6 +49,8 @@ export interface RunFileContext {
   continueOnError: boolean;
   /** Stops the run (Ctrl+C). */
   signal?: AbortSignal;
+  /** Prints a warning about a script (standard error); it is kept in the file's result too. */
+  warn?: (message: string) => void;
 }
 
 /** The page options of a `web` section, which are agent options (spec 4.7). */
@@ -80,7 +86,7 @@ export function agentOptionsOf(
  * a failing task, a page that does not open): they become a `failed` result.
  */
 export async function runScriptFile(file: string, ctx: RunFileContext): Promise<FileResult> {
-  const shown = relative(ctx.cwd, file) || file;
+  const shown = ctx.shown ?? file;
   const started = performance.now();
   const result: FileResult = { file: shown, status: "passed", durationMs: 0, items: [] };
   ctx.progress.start(shown);
@@ -102,11 +108,17 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
     } else if (PLATFORM_TARGET_SECTIONS.includes(await scriptTargetOf(text, shown) ?? "")) {
       await runPlatformScript(file, text, ctx, result);
     } else {
-      const script = await parseScriptFile(text, shown);
+      const script = await parseScriptFile(text, shown, {
+        onWarning: (w) => {
+          (result.warnings ??= []).push(w);
+          ctx.warn?.(w);
+        },
+      });
       target = await openTarget(ctx.browser, script.web, file);
       const yamlAgent = makeAgent(script.web, script.agent);
       await target.open(script.web);
-      const run = await runScriptTasks(yamlAgent, script, { signal: ctx.signal });
+      const run = await runScriptTasks(yamlAgent, script, { signal: ctx.signal })
+        .catch((e) => failedItems(e, result));
       result.items = itemsOf(run.tasks);
       if (script.web.output) {
         result.output = resolve(dirname(file), script.web.output);
@@ -134,6 +146,20 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
   return result;
 }
 
+/**
+ * Keeps a failing task's file's items before rethrowing its error: the tasks before it and the
+ * failing one (a `YamlTaskError` knows both).
+ */
+function failedItems(e: unknown, result: FileResult): never {
+  if (e instanceof YamlTaskError) {
+    result.items = [
+      ...itemsOf(e.tasks),
+      { name: e.taskName, status: "failed", error: e.message },
+    ];
+  }
+  throw e;
+}
+
 /** A YAML run's tasks as the summary's items. */
 function itemsOf(tasks: readonly YamlTaskOutcome[]): ItemResult[] {
   return tasks.map((t) => ({
@@ -159,8 +185,10 @@ async function runPlatformScript(
   for (const key of PAGE_OPTION_KEYS) delete flags[key];
   let agent: ScriptPlatformAgent | undefined;
   try {
-    const { tasks } = await platform.run(text, {
-      fileName: file,
+    // Errors name the file as typed; the typed name finds the file from this process's folder.
+    const fileName = resolve(process.cwd(), result.file) === file ? result.file : file;
+    const { tasks, output } = await platform.run(text, {
+      fileName,
       agentOptions: {
         ...flags,
         autoPrintReportMsg: false,
@@ -168,8 +196,9 @@ async function runPlatformScript(
       },
       onAgent: (a) => agent = a,
       ...(ctx.signal && { signal: ctx.signal }),
-    });
+    }).catch((e) => failedItems(e, result));
     result.items = itemsOf(tasks);
+    if (output) result.output = output;
   } finally {
     result.report = agent?.reportFile ?? undefined;
   }

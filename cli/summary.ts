@@ -20,7 +20,7 @@ export interface ItemResult {
 
 /** One script file's result. */
 export interface FileResult {
-  /** The file, relative to the working directory. */
+  /** The file as the user named it on the command line (see `ScriptFileArg.shown`). */
   file: string;
   /** How it ended. */
   status: FileStatus;
@@ -30,10 +30,15 @@ export interface FileResult {
   error?: string;
   /** The agent's report file, when one was written. */
   report?: string;
-  /** The JSON file of query results (`web.output`), when written. */
+  /** The JSON file of the results (the target section's `output`), when written. */
   output?: string;
-  /** Its tasks or scenarios, in order. */
+  /**
+   * Its tasks or scenarios, in order; for a file that stopped at a failing task, the tasks
+   * before it and the failing one (the tasks after it did not run).
+   */
   items: ItemResult[];
+  /** Warnings about the script (a deprecated form such as `target:`), when there are any. */
+  warnings?: string[];
 }
 
 /** The JSON of `--summary`. */
@@ -82,6 +87,7 @@ export function formatSummaryTable(summary: RunSummary): string {
   const total = `${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped ` +
     `in ${formatDuration(summary.durationMs)}`;
   const failures = summary.files.filter((f) => f.status === "failed" && f.error);
+  const warned = summary.files.filter((f) => f.warnings?.length);
   return [
     line(head),
     line(widths.map((w) => "-".repeat(w))),
@@ -91,6 +97,13 @@ export function formatSummaryTable(summary: RunSummary): string {
         "",
         "Failures:",
         ...failures.map((f) => `  ${f.file}\n    ${f.error!.replace(/\n/g, "\n    ")}`),
+      ]
+      : []),
+    ...(warned.length
+      ? [
+        "",
+        "Warnings:",
+        ...warned.map((f) => `  ${f.file}\n    ${f.warnings!.join("\n    ")}`),
       ]
       : []),
     "",

@@ -5,7 +5,6 @@
  * @module
  */
 
-import type { RunYamlResult } from "@sdk/core";
 import {
   bool,
   mapping,
@@ -14,6 +13,7 @@ import {
   record,
   runPlatformYaml,
   type RunPlatformYamlOptions,
+  type RunPlatformYamlResult,
   type ScriptPlatform,
   type ScriptSectionSchema,
   text,
@@ -137,7 +137,9 @@ export type RunMobileAYamlOptions = RunPlatformYamlOptions<
  * then the tasks, and is destroyed at the end (writing its report).
  *
  * @param script a path to a `.yaml` / `.yml` file, or the script's text.
- * @returns the tasks' outcomes and the stored results, as `agent.runYaml`.
+ * @returns the tasks' outcomes and the stored results, as `agent.runYaml`, and the `output`
+ * file the results were written to when the section names one (`output: out/results.json`,
+ * relative to the script's folder).
  * @throws {YamlScriptError} for an invalid script (nothing runs then); the errors of
  * `agentFromBridgeDevice` (no device, adb missing) and of `launch`; a task's error (wrapped as
  * `YamlTaskError`) unless the task has `continueOnError`.
@@ -145,7 +147,7 @@ export type RunMobileAYamlOptions = RunPlatformYamlOptions<
 export async function runMobileAYaml(
   script: string,
   options: RunMobileAYamlOptions = {},
-): Promise<RunYamlResult> {
+): Promise<RunPlatformYamlResult> {
   return await runPlatformYaml(
     MOBILEA_SCRIPT_SECTION,
     script,

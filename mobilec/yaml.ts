@@ -5,7 +5,6 @@
  * @module
  */
 
-import type { RunYamlResult } from "@sdk/core";
 import {
   bool,
   num,
@@ -13,6 +12,7 @@ import {
   record,
   runPlatformYaml,
   type RunPlatformYamlOptions,
+  type RunPlatformYamlResult,
   type ScriptPlatform,
   type ScriptSectionSchema,
   text,
@@ -98,7 +98,9 @@ export type RunMobileCYamlOptions = RunPlatformYamlOptions<
  * report).
  *
  * @param script a path to a `.yaml` / `.yml` file, or the script's text.
- * @returns the tasks' outcomes and the stored results, as `agent.runYaml`.
+ * @returns the tasks' outcomes and the stored results, as `agent.runYaml`, and the `output`
+ * file the results were written to when the section names one (`output: out/results.json`,
+ * relative to the script's folder).
  * @throws {YamlScriptError} for an invalid script (nothing runs then); the errors of
  * `agentFromToolDevice` (no device, hdc missing) and of `launch`; a task's error (wrapped as
  * `YamlTaskError`) unless the task has `continueOnError`.
@@ -106,7 +108,7 @@ export type RunMobileCYamlOptions = RunPlatformYamlOptions<
 export async function runMobileCYaml(
   script: string,
   options: RunMobileCYamlOptions = {},
-): Promise<RunYamlResult> {
+): Promise<RunPlatformYamlResult> {
   return await runPlatformYaml(
     MOBILEC_SCRIPT_SECTION,
     script,

@@ -33,8 +33,9 @@ export interface AgentOptions {
   persistExecutionDump?: boolean;
   /**
    * Report file name (`single-html`) without or with `.html`; with `html-and-external-assets`,
-   * the report's folder name. Default: generated. Two agents of one process given the same name
-   * write the same file: the later one replaces the earlier report, with a console warning once.
+   * the report's folder name. Default: generated. A name whose report exists (another agent's,
+   * of this process or another, or an earlier run's) is never replaced: the agent takes
+   * `<name>-2` (then `-3`, ...), and the console names both files; `reportFile` is the path taken.
    */
   reportFileName?: string;
   /** Print where the report is. Default `true`. */

@@ -440,13 +440,16 @@ function steps(main, ex) {
   cards.forEach(function (li) { v.io.observe(li); });
 }
 
-function detail() {
+function detail(filtered) {
   var main = document.getElementById("detail");
   if (view) { if (view.io) view.io.disconnect(); stripStop(view.strip); }
   view = null;
   main.textContent = "";
   var ex = selected;
-  if (!ex) { add(main, h("div", { class: "empty", text: "No executions recorded yet." })); return; }
+  if (!ex) {
+    add(main, h("div", { class: "empty", text: filtered ? "No execution matches the filters." : "No executions recorded yet." }));
+    return;
+  }
   function fact(k, v) { return h("div", null, h("dt", { text: k }), h("dd", { text: v })); }
   add(main, h("section", { class: "card exhead" },
     h("div", { class: "row" }, h("span", { class: "api", text: ex.apiName }), pill(ex.status), frozen(ex),

@@ -5,9 +5,13 @@
  * retried model call of its steps). Steps that match the search are marked in the shown
  * execution and on its timeline.
  *
+ * When the filters hide the call shown, the detail moves to the first call the list shows (the
+ * replay then starts there), or shows nothing when no call is listed.
+ *
  * Provides `filterBar()`, `matches(ex)`, `stepHit(step)`, `filterCount(n)`, `showHits()` and
  * `focusSearch()`;
- * uses the core's `h`, `text`, `data`, `view`, `list` and `mark`.
+ * uses the core's `h`, `text`, `data`, `view`, `list`, `mark`, `detail` and `selected`, and the
+ * navigation's `go`, `current` and `visible`.
  *
  * @module
  */
@@ -87,6 +91,20 @@ function refilter() {
   list();
   mark(false);
   showHits();
+  // After the list's observers (a merged report hides other sources' executions) have run.
+  Promise.resolve().then(keepShown);
+}
+
+// The detail (and so the replay) shows a call the list shows: when the filters hide the shown
+// one, the first call listed, or nothing when none is.
+function keepShown() {
+  if (selected && visible().indexOf(selected) >= 0) return;
+  var first = visible()[0];
+  if (first) { go(first, -1, true); return; }
+  if (!selected) return;
+  selected = null;
+  current = -1;
+  detail(true);
 }
 
 // Marks the shown execution's steps that match the search, on their cards and thumbnails.

@@ -51,17 +51,22 @@ function go(ex, i, user) {
   if (user) { try { history.replaceState(null, "", hashOf(ex, i)); } catch (e) { /* file: may refuse */ } }
 }
 
-// Scrolls the current step's card to the top (built at once), or the page to the top for a header.
+// Shows the current step's card (built at once) under its call's header when both fit in the
+// view, else at the top of the view; the page's top for a header.
 function reveal() {
   var card = view && view.cards[current];
   if (!card) { window.scrollTo(0, 0); return; }
   fill(card);
-  card.scrollIntoView({ block: "start" });
+  align(card);
   // Bodies the lazy rendering builds around it may change the height of the cards above: align
   // again once they are laid out.
   requestAnimationFrame(function () {
-    requestAnimationFrame(function () { if (!rp && view && view.cards[current] === card) card.scrollIntoView({ block: "start" }); });
+    requestAnimationFrame(function () { if (!rp && view && view.cards[current] === card) align(card); });
   });
+}
+function align(card) {
+  var bottom = card.getBoundingClientRect().bottom + window.scrollY;
+  if (bottom <= window.innerHeight) window.scrollTo(0, 0); else card.scrollIntoView({ block: "start" });
 }
 
 function hashOf(ex, i) {

@@ -173,10 +173,14 @@ test("keys: j/k and arrows walk through steps across executions, n/p jump execut
     // "/" puts the keys into the search box, where they type.
     await page.keyboard.press("/");
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "q");
-    await page.keyboard.type("number 7");
+    await page.keyboard.type("number 8");
+    assert.equal(await page.locator("nav .ex").count(), 2); // 8, 80
     assert.equal(new URL(page.url()).hash, "#execution-80/step-2", "typing moved nothing");
     assert.equal(await page.locator("#detail li.step.cur .title").textContent(), "Tap 80");
+    // A search that no longer lists the call shown moves the detail to the first call listed.
+    await page.fill('nav input[name="q"]', "number 7");
     assert.equal(await page.locator("nav .ex").count(), 11); // 7, 70..79
+    await at("tap-7", 0);
     // With a filter, j and n move over the executions listed only.
     await page.locator("nav .ex").first().click();
     await at("tap-7", 0);
@@ -317,5 +321,89 @@ test("filters: by status, by API and by text in prompts and answers (raw answers
     assert.equal(await page.locator("#detail li.step.hit, #detail .exhead .hits").count(), 0);
     assert.deepEqual(await listed(), ["a", "b", "c", "d", "e"]);
     assert.deepEqual(errors, []);
+  });
+});
+
+test("a deep link keeps the call's header in view when the step fits under it, else puts the step at the top", async () => {
+  const browser = chromium();
+  await withRunDir(async () => {
+    const file = await report(Array.from({ length: 80 }, (_, k) =>
+      execution({
+        id: `tap-${k + 1}`,
+        prompt: `button number ${k + 1}`,
+        steps: Array.from({ length: 8 }, (_, s) =>
+          step({ kind: "Locate", title: `Locate ${k + 1}.${s + 1}`, thought: `thought ${s + 1}` })),
+      })));
+    const boxes = (page: Page) =>
+      page.evaluate(() => {
+        const top = document.querySelector("header")!.getBoundingClientRect().bottom;
+        const r = (s: string) => document.querySelector(s)!.getBoundingClientRect();
+        const head = r("#detail .exhead"), cur = r("#detail li.step.cur");
+        return {
+          headInView: head.top >= top && head.bottom <= innerHeight,
+          stepInView: cur.top >= top && cur.bottom <= innerHeight,
+          stepAtTop: cur.top >= top && cur.top < top + 60,
+        };
+      });
+    const { page, errors } = await open(browser, file, "#execution-60/step-2");
+    await assertShown(page, { ex: "tap-60", step: 2, hash: "#execution-60/step-2" });
+    await page.waitForFunction(() => !!document.querySelector("#detail li.step.cur .step-body"));
+    // Rendering settles over two frames; what is shown then must hold.
+    await page.evaluate(() =>
+      new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+    );
+    assert.deepEqual(await boxes(page), { headInView: true, stepInView: true, stepAtTop: false });
+    // A step too far down to fit under the header goes to the top, as before.
+    await page.evaluate(() => location.hash = "#execution-60/step-8");
+    await assertShown(page, { ex: "tap-60", step: 8, hash: "#execution-60/step-8" });
+    await stepInView(page);
+    assert.equal((await boxes(page)).headInView, false);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+test("with a filter or a search active, the detail and the replay start on the first call the list shows", async () => {
+  const browser = chromium();
+  await withRunDir(async () => {
+    const file = await report([
+      execution({ id: "a", prompt: "the Sign in button", steps: [step({ title: "a1" })] }),
+      execution({ id: "b", prompt: "the cart icon", steps: [step({ title: "b1" })] }),
+      execution({
+        id: "c",
+        prompt: "the missing banner",
+        status: "failed",
+        steps: [step({ title: "c1" }), step({ title: "c2" })],
+      }),
+    ]);
+    const { page, errors } = await open(browser, file);
+    const shown = () => page.locator("#detail .exhead .prompt").textContent();
+    await page.locator('nav .ex[data-id="c"]').click();
+    assert.equal(await shown(), "the missing banner");
+    // Only passed calls: c is no longer listed, so the detail moves to the first listed, a.
+    await page.selectOption('nav select[name="status"]', "passed");
+    await page.waitForFunction(() =>
+      document.querySelector("#detail .exhead .prompt")?.textContent === "the Sign in button"
+    );
+    assert.equal(await page.locator("nav .ex.sel").getAttribute("data-id"), "a");
+    await page.keyboard.press("r");
+    assert.equal(await page.locator(".replay .rp-prompt").textContent(), "the Sign in button");
+    await page.keyboard.press("Escape");
+    // A search that c matches but the status filter does not; then one that b alone matches.
+    await page.selectOption('nav select[name="status"]', "");
+    await page.fill('nav input[name="q"]', "cart");
+    await page.waitForFunction(() =>
+      document.querySelector("#detail .exhead .prompt")?.textContent === "the cart icon"
+    );
+    await page.locator("#detail .replay-btn").click();
+    assert.equal(await page.locator(".replay .rp-prompt").textContent(), "the cart icon");
+    await page.keyboard.press("Escape");
+    // Nothing listed: nothing is shown, and the replay does not open.
+    await page.fill('nav input[name="q"]', "no such text");
+    await page.waitForFunction(() => !document.querySelector("#detail .exhead"));
+    await page.locator("body").press("r");
+    assert.equal(await page.locator(".replay").count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
   });
 });

@@ -58,7 +58,9 @@ var REPLAY_MS = 1600, rp = null;
 
 function replayOpen() {
   if (rp) return;
-  var at = selected && current >= 0 ? [selected, current] : stepAfter(selected, -1, 1);
+  // The call shown, unless the list no longer shows it: then the first call listed.
+  var ex = selected && visible().indexOf(selected) >= 0 ? selected : null;
+  var at = ex && current >= 0 ? [ex, current] : stepAfter(ex, -1, 1);
   if (!at) return;
   function btn(label, title, fn, cls) { return h("button", { type: "button", class: cls, title: title, "aria-label": title, text: label, onclick: fn }); }
   var img = h("img", { alt: "screenshot of the step" });

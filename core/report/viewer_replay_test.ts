@@ -252,9 +252,11 @@ test("replay plays on its own and pauses (button and space), stops at the run's 
     assert.equal(await page.evaluate(() => document.body.className), "");
     assert.equal(await page.locator("nav .ex.sel").getAttribute("data-id"), "1");
     assert.equal(await page.locator("#detail li.step.cur").getAttribute("data-step"), "1");
+    // Its first step fits under its call's header: both are in view.
     await page.waitForFunction(() => {
       const r = document.querySelector("#detail li.step.cur")!.getBoundingClientRect();
-      return r.top >= 60 && r.top < 120;
+      const head = document.querySelector("#detail .exhead")!.getBoundingClientRect();
+      return r.top >= 60 && r.bottom <= innerHeight && head.top >= 60;
     });
     assert.deepEqual(errors, []);
   });

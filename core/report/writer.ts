@@ -14,7 +14,12 @@ import {
   metaTag,
   normalizeScreenshot,
 } from "./_format.ts";
-import { noteReportFileCreated } from "./_report_paths.ts";
+import {
+  claimReportTarget,
+  type ReportLayout,
+  type ReportTarget,
+  reportTarget,
+} from "./_report_paths.ts";
 import type { ReportExecution, ReportMeta, ReportScreenshotSink } from "./types.ts";
 import { viewerPage, viewerScriptHash } from "./viewer.ts";
 import { logger } from "../log/run_log.ts";
@@ -43,8 +48,9 @@ export interface ReportWriterOptions {
    * `<run dir>/report/<name>.html`, and a name already ending in `.html` is kept as is; with
    * `html-and-external-assets` it names the directory. Default: generated from the interface
    * type, the local time and 4 random hex digits, e.g. `web-page-2026-11-22_14-30-05-ab12`.
-   * A second writer of this process creating the same file replaces the earlier report, and the
-   * console gets a warning, once per file, naming it.
+   * A name whose report exists (another agent's, of this process or another, or an earlier
+   * run's) is never replaced: the writer takes `<name>-2` (then `-3`, ...) and the console
+   * names both files.
    */
   name?: string;
   /** Header of the report; `name` and `createdAt` are filled in here. */
@@ -67,16 +73,6 @@ export interface ReportWriterOptions {
    * single-file report. `outputFormat` and `persistExecutionDump` do not apply in memory.
    */
   storage?: ReportStorage;
-}
-
-/** Where a report goes on disk. */
-interface Target {
-  /** The HTML file. */
-  file: string;
-  /** Directory of screenshot files (`html-and-external-assets` only). */
-  assetsDir?: string;
-  /** Path of the dump file for an execution id. */
-  dumpFile(id: string): string;
 }
 
 interface PendingShot {
@@ -144,7 +140,11 @@ export class ReportWriter implements ReportScreenshotSink {
   /** Whether this writer keeps its report in memory instead (`storage: "memory"`). */
   readonly inMemory: boolean;
 
-  readonly #target: Target | undefined;
+  /** Where the report goes: the name asked for until the first write claims the file. */
+  #target: ReportTarget | undefined;
+  readonly #layout: ReportLayout | undefined;
+  /** Whether the name was the user's (a taken name is then warned about). */
+  readonly #givenName: boolean;
   readonly #scriptHash: string | undefined;
   readonly #externalAssets: boolean;
   readonly #persistDump: boolean;
@@ -162,14 +162,16 @@ export class ReportWriter implements ReportScreenshotSink {
 
   private constructor(
     meta: ReportMeta,
-    target: Target | undefined,
+    target: { layout: ReportLayout; first: ReportTarget; given: boolean } | undefined,
     scriptHash: string | undefined,
     externalAssets: boolean,
     persistDump: boolean,
     memory?: MemoryReport,
   ) {
     this.meta = meta;
-    this.#target = target;
+    this.#target = target?.first;
+    this.#layout = target?.layout;
+    this.#givenName = target?.given ?? false;
     this.enabled = target !== undefined;
     this.#memory = memory;
     this.inMemory = memory !== undefined;
@@ -231,26 +233,14 @@ export class ReportWriter implements ReportScreenshotSink {
       return new ReportWriter(meta, undefined, undefined, false, false, memory);
     }
     const path = await nodePath();
-    const reportDir = path.join(await runDir(), "report");
-    const safe = (id: string) => id.replace(/[^A-Za-z0-9._-]/g, "_");
-    let target: Target;
-    if (external) {
-      const dir = path.join(reportDir, name);
-      target = {
-        file: path.join(dir, "index.html"),
-        assetsDir: path.join(dir, "screenshots"),
-        dumpFile: (id) => path.join(dir, "executions", `${safe(id)}.json`),
-      };
-    } else {
-      const fileName = /\.html$/i.test(name) ? name : `${name}.html`;
-      target = {
-        file: path.join(reportDir, fileName),
-        dumpFile: (id) => path.join(reportDir, `${meta.name}.${safe(id)}.execution.json`),
-      };
-    }
+    const layout: ReportLayout = {
+      reportDir: path.join(await runDir(), "report"),
+      name: meta.name,
+      external,
+    };
     return new ReportWriter(
       meta,
-      target,
+      { layout, first: await reportTarget(layout, meta.name), given: given !== undefined },
       await viewerScriptHash(),
       external,
       options.persistExecutionDump === true,
@@ -299,22 +289,22 @@ export class ReportWriter implements ReportScreenshotSink {
    * again and the next write of this execution carries it in full.
    */
   writeExecution(exec: ReportExecution): Promise<void> {
-    const target = this.#target;
-    if (!target && !this.#memory) return Promise.resolve();
+    if (!this.#target && !this.#memory) return Promise.resolve();
     let snapshot: ExecutionSnapshot;
     try {
       snapshot = snapshotExecution(exec);
     } catch (error) {
       return Promise.reject(error);
     }
-    if (!target) {
+    if (!this.#target) {
       this.#memory!.executions.set(snapshot.id, snapshot.json());
       return Promise.resolve();
     }
-    const dump = this.#persistDump && exec.status !== "running"
-      ? `{"meta":${JSON.stringify(this.meta)},"execution":${snapshot.json()}}`
-      : undefined;
+    const dump = this.#persistDump && exec.status !== "running";
     return this.#enqueue(async () => {
+      // The first write claims the file, and with it the report's final name.
+      if (this.#file === undefined) await this.#claim();
+      const target = this.#target!;
       // Diff against what reached the disk, so a failed earlier write is simply redone.
       const prev = this.#written.get(snapshot.id);
       const { hashes, head } = snapshot;
@@ -345,7 +335,12 @@ export class ReportWriter implements ReportScreenshotSink {
         screenshots: shots.length,
         bytes: this.#size,
       });
-      if (dump !== undefined) await writeFileAtomic(target.dumpFile(snapshot.id), dump);
+      if (dump) {
+        await writeFileAtomic(
+          target.dumpFile(snapshot.id),
+          `{"meta":${JSON.stringify(this.meta)},"execution":${snapshot.json()}}`,
+        );
+      }
     });
   }
 
@@ -358,9 +353,9 @@ export class ReportWriter implements ReportScreenshotSink {
    * @throws {Error} the file system's error when the last writes fail.
    */
   async finalize(): Promise<string | undefined> {
-    const target = this.#target;
-    if (!target) return undefined;
+    if (!this.#target) return undefined;
     await this.#enqueue(async () => {
+      const target = this.#target!;
       if (this.#file === undefined) {
         // No execution reached the file: no report (spec 2.8), nothing to keep.
         this.#pending = [];
@@ -461,21 +456,28 @@ export class ReportWriter implements ReportScreenshotSink {
     }
   }
 
-  /** Appends one chunk in one call; the first write puts the viewer in front of it. */
-  async #append(target: Target, chunk: string): Promise<void> {
-    if (this.#file === undefined) {
+  /**
+   * Creates the report file, the viewer and the meta tag in it, under the first free name (see
+   * `claimReportTarget`): the asked-for name, else `<name>-2`, ...
+   */
+  async #claim(): Promise<void> {
+    const { target, size } = await claimReportTarget(this.#layout!, (name) => {
+      const meta = { ...this.meta, name };
       const page = viewerPage({
-        title: this.meta.name,
+        title: name,
         scriptHash: this.#scriptHash,
         externalAssets: this.#externalAssets,
       });
-      const bytes = encoder.encode(page + metaTag(this.meta) + chunk);
-      await writeFileAtomic(target.file, bytes);
-      noteReportFileCreated(target.file);
-      this.#size = bytes.length;
-      this.#file = target.file;
-      return;
-    }
+      return encoder.encode(page + metaTag(meta));
+    }, this.#givenName);
+    this.meta.name = target.name;
+    this.#target = target;
+    this.#size = size;
+    this.#file = target.file;
+  }
+
+  /** Appends one chunk in one call, to the file {@link #claim} created. */
+  async #append(target: ReportTarget, chunk: string): Promise<void> {
     const bytes = encoder.encode(chunk);
     const fs = await nodeFs();
     try {

@@ -1,6 +1,6 @@
 import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseReportHtml, reportTags } from "./_format.ts";
 import { execution, fakePng, step, withRunDir } from "./_test_helpers.ts";
@@ -257,26 +257,118 @@ async function warningsOf(fn: () => Promise<void>): Promise<string[]> {
   return warnings;
 }
 
-test("ReportWriter: a second writer of the same report file warns once, naming the file, that it replaces an earlier report", async () => {
+test("ReportWriter: two writers with one name at the same time get <name>.html and <name>-2.html, each with only its own executions, and a warning names both", async () => {
   await withRunDir(async (dir) => {
-    const file = join(dir, "report", "same.html");
+    const first = join(dir, "report", "same.html");
+    const second = join(dir, "report", "same-2.html");
+    let a!: ReportWriter, b!: ReportWriter;
     const warnings = await warningsOf(async () => {
-      const first = await ReportWriter.create({ name: "same", meta });
-      await first.writeExecution(execution({ id: "1", prompt: "first" }));
-      await first.finalize();
-      const second = await ReportWriter.create({ name: "same.html", meta });
-      await second.writeExecution(execution({ id: "1", prompt: "second" }));
-      await second.writeExecution(execution({ id: "2", prompt: "second again" }));
-      // A third writer of the same file: the warning was given already.
-      const third = await ReportWriter.create({ name: "same", meta });
-      await third.writeExecution(execution({ id: "1", prompt: "third" }));
-      assert.equal(third.file, file, "the path of spec 2.8 is kept");
+      a = await ReportWriter.create({ name: "same", meta });
+      b = await ReportWriter.create({ name: "same.html", meta });
+      // Interleaved, not awaited one by one: both write their first execution at once.
+      const writes: Promise<void>[] = [];
+      for (let i = 1; i <= 3; i++) {
+        writes.push(a.writeExecution(execution({ id: `a${i}`, prompt: `a call ${i}` })));
+        writes.push(b.writeExecution(execution({ id: `b${i}`, prompt: `b call ${i}` })));
+      }
+      await Promise.all(writes);
+      await Promise.all([a.finalize(), b.finalize()]);
     });
+    assert.deepEqual([a.file, b.file].sort(), [second, first]);
+    for (const writer of [a, b]) {
+      const own = writer === a ? "a" : "b";
+      const report = await parsed(writer.file!);
+      assert.deepEqual(
+        report.executions.map((e) => e.id),
+        [`${own}1`, `${own}2`, `${own}3`],
+        `${writer.file} holds its own three calls, and nothing else`,
+      );
+      assert.equal(report.meta?.name, writer.meta.name);
+    }
+    assert.deepEqual((await readdir(join(dir, "report"))).sort(), ["same-2.html", "same.html"]);
     assert.equal(warnings.length, 1, warnings.join("\n"));
-    assert.ok(warnings[0].includes(file), `the warning names ${file}: ${warnings[0]}`);
-    assert.match(warnings[0], /earlier report of this process/);
-    assert.match(warnings[0], /replaced/);
+    assert.ok(warnings[0].includes(first) && warnings[0].includes(second), warnings[0]);
     assert.match(warnings[0], /reportFileName/);
+  });
+});
+
+test("ReportWriter: a name whose report exists already (another process, an earlier run) is never replaced: -2, then -3", async () => {
+  await withRunDir(async (dir) => {
+    const reportDir = join(dir, "report");
+    await mkdir(reportDir, { recursive: true });
+    await writeFile(join(reportDir, "kept.html"), "another process's report");
+    const warnings = await warningsOf(async () => {
+      const second = await ReportWriter.create({ name: "kept", meta });
+      await second.writeExecution(execution({ id: "1" }));
+      assert.equal(second.file, join(reportDir, "kept-2.html"));
+      assert.equal(second.meta.name, "kept-2");
+      const third = await ReportWriter.create({ name: "kept", meta, persistExecutionDump: true });
+      await third.writeExecution(execution({ id: "1" }));
+      assert.equal(third.file, join(reportDir, "kept-3.html"));
+      assert.ok(await readFile(join(reportDir, "kept-3.1.execution.json"), "utf8"));
+    });
+    assert.equal(await readFile(join(reportDir, "kept.html"), "utf8"), "another process's report");
+    assert.equal(warnings.length, 2, warnings.join("\n"));
+    assert.ok(warnings[1].includes(join(reportDir, "kept-3.html")), warnings[1]);
+  });
+});
+
+test("ReportWriter: html-and-external-assets takes <name>-2/ when <name>/index.html exists", async () => {
+  await withRunDir(async (dir) => {
+    const reportDir = join(dir, "report");
+    const shot = fakePng(7);
+    const writers = await Promise.all(
+      [1, 2].map(() =>
+        ReportWriter.create({ name: "folder", meta, outputFormat: "html-and-external-assets" })
+      ),
+    );
+    await warningsOf(async () => {
+      await Promise.all(writers.map((w, i) => {
+        const id = w.addScreenshot(shot);
+        return w.writeExecution(execution({ id: `x${i}`, steps: [step({ screenshot: id })] }));
+      }));
+    });
+    assert.deepEqual(
+      writers.map((w) => w.file).sort(),
+      [join(reportDir, "folder-2", "index.html"), join(reportDir, "folder", "index.html")],
+    );
+    for (const w of writers) {
+      assert.equal((await readdir(join(w.file!, "..", "screenshots"))).length, 1);
+      assert.equal((await parsed(w.file!)).executions.length, 1);
+    }
+  });
+});
+
+test("ReportWriter: two processes with one name and one run directory write two whole reports", async () => {
+  await withRunDir(async (dir) => {
+    const child = new URL("../../tests/fixtures/report/same_name_writer.ts", import.meta.url);
+    const go = join(dir, "go");
+    const run = (who: string) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", child.pathname, who, go],
+        env: { SDK_RUN_DIR: dir },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const both = [run("p"), run("q")];
+    // Both children wait for this file, so their first writes meet.
+    await writeFile(go, "");
+    const outputs = await Promise.all(both);
+    for (const out of outputs) {
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    }
+    const files = (await readdir(join(dir, "report"))).filter((f) => f.endsWith(".html")).sort();
+    assert.deepEqual(files, ["shared-2.html", "shared.html"]);
+    const owners = new Set<string>();
+    for (const f of files) {
+      const ids = (await parsed(join(dir, "report", f))).executions.map((e) => e.id);
+      const who = ids[0].slice(0, 1);
+      owners.add(who);
+      assert.deepEqual(ids, [1, 2, 3, 4, 5].map((i) => `${who}${i}`), `${f}: ${ids.join(",")}`);
+    }
+    assert.deepEqual([...owners].sort(), ["p", "q"]);
+    const warned = outputs.map((o) => new TextDecoder().decode(o.stderr)).join("");
+    assert.match(warned, /shared-2\.html/);
   });
 });
 

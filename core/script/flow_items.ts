@@ -18,9 +18,10 @@
  *   `'unset'`), `deepLocate`, `context`, `fileChooserAccept` (a path or a list),
  *   `fileChooserAllowedDir`. All three call `aiAct`.
  * - `aiTap`, `aiHover`, `aiDoubleClick`, `aiRightClick`, `aiClearInput`, `aiLongPress` (+
- *   `duration`): the element; the locate options `deepLocate`, `deepThink` (deprecated name of
- *   `deepLocate`), `context`, `xpath`, `cacheable`; `aiTap` also `fileChooserAccept`. Every
- *   item that locates takes these.
+ *   `duration`): the element, as the item's value or as `locate` (not both); the locate options
+ *   `deepLocate`, `deepThink` (deprecated name of `deepLocate`), `context`, `xpath`,
+ *   `cacheable`; `aiTap` also `fileChooserAccept`. Every item that locates takes these, and
+ *   `locate`.
  * - `aiInput`, locate-first (recommended, as the API): `- aiInput: the search box` with
  *   `value: cats`; `mode` (`replace`, `typeOnly`, `clear`, deprecated `append`),
  *   `keyboardTypeDelay`, `inputStrategy`, `autoDismissKeyboard` and the locate options. The older
@@ -41,8 +42,8 @@
  *   `domIncluded`, `screenshotIncluded`, `context`.
  * - `aiWaitFor`: the condition (text); `timeout` and `checkInterval` in ms (the API's
  *   `timeoutMs`, `checkIntervalMs`), `context`.
- * - `aiLocate`: the element; the locate options and `name`; its result (`rect`, `center`, `dpr`)
- *   is stored like a query's.
+ * - `aiLocate`: the element (or `locate`); the locate options and `name`; its result (`rect`,
+ *   `center`, `dpr`) is stored like a query's.
  * - `sleep`: milliseconds (>= 0).
  * - `javascript`: a script run by the agent's `evaluateJavaScript` (web agents); `name`; its
  *   value is stored like a query's.
@@ -50,13 +51,18 @@
  * - Phone agents, each item where the agent has its method: `launch` (an app name, package or
  *   bundle, `package/.Activity`, URL), `terminate` (an app name, package or bundle), `home`,
  *   `back`, `recentApps` (MobileA, MobileC) and `appSwitcher` (MobileB), all with an empty value.
- * - MobileA only: `runBridgeShell` (a shell command; `timeout` in ms; `name`; its stdout is
- *   stored like a query's; fails when the device has `exposeRunBridgeShellAction: false`).
- * - MobileB only: `runDriverRequest` (the driver endpoint path, e.g. `/status`; `method` `GET`
- *   (default), `POST`, `DELETE` or `PUT`; `data`, the JSON body; `name`; the answer is stored
+ * - MobileA only: `runBridgeShell` (a shell command, or `{ command, timeout }`; `timeout` in ms;
+ *   `name`; its stdout is stored like a query's; fails when the device has
+ *   `exposeRunBridgeShellAction: false`).
+ * - MobileB only: `runDriverRequest` (the driver endpoint path, e.g. `/status`, with `method`
+ *   `GET` (default), `POST`, `DELETE` or `PUT` and `data`, the JSON body, beside it; or the
+ *   spec's params mapping `{ method, endpoint, data }` as the value; `name`; the answer is stored
  *   like a query's).
- * - MobileC only: `runToolShell` (a device shell command; `name`; its output is stored like a
- *   query's).
+ * - MobileC only: `runToolShell` (a device shell command, or `{ command }`; `name`; its output is
+ *   stored like a query's).
+ *
+ * Each platform-only item says which target sections' agents have it ({@link FlowItemSpec.targets}),
+ * so an unknown flow key's message offers the script's own platform's keys.
  *
  * @module
  */
@@ -69,6 +75,7 @@ import {
   failAt,
   jsonValue,
   list,
+  mapping,
   nullValue,
   num,
   oneOf,
@@ -134,6 +141,11 @@ export interface FlowItemSpec {
   ) => { value: unknown; options: Record<string, unknown> };
   /** Calls the agent; resolves with the item's value (a result item's result). */
   readonly run: (agent: YamlAgent, item: ScriptFlowItem, signal?: AbortSignal) => Promise<unknown>;
+  /**
+   * The target sections whose agents have this item (`["web"]` for `javascript`,
+   * `["mobilea"]` for `runBridgeShell`); every target when left out.
+   */
+  readonly targets?: readonly string[];
 }
 
 const locateOptions = {
@@ -158,23 +170,62 @@ type Opt<T> = T & Record<string, unknown>;
 const opt = <T>(item: ScriptFlowItem) => item.options as Opt<T>;
 const p = (item: ScriptFlowItem) => item.value as TUserPrompt;
 
-/** Errors when the item's value and `locate` both name the element; else the one given. */
-function oneLocate(
-  value: YamlNode,
-  options: Record<string, unknown>,
-  { valueAt, optionAt, pos }: NormalizeContext,
-): { value: unknown; options: Record<string, unknown> } {
-  const { locate, ...rest } = options;
-  const own = optional(prompt).read(value, valueAt);
-  if (own !== undefined && locate !== undefined) {
-    failAt(
-      optionAt("locate"),
-      pos,
-      `'${valueAt.key}' names the element twice: give it as the item's value or as 'locate', not both`,
-    );
-  }
-  return { value: own ?? locate, options: rest };
+/**
+ * Errors when the item's value and `locate` both name the element; else the one given. With
+ * `required`, one of them must be given.
+ */
+function oneLocate(required: boolean): NonNullable<FlowItemSpec["normalize"]> {
+  return (value, options, { valueAt, optionAt, pos }) => {
+    const { locate, ...rest } = options;
+    const own = optional(prompt).read(value, valueAt);
+    if (own !== undefined && locate !== undefined) {
+      failAt(
+        optionAt("locate"),
+        pos,
+        `'${valueAt.key}' names the element twice: give it as the item's value or as 'locate', not both`,
+      );
+    }
+    if (required && own === undefined && locate === undefined) {
+      failAt(
+        valueAt,
+        value.pos,
+        `'${valueAt.key}' of ${valueAt.owner} needs the element, as the item's value ` +
+          `(\`- ${valueAt.key}: the Sign in button\`) or as 'locate': got nothing`,
+      );
+    }
+    return { value: own ?? locate, options: rest };
+  };
 }
+
+/**
+ * Reads an item whose value is text, or the same as a mapping of parameters (the spec's params
+ * object: `runDriverRequest: { method, endpoint, data }`): `valueKey` is the text, the other
+ * keys join the options, and a key given both in the mapping and beside it is an error.
+ */
+function textOrParams(
+  valueKey: string,
+  fields: Record<string, Reader<unknown>>,
+): NonNullable<FlowItemSpec["normalize"]> {
+  return (value, options, { valueAt, optionAt, pos }) => {
+    if (value.kind !== "map") return { value: text.read(value, valueAt), options };
+    const params = mapping(`the ${valueAt.key} mapping`, { [valueKey]: text, ...fields }, [
+      valueKey,
+    ]);
+    const { [valueKey]: own, ...inner } = params.read(value, valueAt);
+    for (const key of Object.keys(inner)) {
+      if (key in options) {
+        failAt(
+          optionAt(key),
+          pos,
+          `'${key}' of ${valueAt.key} is given both in its mapping and beside it; give it once`,
+        );
+      }
+    }
+    return { value: own, options: { ...options, ...inner } };
+  };
+}
+
+const PHONES = ["mobilea", "mobileb", "mobilec"];
 
 const act: FlowItemSpec = {
   value: prompt,
@@ -208,33 +259,38 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
   aiAct: act,
   aiAction: act,
   aiTap: {
-    value: prompt,
+    value: optional(prompt),
     method: "aiTap",
-    options: { ...locateOptions, fileChooserAccept: files },
+    options: { ...locateOptions, locate: prompt, fileChooserAccept: files },
+    normalize: oneLocate(true),
     run: (agent, item) => agent.aiTap(p(item), item.options),
   },
   aiHover: {
-    value: prompt,
+    value: optional(prompt),
     method: "aiHover",
-    options: locateOptions,
+    options: { ...locateOptions, locate: prompt },
+    normalize: oneLocate(true),
     run: (agent, item) => agent.aiHover(p(item), item.options),
   },
   aiDoubleClick: {
-    value: prompt,
+    value: optional(prompt),
     method: "aiDoubleClick",
-    options: locateOptions,
+    options: { ...locateOptions, locate: prompt },
+    normalize: oneLocate(true),
     run: (agent, item) => agent.aiDoubleClick(p(item), item.options),
   },
   aiRightClick: {
-    value: prompt,
+    value: optional(prompt),
     method: "aiRightClick",
-    options: locateOptions,
+    options: { ...locateOptions, locate: prompt },
+    normalize: oneLocate(true),
     run: (agent, item) => agent.aiRightClick(p(item), item.options),
   },
   aiClearInput: {
-    value: prompt,
+    value: optional(prompt),
     method: "aiClearInput",
-    options: locateOptions,
+    options: { ...locateOptions, locate: prompt },
+    normalize: oneLocate(true),
     run: (agent, item) => agent.aiClearInput(p(item), item.options),
   },
   aiInput: {
@@ -321,13 +377,14 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
       distance: either(num({ min: 0, unit: "px" }), nullValue),
       locate: prompt,
     },
-    normalize: oneLocate,
+    normalize: oneLocate(false),
     run: (agent, item) => agent.aiScroll(item.value as TUserPrompt | undefined, item.options),
   },
   aiLongPress: {
-    value: prompt,
+    value: optional(prompt),
     method: "aiLongPress",
-    options: { ...locateOptions, duration: positive("ms") },
+    options: { ...locateOptions, locate: prompt, duration: positive("ms") },
+    normalize: oneLocate(true),
     run: (agent, item) => agent.aiLongPress(p(item), item.options),
   },
   aiPinch: {
@@ -341,14 +398,15 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
       locate: prompt,
     },
     required: ["direction"],
-    normalize: oneLocate,
+    normalize: oneLocate(false),
     run: (agent, item) => agent.aiPinch(item.value as TUserPrompt | undefined, opt(item)),
   },
   aiLocate: {
-    value: prompt,
+    value: optional(prompt),
     method: "aiLocate",
     result: true,
-    options: locateOptions,
+    options: { ...locateOptions, locate: prompt },
+    normalize: oneLocate(true),
     run: (agent, item) => agent.aiLocate(p(item), item.options),
   },
   aiQuery: extract("aiQuery"),
@@ -385,6 +443,7 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
   },
   javascript: {
     value: text,
+    targets: ["web"],
     method: "evaluateJavaScript",
     result: true,
     options: {},
@@ -392,21 +451,25 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
   },
   launch: {
     value: text,
+    targets: PHONES,
     method: "launch",
     options: {},
     run: (agent, item) => agent.launch!(item.value as string),
   },
   terminate: {
     value: text,
+    targets: PHONES,
     method: "terminate",
     options: {},
     run: (agent, item) => agent.terminate!(item.value as string),
   },
   runBridgeShell: {
     value: text,
+    targets: ["mobilea"],
     method: "runBridgeShell",
     result: true,
     options: { timeout: num({ above: 0, unit: "ms" }) },
+    normalize: textOrParams("command", { timeout: num({ above: 0, unit: "ms" }) }),
     run: (agent, item) => {
       const { timeout } = item.options as { timeout?: number };
       return agent.runBridgeShell!(item.value as string, timeout === undefined ? {} : { timeout });
@@ -414,9 +477,14 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
   },
   runDriverRequest: {
     value: text,
+    targets: ["mobileb"],
     method: "runDriverRequest",
     result: true,
     options: { method: oneOf("GET", "POST", "DELETE", "PUT"), data: jsonValue },
+    normalize: textOrParams("endpoint", {
+      method: oneOf("GET", "POST", "DELETE", "PUT"),
+      data: jsonValue,
+    }),
     run: (agent, item) => {
       const { method, data } = item.options as { method?: DriverRequestMethod; data?: unknown };
       return agent.runDriverRequest!({
@@ -428,31 +496,37 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
   },
   runToolShell: {
     value: text,
+    targets: ["mobilec"],
     method: "runToolShell",
     result: true,
     options: {},
+    normalize: textOrParams("command", {}),
     run: (agent, item) => agent.runToolShell!(item.value as string),
   },
   appSwitcher: {
     value: optional(text),
+    targets: ["mobileb"],
     method: "appSwitcher",
     options: {},
     run: (agent) => agent.appSwitcher!(),
   },
   back: {
     value: optional(text),
+    targets: ["mobilea", "mobilec"],
     method: "back",
     options: {},
     run: (agent) => agent.back!(),
   },
   home: {
     value: optional(text),
+    targets: PHONES,
     method: "home",
     options: {},
     run: (agent) => agent.home!(),
   },
   recentApps: {
     value: optional(text),
+    targets: ["mobilea", "mobilec"],
     method: "recentApps",
     options: {},
     run: (agent) => agent.recentApps!(),
@@ -477,3 +551,13 @@ export const FLOW_ITEM_KEYS: Readonly<Record<string, readonly string[]>> = Objec
     [key, spec],
   ) => [key, [...Object.keys(spec.options), ...(spec.result ? ["name"] : [])]]),
 );
+
+/**
+ * The flow keys a script for `target` may use (`"web"`, `"mobilea"`, ...): the shared ones and
+ * the target's own; every flow key without a target.
+ */
+export function flowKeysFor(target?: string): string[] {
+  return Object.entries(FLOW_ITEMS)
+    .filter(([, spec]) => !target || !spec.targets || spec.targets.includes(target))
+    .map(([key]) => key);
+}

@@ -55,7 +55,11 @@ export type {
   ScriptPlatformAgent,
   ScriptPlatformRunOptions,
 } from "./script_platform.ts";
-export type { PlatformYamlAgent, RunPlatformYamlOptions } from "./platform_run.ts";
+export type {
+  PlatformYamlAgent,
+  RunPlatformYamlOptions,
+  RunPlatformYamlResult,
+} from "./platform_run.ts";
 export { readScriptSource, scriptAgentOptions } from "./script_source.ts";
 export type { ScriptSource } from "./script_source.ts";
 export {

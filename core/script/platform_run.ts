@@ -8,6 +8,7 @@
  */
 
 import type { AgentOptions } from "../agent/options.ts";
+import { nodePath, writeFileAtomic } from "../runtime/runtime.ts";
 import type { EnvLookup } from "./env_vars.ts";
 import { runScriptTasks, type RunYamlResult } from "./run_yaml.ts";
 import { parsePlatformScriptFile } from "./script_schema.ts";
@@ -32,6 +33,15 @@ export interface RunPlatformYamlOptions<A, O> {
   onAgent?: (agent: A) => void;
 }
 
+/** What a platform's runner gives back: the tasks' outcomes and results, and the output file. */
+export interface RunPlatformYamlResult extends RunYamlResult {
+  /**
+   * The absolute path of the JSON file the results were written to: the section's `output`,
+   * resolved from the script's folder, when it has one.
+   */
+  output?: string;
+}
+
 /** An agent a platform's runner can drive: script items, `launch`, and `destroy`. */
 export type PlatformYamlAgent = YamlAgent & {
   launch?(target: string): Promise<void>;
@@ -47,10 +57,14 @@ export type PlatformYamlAgent = YamlAgent & {
  * @param options see {@link RunPlatformYamlOptions}.
  * @param createAgent creates the agent from the section and the agent options of the script's
  * `agent` section (the platform adds `options.agentOptions` on top).
- * @returns the tasks' outcomes and the stored results, as `agent.runYaml`.
+ * @returns the tasks' outcomes and the stored results, as `agent.runYaml`, and `output`: when the
+ * section names an `output` file (relative to the script's folder; for text, to the folder of
+ * `options.fileName`, else the working directory), the results are written there as JSON once
+ * the tasks ran to the end (tasks failed under `continueOnError` included; not when the script
+ * stopped on an error), and its absolute path is returned.
  * @throws {YamlScriptError} for an invalid script (nothing runs then); what `createAgent` and
  * `launch` throw; a task's error (wrapped as `YamlTaskError`) unless the task has
- * `continueOnError`.
+ * `continueOnError`; the file system's error when the output cannot be written.
  */
 export async function runPlatformYaml<
   S extends Record<string, unknown>,
@@ -61,7 +75,7 @@ export async function runPlatformYaml<
   script: string,
   options: RunPlatformYamlOptions<A, O>,
   createAgent: (section: S, agentOptions: AgentOptions) => Promise<A>,
-): Promise<RunYamlResult> {
+): Promise<RunPlatformYamlResult> {
   const source = await readScriptSource(script, options.fileName);
   const parsed = await parsePlatformScriptFile(schema, source.text, source.fileName, {
     env: options.env,
@@ -70,12 +84,18 @@ export async function runPlatformYaml<
     parsed.section,
     scriptAgentOptions(source.fileName, parsed.agent),
   );
+  let run: RunYamlResult;
   try {
     options.onAgent?.(agent);
     const launch = parsed.section.launch;
     if (typeof launch === "string") await agent.launch!(launch);
-    return await runScriptTasks(agent, parsed, { signal: options.signal });
+    run = await runScriptTasks(agent, parsed, { signal: options.signal });
   } finally {
     await agent.destroy();
   }
+  if (parsed.output === undefined) return run;
+  const path = await nodePath();
+  const output = path.resolve(path.dirname(source.fileName), parsed.output);
+  await writeFileAtomic(output, JSON.stringify(run.result, null, 2) + "\n");
+  return { ...run, output };
 }

@@ -7,9 +7,15 @@
 
 import { errorMessage } from "../agent/execution.ts";
 import { FLOW_ITEMS } from "./flow_items.ts";
-import { parseScriptTasks, type ScriptReadOptions } from "./script_schema.ts";
+import { readScriptTasks, type ScriptReadOptions } from "./script_schema.ts";
 import type { ScriptTasks } from "./script_tasks.ts";
-import { YamlScriptError, YamlTaskError } from "./script_errors.ts";
+import {
+  MAX_SCRIPT_ERRORS,
+  scriptErrors,
+  YamlScriptError,
+  YamlTaskError,
+  type YamlTaskOutcome,
+} from "./script_errors.ts";
 import type { YamlAgent } from "./yaml_agent.ts";
 
 /** Options of {@link runYamlScript}. */
@@ -21,15 +27,7 @@ export interface RunYamlOptions extends ScriptReadOptions {
   signal?: AbortSignal;
 }
 
-/** How one task ended: the way to see a `continueOnError` task's failure (it is not printed). */
-export interface YamlTaskOutcome {
-  /** The task's `name`. */
-  name: string;
-  /** `failed` only for tasks with `continueOnError` (any other failure rejects the run). */
-  status: "passed" | "failed";
-  /** Why it failed. */
-  error?: YamlTaskError;
-}
+export type { YamlTaskOutcome } from "./script_errors.ts";
 
 /** What a script run gives back. */
 export interface RunYamlResult {
@@ -48,28 +46,44 @@ export interface RunYamlResult {
 /**
  * Checks that the agent has every method the script's items call, before anything runs.
  *
- * @throws {YamlScriptError} at the first item whose method the agent lacks (a `javascript` item
- * on an agent without `evaluateJavaScript`).
+ * @throws {YamlScriptError} naming every item whose method the agent lacks (a `javascript` item
+ * on an agent without `evaluateJavaScript`), up to the limit of errors a file reports.
  */
 export function checkAgentMethods(agent: YamlAgent, script: ScriptTasks): void {
+  const errors: YamlScriptError[] = [];
+  let more = false;
   for (const [ti, task] of script.tasks.entries()) {
     for (const [ii, item] of task.flow.entries()) {
       const method = FLOW_ITEMS[item.key].method;
       if (method === undefined || typeof agent[method] === "function") continue;
-      throw new YamlScriptError(
-        `'${item.key}' needs an agent with ${method}()${
-          item.key === "javascript" ? " (web agents)" : ""
-        }, and this agent has none`,
-        {
-          fileName: script.fileName,
-          line: item.line,
-          column: item.column,
-          key: item.key,
-          path: `tasks[${ti}].flow[${ii}]`,
-        },
+      if (errors.length === MAX_SCRIPT_ERRORS) {
+        more = true;
+        break;
+      }
+      errors.push(
+        new YamlScriptError(
+          `'${item.key}' needs an agent with ${method}()${
+            item.key === "javascript" ? " (web agents)" : ""
+          }, and this agent has none`,
+          {
+            fileName: script.fileName,
+            line: item.line,
+            column: item.column,
+            key: item.key,
+            path: `tasks[${ti}].flow[${ii}]`,
+          },
+        ),
       );
     }
   }
+  if (errors.length > 0) throw scriptErrors(errors, more);
+}
+
+/** The flow keys `agent` can run: those that need no method, and those whose method it has. */
+function agentFlowKeys(agent: YamlAgent): string[] {
+  return Object.entries(FLOW_ITEMS)
+    .filter(([, spec]) => spec.method === undefined || typeof agent[spec.method] === "function")
+    .map(([key]) => key);
 }
 
 function setResult(result: Record<string, unknown>, key: string, value: unknown): void {
@@ -91,7 +105,7 @@ function setResult(result: Record<string, unknown>, key: string, value: unknown)
  * @throws {YamlScriptError} when the agent lacks a method an item needs (nothing runs then).
  * @throws {YamlTaskError} for the first failing item of a task without `continueOnError`: the
  * message names the flow key, the task, the item's number and the file, line and column; `cause`
- * is the original error; `result` the results so far.
+ * is the original error; `result` the results so far; `tasks` how the tasks before it ended.
  */
 export async function runScriptTasks(
   agent: YamlAgent,
@@ -134,6 +148,7 @@ export async function runScriptTasks(
             itemIndex: ii,
             flowKey: item.key,
             result: { ...result },
+            tasks: [...tasks],
           },
           { cause: e },
         );
@@ -185,6 +200,6 @@ export async function runYamlScript(
   content: string,
   options: RunYamlOptions = {},
 ): Promise<RunYamlResult> {
-  const script = await parseScriptTasks(content, options);
+  const script = await readScriptTasks(content, options, agentFlowKeys(agent));
   return await runScriptTasks(agent, script, { signal: options.signal });
 }

@@ -278,3 +278,23 @@ test("an aborted signal stops the run with its reason, whatever continueOnError 
   await runYamlScript(actAgent, oneTask("      - aiAct: go"), { signal });
   assert.deepEqual(actAgent.calls, [["aiAct", "go", { abortSignal: signal }]]);
 });
+
+test("every item the agent cannot perform is named at once, and an unknown flow key is offered the agent's own keys", async () => {
+  const agent = new FakeAgent();
+  const lacking = await run(
+    agent,
+    oneTask("      - javascript: document.title", "      - back:", "      - runToolShell: ls"),
+  ).then(() => undefined, (e: unknown) => e);
+  assert.ok(lacking instanceof YamlScriptError);
+  assert.deepEqual(lacking.errors.map((e) => [e.line, e.key]), [
+    [4, "javascript"],
+    [5, "back"],
+    [6, "runToolShell"],
+  ]);
+  assert.deepEqual(agent.calls, []);
+  const unknown = await run(new FakeWebAgent(), oneTask("      - javascrip: 1"))
+    .then(() => undefined, (e: unknown) => e);
+  assert.ok(unknown instanceof YamlScriptError);
+  assert.match(unknown.message, /did you mean 'javascript'/);
+  assert.ok(!/runBridgeShell|launch|appSwitcher/.test(unknown.message), unknown.message);
+});

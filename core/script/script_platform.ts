@@ -8,7 +8,7 @@
  */
 
 import type { AgentOptions } from "../agent/options.ts";
-import type { RunYamlResult } from "./run_yaml.ts";
+import type { RunPlatformYamlResult } from "./platform_run.ts";
 
 /** What a tool reads of a platform's agent after the run. */
 export interface ScriptPlatformAgent {
@@ -45,9 +45,10 @@ export interface ScriptPlatform {
    *
    * @param script a path to a `.yaml` / `.yml` file, or the script's text.
    * @param options see {@link ScriptPlatformRunOptions}.
-   * @returns the tasks' outcomes and stored results.
+   * @returns the tasks' outcomes and stored results, and the output file the results were
+   * written to when the section names one.
    * @throws what the platform's runner throws (`YamlScriptError`, the device's errors, a task's
    * `YamlTaskError`).
    */
-  run(script: string, options: ScriptPlatformRunOptions): Promise<RunYamlResult>;
+  run(script: string, options: ScriptPlatformRunOptions): Promise<RunPlatformYamlResult>;
 }

@@ -29,7 +29,8 @@
 
 import { getEnv } from "../runtime/runtime.ts";
 import type { EnvLookup } from "./env_vars.ts";
-import { YamlScriptError } from "./script_errors.ts";
+import { scriptErrors, YamlScriptError } from "./script_errors.ts";
+import { flowKeysFor } from "./flow_items.ts";
 import {
   AGENT_SECTION_KEYS,
   readAgentSection,
@@ -43,9 +44,12 @@ import {
 import { readTasks, type ScriptTasks, TASK_KEYS } from "./script_tasks.ts";
 import {
   childAt,
+  collect,
   describeNode,
   failAt,
   type ReadContext,
+  type ScriptErrorList,
+  TooManyScriptErrors,
   unknownKeyMessage,
 } from "./value_readers.ts";
 import { parseYamlTree, type YamlMapNode, type YamlNode } from "./yaml_parse.ts";
@@ -64,8 +68,13 @@ export interface ScriptFile extends ScriptTasks {
 export interface PlatformScriptFile<S> extends ScriptTasks {
   /** The section's key. */
   target: string;
-  /** The platform's section (`{}` when it is empty). */
+  /** The platform's section (`{}` when it is empty), without `output`. */
   section: S;
+  /**
+   * The section's `output`, as written: the JSON file the results are written to, relative to
+   * the script's folder (`runPlatformYaml` writes it).
+   */
+  output?: string;
   /** The `agent` section; `{}` when absent. */
   agent: ScriptAgentOptions;
 }
@@ -76,7 +85,15 @@ export interface ScriptReadOptions {
   fileName?: string;
   /** Reads environment variables for `${NAME}`. Default: the process environment. */
   env?: EnvLookup;
+  /**
+   * Receives each warning about the script (a deprecated form, such as the former `target:`
+   * section), as `file:line:column: message`. Default: `console.warn`.
+   */
+  onWarning?: (message: string) => void;
 }
+
+/** The former name of the `web` section, still read (with a warning). */
+const FORMER_WEB_KEY = "target";
 
 /** Target sections this version runs. */
 export const TARGET_SECTIONS: readonly string[] = ["web"];
@@ -108,20 +125,42 @@ export const SCRIPT_SECTION_KEYS: Readonly<{
   agent: AGENT_SECTION_KEYS,
 };
 
-function topContext(options: ScriptReadOptions): ReadContext {
+function topContext(options: ScriptReadOptions, flowKeys?: readonly string[]): ReadContext {
   return {
     fileName: options.fileName ?? "script.yaml",
     env: options.env ?? getEnv,
     path: "",
     key: "",
     owner: "the script",
+    errors: { list: [] },
+    ...(flowKeys && { flowKeys }),
   };
+}
+
+/**
+ * Reads a whole file with `at`'s collector: every error found, up to the limit, is thrown at the
+ * end as one {@link YamlScriptError} (see `scriptErrors`).
+ */
+async function readWhole<T>(at: ReadContext, read: () => Promise<T>): Promise<T> {
+  const errors: ScriptErrorList = at.errors!;
+  let value: T;
+  try {
+    value = await read();
+  } catch (e) {
+    if (e instanceof TooManyScriptErrors) throw scriptErrors(errors.list, true);
+    if (!(e instanceof YamlScriptError)) throw e;
+    if (!errors.list.includes(e)) errors.list.push(...e.errors);
+    throw scriptErrors(errors.list);
+  }
+  if (errors.list.length > 0) throw scriptErrors(errors.list);
+  return value;
 }
 
 /** Parses the text and checks the top level: a mapping whose keys are all known. */
 async function readTop(
   content: string,
   at: ReadContext,
+  onWarning: ((message: string) => void) | undefined = console.warn,
 ): Promise<{ node: YamlMapNode; section: (key: string) => YamlNode | undefined }> {
   const node = await parseYamlTree(content, at.fileName);
   if (node === null || node.kind !== "map") {
@@ -132,22 +171,37 @@ async function readTop(
       { fileName: at.fileName, ...(node?.pos ?? { line: 1, column: 1 }) },
     );
   }
+  const former = node.entries.find((e) => e.key === FORMER_WEB_KEY);
   for (const entry of node.entries) {
-    if (!SCRIPT_SECTION_KEYS.top.includes(entry.key)) {
-      failAt(
-        childAt(at, entry.key, "the script"),
-        entry.keyPos,
-        unknownKeyMessage(
-          entry.key,
-          "the script",
-          Object.fromEntries(
-            SCRIPT_SECTION_KEYS.top.map((k) => [k, k]),
+    collect(at, () => {
+      if (entry === former) {
+        if (node.entries.some((e) => e.key === "web")) {
+          failAt(
+            childAt(at, entry.key, "the script"),
+            entry.keyPos,
+            `'target' is the former name of 'web', and this script has both; keep 'web'`,
+          );
+        }
+        onWarning?.(
+          `${at.fileName}:${entry.keyPos.line}:${entry.keyPos.column}: 'target' is the former ` +
+            `name of 'web'; it is read as 'web' (rename it to 'web': the old name will go)`,
+        );
+      } else if (!SCRIPT_SECTION_KEYS.top.includes(entry.key)) {
+        failAt(
+          childAt(at, entry.key, "the script"),
+          entry.keyPos,
+          unknownKeyMessage(
+            entry.key,
+            "the script",
+            Object.fromEntries(SCRIPT_SECTION_KEYS.top.map((k) => [k, k])),
           ),
-        ),
-      );
-    }
+        );
+      }
+    });
   }
-  const section = (key: string) => node.entries.find((e) => e.key === key)?.value;
+  const section = (key: string) =>
+    node.entries.find((e) => e.key === key)?.value ??
+      (key === "web" ? former?.value : undefined);
   return { node, section };
 }
 
@@ -159,13 +213,27 @@ async function readTop(
  * unknown key, a value of the wrong type, a missing `tasks`, task `name` or `flow`, or an
  * environment variable that is not set.
  */
-export async function parseScriptTasks(
+export function parseScriptTasks(
   content: string,
   options: ScriptReadOptions = {},
 ): Promise<ScriptTasks> {
-  const at = topContext(options);
-  const { node } = await readTop(content, at);
-  return { fileName: at.fileName, tasks: readTasks(node, at) };
+  return readScriptTasks(content, options);
+}
+
+/**
+ * {@link parseScriptTasks}, with the flow keys an unknown key's message offers (those of the
+ * agent that runs the script, for `runYamlScript`).
+ */
+export function readScriptTasks(
+  content: string,
+  options: ScriptReadOptions,
+  flowKeys?: readonly string[],
+): Promise<ScriptTasks> {
+  const at = topContext(options, flowKeys);
+  return readWhole(at, async () => {
+    const { node } = await readTop(content, at, options.onWarning);
+    return { fileName: at.fileName, tasks: collect(at, () => readTasks(node, at)) ?? [] };
+  });
 }
 
 /**
@@ -176,10 +244,11 @@ export async function parseScriptTasks(
  *
  * @param content the file's text.
  * @param fileName named in errors.
- * @param options `env` reads environment variables for `${NAME}`.
+ * @param options `env` reads environment variables for `${NAME}`; `onWarning` receives
+ * warnings (the former name `target` of the `web` section is read, with one).
  * @throws {YamlScriptError} as {@link parseScriptTasks}, and for an unknown key or a wrong value
  * in `web` or `agent`, a missing `url` (or one that is not an absolute URL without `serve`), a
- * device platform's section, or no target section.
+ * device platform's section, or no target section. Every error of the file is in one error.
  *
  * @example
  * ```ts
@@ -192,27 +261,31 @@ export async function parseScriptTasks(
  * console.log(script.web.url, script.tasks[0].flow[0].key); // https://example.com aiAssert
  * ```
  */
-export async function parseScriptFile(
+export function parseScriptFile(
   content: string,
   fileName: string,
-  options: { env?: EnvLookup } = {},
+  options: { env?: EnvLookup; onWarning?: (message: string) => void } = {},
 ): Promise<ScriptFile> {
-  const at = topContext({ ...options, fileName });
-  const { node, section } = await readTop(content, at);
-  for (const entry of node.entries) {
-    if (PLATFORM_TARGET_SECTIONS.includes(entry.key)) {
-      failAt(
-        childAt(at, entry.key, "the script"),
-        entry.keyPos,
-        `'${entry.key}' is a device platform's section: this reads web scripts ('web' ` +
-          `section); run it with its platform package's run...Yaml (e.g. runMobileAYaml of ` +
-          `@sdk/mobilea for 'mobilea')`,
-      );
+  const at = topContext({ ...options, fileName }, flowKeysFor("web"));
+  return readWhole(at, async () => {
+    const { node, section } = await readTop(content, at, options.onWarning);
+    for (const entry of node.entries) {
+      if (PLATFORM_TARGET_SECTIONS.includes(entry.key)) {
+        collect(at, () =>
+          failAt(
+            childAt(at, entry.key, "the script"),
+            entry.keyPos,
+            `'${entry.key}' is a device platform's section: this reads web scripts ('web' ` +
+              `section); run it with its platform package's run...Yaml (e.g. runMobileAYaml of ` +
+              `@sdk/mobilea for 'mobilea')`,
+          ));
+      }
     }
-  }
-  const web = readWebSection(section("web"), at, node.pos);
-  const agent = readAgentSection(section("agent"), at);
-  return { fileName: at.fileName, tasks: readTasks(node, at), target: "web", web, agent };
+    const web = collect(at, () => readWebSection(section("web"), at, node.pos))!;
+    const agent = collect(at, () => readAgentSection(section("agent"), at)) ?? {};
+    const tasks = collect(at, () => readTasks(node, at)) ?? [];
+    return { fileName: at.fileName, tasks, target: "web", web, agent };
+  });
 }
 
 /**
@@ -228,10 +301,13 @@ export async function scriptTargetOf(
   content: string,
   fileName: string,
 ): Promise<string | undefined> {
-  const { node } = await readTop(content, topContext({ fileName }));
-  return node.entries.find((e) =>
-    TARGET_SECTIONS.includes(e.key) || PLATFORM_TARGET_SECTIONS.includes(e.key)
+  const at = topContext({ fileName });
+  const { node } = await readWhole(at, () => readTop(content, at, undefined));
+  const key = node.entries.find((e) =>
+    TARGET_SECTIONS.includes(e.key) || PLATFORM_TARGET_SECTIONS.includes(e.key) ||
+    e.key === FORMER_WEB_KEY
   )?.key;
+  return key === FORMER_WEB_KEY ? "web" : key;
 }
 
 /**
@@ -242,37 +318,43 @@ export async function scriptTargetOf(
  * @param schema the platform's section: key, name and readers.
  * @param content the file's text.
  * @param fileName named in errors.
- * @param options `env` reads environment variables for `${NAME}`.
+ * @param options `env` reads environment variables for `${NAME}`; `onWarning` receives
+ * warnings.
  * @throws {YamlScriptError} as {@link parseScriptTasks}, for a missing platform section, an
  * unknown key or a value of the wrong type in it or in `agent`, or another target section.
+ * Every error of the file is in one error.
  */
-export async function parsePlatformScriptFile<S extends Record<string, unknown>>(
+export function parsePlatformScriptFile<S extends Record<string, unknown>>(
   schema: ScriptSectionSchema<S>,
   content: string,
   fileName: string,
-  options: { env?: EnvLookup } = {},
+  options: { env?: EnvLookup; onWarning?: (message: string) => void } = {},
 ): Promise<PlatformScriptFile<S>> {
-  const at = topContext({ ...options, fileName });
-  const { node, section } = await readTop(content, at);
-  for (const entry of node.entries) {
-    if (
-      [...TARGET_SECTIONS, ...PLATFORM_TARGET_SECTIONS].includes(entry.key) &&
-      entry.key !== schema.key
-    ) {
-      failAt(
-        childAt(at, entry.key, "the script"),
-        entry.keyPos,
-        `a ${schema.label} script has a '${schema.key}' section and no '${entry.key}' section`,
-      );
+  const at = topContext({ ...options, fileName }, flowKeysFor(schema.key));
+  return readWhole(at, async () => {
+    const { node, section } = await readTop(content, at, options.onWarning);
+    for (const entry of node.entries) {
+      if (
+        [...TARGET_SECTIONS, ...PLATFORM_TARGET_SECTIONS, FORMER_WEB_KEY].includes(entry.key) &&
+        entry.key !== schema.key
+      ) {
+        collect(at, () =>
+          failAt(
+            childAt(at, entry.key, "the script"),
+            entry.keyPos,
+            `a ${schema.label} script has a '${schema.key}' section and no '${entry.key}' section`,
+          ));
+      }
     }
-  }
-  const value = readPlatformSection(schema, section(schema.key), at, node.pos);
-  const agent = readAgentSection(section("agent"), at);
-  return {
-    fileName: at.fileName,
-    tasks: readTasks(node, at),
-    target: schema.key,
-    section: value,
-    agent,
-  };
+    const read = collect(at, () => readPlatformSection(schema, section(schema.key), at, node.pos));
+    const agent = collect(at, () => readAgentSection(section("agent"), at)) ?? {};
+    return {
+      fileName: at.fileName,
+      tasks: collect(at, () => readTasks(node, at)) ?? [],
+      target: schema.key,
+      section: read?.section ?? ({} as S),
+      ...(read?.output !== undefined && { output: read.output }),
+      agent,
+    };
+  });
 }

@@ -177,7 +177,8 @@ test("an unknown key in a flow item names the key and lists the item's keys", as
     column: 9,
     key: "timeoutMs",
     path: "tasks[0].flow[0].timeoutMs",
-    message: /unknown key 'timeoutMs' in the aiWaitFor item; known keys: timeout, checkInterval/,
+    message:
+      /unknown key 'timeoutMs' in the aiWaitFor item \(did you mean 'timeout'\?\); known keys: timeout, checkInterval/,
   });
   await rejects(oneTask("      - sleep: 5\n        name: x\n"), {
     line: 5,
@@ -216,7 +217,7 @@ test("a value of the wrong type names the key, what it must be and what it got",
     key: "aiTap",
     path: "tasks[0].flow[0].aiTap",
     message:
-      /'aiTap' of task 't' must be text, or a mapping with 'prompt' and 'images': got nothing/,
+      /'aiTap' of task 't' needs the element, as the item's value .* or as 'locate': got nothing/,
   });
 });
 
@@ -236,7 +237,8 @@ test("a flow item needs exactly one flow key", async () => {
     column: 9,
     key: "aiTapp",
     path: "tasks[0].flow[0].aiTapp",
-    message: /the flow item has no flow key: 'aiTapp' is not one; flow keys: ai, aiAct/,
+    message:
+      /the flow item has no flow key: 'aiTapp' is not one \(did you mean 'aiTap'\?\); flow keys: ai, aiAct/,
   });
   await rejects(oneTask("      - aiTap: x\n        aiHover: y\n"), {
     line: 5,
@@ -301,7 +303,8 @@ test("the task and top-level structure are checked", async () => {
     column: 1,
     key: "task",
     path: "task",
-    message: /unknown key 'task' in the script; known keys: tasks, agent, web/,
+    message:
+      /unknown key 'task' in the script \(did you mean 'tasks'\?\); known keys: tasks, agent, web/,
   });
   await rejects("agent: {}\n", {
     line: 1,

@@ -217,7 +217,8 @@ export function readWebSection(
   const web = readMapping(webNode, webAt, "the web section", webFields, [
     "url",
   ]) as unknown as ScriptWebTarget;
-  if (web.serve === undefined && !URL.canParse(web.url)) {
+  // A 'url' that could not be read is reported already.
+  if (web.url !== undefined && web.serve === undefined && !URL.canParse(web.url)) {
     const urlEntry = webNode.entries.find((e) => e.key === "url")!;
     failAt(
       childAt(webAt, "url", "the web section"),
@@ -244,15 +245,22 @@ export function readAgentSection(
 }
 
 /**
+ * The key every device platform's section takes besides its own: `output`, the JSON file its
+ * script's results are written to, as the `web` section's.
+ */
+export const PLATFORM_OUTPUT_KEY = "output";
+
+/**
  * Reads and checks a device platform's section with its schema: a mapping, or empty (`{}`).
- * `scriptPos` is where the script starts, named when the section is missing.
+ * Besides the schema's keys, every section takes `output` (a path), returned apart from the
+ * section. `scriptPos` is where the script starts, named when the section is missing.
  */
 export function readPlatformSection<S extends Record<string, unknown>>(
   schema: ScriptSectionSchema<S>,
   sectionNode: YamlNode | undefined,
   at: ReadContext,
   scriptPos: SourcePosition,
-): S {
+): { section: S; output?: string } {
   const sectionAt = childAt(at, schema.key, "the script");
   if (sectionNode === undefined) {
     failAt(
@@ -262,19 +270,25 @@ export function readPlatformSection<S extends Record<string, unknown>>(
     );
   }
   let value = {} as S;
+  let output: string | undefined;
   if (sectionNode.kind === "map") {
-    value = readMapping(
+    const read = readMapping(
       sectionNode,
       sectionAt,
       `the ${schema.key} section`,
-      schema.fields as Record<string, Reader<unknown>>,
-    ) as S;
+      { ...schema.fields, [PLATFORM_OUTPUT_KEY]: text } as Record<string, Reader<unknown>>,
+    );
+    const { [PLATFORM_OUTPUT_KEY]: out, ...rest } = read;
+    value = rest as S;
+    output = out as string | undefined;
   } else if (!(sectionNode.kind === "scalar" && sectionNode.value === null)) {
     failAt(
       sectionAt,
       sectionNode.pos,
-      `'${schema.key}' must be a mapping (${schema.describe}): got ${describeNode(sectionNode)}`,
+      `'${schema.key}' must be a mapping (${schema.describe}, output): got ${
+        describeNode(sectionNode)
+      }`,
     );
   }
-  return value;
+  return { section: value, ...(output !== undefined && { output }) };
 }

@@ -10,11 +10,14 @@ import { FLOW_ITEM_KEYS, FLOW_ITEMS, NAME_OPTION, type ScriptFlowItem } from "./
 import {
   bool,
   childAt,
+  closestName,
+  collect,
   describeNode,
   failAt,
   type ReadContext,
   type Reader,
   readMapping,
+  ReportedAlready,
   text,
 } from "./value_readers.ts";
 import type { YamlMapNode, YamlNode } from "./yaml_parse.ts";
@@ -70,7 +73,9 @@ export function readTasks(node: YamlMapNode, at: ReadContext): ScriptTask[] {
       }`,
     );
   }
-  return entry.value.items.map((task, i) => readTask(task, { ...tasksAt, path: `tasks[${i}]` }, i));
+  return entry.value.items.flatMap((task, i) =>
+    collect(tasksAt, () => readTask(task, { ...tasksAt, path: `tasks[${i}]` }, i)) ?? []
+  );
 }
 
 function readTask(node: YamlNode, at: ReadContext, index: number): ScriptTask {
@@ -83,9 +88,10 @@ function readTask(node: YamlNode, at: ReadContext, index: number): ScriptTask {
     );
   }
   const fields = readMapping(node, at, owner, taskFields, ["name", "flow"]);
-  const name = fields.name as string;
-  const flowNode = fields.flow as YamlNode;
+  const name = (fields.name as string | undefined) ?? `${index + 1}`;
+  const flowNode = fields.flow as YamlNode | undefined;
   const flowAt = childAt(at, "flow", `task '${name}'`);
+  if (flowNode === undefined) return { name, continueOnError: false, flow: [], ...node.pos };
   if (flowNode.kind !== "seq") {
     failAt(
       flowAt,
@@ -96,8 +102,12 @@ function readTask(node: YamlNode, at: ReadContext, index: number): ScriptTask {
   return {
     name,
     continueOnError: fields.continueOnError === true,
-    flow: flowNode.items.map((item, i) =>
-      readFlowItem(item, { ...flowAt, path: `${flowAt.path}[${i}]` }, name)
+    flow: flowNode.items.flatMap((item, i) =>
+      collect(
+        flowAt,
+        () => readFlowItem(item, { ...flowAt, path: `${flowAt.path}[${i}]` }, name),
+      ) ??
+        []
     ),
     ...node.pos,
   };
@@ -116,12 +126,14 @@ function readFlowItem(node: YamlNode, at: ReadContext, taskName: string): Script
   const flowEntries = node.entries.filter((e) => Object.hasOwn(FLOW_ITEMS, e.key));
   if (flowEntries.length === 0) {
     const first = node.entries[0];
+    const keys = at.flowKeys ?? Object.keys(FLOW_ITEMS);
+    const near = closestName(first.key, keys);
     failAt(
       childAt(at, first.key, `task '${taskName}'`),
       first.keyPos,
-      `the flow item has no flow key: '${first.key}' is not one; flow keys: ${
-        Object.keys(FLOW_ITEMS).join(", ")
-      }`,
+      `the flow item has no flow key: '${first.key}' is not one${
+        near ? ` (did you mean '${near}'?)` : ""
+      }; flow keys: ${keys.join(", ")}`,
     );
   }
   if (flowEntries.length > 1) {
@@ -137,6 +149,7 @@ function readFlowItem(node: YamlNode, at: ReadContext, taskName: string): Script
   const spec = FLOW_ITEMS[flow.key];
   const owner = `the ${flow.key} item`;
   const options: Record<string, unknown> = {};
+  const reported = at.errors?.list.length ?? 0;
   for (const entry of node.entries) {
     if (entry === flow) continue;
     const reader = Object.hasOwn(spec.options, entry.key)
@@ -145,18 +158,24 @@ function readFlowItem(node: YamlNode, at: ReadContext, taskName: string): Script
       ? NAME_OPTION
       : undefined;
     const child = childAt(at, entry.key, owner);
-    if (!reader) {
-      const known = FLOW_ITEM_KEYS[flow.key];
-      failAt(
-        child,
-        entry.keyPos,
-        `unknown key '${entry.key}' in ${owner}; ${
-          known.length ? `known keys: ${known.join(", ")}` : `${flow.key} takes no other keys`
-        }`,
-      );
-    }
-    options[entry.key] = reader.read(entry.value, child);
+    const value = collect(at, () => {
+      if (!reader) {
+        const known = FLOW_ITEM_KEYS[flow.key];
+        const near = closestName(entry.key, known);
+        failAt(
+          child,
+          entry.keyPos,
+          `unknown key '${entry.key}' in ${owner}${near ? ` (did you mean '${near}'?)` : ""}; ${
+            known.length ? `known keys: ${known.join(", ")}` : `${flow.key} takes no other keys`
+          }`,
+        );
+      }
+      return reader.read(entry.value, child);
+    });
+    if (value !== undefined) options[entry.key] = value;
   }
+  // An option that could not be read is reported; the item's other checks would only guess.
+  if ((at.errors?.list.length ?? 0) > reported) throw new ReportedAlready();
   for (const key of spec.required ?? []) {
     if (!(key in options)) failAt(childAt(at, key, owner), flow.keyPos, `${owner} needs '${key}'`);
   }

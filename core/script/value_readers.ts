@@ -9,7 +9,7 @@
 
 import type { TUserPrompt } from "../agent/options.ts";
 import { type EnvLookup, interpolateEnvVars } from "./env_vars.ts";
-import { YamlScriptError } from "./script_errors.ts";
+import { MAX_SCRIPT_ERRORS, YamlScriptError } from "./script_errors.ts";
 import type { SourcePosition, YamlNode, YamlScalarNode } from "./yaml_parse.ts";
 
 /** Where a value is read: the file, the environment, and the key that holds it. */
@@ -24,6 +24,77 @@ export interface ReadContext {
   readonly key: string;
   /** Whose key it is, for messages: `"the aiWaitFor item"`, `"the web section"`. */
   readonly owner: string;
+  /**
+   * Where the errors of a whole file are gathered, so that reading goes on after one: each
+   * mapping entry, task and flow item read inside {@link collect} adds its error here instead of
+   * stopping the read. Without it the first error is thrown.
+   */
+  readonly errors?: { readonly list: YamlScriptError[] };
+  /** The flow keys the script's target offers, for the unknown flow key's message. */
+  readonly flowKeys?: readonly string[];
+}
+
+/** The errors of one file, gathered while it is read (`list`: in the order found). */
+export type ScriptErrorList = NonNullable<ReadContext["errors"]>;
+
+/**
+ * Thrown where a part of the file cannot be read further because its error is in the collector
+ * already: {@link collect} skips the part without adding an error.
+ */
+export class ReportedAlready extends Error {
+  /** Always `"ReportedAlready"`. */
+  override readonly name: string = "ReportedAlready";
+}
+
+/** Thrown when a file has more errors than are reported: reading stops there. */
+export class TooManyScriptErrors extends Error {
+  /** Always `"TooManyScriptErrors"`. */
+  override readonly name: string = "TooManyScriptErrors";
+}
+
+/**
+ * Runs `read`; with a collector on `at`, a {@link YamlScriptError} it throws is added to the
+ * collector and `undefined` returned, so the caller goes on to the next part of the file. Once
+ * the collector holds {@link MAX_SCRIPT_ERRORS} errors, reading stops with
+ * {@link TooManyScriptErrors}.
+ */
+export function collect<T>(at: ReadContext, read: () => T): T | undefined {
+  if (!at.errors) return read();
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof ReportedAlready) return undefined;
+    if (!(e instanceof YamlScriptError)) throw e;
+    at.errors.list.push(e);
+    if (at.errors.list.length >= MAX_SCRIPT_ERRORS) throw new TooManyScriptErrors();
+    return undefined;
+  }
+}
+
+/**
+ * The known name closest to `word` (a typo of it: at most 2 edits, and fewer than a third of its
+ * letters), or undefined.
+ */
+export function closestName(word: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return bestDistance <= Math.min(2, Math.ceil(word.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length];
 }
 
 /** Reads and checks one value. */
@@ -260,18 +331,26 @@ export function readMapping(
   for (const entry of node.entries) {
     const reader = Object.hasOwn(fields, entry.key) ? fields[entry.key] : undefined;
     const child = childAt(at, entry.key, owner);
-    if (!reader) failAt(child, entry.keyPos, unknownKeyMessage(entry.key, owner, fields));
-    out[entry.key] = reader.read(entry.value, child);
+    const value = collect(at, () => {
+      if (!reader) failAt(child, entry.keyPos, unknownKeyMessage(entry.key, owner, fields));
+      return reader.read(entry.value, child);
+    });
+    if (value !== undefined) out[entry.key] = value;
   }
   for (const key of required) {
-    if (!(key in out)) failAt(childAt(at, key, owner), node.pos, `${owner} needs '${key}'`);
+    if (!node.entries.some((e) => e.key === key)) {
+      collect(at, () => failAt(childAt(at, key, owner), node.pos, `${owner} needs '${key}'`));
+    }
   }
   return out;
 }
 
-/** "unknown key 'x' in OWNER; known keys: a, b". */
+/** "unknown key 'x' in OWNER (did you mean 'y'?); known keys: a, b". */
 export function unknownKeyMessage(key: string, owner: string, known: object): string {
-  return `unknown key '${key}' in ${owner}; known keys: ${Object.keys(known).join(", ")}`;
+  const keys = Object.keys(known);
+  const near = closestName(key, keys);
+  return `unknown key '${key}' in ${owner}${near ? ` (did you mean '${near}'?)` : ""}; known ` +
+    `keys: ${keys.join(", ")}`;
 }
 
 /** A mapping with any keys, each value read by `value`. */

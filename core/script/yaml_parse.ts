@@ -7,7 +7,7 @@
  * @module
  */
 
-import { YamlScriptError } from "./script_errors.ts";
+import { MAX_SCRIPT_ERRORS, scriptErrors, YamlScriptError } from "./script_errors.ts";
 
 /** A place in the script's text: 1-based line and column. */
 export interface SourcePosition {
@@ -84,16 +84,21 @@ export async function parseYamlTree(content: string, fileName: string): Promise<
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
-  const error = doc.errors[0];
-  if (error) {
-    // The message reads "<what> at line L, column C:\n\n<the text>"; the position goes in front.
-    const [what, snippet] = error.message.split(/ at line \d+, column \d+:\n/);
-    const pos = error.linePos?.[0];
-    throw new YamlScriptError(`invalid YAML: ${what}${snippet ? `\n${snippet.trimEnd()}` : ""}`, {
-      fileName,
-      line: pos?.line ?? 1,
-      column: pos?.col ?? 1,
+  if (doc.errors.length > 0) {
+    // Each message reads "<what> at line L, column C:\n\n<the text>"; the position goes in front.
+    const errors = doc.errors.slice(0, MAX_SCRIPT_ERRORS).map((error) => {
+      const [what, snippet] = error.message.split(/ at line \d+, column \d+:\n/);
+      const pos = error.linePos?.[0];
+      return new YamlScriptError(
+        `invalid YAML: ${what}${snippet ? `\n${snippet.trimEnd()}` : ""}`,
+        {
+          fileName,
+          line: pos?.line ?? 1,
+          column: pos?.col ?? 1,
+        },
+      );
     });
+    throw scriptErrors(errors, doc.errors.length > MAX_SCRIPT_ERRORS);
   }
   // Aliases repeat nodes written elsewhere (at their anchor's position); a bound on how many are
   // expanded stops cycles and exponential "billion laughs" texts.

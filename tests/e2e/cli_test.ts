@@ -183,10 +183,74 @@ test("usage errors exit 2 naming the problem; a bad script fails naming its file
     bad,
     "web:\n  url: http://127.0.0.1:9/\ntasks:\n  - name: t\n    flow:\n      - aiTapp: the button\n",
   );
-  const run = await sdk("run", bad, "--summary", join(work, "out/bad.json"));
+  const run = await sdk("run", "bad.yaml", "--summary", join(work, "out/bad.json"));
   assert.equal(run.code, 1);
   const file = JSON.parse(await readFile(join(work, "out/bad.json"), "utf8")).files[0];
   assert.match(file.error, /^bad\.yaml:6:\d+: .*aiTapp/);
+});
+
+test("an invalid script fails its file (exit 1), a YAML syntax error too; every error is listed, with paths as typed; a failed file lists its completed and failed tasks; 'target:' warns", async () => {
+  const dir = join(work, "rules");
+  await Deno.mkdir(join(dir, "bad"), { recursive: true });
+  const serve = `  serve: ${JSON.stringify(FIXTURE_APP_DIR)}\n  url: actions.html\n`;
+  await Deno.writeTextFile(
+    join(dir, "bad", "syntax.yaml"),
+    "web:\n  url: https://example.com\ntasks:\n  - name: t\n    flow:\n      - aiTap: [open\n",
+  );
+  await Deno.writeTextFile(
+    join(dir, "bad", "many.yaml"),
+    `web:\n${serve}tasks:\n  - name: t\n    flow:\n      - aiTapp: the button\n      - sleep: soon\n`,
+  );
+  await Deno.writeTextFile(
+    join(dir, "items.yaml"),
+    `web:\n${serve}tasks:\n` +
+      "  - name: first\n    flow:\n      - aiTap: the Click me button\n" +
+      "  - name: second\n    flow:\n      - aiAssert: the page shows a NOT THERE banner\n" +
+      "  - name: third\n    flow:\n      - sleep: 1\n",
+  );
+  await Deno.writeTextFile(
+    join(dir, "old.yaml"),
+    `target:\n${serve}tasks:\n  - name: only\n    flow:\n      - sleep: 1\n`,
+  );
+  const summaryFile = join(work, "out/rules.json");
+  const absolute = join(dir, "old.yaml");
+  const run = await sdk(
+    "run",
+    "./rules/bad/syntax.yaml",
+    "rules/bad/many.yaml",
+    "rules/items.yaml",
+    absolute,
+    "--continue-on-error",
+    "--summary",
+    summaryFile,
+  );
+  assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
+  const files = JSON.parse(await readFile(summaryFile, "utf8")).files;
+  assert.deepEqual(
+    files.map((f: { file: string; status: string }) => [f.file, f.status]),
+    [
+      ["./rules/bad/syntax.yaml", "failed"],
+      ["rules/bad/many.yaml", "failed"],
+      ["rules/items.yaml", "failed"],
+      [absolute, "passed"],
+    ],
+  );
+  assert.match(files[0].error, /^\.\/rules\/bad\/syntax\.yaml:7:1: invalid YAML/);
+  // Both errors of the file, each with the path as typed; the web script is offered web keys.
+  assert.match(files[1].error, /^rules\/bad\/many\.yaml:7:9: .*'aiTapp'.*did you mean 'aiTap'/);
+  assert.match(files[1].error, /\nrules\/bad\/many\.yaml:8:16: 'sleep'/);
+  assert.doesNotMatch(files[1].error, /runBridgeShell|runDriverRequest|runToolShell/);
+  assert.deepEqual(files[1].items, []);
+  // The failed file's tasks: the one that passed, the one that failed; the third never ran.
+  assert.deepEqual(
+    files[2].items.map((i: { name: string; status: string }) => [i.name, i.status]),
+    [["first", "passed"], ["second", "failed"]],
+  );
+  assert.match(files[2].items[1].error, /NOT THERE/);
+  assert.match(run.stdout, /FAILED +rules\/items\.yaml +[\d.]+ m?s +1\/2/);
+  assert.deepEqual(files[3].warnings.length, 1);
+  assert.match(files[3].warnings[0], /old\.yaml:1:1: 'target' is the former name of 'web'/);
+  assert.match(run.stdout + run.stderr, /'target' is the former name of 'web'/);
 });
 
 test("an SDK error that stops the whole run is one line with its class and code, exit 1", {

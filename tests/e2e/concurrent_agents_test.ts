@@ -22,12 +22,16 @@ import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "../helpers/stat
 
 const AGENTS = 8;
 const TAPS = 3;
+/** Report names of this run: a name whose report exists is taken as `<name>-2`, so each run has its own. */
+const RUN = `concurrent-${Date.now().toString(36)}`;
 
 let browser: Browser;
 let app: StaticServer;
 let model: TestModel;
 let work: string;
 const pages: Page[] = [];
+/** Report files the tests wrote, removed at the end. */
+const reports: string[] = [];
 
 before(async () => {
   work = await mkdtemp(join(tmpdir(), "sdk-concurrent-"));
@@ -55,13 +59,14 @@ after(async () => {
   await browser?.close();
   await app?.close();
   await rm(work, { recursive: true, force: true });
+  await Promise.all(reports.map((file) => rm(file, { force: true })));
 });
 
 test("eight agents at once keep their own reports and caches intact", async () => {
   const agents = pages.map((page, i) =>
     new DriverBPageAgent(page, {
       modelConfig: model.modelConfig(),
-      reportFileName: `agent-${i}`,
+      reportFileName: `${RUN}-agent-${i}`,
       cache: { id: `agent-${i}`, strategy: "read-write", cacheDir: join(work, "cache") },
       autoPrintReportMsg: false,
       waitAfterAction: 20,
@@ -72,6 +77,7 @@ test("eight agents at once keep their own reports and caches intact", async () =
     for (let t = 0; t < TAPS; t++) await agent.aiTap(`the Click me button of agent ${i}, tap ${t}`);
   }));
   await Promise.all(agents.map((agent) => agent.destroy()));
+  reports.push(...agents.flatMap((agent) => agent.reportFile ?? []));
 
   for (const [i, page] of pages.entries()) {
     assert.equal(
@@ -81,7 +87,7 @@ test("eight agents at once keep their own reports and caches intact", async () =
     );
     const report = agents[i].reportFile;
     assert.ok(report, `agent ${i} wrote a report`);
-    assert.match(report, new RegExp(`agent-${i}\\.html$`));
+    assert.match(report, new RegExp(`${RUN}-agent-${i}\\.html$`));
     const parsed = parseReportHtml(await readFile(report, "utf8"));
     const prompts = parsed.executions.flatMap((e) => e.steps).map((s) => JSON.stringify(s));
     assert.equal(parsed.executions.length, TAPS, `agent ${i}'s report has its ${TAPS} taps`);
@@ -110,4 +116,46 @@ test("eight agents at once keep their own reports and caches intact", async () =
     AGENTS * TAPS,
     "the model answered every concurrent call once",
   );
+});
+
+test("two agents at once with one reportFileName get <name>.html and <name>-2.html: each report holds its own calls, and a warning names both", async () => {
+  const name = `${RUN}-same`;
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(" "));
+  const agents = [0, 1].map((i) =>
+    new DriverBPageAgent(pages[i], {
+      modelConfig: model.modelConfig(),
+      reportFileName: name,
+      autoPrintReportMsg: false,
+      waitAfterAction: 20,
+    })
+  );
+  try {
+    await Promise.all(agents.map(async (agent, i) => {
+      for (let t = 0; t < TAPS; t++) {
+        await agent.aiTap(`the Click me button of agent ${i}, same ${t}`);
+      }
+    }));
+    await Promise.all(agents.map((agent) => agent.destroy()));
+  } finally {
+    console.warn = warn;
+  }
+  const files = agents.map((agent) => agent.reportFile!);
+  reports.push(...files);
+  assert.deepEqual(
+    files.map((f) => f.slice(f.lastIndexOf("/") + 1)).sort(),
+    [`${name}-2.html`, `${name}.html`],
+  );
+  for (const [i, file] of files.entries()) {
+    const parsed = parseReportHtml(await readFile(file, "utf8"));
+    const steps = parsed.executions.map((e) => JSON.stringify(e));
+    assert.equal(parsed.executions.length, TAPS, `${file} holds agent ${i}'s ${TAPS} calls`);
+    for (let t = 0; t < TAPS; t++) {
+      assert.ok(steps.some((s) => s.includes(`agent ${i}, same ${t}`)), `${file}: call ${t}`);
+    }
+    assert.ok(!steps.some((s) => s.includes(`agent ${1 - i}, same`)), `${file}: no other calls`);
+  }
+  const named = warnings.filter((w) => files.every((f) => w.includes(f)));
+  assert.equal(named.length, 1, warnings.join("\n"));
 });

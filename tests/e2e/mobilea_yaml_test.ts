@@ -219,12 +219,18 @@ test("sdk run runs a mobilea script file on the device through @sdk/mobilea and 
   deviceId: ${front.serial}
   remoteBridgePort: \${ADB_PORT}
   launch: ${NOTES}
+  output: out/notes.json
 agent:
   waitAfterAction: 50
 tasks:
   - name: open a note
     flow:
+      - aiLocate: Note 3
+        name: note
       - aiTap: Note 3
+      - runBridgeShell:
+          command: wm density
+        name: density
       - home:
 `,
     );
@@ -259,6 +265,12 @@ tasks:
     assert.ok(file.report, "the file's own report is named in the summary");
     const report = await readFile(file.report, "utf8");
     assert.match(report, /Note 3/);
+    // The section's output: the named results, as a web script's.
+    assert.equal(file.output, join(dir, "out", "notes.json"));
+    const output = JSON.parse(await readFile(join(dir, "out", "notes.json"), "utf8"));
+    assert.deepEqual(Object.keys(output), ["note", "density"]);
+    assert.equal(output.density, "Physical density: 420\n");
+    assert.equal(output.note.center.length, 2);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -218,11 +218,14 @@ test("sdk run runs a mobileb script file through @sdk/mobileb and merges its rep
   driverHost: 127.0.0.1
   driverPort: \${WDA_PORT}
   launch: ${NOTES}
+  output: out/notes.json
 agent:
   waitAfterAction: 50
 tasks:
   - name: open a note
     flow:
+      - aiLocate: Note 3
+        name: note
       - aiTap: Note 3
       - home:
 `,
@@ -267,6 +270,11 @@ tasks:
     assert.ok(file.report, "the file's own report is named in the summary");
     assert.match(await readFile(file.report, "utf8"), /Note 3/);
     assert.deepEqual(front.sessionIds(), [], "the run deleted its session");
+    // The section's output: the named results, as a web script's.
+    assert.equal(file.output, join(dir, "out", "notes.json"));
+    const output = JSON.parse(await readFile(join(dir, "out", "notes.json"), "utf8"));
+    assert.deepEqual(Object.keys(output), ["note"]);
+    assert.equal(output.note.center.length, 2);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

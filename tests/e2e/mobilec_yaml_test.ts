@@ -220,11 +220,14 @@ test("sdk run runs a mobilec script file on the device through @sdk/mobilec", as
   deviceId: ${front.connectKey}
   toolPath: \${HDC_PATH}
   launch: ${NOTES}
+  output: out/notes.json
 agent:
   waitAfterAction: 50
 tasks:
   - name: open a note
     flow:
+      - aiLocate: Note 3
+        name: note
       - aiTap: Note 3
       - home:
 `,
@@ -260,6 +263,11 @@ tasks:
     assert.deepEqual(file.items.map((i: { name: string }) => i.name), ["open a note"]);
     assert.ok(file.report, "the file's own report is named in the summary");
     assert.match(await readFile(file.report, "utf8"), /Note 3/);
+    // The section's output: the named results, as a web script's.
+    assert.equal(file.output, join(dir, "out", "notes.json"));
+    const output = JSON.parse(await readFile(join(dir, "out", "notes.json"), "utf8"));
+    assert.deepEqual(Object.keys(output), ["note"]);
+    assert.equal(output.note.center.length, 2);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

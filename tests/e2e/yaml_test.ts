@@ -350,7 +350,7 @@ driverTest(
       ],
       [
         "tasks:\n  - name: t\n    flow:\n      - aiTap: the Click me button\n      - aiTap: again\n        deepLocat: true\n",
-        /^bad\.yaml:6:9: unknown key 'deepLocat' in the aiTap item; known keys: deepLocate,/,
+        /^bad\.yaml:6:9: unknown key 'deepLocat' in the aiTap item \(did you mean 'deepLocate'\?\); known keys: deepLocate,/,
         6,
         9,
         "deepLocat",

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { readdir, readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import process from "node:process";
 import type {
   PlaywrightFullConfig as FullConfig,
@@ -17,7 +17,7 @@ import type {
   PlaywrightTestCase as TestCase,
   PlaywrightTestResult as TestResult,
 } from "./types.ts";
-import { runDir, SdkTypeError, writeFileAtomic } from "@sdk/core";
+import { FileError, runDir, writeFileAtomic } from "@sdk/core";
 import {
   type ReportFileWithAttributes,
   ReportMergingTool,
@@ -44,7 +44,12 @@ export interface SdkReporterOptions {
 export interface ShardManifest {
   /** 1-based shard index and the shard count. */
   shard: { current: number; total: number };
-  /** The shard's tests, each with its report (absolute path) and attributes. */
+  /**
+   * The shard's tests, each with its report and attributes. A report's path is relative to the
+   * manifest's folder, with `/` separators (`login-abc.html`, `../sdk_run/report/login-abc.html`),
+   * so the folder can be moved or collected elsewhere; manifests of earlier versions hold absolute
+   * paths, which are read as they are.
+   */
   reports: ReportFileWithAttributes[];
 }
 
@@ -102,7 +107,14 @@ export class SdkReporter implements Reporter {
       const { current, total } = this.#shard;
       const shard = `shard-${current}-of-${total}`;
       name = this.#options.name ? `${this.#options.name}-${shard}` : shard;
-      const manifest: ShardManifest = { shard: this.#shard, reports: this.#reports };
+      const manifest: ShardManifest = {
+        shard: this.#shard,
+        reports: this.#reports.map((r) => ({
+          ...r,
+          reportFilePath: r.reportFilePath &&
+            relative(outputDir, resolve(r.reportFilePath)).split(sep).join("/"),
+        })),
+      };
       await writeFileAtomic(
         join(outputDir, `sdk-shard-${current}-of-${total}.json`),
         JSON.stringify(manifest, null, 2) + "\n",
@@ -120,53 +132,123 @@ export class SdkReporter implements Reporter {
   }
 }
 
+/** A manifest read from disk, and where. */
+interface ReadManifest {
+  /** The manifest file. */
+  file: string;
+  /** Its content. */
+  manifest: ShardManifest;
+}
+
+/** The shard manifests in `dir` and in its direct subfolders (one per collected shard). */
+async function readManifests(dir: string): Promise<ReadManifest[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((e) => {
+    throw new FileError(
+      `Cannot merge shard reports: cannot read the folder ${dir} (${(e as Error).message})`,
+      { path: dir, reason: "missing" },
+      { cause: e },
+    );
+  });
+  const files: string[] = [];
+  for (const entry of entries) {
+    if (entry.isFile() && MANIFEST.test(entry.name)) files.push(join(dir, entry.name));
+    if (!entry.isDirectory()) continue;
+    const inner = await readdir(join(dir, entry.name)).catch(() => [] as string[]);
+    for (const name of inner) if (MANIFEST.test(name)) files.push(join(dir, entry.name, name));
+  }
+  return await Promise.all(files.map(async (file) => {
+    let manifest: ShardManifest;
+    try {
+      manifest = JSON.parse(await readFile(file, "utf8"));
+    } catch (e) {
+      throw new FileError(
+        `Cannot merge shard reports: ${file} is not a shard manifest (${(e as Error).message})`,
+        { path: file, reason: "invalid" },
+        { cause: e },
+      );
+    }
+    if (!manifest?.shard || !Array.isArray(manifest.reports)) {
+      throw new FileError(
+        `Cannot merge shard reports: ${file} is not a shard manifest (no 'shard' and 'reports')`,
+        { path: file, reason: "invalid" },
+      );
+    }
+    return { file, manifest };
+  }));
+}
+
 /**
  * Merges the reports of every shard of a run into one report: reads each
- * `sdk-shard-<i>-of-<n>.json` in `dir` (what {@link SdkReporter} writes in a sharded run) and
- * merges all their tests' reports, in shard order.
+ * `sdk-shard-<i>-of-<n>.json` in `dir`, or in its direct subfolders (what {@link SdkReporter}
+ * writes in a sharded run, collected into one place, as CI's artifacts are), and merges all their
+ * tests' reports, in shard order. A report's path is read relative to its manifest's folder, so a
+ * shard's folder may be copied anywhere as a whole.
  *
- * @param dir the directory holding the shards' manifests (the reporter's `outputDir`).
+ * @param dir the folder holding the shards' manifests (or their folders).
  * @param name the merged report's name, without `.html`.
  * @param outputDir where the merged report goes. Default: `dir`.
  * @returns the merged report's path.
- * @throws {SdkTypeError} when `dir` holds no manifest, or the manifests are of runs with
- *   different shard counts or miss a shard; the merging tool's error when a test's report is gone.
+ * @throws {FileError} when `dir` holds no manifest (`FILE_NOT_FOUND`), a shard's manifest is
+ *   missing (`FILE_NOT_FOUND`), manifests of runs with different shard counts are mixed or a
+ *   manifest is not one (`FILE_INVALID`), or a test's report is not where its manifest says
+ *   (`FILE_NOT_FOUND`, naming the report, the test and the shard); the merging tool's errors.
  */
 export async function mergeShardReports(
   dir: string,
   name: string,
   outputDir: string = dir,
 ): Promise<string> {
-  const files = (await readdir(dir)).filter((f) => MANIFEST.test(f));
-  if (files.length === 0) {
-    throw new SdkTypeError(
-      `Cannot merge shard reports: ${dir} holds no sdk-shard-<i>-of-<n>.json (run each shard ` +
-        `with the SdkReporter of @sdk/web/playwright-test and the same outputDir)`,
+  const read = await readManifests(dir);
+  if (read.length === 0) {
+    throw new FileError(
+      `Cannot merge shard reports: ${dir} holds no sdk-shard-<i>-of-<n>.json, nor do its ` +
+        `subfolders (run each shard with the SdkReporter of @sdk/web/playwright-test, and ` +
+        `collect each shard's report folder here)`,
+      { path: dir, reason: "missing" },
     );
   }
-  const manifests = await Promise.all(
-    files.map(async (f) => JSON.parse(await readFile(join(dir, f), "utf8")) as ShardManifest),
-  );
-  manifests.sort((a, b) => a.shard.current - b.shard.current);
-  const totals = new Set(manifests.map((m) => m.shard.total));
+  read.sort((a, b) => a.manifest.shard.current - b.manifest.shard.current);
+  const totals = new Set(read.map((m) => m.manifest.shard.total));
   if (totals.size !== 1) {
-    throw new SdkTypeError(
+    throw new FileError(
       `Cannot merge shard reports: ${dir} holds manifests of runs with ${
         [...totals].join(" and ")
-      } shards; keep one run's manifests in it`,
+      } shards (${read.map((m) => m.file).join(", ")}); keep one run's manifests in it`,
+      { path: dir, reason: "invalid" },
     );
   }
   const [total] = totals;
   const missing = Array.from({ length: total }, (_, i) => i + 1)
-    .filter((i) => !manifests.some((m) => m.shard.current === i));
+    .filter((i) => !read.some((m) => m.manifest.shard.current === i));
   if (missing.length > 0) {
-    throw new SdkTypeError(
+    throw new FileError(
       `Cannot merge shard reports: shard ${missing.join(", ")} of ${total} has no manifest in ` +
-        `${dir} (did that shard run, with the same outputDir?)`,
+        `${dir} (did that shard run, and was its report folder collected here?)`,
+      { path: join(dir, `sdk-shard-${missing[0]}-of-${total}.json`), reason: "missing" },
     );
   }
   const tool = new ReportMergingTool();
-  for (const manifest of manifests) for (const report of manifest.reports) tool.append(report);
+  const seen = new Set<number>();
+  for (const { file, manifest } of read) {
+    // A shard collected twice (two folders) counts once.
+    if (seen.has(manifest.shard.current)) continue;
+    seen.add(manifest.shard.current);
+    const base = join(file, "..");
+    for (const report of manifest.reports) {
+      const path = report.reportFilePath;
+      const absolute = path ? (isAbsolute(path) ? path : resolve(base, path)) : path;
+      if (absolute && !(await stat(absolute).then(() => true, () => false))) {
+        throw new FileError(
+          `Cannot merge shard reports: the report ${absolute} of test ` +
+            `'${report.reportAttributes.testTitle}' (shard ${manifest.shard.current} of ` +
+            `${manifest.shard.total}, listed in ${file} as ${JSON.stringify(path)}) does not ` +
+            `exist; copy each shard's report folder whole, its reports beside its manifest`,
+          { path: absolute, reason: "missing" },
+        );
+      }
+      tool.append({ ...report, reportFilePath: absolute });
+    }
+  }
   const merged = await tool.mergeReports(name, { outputDir, overwrite: true });
   return merged!;
 }
