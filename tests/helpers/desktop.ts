@@ -189,12 +189,14 @@ export function startTestDisplay(
 
 /**
  * Starts the Tk fixture app on `display` and resolves once it is ready (its window mapped).
+ * `xauthority`: the display's X authority file (a device's `xauthority` for a display the SDK
+ * started, which admits no client without its cookie).
  *
  * @throws {Error} when python3 or Tk is missing, or the app exits early.
  */
-export async function startDesktopApp(display: string): Promise<DesktopApp> {
+export async function startDesktopApp(display: string, xauthority?: string): Promise<DesktopApp> {
   const child = spawn("/usr/bin/python3", [APP], {
-    env: { ...process.env, DISPLAY: display },
+    env: { ...process.env, DISPLAY: display, ...(xauthority && { XAUTHORITY: xauthority }) },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
