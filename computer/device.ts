@@ -35,7 +35,7 @@ import {
 } from "./display.ts";
 import { loadNativeInput, type NativeInput, type ScreenRegion } from "./native.ts";
 import { desktopActions } from "./actions.ts";
-import { type KeyPlan, planKey, untypable } from "./keymap.ts";
+import { keyForKeysym, type KeyPlan, planKey, untypable } from "./keymap.ts";
 import { openX11, type X11Connection, type X11Keymap } from "./x11.ts";
 
 /** Default `xvfbResolution` (spec 4.11). */
@@ -435,11 +435,14 @@ export class ComputerDevice implements AbstractInterface {
   /** The X server's keymap, read for each text (the user may switch layouts meanwhile). */
   async #keymap(): Promise<X11Keymap> {
     await this.#input();
-    return await (await this.#x11Connection()).keymap();
+    return await (await this.x11Connection()).keymap();
   }
 
-  /** The device's own X connection (XTEST), opened on first use. */
-  #x11Connection(): Promise<X11Connection> {
+  /**
+   * The device's own X connection (XTEST keys, the keymap, a clipboard of its own), opened on
+   * first use, once the display is connected.
+   */
+  protected x11Connection(): Promise<X11Connection> {
     if (!this.#x11) {
       const opening = openX11(this.#display!, this.#xauthority);
       this.#x11 = opening;
@@ -452,16 +455,34 @@ export class ComputerDevice implements AbstractInterface {
 
   async #typeChar(char: string, keymap: X11Keymap): Promise<void> {
     await this.#input();
-    if (char === "\n") return await this.#pressKeys(["Return"]);
-    if (char === "\t") return await this.#pressKeys(["Tab"]);
-    const plan = planKey(keymap, char);
+    // Return and Tab by their keysyms, on the same connection as the text around them.
+    const named = char === "\n" ? 0xff0d : char === "\t" ? 0xff09 : undefined;
+    const key = named === undefined ? undefined : keyForKeysym(keymap, named);
+    const plan = key !== undefined ? { keycode: key, modifiers: [] } : planKey(keymap, char);
     if (plan) await this.#pressPlan(plan);
     else await this.pasteChar(char);
   }
 
+  /**
+   * Presses Control+V on the device's own X connection, so that it reaches the display in
+   * order with the keys typed around it (nut-js's host is another X client).
+   */
+  protected async pressControlV(): Promise<void> {
+    const x11 = await this.x11Connection();
+    const keymap = await x11.keymap();
+    const control = keyForKeysym(keymap, 0xffe3); // Control_L
+    const v = planKey(keymap, "v");
+    if (control === undefined || !v || v.modifiers.length > 0) {
+      // No such keys on this keymap: nut-js finds its own.
+      await this.#pressKeys(["LeftControl", "V"]);
+      return;
+    }
+    await this.#pressPlan({ keycode: v.keycode, modifiers: [control] });
+  }
+
   /** Presses a key of the keymap with its modifiers (Shift, AltGr), pausing after each. */
   async #pressPlan(plan: KeyPlan): Promise<void> {
-    const x11 = await this.#x11Connection();
+    const x11 = await this.x11Connection();
     const step = async (keycode: number, down: boolean) => {
       x11.fakeKey(keycode, down);
       await x11.sync();
@@ -479,7 +500,8 @@ export class ComputerDevice implements AbstractInterface {
   async #paste(text: string): Promise<void> {
     const { input } = await this.#input();
     await input.setClipboard(text);
-    await this.#pressKeys([process.platform === "darwin" ? "LeftSuper" : "LeftControl", "V"]);
+    if (process.platform === "darwin") await this.#pressKeys(["LeftSuper", "V"]);
+    else await this.pressControlV();
   }
 
   /**

@@ -99,3 +99,18 @@ export function untypable(keymap: X11Keymap, text: string): string[] {
   }
   return missing;
 }
+
+/**
+ * The keycode of a key with `keysym` at level 1 (`Return`, `Control_L`, `v`), main-block keys
+ * first, or `undefined`.
+ */
+export function keyForKeysym(keymap: X11Keymap, keysym: number): number | undefined {
+  let other: number | undefined;
+  for (let k = 0; k < keymap.keysyms.length; k++) {
+    if (keymap.keysyms[k][0] !== keysym) continue;
+    const keycode = keymap.minKeycode + k;
+    if (keycode <= MAIN_BLOCK_END) return keycode;
+    other ??= keycode;
+  }
+  return other;
+}

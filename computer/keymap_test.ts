@@ -1,6 +1,6 @@
 import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
-import { keysymsOf, planKey, untypable } from "./keymap.ts";
+import { keyForKeysym, keysymsOf, planKey, untypable } from "./keymap.ts";
 import type { X11Keymap } from "./x11.ts";
 
 /**
@@ -46,6 +46,10 @@ test("characters map to the key that has them, with Shift, AltGr or both", {
   assert.deepEqual(planKey(map, "("), { keycode: 18, modifiers: [50] });
   assert.equal(planKey(map, "你"), undefined);
   assert.deepEqual(untypable(map, "Qä 你好你\n"), ["你", "好"]);
+  // Keys by their level 1 keysym: main block first.
+  assert.equal(keyForKeysym(map, 0xffe1), 50);
+  assert.equal(keyForKeysym(map, 0x28), 187);
+  assert.equal(keyForKeysym(map, 0xff0d), undefined);
 });
 
 test("without an AltGr key, level 3 characters are not typable", { timeout: 10_000 }, () => {

@@ -7,17 +7,23 @@
  * What the client does with its clipboard channel is read from its own log (`/log-level:DEBUG`,
  * component `com.freerdp.channels.cliprdr.client`): `MonitorReady` (the server has the
  * channel), `ClientFormatList` (the client announced the private display's new clipboard),
- * `ServerFormatListResponse` (the server took the announcement), `ServerFormatDataRequest` /
- * `ClientFormatDataResponse` (the session asked for the text, and got it).
+ * `ServerFormatListResponse` (the server took the announcement). That the session asked for
+ * the text shows on the device's own X connection, which the client asks for it.
  *
  * @module
  */
 
 import { SdkTypeError, sleep, ToolError } from "@sdk/core";
-import type { NativeInput } from "./native.ts";
+import type { X11Connection } from "./x11.ts";
 
 /** How long each confirmation of the clipboard channel may take, ms. */
 export const CLIPBOARD_STEP_MS = 5000;
+/**
+ * ms between the client sending the pasted text and the next key: the text and the keys take
+ * different ways to the session's app (a virtual channel, the input channel), and an app
+ * that waits for the clipboard handles the keys that come meanwhile first (Tk does).
+ */
+export const PASTE_SETTLE_MS = 150;
 
 /** What the client's log said of its clipboard channel so far, counted as lines arrive. */
 export class ClipboardChannelLog {
@@ -28,7 +34,7 @@ export class ClipboardChannelLog {
   formatLists = 0;
   /** The server's answers to them. */
   listResponses = 0;
-  /** Data the client sent because the session asked for the clipboard's content. */
+  /** Clipboard data the client sent to the server. */
   dataResponses = 0;
 
   /** Reads a chunk of the client's output. */
@@ -78,15 +84,17 @@ export async function checkPastable(
 }
 
 /**
- * Pastes `text` into the remote session: puts it on the private display's clipboard, waits
- * until the client announced it and the server answered, presses Control+V, and waits until
- * the session asked for the text and got it.
+ * Pastes `text` into the remote session: the device's own X connection takes the private
+ * display's clipboard with it (offered as `UTF8_STRING` only, so the client announces Unicode
+ * text); once the client asked for its formats, announced them and the server answered,
+ * Control+V; then the session must ask for the text through the client, and the client
+ * send it.
  *
  * @throws {ToolError} (`xfreerdp`) naming the step the clipboard channel did not confirm.
  */
 export async function pasteOverRdp(
   log: ClipboardChannelLog,
-  input: NativeInput,
+  x11: X11Connection,
   pressControlV: () => Promise<void>,
   text: string,
   target: string,
@@ -97,17 +105,20 @@ export async function pasteOverRdp(
         `${CLIPBOARD_STEP_MS / 1000} s, so the text may not have arrived`,
       { tool: "xfreerdp", output: step },
     );
-  const lists = log.formatLists;
-  const responses = log.listResponses;
-  await input.setClipboard(text);
+  const served = x11.clipboardServed;
+  const [targets, lists, responses] = [served.targets, log.formatLists, log.listResponses];
+  await x11.setClipboard(text);
   const announced = await log.until(
-    () => log.formatLists > lists && log.listResponses > responses,
+    () => served.targets > targets && log.formatLists > lists && log.listResponses > responses,
     CLIPBOARD_STEP_MS,
   );
   if (!announced) throw fail("the RDP server did not confirm the new clipboard");
-  const sent = log.dataResponses;
+  const [asked, sent] = [served.text, log.dataResponses];
   await pressControlV();
-  if (!(await log.until(() => log.dataResponses > sent, CLIPBOARD_STEP_MS))) {
-    throw fail("the remote session did not ask for the pasted text");
-  }
+  const pasted = await log.until(
+    () => served.text > asked && log.dataResponses > sent,
+    CLIPBOARD_STEP_MS,
+  );
+  if (!pasted) throw fail("the remote session did not ask for the pasted text");
+  await sleep(PASTE_SETTLE_MS);
 }

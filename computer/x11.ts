@@ -35,6 +35,13 @@ export interface X11Connection {
   fakeKey(keycode: number, down: boolean): void;
   /** Resolves once the server has handled every request sent so far (a round trip). */
   sync(): Promise<void>;
+  /**
+   * Owns the CLIPBOARD selection with `text`, offered as `UTF8_STRING` only, until another
+   * client takes it; resolves once the server confirms the ownership.
+   */
+  setClipboard(text: string): Promise<void>;
+  /** What other clients asked of the clipboard while this connection owned it. */
+  readonly clipboardServed: { targets: number; text: number };
   /** Closes the connection. Safe to call twice. */
   close(): void;
 }
@@ -71,6 +78,7 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
   let setup: ((data: Buffer) => void) | undefined;
   let sequence = 0;
   let lastError: Error | undefined;
+  let onSelectionRequest: ((event: Buffer) => void) | undefined;
   const replies = new Map<number, { resolve(reply: Buffer): void; reject(e: Error): void }>();
   const lost = (why: string) =>
     new ConnectionError(
@@ -117,8 +125,8 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
         replies.delete(seq);
         if (pending) pending.reject(error);
         else lastError = error;
-      }
-      // Events (none are selected) are skipped.
+      } else if ((kind & 0x7f) === 30) onSelectionRequest?.(packet);
+      // Other events are skipped.
     }
   });
   await holdOpen(
@@ -161,6 +169,10 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
   }
   const minKeycode = reply[34];
   const maxKeycode = reply[35];
+  const idBase = reply.readUInt32LE(12);
+  const vendorLength = reply.readUInt16LE(24);
+  const formats = reply[29];
+  const root = reply.readUInt32LE(40 + vendorLength + pad4(vendorLength) + 8 * formats);
 
   const send = (request: Buffer) => {
     if (closed) throw closed;
@@ -198,7 +210,80 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
   }
   const xtest = found[9];
 
+  const atoms = new Map<string, number>();
+  const atom = async (name: string): Promise<number> => {
+    const known = atoms.get(name);
+    if (known) return known;
+    const bytes = Buffer.from(name);
+    const head = Buffer.alloc(4);
+    head.writeUInt16LE(bytes.length, 0);
+    const answer = await call(request(16, 0, Buffer.concat([head, padded(bytes)])));
+    atoms.set(name, answer.readUInt32LE(8));
+    return answer.readUInt32LE(8);
+  };
+  const words = (...values: number[]) => {
+    const body = Buffer.alloc(values.length * 4);
+    values.forEach((v, i) => body.writeUInt32LE(v >>> 0, i * 4));
+    return body;
+  };
+  // The clipboard: an unmapped InputOnly window owns CLIPBOARD and answers SelectionRequest
+  // events (TARGETS, UTF8_STRING) by setting the requestor's property and notifying it.
+  const served = { targets: 0, text: 0 };
+  let clipboardText: Buffer | undefined;
+  let owner: number | undefined;
+  const answerRequest = async (event: Buffer) => {
+    const [time, requestor, selection, targetAtom, property] = [4, 12, 16, 20, 24].map((at) =>
+      event.readUInt32LE(at)
+    );
+    const into = property || targetAtom;
+    let stored = 0;
+    const [targets, utf8, atomType] = [await atom("TARGETS"), await atom("UTF8_STRING"), 4];
+    if (clipboardText && targetAtom === targets) {
+      const data = words(targets, utf8);
+      const body = Buffer.concat([words(requestor, into, atomType), Buffer.from([32, 0, 0, 0])]);
+      send(request(18, 0, Buffer.concat([body, words(2), data])));
+      stored = into;
+      served.targets++;
+    } else if (clipboardText && targetAtom === utf8) {
+      const body = Buffer.concat([words(requestor, into, utf8), Buffer.from([8, 0, 0, 0])]);
+      send(
+        request(18, 0, Buffer.concat([body, words(clipboardText.length), padded(clipboardText)])),
+      );
+      stored = into;
+      served.text++;
+    }
+    const notify = Buffer.alloc(32);
+    notify[0] = 31; // SelectionNotify
+    words(time, requestor, selection, targetAtom, stored).copy(notify, 4);
+    send(request(25, 0, Buffer.concat([words(requestor, 0), notify])));
+  };
+  onSelectionRequest = (event) => void answerRequest(event).catch(() => undefined);
+
   return {
+    clipboardServed: served,
+    setClipboard: async (text) => {
+      if (owner === undefined) {
+        owner = idBase | 1;
+        // CreateWindow: InputOnly, 1 x 1, on the root, never mapped.
+        const body = Buffer.alloc(28);
+        body.writeUInt32LE(owner, 0);
+        body.writeUInt32LE(root, 4);
+        body.writeUInt16LE(1, 12);
+        body.writeUInt16LE(1, 14);
+        body.writeUInt16LE(2, 18); // InputOnly
+        send(request(1, 0, body));
+      }
+      clipboardText = Buffer.from(text, "utf8");
+      const clipboard = await atom("CLIPBOARD");
+      send(request(22, 0, words(owner, clipboard, 0))); // SetSelectionOwner, CurrentTime
+      const current = await call(request(23, 0, words(clipboard))); // GetSelectionOwner
+      if (current.readUInt32LE(8) !== owner) {
+        throw new ToolError(
+          `Cannot set the clipboard of DISPLAY=${display}: another client kept it`,
+          { tool: "x11", output: "selection owner unchanged" },
+        );
+      }
+    },
     keymap: async () => {
       const count = maxKeycode - minKeycode + 1;
       const body = Buffer.alloc(4);

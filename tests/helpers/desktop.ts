@@ -307,8 +307,16 @@ export interface XrdpServer {
  * user created here (`useradd`, the password set through `chpasswd`'s stdin) whose session
  * (`~/.xsession`) runs the fixture app in `--state-file` mode. Needs root; one per machine at a
  * time (the session manager's port, 3350, is fixed).
+ *
+ * `sockdirMode`: the mode of xrdp's socket folder `/run/xrdp/sockdir` (default 0o3777, as
+ * Debian's service sets it); 0o755 keeps the session's X server from starting, and `close()`
+ * sets 0o3777 again.
  */
-export async function startXrdp(user: string, password: string): Promise<XrdpServer> {
+export async function startXrdp(
+  user: string,
+  password: string,
+  { sockdirMode = 0o3777 }: { sockdirMode?: number } = {},
+): Promise<XrdpServer> {
   const home = `/home/${user}`;
   try {
     await run("id", [user]);
@@ -332,7 +340,7 @@ export async function startXrdp(user: string, password: string): Promise<XrdpSer
   await mkdir("/run/xrdp/sockdir", { recursive: true });
   // The session's Xorg (the test user) binds its socket there, as Debian's xrdp service allows
   // (sticky and world-writable); a folder left 0755 by mkdir gives a black session.
-  await chmod("/run/xrdp/sockdir", 0o3777);
+  await chmod("/run/xrdp/sockdir", sockdirMode);
   const port = await freePort();
   // Each leads its own process group: xrdp forks a process per connection, which close() ends
   // with the group.
@@ -379,6 +387,7 @@ export async function startXrdp(user: string, password: string): Promise<XrdpSer
       }
       await Promise.all([xrdpEnded, sesmanEnded]);
       await rm(stateFile, { force: true });
+      await chmod("/run/xrdp/sockdir", 0o3777);
     },
   };
 }
