@@ -18,9 +18,11 @@ import {
   holdOpen,
   InvalidStateError,
   logDeviceActions,
+  quoteExcerpt,
   SdkRangeError,
   SdkTypeError,
   sleep,
+  ToolError,
   typeCodePoints,
   typeSettings,
   UnsupportedActionError,
@@ -37,6 +39,11 @@ import { loadNativeInput, type NativeInput, type ScreenRegion } from "./native.t
 import { desktopActions } from "./actions.ts";
 import { keyForKeysym, type KeyPlan, planKey, untypable } from "./keymap.ts";
 import { openX11, type X11Connection, type X11Keymap } from "./x11.ts";
+
+/** ms between a key's release and its next press, so X does not report them as autorepeat. */
+const REPRESS_GAP_MS = 3;
+/** How long a paste waits for the focused application to fetch the text, ms. */
+const PASTE_CONFIRM_MS = 5000;
 
 /** Default `xvfbResolution` (spec 4.11). */
 export const DEFAULT_XVFB_RESOLUTION = "1920x1080x24";
@@ -118,6 +125,8 @@ export class ComputerDevice implements AbstractInterface {
   #display: string | undefined;
   #xauthority: string | undefined;
   #x11: Promise<X11Connection> | undefined;
+  /** When each key was last released (`Date.now()`), by keycode. */
+  readonly #released = new Map<number, number>();
   #destroyed = false;
 
   /**
@@ -483,25 +492,64 @@ export class ComputerDevice implements AbstractInterface {
   /** Presses a key of the keymap with its modifiers (Shift, AltGr), pausing after each. */
   async #pressPlan(plan: KeyPlan): Promise<void> {
     const x11 = await this.x11Connection();
-    const step = async (keycode: number, down: boolean) => {
-      x11.fakeKey(keycode, down);
+    const press = async (keycode: number) => {
+      // A release and a press of the same key in the same millisecond is how X reports
+      // autorepeat: xfreerdp then drops both (a doubled space arrived once over RDP).
+      const since = Date.now() - (this.#released.get(keycode) ?? 0);
+      if (since < REPRESS_GAP_MS) await sleep(REPRESS_GAP_MS - since);
+      x11.fakeKey(keycode, true);
+    };
+    const release = async (keycode: number) => {
+      x11.fakeKey(keycode, false);
       await x11.sync();
+      this.#released.set(keycode, Date.now());
       await this.#modifierPause();
     };
-    for (const modifier of plan.modifiers) await step(modifier, true);
+    for (const modifier of plan.modifiers) {
+      await press(modifier);
+      await x11.sync();
+      await this.#modifierPause();
+    }
     try {
-      x11.fakeKey(plan.keycode, true);
-      await step(plan.keycode, false);
+      await press(plan.keycode);
+      await release(plan.keycode);
     } finally {
-      for (const modifier of [...plan.modifiers].reverse()) await step(modifier, false);
+      for (const modifier of [...plan.modifiers].reverse()) await release(modifier);
     }
   }
 
+  /**
+   * Pastes `text`: X11: the device's own X connection owns the clipboard with it, presses
+   * Control+V and waits until the focused application fetched the text, so that the keys after
+   * it arrive after the text (an application that waits for the clipboard handles the keys that
+   * come meanwhile first). macOS: nut-js's clipboard and Command+V.
+   *
+   * @throws {ToolError} (`x11`) when no application asked for the text within 5 s.
+   */
   async #paste(text: string): Promise<void> {
     const { input } = await this.#input();
-    await input.setClipboard(text);
-    if (process.platform === "darwin") await this.#pressKeys(["LeftSuper", "V"]);
-    else await this.pressControlV();
+    if (process.platform === "darwin") {
+      await input.setClipboard(text);
+      await this.#pressKeys(["LeftSuper", "V"]);
+      return;
+    }
+    const x11 = await this.x11Connection();
+    const asked = x11.clipboardServed.text;
+    await x11.setClipboard(text);
+    await this.pressControlV();
+    const deadline = Date.now() + PASTE_CONFIRM_MS;
+    while (x11.clipboardServed.text === asked) {
+      if (Date.now() > deadline) {
+        throw new ToolError(
+          `Cannot paste ${quoteExcerpt(text)} on DISPLAY=${this.#display}: no application ` +
+            `asked for the clipboard's text within ${PASTE_CONFIRM_MS / 1000} s of ` +
+            "Control+V, so the text did not arrive. Focus a text field first (Input with " +
+            "'locate')",
+          { tool: "x11", output: "no clipboard request" },
+        );
+      }
+      await sleep(10);
+    }
   }
 
   /**

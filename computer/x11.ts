@@ -229,33 +229,40 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
   // The clipboard: an unmapped InputOnly window owns CLIPBOARD and answers SelectionRequest
   // events (TARGETS, UTF8_STRING) by setting the requestor's property and notifying it.
   const served = { targets: 0, text: 0 };
-  let clipboardText: Buffer | undefined;
+  let clipboardText: string | undefined;
   let owner: number | undefined;
   const answerRequest = async (event: Buffer) => {
     const [time, requestor, selection, targetAtom, property] = [4, 12, 16, 20, 24].map((at) =>
       event.readUInt32LE(at)
     );
     const into = property || targetAtom;
-    let stored = 0;
-    const [targets, utf8, atomType] = [await atom("TARGETS"), await atom("UTF8_STRING"), 4];
-    if (clipboardText && targetAtom === targets) {
-      const data = words(targets, utf8);
-      const body = Buffer.concat([words(requestor, into, atomType), Buffer.from([32, 0, 0, 0])]);
-      send(request(18, 0, Buffer.concat([body, words(2), data])));
-      stored = into;
-      served.targets++;
-    } else if (clipboardText && targetAtom === utf8) {
-      const body = Buffer.concat([words(requestor, into, utf8), Buffer.from([8, 0, 0, 0])]);
-      send(
-        request(18, 0, Buffer.concat([body, words(clipboardText.length), padded(clipboardText)])),
-      );
-      stored = into;
-      served.text++;
+    const [targets, utf8] = [await atom("TARGETS"), await atom("UTF8_STRING")];
+    const [string, textAtom] = [await atom("STRING"), await atom("TEXT")];
+    const store = (type: number, format: 8 | 32, data: Buffer, units: number) => {
+      const body = Buffer.concat([words(requestor, into, type), Buffer.from([format, 0, 0, 0])]);
+      send(request(18, 0, Buffer.concat([body, words(units), padded(data)])));
+    };
+    let answered: "targets" | "text" | undefined;
+    const text = clipboardText;
+    if (text !== undefined && targetAtom === targets) {
+      // Only UTF8_STRING is offered, so that no client picks a Latin-1 format for Unicode.
+      store(4, 32, words(targets, utf8), 2);
+      answered = "targets";
+    } else if (text !== undefined && (targetAtom === utf8 || targetAtom === textAtom)) {
+      const data = Buffer.from(text, "utf8");
+      store(utf8, 8, data, data.length);
+      answered = "text";
+    } else if (text !== undefined && targetAtom === string && /^[\x00-\xff]*$/.test(text)) {
+      const data = Buffer.from(text, "latin1");
+      store(string, 8, data, data.length);
+      answered = "text";
     }
     const notify = Buffer.alloc(32);
     notify[0] = 31; // SelectionNotify
-    words(time, requestor, selection, targetAtom, stored).copy(notify, 4);
+    words(time, requestor, selection, targetAtom, answered ? into : 0).copy(notify, 4);
     send(request(25, 0, Buffer.concat([words(requestor, 0), notify])));
+    // Counted once the answer is on its way: keys sent after this reach the server after it.
+    if (answered) served[answered]++;
   };
   onSelectionRequest = (event) => void answerRequest(event).catch(() => undefined);
 
@@ -273,7 +280,7 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
         body.writeUInt16LE(2, 18); // InputOnly
         send(request(1, 0, body));
       }
-      clipboardText = Buffer.from(text, "utf8");
+      clipboardText = text;
       const clipboard = await atom("CLIPBOARD");
       send(request(22, 0, words(owner, clipboard, 0))); // SetSelectionOwner, CurrentTime
       const current = await call(request(23, 0, words(clipboard))); // GetSelectionOwner
