@@ -231,6 +231,51 @@ export async function startDesktopApp(display: string, xauthority?: string): Pro
   };
 }
 
+/** Creates the local user `name` (no password, no home) unless it exists. Needs root. */
+export async function ensureLocalUser(name: string): Promise<void> {
+  try {
+    await run("id", [name]);
+  } catch {
+    await run("useradd", ["-M", "-s", "/bin/sh", name]);
+  }
+}
+
+/**
+ * Runs `file args` as the local user `user` (`runuser`), with only `PATH` and `env` in its
+ * environment; resolves its exit code and output, never rejects.
+ */
+export function runAs(
+  user: string,
+  file: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      "runuser",
+      [
+        "-u",
+        user,
+        "--",
+        "env",
+        "-i",
+        `PATH=${process.env.PATH}`,
+        ...Object.entries(env).map(
+          ([k, v]) => `${k}=${v}`,
+        ),
+        file,
+        ...args,
+      ],
+      { timeout: 30_000 },
+      (e, stdout, stderr) =>
+        resolve({
+          code: e ? Number((e as { code?: unknown }).code ?? 1) : 0,
+          output: `${stdout}${stderr}`,
+        }),
+    );
+  });
+}
+
 /** Resolves once something accepts connections on 127.0.0.1:`port` (within 10 s). */
 async function listening(port: number, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
