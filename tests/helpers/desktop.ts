@@ -72,7 +72,8 @@ export interface TestDisplay {
 
 const APP = fileURLToPath(new URL("../fixtures/desktop/app.py", import.meta.url));
 const PACKAGES =
-  "xvfb python3-tk x11-xserver-utils x11-utils libxtst6 freerdp2-x11 freerdp2-shadow-x11 xrdp xorgxrdp";
+  "xvfb python3-tk x11-xserver-utils x11-utils x11-xkb-utils libxtst6 freerdp2-x11 " +
+  "freerdp2-shadow-x11 xrdp xorgxrdp";
 
 /** Where the tests' nut-js is installed. */
 export function nutJsDir(): string {
@@ -107,14 +108,15 @@ async function hasTk(): Promise<boolean> {
 }
 
 /**
- * Makes sure Xvfb, python3-tk, xrandr, xwininfo, libXtst, FreeRDP's client and shadow server
- * (Debian packages, `--no-install-recommends`) and nut-js (npm, into {@link nutJsDir}) are there,
- * installing what is missing.
+ * Makes sure Xvfb, python3-tk, xrandr, xwininfo, xdpyinfo, setxkbmap, libXtst, FreeRDP's client
+ * and shadow server (Debian packages, `--no-install-recommends`) and nut-js (npm, into
+ * {@link nutJsDir}) are there, installing what is missing.
  *
  * @throws {Error} when an install fails (not root, no network).
  */
 export async function ensureDesktopTools(): Promise<void> {
   const missing = !onPath("Xvfb") || !onPath("xrandr") || !onPath("xwininfo") ||
+    !onPath("xdpyinfo") || !onPath("setxkbmap") ||
     !onPath("xfreerdp") || !onPath("freerdp-shadow-cli") || !existsSync("/usr/sbin/xrdp") ||
     !existsSync("/usr/lib/xorg/modules/drivers/xrdpdev_drv.so") ||
     !(await hasTk()) ||
