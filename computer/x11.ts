@@ -78,7 +78,7 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
   let setup: ((data: Buffer) => void) | undefined;
   let sequence = 0;
   let lastError: Error | undefined;
-  let onSelectionRequest: ((event: Buffer) => void) | undefined;
+  const handlers: { selectionRequest?: (event: Buffer) => void } = {};
   const replies = new Map<number, { resolve(reply: Buffer): void; reject(e: Error): void }>();
   const lost = (why: string) =>
     new ConnectionError(
@@ -125,7 +125,7 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
         replies.delete(seq);
         if (pending) pending.reject(error);
         else lastError = error;
-      } else if ((kind & 0x7f) === 30) onSelectionRequest?.(packet);
+      } else if ((kind & 0x7f) === 30) handlers.selectionRequest?.(packet);
       // Other events are skipped.
     }
   });
@@ -252,7 +252,10 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
       const data = Buffer.from(text, "utf8");
       store(utf8, 8, data, data.length);
       answered = "text";
-    } else if (text !== undefined && targetAtom === string && /^[\x00-\xff]*$/.test(text)) {
+    } else if (
+      text !== undefined && targetAtom === string &&
+      [...text].every((c) => c.codePointAt(0)! <= 0xff)
+    ) {
       const data = Buffer.from(text, "latin1");
       store(string, 8, data, data.length);
       answered = "text";
@@ -264,7 +267,7 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
     // Counted once the answer is on its way: keys sent after this reach the server after it.
     if (answered) served[answered]++;
   };
-  onSelectionRequest = (event) => void answerRequest(event).catch(() => undefined);
+  handlers.selectionRequest = (event) => void answerRequest(event).catch(() => undefined);
 
   return {
     clipboardServed: served,
