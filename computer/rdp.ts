@@ -11,10 +11,7 @@
  */
 
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
 import { createConnection } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { DeviceAction, InputStrategy } from "@sdk/core";
 import {
   adoptChild,
@@ -30,7 +27,7 @@ import { ComputerDevice } from "./device.ts";
 import { INSTALL_XVFB, startXvfb, type VirtualDisplay, x11ClientEnv } from "./display.ts";
 import type { NativeInput, ScreenRegion } from "./native.ts";
 import { checkPastable, ClipboardChannelLog, pasteOverRdp } from "./rdp_clipboard.ts";
-import { findExecutable } from "./tools.ts";
+import { findExecutable, privateTempDir } from "./tools.ts";
 
 /** Default RDP port (spec 4.11 `port`). */
 export const DEFAULT_RDP_PORT = 3389;
@@ -179,7 +176,7 @@ export class RDPDevice extends ComputerDevice {
   #xvfb: VirtualDisplay | undefined;
   #client: ReturnType<typeof spawn> | undefined;
   #clientExited: Promise<void> | undefined;
-  #home: string | undefined;
+  #home: { path: string; remove(): Promise<void> } | undefined;
   readonly #sessionTimeout: number;
   #clipboard = new ClipboardChannelLog();
   #connectedAt = 0;
@@ -371,7 +368,7 @@ export class RDPDevice extends ComputerDevice {
     }
     this.#xvfb = await startXvfb(`${this.#width}x${this.#height}x24`);
     // A private home keeps the client from reading or writing the user's known certificates.
-    this.#home = await mkdtemp(join(tmpdir(), "sdk-rdp-"));
+    this.#home = await privateTempDir("sdk-rdp-");
     const o = this.#options;
     const args = [
       `/v:${host}:${port}`,
@@ -398,8 +395,8 @@ export class RDPDevice extends ComputerDevice {
       : ["xfreerdp", args];
     const client = spawn(file, fileArgs, {
       env: x11ClientEnv(this.#xvfb.display, this.#xvfb.xauthority, [], {
-        HOME: this.#home,
-        XDG_CONFIG_HOME: this.#home,
+        HOME: this.#home.path,
+        XDG_CONFIG_HOME: this.#home.path,
       }),
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -514,7 +511,7 @@ export class RDPDevice extends ComputerDevice {
     const xvfb = this.#xvfb;
     this.#xvfb = undefined;
     await xvfb?.stop();
-    if (this.#home) await rm(this.#home, { recursive: true, force: true });
+    await this.#home?.remove();
     this.#home = undefined;
   }
 }

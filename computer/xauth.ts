@@ -13,10 +13,11 @@
 import { Buffer } from "node:buffer";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { homedir, hostname, tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
+import { homedir, hostname } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { privateTempDir } from "./tools.ts";
 
 /** The only authorization protocol the SDK writes and sends. */
 export const MIT_MAGIC_COOKIE = "MIT-MAGIC-COOKIE-1";
@@ -104,16 +105,20 @@ export interface PrivateXAuthority {
 /**
  * Creates a private folder (0700) with an Xauthority file (0600) holding one fresh
  * MIT-MAGIC-COOKIE-1 for any display (the X server loads every cookie of its `-auth` file, and
- * libXau matches an entry without a display number to every display).
+ * libXau matches an entry without a display number to every display). The folder goes with
+ * `remove()`, or when the process ends.
  */
 export async function createPrivateXAuthority(): Promise<PrivateXAuthority> {
-  const dir = await mkdtemp(join(tmpdir(), "sdk-x11-"));
-  await chmod(dir, 0o700);
-  const file = join(dir, "Xauthority");
+  const dir = await privateTempDir("sdk-x11-");
+  const file = join(dir.path, "Xauthority");
   const cookie = new Uint8Array(randomBytes(16));
   const entry = { family: FAMILY_WILD, address: "", number: "", name: MIT_MAGIC_COOKIE };
   await writeFile(file, encodeXAuthority([{ ...entry, data: cookie }]), { mode: 0o600 });
-  return { file, cookie, remove: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    file,
+    cookie,
+    remove: dir.remove,
+  };
 }
 
 /**
