@@ -18,9 +18,11 @@ import {
   holdOpen,
   InvalidStateError,
   logDeviceActions,
+  quoteExcerpt,
   SdkRangeError,
   SdkTypeError,
   sleep,
+  ToolError,
   typeCodePoints,
   typeSettings,
   UnsupportedActionError,
@@ -35,7 +37,13 @@ import {
 } from "./display.ts";
 import { loadNativeInput, type NativeInput, type ScreenRegion } from "./native.ts";
 import { desktopActions } from "./actions.ts";
-import { typedChar } from "./keys.ts";
+import { keyForKeysym, type KeyPlan, planKey, untypable } from "./keymap.ts";
+import { openX11, type X11Connection, type X11Keymap } from "./x11.ts";
+
+/** ms between a key's release and its next press, so X does not report them as autorepeat. */
+const REPRESS_GAP_MS = 3;
+/** How long a paste waits for the focused application to fetch the text, ms. */
+const PASTE_CONFIRM_MS = 5000;
 
 /** Default `xvfbResolution` (spec 4.11). */
 export const DEFAULT_XVFB_RESOLUTION = "1920x1080x24";
@@ -63,9 +71,9 @@ export interface ComputerDeviceOptions {
    */
   keyboardModifierDelay?: number;
   /**
-   * `'en-US'`: sequential input types shifted punctuation (`!@#$%^&*()_+{}|:"<>?~`) as Shift +
-   * its en-US base key, because nut-js drops the Shift under X11 (`!` arrives as `1`). Left
-   * out: nut-js's own mapping.
+   * Accepted for compatibility; key-by-key input always follows the X server's active keymap
+   * (read from the server), so shifted punctuation and AltGr characters are right on any
+   * layout without it.
    */
   keyboardLayout?: "en-US";
   /**
@@ -108,7 +116,6 @@ export class ComputerDevice implements AbstractInterface {
   readonly #headless: boolean;
   readonly #resolution: string;
   readonly #modifierDelay: number;
-  readonly #enUs: boolean;
   readonly #typeDelay: number | undefined;
   readonly #inputStrategy: InputStrategy;
   readonly #actions: DeviceAction[];
@@ -116,6 +123,10 @@ export class ComputerDevice implements AbstractInterface {
   #xvfb: VirtualDisplay | undefined;
   #native: NativeInput | undefined;
   #display: string | undefined;
+  #xauthority: string | undefined;
+  #x11: Promise<X11Connection> | undefined;
+  /** When each key was last released (`Date.now()`), by keycode. */
+  readonly #released = new Map<number, number>();
   #destroyed = false;
 
   /**
@@ -166,7 +177,6 @@ export class ComputerDevice implements AbstractInterface {
     this.#headless = options.headless ??
       (process.env.SDK_COMPUTER_HEADLESS_LINUX?.toLowerCase() === "true");
     this.#modifierDelay = modifierDelay ?? 0;
-    this.#enUs = options.keyboardLayout === "en-US";
     this.#typeDelay = options.keyboardTypeDelay;
     this.#inputStrategy = options.inputStrategy ?? "legacy";
     const builtIn = desktopActions({
@@ -190,7 +200,7 @@ export class ComputerDevice implements AbstractInterface {
    *   install `x11-xserver-utils`); {ToolError} when `xrandr` fails.
    */
   static async listDisplays(): Promise<DisplayInfo[]> {
-    return await listX11Displays(process.env.DISPLAY);
+    return await listX11Displays(process.env.DISPLAY, process.env.XAUTHORITY);
   }
 
   /**
@@ -200,6 +210,17 @@ export class ComputerDevice implements AbstractInterface {
   get display(): string | undefined {
     if (this.#destroyed) return undefined;
     return this.#display ?? process.env.DISPLAY;
+  }
+
+  /**
+   * The X authority file of {@link ComputerDevice.display}: for a display the SDK started
+   * (`headless`, RDP) its private cookie file (mode 0600), which a program of the user's needs
+   * as `XAUTHORITY` to open a window there; else this process's `XAUTHORITY` (`undefined` when
+   * unset, and after `destroy()`).
+   */
+  get xauthority(): string | undefined {
+    if (this.#destroyed) return undefined;
+    return this.#xauthority ?? process.env.XAUTHORITY;
   }
 
   /** The process id of the agent-owned Xvfb while it runs (`headless`), else `undefined`. */
@@ -248,11 +269,12 @@ export class ComputerDevice implements AbstractInterface {
   }
 
   /**
-   * The X display to work on, prepared: the agent's own Xvfb when `headless`, else `DISPLAY`.
-   * A device over another display (an RDP client's) overrides it.
+   * The X display to work on, prepared, and its X authority file when the SDK started it: the
+   * agent's own Xvfb when `headless`, else `DISPLAY`. A device over another display (an RDP
+   * client's) overrides it.
    */
-  protected async openDisplay(): Promise<string | undefined> {
-    if (!this.#headless) return process.env.DISPLAY;
+  protected async openDisplay(): Promise<{ display: string | undefined; xauthority?: string }> {
+    if (!this.#headless) return { display: process.env.DISPLAY };
     if (!this.#xvfb) {
       if (process.platform !== "linux") {
         throw new UnsupportedActionError(
@@ -263,8 +285,14 @@ export class ComputerDevice implements AbstractInterface {
       }
       this.#xvfb = await startXvfb(this.#resolution);
     }
-    return this.#xvfb.display;
+    return { display: this.#xvfb.display, xauthority: this.#xvfb.xauthority };
   }
+
+  /**
+   * Checks the display once the input host runs, before the device is used; a remote session
+   * that shows nothing (RDP) fails here. Nothing to check locally.
+   */
+  protected async checkDisplay(_input: NativeInput, _region: ScreenRegion): Promise<void> {}
 
   /** Ends what {@link ComputerDevice.openDisplay} started, after the input host has ended. */
   protected async closeDisplay(): Promise<void> {
@@ -281,20 +309,36 @@ export class ComputerDevice implements AbstractInterface {
     return true;
   }
 
-  /** Whether key-by-key input maps shifted punctuation to Shift + its en-US base key. */
-  protected get enUsKeys(): boolean {
-    return this.#enUs;
+  /**
+   * Checks, before anything is typed, the characters of a text that no key of the display's
+   * keymap types ({@link untypable}); they are pasted ({@link ComputerDevice.pasteChar}).
+   * Locally the clipboard takes any text; a device whose clipboard may not reach the target
+   * throws here.
+   */
+  protected checkUntypable(_chars: readonly string[]): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Enters a character no key types: through the clipboard, then Control+V. */
+  protected async pasteChar(char: string): Promise<void> {
+    await this.#paste(char);
   }
 
   async #open(): Promise<{ input: NativeInput; region: ScreenRegion }> {
-    const display = await this.openDisplay();
+    const { display, xauthority } = await this.openDisplay();
     this.#display = display;
-    const input = await loadNativeInput(display);
+    this.#xauthority = xauthority;
+    const input = await loadNativeInput(display, xauthority);
     this.#native = input;
     try {
-      return { input, region: await this.#region(input, display) };
+      const region = await this.#region(input, display);
+      await this.checkDisplay(input, region);
+      return { input, region };
     } catch (e) {
       await input.close();
+      this.#native = undefined;
+      // What openDisplay started (an Xvfb, an RDP client) goes too; a retry starts anew.
+      await this.closeDisplay();
       throw e;
     }
   }
@@ -304,7 +348,7 @@ export class ComputerDevice implements AbstractInterface {
     const whole = { x: 0, y: 0, ...(await input.screenSize()) };
     let displays: DisplayInfo[] | undefined;
     try {
-      displays = await listX11Displays(display);
+      displays = await listX11Displays(display, this.xauthority);
     } catch (e) {
       if (this.#displayId !== undefined) throw e;
     }
@@ -329,7 +373,7 @@ export class ComputerDevice implements AbstractInterface {
 
   async #listDisplays(): Promise<DisplayInfo[]> {
     await this.#input();
-    return await listX11Displays(this.display);
+    return await listX11Displays(this.display, this.xauthority);
   }
 
   /** Screenshot of the display as a PNG data URI, physical pixels, alpha 255. */
@@ -392,22 +436,120 @@ export class ComputerDevice implements AbstractInterface {
       await this.#paste(text);
       return;
     }
-    await typeCodePoints(text, delay, signal, (char) => this.#typeChar(char));
+    const keymap = await this.#keymap();
+    await this.checkUntypable(untypable(keymap, text));
+    await typeCodePoints(text, delay, signal, (char) => this.#typeChar(char, keymap));
   }
 
-  async #typeChar(char: string): Promise<void> {
-    const { input } = await this.#input();
-    const typed = typedChar(char, this.enUsKeys);
-    if (typed.kind === "shifted") await this.#pressKeys(["LeftShift", typed.key]);
-    else if (typed.kind === "key") await this.#pressKeys([typed.key]);
-    else if (typed.kind === "text") await input.typeText(char);
-    else await this.#paste(char);
+  /** The X server's keymap, read for each text (the user may switch layouts meanwhile). */
+  async #keymap(): Promise<X11Keymap> {
+    await this.#input();
+    return await (await this.x11Connection()).keymap();
   }
 
+  /**
+   * The device's own X connection (XTEST keys, the keymap, a clipboard of its own), opened on
+   * first use, once the display is connected.
+   */
+  protected x11Connection(): Promise<X11Connection> {
+    if (!this.#x11) {
+      const opening = openX11(this.#display!, this.#xauthority);
+      this.#x11 = opening;
+      opening.catch(() => {
+        if (this.#x11 === opening) this.#x11 = undefined;
+      });
+    }
+    return this.#x11;
+  }
+
+  async #typeChar(char: string, keymap: X11Keymap): Promise<void> {
+    await this.#input();
+    // Return and Tab by their keysyms, on the same connection as the text around them.
+    const named = char === "\n" ? 0xff0d : char === "\t" ? 0xff09 : undefined;
+    const key = named === undefined ? undefined : keyForKeysym(keymap, named);
+    const plan = key !== undefined ? { keycode: key, modifiers: [] } : planKey(keymap, char);
+    if (plan) await this.#pressPlan(plan);
+    else await this.pasteChar(char);
+  }
+
+  /**
+   * Presses Control+V on the device's own X connection, so that it reaches the display in
+   * order with the keys typed around it (nut-js's host is another X client).
+   */
+  protected async pressControlV(): Promise<void> {
+    const x11 = await this.x11Connection();
+    const keymap = await x11.keymap();
+    const control = keyForKeysym(keymap, 0xffe3); // Control_L
+    const v = planKey(keymap, "v");
+    if (control === undefined || !v || v.modifiers.length > 0) {
+      // No such keys on this keymap: nut-js finds its own.
+      await this.#pressKeys(["LeftControl", "V"]);
+      return;
+    }
+    await this.#pressPlan({ keycode: v.keycode, modifiers: [control] });
+  }
+
+  /** Presses a key of the keymap with its modifiers (Shift, AltGr), pausing after each. */
+  async #pressPlan(plan: KeyPlan): Promise<void> {
+    const x11 = await this.x11Connection();
+    const press = async (keycode: number) => {
+      // A release and a press of the same key in the same millisecond is how X reports
+      // autorepeat: xfreerdp then drops both (a doubled space arrived once over RDP).
+      const since = Date.now() - (this.#released.get(keycode) ?? 0);
+      if (since < REPRESS_GAP_MS) await sleep(REPRESS_GAP_MS - since);
+      x11.fakeKey(keycode, true);
+    };
+    const release = async (keycode: number) => {
+      x11.fakeKey(keycode, false);
+      await x11.sync();
+      this.#released.set(keycode, Date.now());
+      await this.#modifierPause();
+    };
+    for (const modifier of plan.modifiers) {
+      await press(modifier);
+      await x11.sync();
+      await this.#modifierPause();
+    }
+    try {
+      await press(plan.keycode);
+      await release(plan.keycode);
+    } finally {
+      for (const modifier of [...plan.modifiers].reverse()) await release(modifier);
+    }
+  }
+
+  /**
+   * Pastes `text`: X11: the device's own X connection owns the clipboard with it, presses
+   * Control+V and waits until the focused application fetched the text, so that the keys after
+   * it arrive after the text (an application that waits for the clipboard handles the keys that
+   * come meanwhile first). macOS: nut-js's clipboard and Command+V.
+   *
+   * @throws {ToolError} (`x11`) when no application asked for the text within 5 s.
+   */
   async #paste(text: string): Promise<void> {
     const { input } = await this.#input();
-    await input.setClipboard(text);
-    await this.#pressKeys([process.platform === "darwin" ? "LeftSuper" : "LeftControl", "V"]);
+    if (process.platform === "darwin") {
+      await input.setClipboard(text);
+      await this.#pressKeys(["LeftSuper", "V"]);
+      return;
+    }
+    const x11 = await this.x11Connection();
+    const asked = x11.clipboardServed.text;
+    await x11.setClipboard(text);
+    await this.pressControlV();
+    const deadline = Date.now() + PASTE_CONFIRM_MS;
+    while (x11.clipboardServed.text === asked) {
+      if (Date.now() > deadline) {
+        throw new ToolError(
+          `Cannot paste ${quoteExcerpt(text)} on DISPLAY=${this.#display}: no application ` +
+            `asked for the clipboard's text within ${PASTE_CONFIRM_MS / 1000} s of ` +
+            "Control+V, so the text did not arrive. Focus a text field first (Input with " +
+            "'locate')",
+          { tool: "x11", output: "no clipboard request" },
+        );
+      }
+      await sleep(10);
+    }
   }
 
   /**
@@ -419,6 +561,8 @@ export class ComputerDevice implements AbstractInterface {
     if (this.#destroyed) return;
     this.#destroyed = true;
     await this.#connecting?.catch(() => undefined);
+    (await this.#x11?.catch(() => undefined))?.close();
+    this.#x11 = undefined;
     // The X connection goes first: Xlib ends a process whose server disappears under it.
     await this.#native?.close();
     this.#native = undefined;

@@ -8,9 +8,9 @@
 
 import { execFile, spawn } from "node:child_process";
 import { createConnection } from "node:net";
-import process from "node:process";
 import {
   adoptChild,
+  childEnv,
   ConnectionError,
   holdOpen,
   MissingDependencyError,
@@ -18,6 +18,25 @@ import {
   ToolError,
 } from "@sdk/core";
 import { findExecutable, meaningfulLines } from "./tools.ts";
+import { createPrivateXAuthority } from "./xauth.ts";
+
+/**
+ * What an X client the SDK runs (xrandr, xwininfo, the nut-js host, xfreerdp) sees of the
+ * environment: the base variables, `DISPLAY` and `XAUTHORITY` (the display's own cookie file
+ * when the SDK started it, else the process's), never the SDK's model settings or keys.
+ */
+export function x11ClientEnv(
+  display: string,
+  xauthority: string | undefined,
+  allow: readonly (string | RegExp)[] = [],
+  set: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return childEnv(["XAUTHORITY", ...allow], {
+    DISPLAY: display,
+    ...(xauthority !== undefined && { XAUTHORITY: xauthority }),
+    ...set,
+  });
+}
 
 /** Debian/Ubuntu packages, named in errors and in `checkComputerEnvironment()`. */
 export const INSTALL_XVFB = "apt-get install xvfb";
@@ -126,7 +145,7 @@ function run(file: string, args: string[], env: Record<string, string>): Promise
       adoptChild(execFile(
         file,
         args,
-        { env: { ...process.env, ...env }, timeout: 10_000 },
+        { env, timeout: 10_000 },
         (e, stdout, stderr) => {
           if (!e) return resolve(String(stdout));
           if ((e as NodeJS.ErrnoException).code === "ENOENT") {
@@ -185,14 +204,20 @@ export function parseMonitors(text: string): DisplayInfo[] {
 
 /**
  * The monitors of the X screen at `display`, in `xrandr`'s order, the default one marked.
+ * `xauthority` is the display's X authority file (else `XAUTHORITY` of this process).
  *
  * @throws {ConnectionError} when no X server answers (see {@link confirmX11Display});
  *   {MissingDependencyError} when `xrandr` is missing ({@link INSTALL_XRANDR}); {ToolError} when
  *   it fails.
  */
-export async function listX11Displays(display: string | undefined): Promise<DisplayInfo[]> {
+export async function listX11Displays(
+  display: string | undefined,
+  xauthority?: string,
+): Promise<DisplayInfo[]> {
   await confirmX11Display(display);
-  return parseMonitors(await run("xrandr", ["--listmonitors"], { DISPLAY: display! }));
+  return parseMonitors(
+    await run("xrandr", ["--listmonitors"], x11ClientEnv(display!, xauthority)),
+  );
 }
 
 /** A virtual X display the SDK started (`headless`). */
@@ -201,7 +226,12 @@ export interface VirtualDisplay {
   readonly display: string;
   /** The Xvfb process id. */
   readonly pid: number;
-  /** Stops Xvfb and waits for it to exit. Safe to call twice. */
+  /**
+   * Its X authority file (0600, in a private folder): the only way in, for the SDK's clients
+   * and the user's (`XAUTHORITY`). Removed when Xvfb stops.
+   */
+  readonly xauthority: string;
+  /** Stops Xvfb, waits for it to exit and removes its X authority. Safe to call twice. */
   stop(): Promise<void>;
 }
 
@@ -233,98 +263,124 @@ function xvfbMissing(cause?: unknown): MissingDependencyError {
 
 /**
  * Starts Xvfb on a display number it picks itself (`-displayfd`, so parallel starts never
- * collide) and resolves once it accepts connections.
+ * collide) and resolves once it accepts connections. The display is private: Xvfb takes only
+ * clients with the cookie of its own X authority file (`-auth`; see `xauth.ts`), no TCP.
  *
  * @param resolution `<width>x<height>x<depth>`, checked by {@link checkXvfbResolution}.
  * @throws {MissingDependencyError} when Xvfb is not on `PATH` (saying `apt-get install xvfb`),
  *   before anything is spawned; {ToolError} when it exits early (its own words) or reports no
  *   display within 15 s; {ConnectionError} when its display then does not answer.
  */
-export function startXvfb(resolution: string): Promise<VirtualDisplay> {
+export async function startXvfb(resolution: string): Promise<VirtualDisplay> {
   checkXvfbResolution(resolution);
-  if (!findExecutable("Xvfb")) return Promise.reject(xvfbMissing());
-  return holdOpen(
-    new Promise((resolve, reject) => {
-      const child = spawn(
-        "Xvfb",
-        // -noreset: the display keeps its state (monitors, selections) while no client is connected.
-        ["-displayfd", "3", "-screen", "0", resolution, "-nolisten", "tcp", "-noreset"],
-        { stdio: ["ignore", "ignore", "pipe", "pipe"] },
+  if (!findExecutable("Xvfb")) throw xvfbMissing();
+  const auth = await createPrivateXAuthority();
+  try {
+    return await holdOpen(spawnXvfb(resolution, auth.file, auth.remove));
+  } catch (e) {
+    await auth.remove();
+    throw e;
+  }
+}
+
+function spawnXvfb(
+  resolution: string,
+  xauthority: string,
+  removeAuthority: () => Promise<void>,
+): Promise<VirtualDisplay> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      "Xvfb",
+      [
+        "-displayfd",
+        "3",
+        "-screen",
+        "0",
+        resolution,
+        "-auth",
+        xauthority,
+        "-nolisten",
+        "tcp",
+        // The display keeps its state (monitors, selections, keymap) while no client is
+        // connected.
+        "-noreset",
+      ],
+      { stdio: ["ignore", "ignore", "pipe", "pipe"], env: childEnv() },
+    );
+    // Killed with this process however it ends; it keeps the process alive only while a call
+    // waits on it.
+    adoptChild(child);
+    let stderr = "";
+    let fdText = "";
+    let settled = false;
+    const said = () => meaningfulLines(stderr).slice(-3).join(" ");
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      if (settled) return;
+      settled = true;
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      reject(error);
+    };
+    const timer = setTimeout(() => {
+      fail(
+        new ToolError(
+          `Cannot start the virtual display (headless): Xvfb reported no display within 15 s. ${said()}`
+            .trim(),
+          { tool: "Xvfb", output: said() },
+        ),
       );
-      // Killed with this process however it ends; it keeps the process alive only while a call
-      // waits on it.
-      adoptChild(child);
-      let stderr = "";
-      let fdText = "";
-      let settled = false;
-      const said = () => meaningfulLines(stderr).slice(-3).join(" ");
-      const fail = (error: Error) => {
-        clearTimeout(timer);
-        if (settled) return;
-        settled = true;
+    }, 15_000);
+    child.stderr?.on("data", (d) => stderr = (stderr + String(d)).slice(-2000));
+    child.once("error", (e) => {
+      // Deno reports a binary that vanished since the PATH check only here, asynchronously.
+      fail(
+        (e as NodeJS.ErrnoException).code === "ENOENT"
+          ? xvfbMissing(e)
+          : new ToolError(`Cannot start the virtual display (headless): ${e.message}`, {
+            tool: "Xvfb",
+            output: e.message,
+          }, { cause: e }),
+      );
+    });
+    child.once("exit", (code, signal) => {
+      if (fdText.includes("\n")) return;
+      fail(
+        new ToolError(
+          `Cannot start the virtual display (headless): Xvfb exited with ${
+            signal ?? code
+          }: ${said()}`,
+          { tool: "Xvfb", status: code ?? undefined, output: said() },
+        ),
+      );
+    });
+    const fd = child.stdio[3] as NodeJS.ReadableStream | undefined | null;
+    // Undefined when the spawn failed (Deno): the `error` event above rejects.
+    fd?.on("data", async (d) => {
+      fdText += String(d);
+      if (!fdText.includes("\n") || settled) return;
+      clearTimeout(timer);
+      (fd as { unref?: () => void }).unref?.();
+      const display = `:${fdText.trim()}`;
+      const exited = new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) done();
+        else child.once("exit", () => done());
+      });
+      const stop = async () => {
         if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-        reject(error);
-      };
-      const timer = setTimeout(() => {
-        fail(
-          new ToolError(
-            `Cannot start the virtual display (headless): Xvfb reported no display within 15 s. ${said()}`
-              .trim(),
-            { tool: "Xvfb", output: said() },
-          ),
-        );
-      }, 15_000);
-      child.stderr?.on("data", (d) => stderr = (stderr + String(d)).slice(-2000));
-      child.once("error", (e) => {
-        // Deno reports a binary that vanished since the PATH check only here, asynchronously.
-        fail(
-          (e as NodeJS.ErrnoException).code === "ENOENT"
-            ? xvfbMissing(e)
-            : new ToolError(`Cannot start the virtual display (headless): ${e.message}`, {
-              tool: "Xvfb",
-              output: e.message,
-            }, { cause: e }),
-        );
-      });
-      child.once("exit", (code, signal) => {
-        if (fdText.includes("\n")) return;
-        fail(
-          new ToolError(
-            `Cannot start the virtual display (headless): Xvfb exited with ${
-              signal ?? code
-            }: ${said()}`,
-            { tool: "Xvfb", status: code ?? undefined, output: said() },
-          ),
-        );
-      });
-      const fd = child.stdio[3] as NodeJS.ReadableStream | undefined | null;
-      // Undefined when the spawn failed (Deno): the `error` event above rejects.
-      fd?.on("data", async (d) => {
-        fdText += String(d);
-        if (!fdText.includes("\n") || settled) return;
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+        await holdOpen(exited);
         clearTimeout(timer);
-        (fd as { unref?: () => void }).unref?.();
-        const display = `:${fdText.trim()}`;
-        const exited = new Promise<void>((done) => {
-          if (child.exitCode !== null || child.signalCode !== null) done();
-          else child.once("exit", () => done());
-        });
-        const stop = async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-          const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-          await holdOpen(exited);
-          clearTimeout(timer);
-        };
-        try {
-          await confirmX11Display(display);
-          settled = true;
-          resolve({ display, pid: child.pid!, stop });
-        } catch (e) {
-          settled = true;
-          await stop();
-          reject(e);
-        }
-      });
-    }),
-  );
+        await removeAuthority();
+      };
+      try {
+        await confirmX11Display(display);
+        settled = true;
+        resolve({ display, pid: child.pid!, xauthority, stop });
+      } catch (e) {
+        settled = true;
+        await stop();
+        reject(e);
+      }
+    });
+  });
 }

@@ -1,7 +1,7 @@
 /**
  * Key names for the desktop: the canonical `Mod+...+Key` names of `@sdk/core` (`Control+A`,
  * `Shift+Enter`, `F5`) turned into the names of nut-js's `Key` enum, and the en-US layout's
- * shifted punctuation (`!` is Shift + `1`), which nut-js types without Shift under X11.
+ * shifted punctuation (`!` is Shift + `1`).
  *
  * Names only: nothing here loads nut-js, so the mapping can be checked before a display exists.
  *
@@ -68,8 +68,9 @@ const PLAIN_CHARS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Shifted punctuation of the en-US layout: the character -> the key it sits on. nut-js under X11
- * sends the base key without Shift (`!` arrives as `1`), so these are typed as Shift + base key.
+ * Shifted punctuation of the en-US layout: the character -> the key it sits on. Typing no
+ * longer uses it (key-by-key input follows the X server's keymap, `keymap.ts`); kept for
+ * programs that map characters to US keys themselves.
  */
 export const EN_US_SHIFTED: Readonly<Record<string, string>> = {
   "~": "Grave",
@@ -131,29 +132,4 @@ export function desktopKeys(combo: string): NutKeyCombo {
   // "+" joins parts but is a key too: "Control++" is Control and "+".
   const parts = normalizeKeyCombo(combo).split(/\+(?=.)/);
   return { keys: parts.map((part) => keyOf(part, combo)) };
-}
-
-/** How one code point is typed with key events. */
-export type TypedChar =
-  | { kind: "shifted"; key: string }
-  | { kind: "key"; key: string }
-  | { kind: "text" }
-  | { kind: "paste" };
-
-/**
- * How sequential input types `char`: an upper-case Latin letter as Shift + its key (so
- * `keyboardModifierDelay` applies), en-US shifted punctuation as Shift + its base key when
- * `enUs`, other printable ASCII through nut-js's own typing, and anything else (accents, CJK,
- * emoji, which have no key on the layout) through the clipboard.
- */
-export function typedChar(char: string, enUs: boolean): TypedChar {
-  if (/^[A-Z]$/.test(char)) return { kind: "shifted", key: char };
-  if (enUs && EN_US_SHIFTED[char]) return { kind: "shifted", key: EN_US_SHIFTED[char] };
-  if (/^[a-z]$/.test(char)) return { kind: "key", key: char.toUpperCase() };
-  if (/^[0-9]$/.test(char)) return { kind: "key", key: `Num${char}` };
-  if (PLAIN_CHARS[char]) return { kind: "key", key: PLAIN_CHARS[char] };
-  if (char === "\n") return { kind: "key", key: "Return" };
-  if (char === "\t") return { kind: "key", key: "Tab" };
-  if (/^[\x20-\x7e]$/.test(char)) return { kind: "text" };
-  return { kind: "paste" };
 }

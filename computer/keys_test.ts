@@ -1,6 +1,6 @@
 import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
-import { desktopKeys, EN_US_SHIFTED, typedChar } from "./keys.ts";
+import { desktopKeys } from "./keys.ts";
 
 test("key names and combinations become nut-js keys, modifiers first", { timeout: 10_000 }, () => {
   assert.deepEqual(desktopKeys("ctrl+s").keys, ["LeftControl", "S"]);
@@ -41,19 +41,3 @@ test("characters without a key of their own are refused with the list of names",
     /"Hyper" in "Super\+Hyper\+Q" is not a modifier/,
   );
 });
-
-test(
-  "key-by-key typing: capitals and en-US shifted punctuation take Shift",
-  { timeout: 10_000 },
-  () => {
-    assert.deepEqual(typedChar("Q", false), { kind: "shifted", key: "Q" });
-    assert.deepEqual(typedChar("q", false), { kind: "key", key: "Q" });
-    assert.deepEqual(typedChar("!", true), { kind: "shifted", key: "Num1" });
-    assert.deepEqual(typedChar("!", false), { kind: "text" });
-    assert.deepEqual(typedChar("-", true), { kind: "key", key: "Minus" });
-    assert.deepEqual(typedChar("\n", true), { kind: "key", key: "Return" });
-    assert.deepEqual(typedChar("é", true), { kind: "paste" });
-    assert.deepEqual(typedChar("世", true), { kind: "paste" });
-    assert.equal(Object.keys(EN_US_SHIFTED).length, 21);
-  },
-);

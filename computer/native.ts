@@ -12,12 +12,13 @@ import process from "node:process";
 import { createInterface } from "node:readline";
 import {
   adoptChild,
+  childEnv,
   ConnectionError,
   holdOpen,
   MissingDependencyError,
   ToolError,
 } from "@sdk/core";
-import { confirmX11Display } from "./display.ts";
+import { confirmX11Display, x11ClientEnv } from "./display.ts";
 import { lastMeaningfulLine } from "./tools.ts";
 
 /** A mouse button. */
@@ -55,6 +56,8 @@ export interface NativeInput {
   typeText(text: string): Promise<void>;
   /** Puts `text` on the clipboard. */
   setClipboard(text: string): Promise<void>;
+  /** Whether every pixel of `region` (the whole screen when left out) is black. */
+  isBlack(region?: ScreenRegion): Promise<boolean>;
   /** Ends the host process (and with it the X connection). Safe to call twice. */
   close(): Promise<void>;
 }
@@ -65,6 +68,12 @@ export const INSTALL_NUT_JS: string =
   '"npm:@nut-tree-fork/nut-js@^4.2.6" in the import map, or `npm install --prefix <dir> ' +
   "@nut-tree-fork/nut-js` and set SDK_NUT_JS_DIR=<dir>); under Linux it needs libXtst " +
   "(apt-get install libxtst6)";
+
+/**
+ * What the nut-js host needs of the environment besides the base variables: where nut-js is
+ * (`SDK_NUT_JS_*`, `NODE_PATH`), Deno's cache (`DENO_DIR`), and its display.
+ */
+export const HOST_ENV: readonly (string | RegExp)[] = [/^SDK_NUT_JS_/, "DENO_DIR", "NODE_PATH"];
 
 function hostCommand(...extra: string[]): { file: string; args: string[] } {
   const url = new URL(import.meta.url);
@@ -86,7 +95,7 @@ export function probeNutJs(): Promise<{ from?: string; error?: string }> {
   return holdOpen(
     new Promise((resolve) => {
       // Ended with this process, like the device's own host.
-      adoptChild(execFile(file, args, { timeout: 60_000 }, (e, stdout) => {
+      adoptChild(execFile(file, args, { timeout: 60_000, env: childEnv(HOST_ENV) }, (e, stdout) => {
         const last = String(stdout).trim().split("\n").at(-1) ?? "";
         try {
           const message = JSON.parse(last) as { ready?: boolean; from?: string; error?: string };
@@ -144,17 +153,21 @@ async function hostEnded(
 }
 
 /**
- * Starts the native input host for `display`.
+ * Starts the native input host for `display` (with `xauthority`, the display's X authority
+ * file, else this process's `XAUTHORITY`).
  *
  * @throws {ConnectionError} when no X server answers at `display` (nut-js is then never
  *   touched), or it goes away; {MissingDependencyError} when nut-js is not installed or cannot
  *   load ({@link INSTALL_NUT_JS}); {ToolError} when the host ends or nut-js fails a call.
  */
-export async function loadNativeInput(display: string | undefined): Promise<NativeInput> {
+export async function loadNativeInput(
+  display: string | undefined,
+  xauthority?: string,
+): Promise<NativeInput> {
   await confirmX11Display(display);
   const { file, args } = hostCommand();
   const child = spawn(file, args, {
-    env: { ...process.env, DISPLAY: display! },
+    env: x11ClientEnv(display!, xauthority, HOST_ENV),
     stdio: ["pipe", "pipe", "pipe"],
   });
   // Killed with this process however it ends; its pipes keep the process alive only while a
@@ -249,6 +262,7 @@ export async function loadNativeInput(display: string | undefined): Promise<Nati
     keys: (names, down) => call("keys", names, down),
     typeText: (text) => call("type", text),
     setClipboard: (text) => call("clipboard", text),
+    isBlack: (region) => call("black", region),
     close: async () => {
       if (!ended) {
         closing = true;

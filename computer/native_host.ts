@@ -125,15 +125,25 @@ export async function runNativeHost(): Promise<void> {
     return btoa(text);
   }
 
+  /** A grabbed image as nut-js gives it. */
+  interface Grabbed {
+    width: number;
+    height: number;
+    data: Uint8Array;
+    colorMode: unknown;
+  }
+  const grab = async (
+    region?: { x: number; y: number; width: number; height: number },
+  ): Promise<Grabbed> =>
+    region
+      ? await nut.screen.grabRegion(new nut.Region(region.x, region.y, region.width, region.height))
+      : await nut.screen.grab();
+
   // deno-lint-ignore no-explicit-any
   const ops: Record<string, (...args: any[]) => Promise<unknown>> = {
     size: async () => ({ width: await nut.screen.width(), height: await nut.screen.height() }),
     grab: async (region?: { x: number; y: number; width: number; height: number }) => {
-      const image = region
-        ? await nut.screen.grabRegion(
-          new nut.Region(region.x, region.y, region.width, region.height),
-        )
-        : await nut.screen.grab();
+      const image = await grab(region);
       const raw: RawScreenImage = {
         width: image.width,
         height: image.height,
@@ -167,6 +177,18 @@ export async function runNativeHost(): Promise<void> {
     },
     type: async (text: string) => void await nut.keyboard.type(text),
     clipboard: async (text: string) => void await nut.clipboard.setContent(text),
+    // Every pixel's colour bytes zero (the 4th byte of each pixel is unused).
+    black: async (region?: { x: number; y: number; width: number; height: number }) => {
+      const image = await grab(region);
+      const data = image.data;
+      const row = data.length / image.height;
+      for (let y = 0; y < image.height; y++) {
+        for (let i = y * row, end = i + image.width * 4; i < end; i += 4) {
+          if (data[i] !== 0 || data[i + 1] !== 0 || data[i + 2] !== 0) return false;
+        }
+      }
+      return true;
+    },
   };
 
   write({ ready: true });

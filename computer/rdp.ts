@@ -11,11 +11,7 @@
  */
 
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
 import { createConnection } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import process from "node:process";
 import type { DeviceAction, InputStrategy } from "@sdk/core";
 import {
   adoptChild,
@@ -28,8 +24,10 @@ import {
   ToolError,
 } from "@sdk/core";
 import { ComputerDevice } from "./device.ts";
-import { INSTALL_XVFB, startXvfb, type VirtualDisplay } from "./display.ts";
-import { findExecutable } from "./tools.ts";
+import { INSTALL_XVFB, startXvfb, type VirtualDisplay, x11ClientEnv } from "./display.ts";
+import type { NativeInput, ScreenRegion } from "./native.ts";
+import { checkPastable, ClipboardChannelLog, pasteOverRdp } from "./rdp_clipboard.ts";
+import { findExecutable, privateTempDir } from "./tools.ts";
 
 /** Default RDP port (spec 4.11 `port`). */
 export const DEFAULT_RDP_PORT = 3389;
@@ -37,6 +35,8 @@ export const DEFAULT_RDP_PORT = 3389;
 export const DEFAULT_RDP_SIZE: { width: number; height: number } = { width: 1280, height: 800 };
 /** Debian/Ubuntu package of the RDP client. */
 export const INSTALL_FREERDP = "apt-get install freerdp2-x11 x11-utils";
+/** Default `sessionStartTimeout`, ms. */
+export const DEFAULT_SESSION_START_TIMEOUT = 10_000;
 
 /** Options of {@link RDPDevice} (spec 4.11, RDP options). */
 export interface RDPDeviceOptions {
@@ -71,6 +71,13 @@ export interface RDPDeviceOptions {
   /** Extra actions after the built-in ones. */
   // deno-lint-ignore no-explicit-any
   customActions?: DeviceAction<any>[];
+  /**
+   * ms (finite, 0-600000, default 10000) the remote screen may stay all black after the
+   * connection: a session that never started (xrdp's session failing) shows nothing, and
+   * `connect()` fails with a `ConnectionError` (kind `timeout`) once this passes. 0 turns the
+   * check off (a remote desktop that is black on purpose).
+   */
+  sessionStartTimeout?: number;
   /** ms between code points (finite, >= 0). Text is always typed key by key over RDP. */
   keyboardTypeDelay?: number;
   /** `'legacy'` (default), `'sequential'` or `'bulk'` (needs the delay unset or 0). */
@@ -119,11 +126,11 @@ export function xfreerdpErrors(output: string): string[] {
   return lines.slice(-8);
 }
 
-function windowListed(display: string): Promise<boolean> {
+function windowListed(display: string, xauthority: string): Promise<boolean> {
   return new Promise((resolve) => {
     // Short-lived, but ended with this process too (a signal while the client connects).
     adoptChild(
-      execFile("xwininfo", ["-root", "-tree"], { env: { ...process.env, DISPLAY: display } }, (
+      execFile("xwininfo", ["-root", "-tree"], { env: x11ClientEnv(display, xauthority) }, (
         e,
         stdout,
       ) => resolve(!e && /"FreeRDP: /.test(String(stdout)))),
@@ -169,7 +176,10 @@ export class RDPDevice extends ComputerDevice {
   #xvfb: VirtualDisplay | undefined;
   #client: ReturnType<typeof spawn> | undefined;
   #clientExited: Promise<void> | undefined;
-  #home: string | undefined;
+  #home: { path: string; remove(): Promise<void> } | undefined;
+  readonly #sessionTimeout: number;
+  #clipboard = new ClipboardChannelLog();
+  #connectedAt = 0;
   /** Set when the client ended after it connected: every later call throws it. */
   #lost: ConnectionError | undefined;
 
@@ -179,7 +189,8 @@ export class RDPDevice extends ComputerDevice {
    * @throws {SdkTypeError} (a `TypeError`) for a missing `host`, a `port` that is not an integer
    *   1-65535, an unknown `securityProtocol`, a flag that is not a boolean, a `localAddress`
    *   (unsupported), and the input option errors of {@link ComputerDevice}.
-   * @throws {SdkRangeError} (a `RangeError`) for a desktop size outside 200-8192 pixels.
+   * @throws {SdkRangeError} (a `RangeError`) for a desktop size outside 200-8192 pixels, or a
+   *   `sessionStartTimeout` that is not a number 0-600000.
    */
   constructor(options: RDPDeviceOptions) {
     super({
@@ -232,6 +243,14 @@ export class RDPDevice extends ComputerDevice {
         );
       }
     }
+    const timeout = options.sessionStartTimeout ?? DEFAULT_SESSION_START_TIMEOUT;
+    if (typeof timeout !== "number" || !(timeout >= 0 && timeout <= 600_000)) {
+      throw new SdkRangeError(
+        `Cannot create RDPDevice as 'sessionStartTimeout' must be a number 0-600000 (ms; 0 ` +
+          `turns the check off): current value is ${JSON.stringify(timeout)}`,
+      );
+    }
+    this.#sessionTimeout = timeout;
     this.#options = { ...options, port };
   }
 
@@ -240,14 +259,56 @@ export class RDPDevice extends ComputerDevice {
     return `${this.#options.host}:${this.#options.port}`;
   }
 
-  /** Text goes key by key: the client has no clipboard the SDK can rely on. */
+  /**
+   * Text goes key by key (the client turns the keys into scancodes for the remote layout);
+   * only characters no key types are pasted, through the clipboard channel.
+   */
   protected override get pasteText(): boolean {
     return false;
   }
 
-  /** The private display runs a US keymap, which the client maps to the remote's scancodes. */
-  protected override get enUsKeys(): boolean {
-    return true;
+  /**
+   * Characters no key of the private display's keymap types need the clipboard channel.
+   *
+   * @throws {SdkTypeError} naming them when the server has none; nothing is typed then.
+   */
+  protected override async checkUntypable(chars: readonly string[]): Promise<void> {
+    await checkPastable(this.#clipboard, chars, this.target, this.#connectedAt + 5000);
+  }
+
+  /** Pastes through the clipboard channel, each step confirmed by the client's log. */
+  protected override async pasteChar(char: string): Promise<void> {
+    const x11 = await this.x11Connection();
+    await pasteOverRdp(this.#clipboard, x11, () => this.pressControlV(), char, this.target);
+  }
+
+  /**
+   * Waits until the remote screen shows something: frames that stay all black past
+   * `sessionStartTimeout` mean the remote session did not start.
+   *
+   * @throws {ConnectionError} (kind `timeout`) naming the likely causes.
+   */
+  protected override async checkDisplay(input: NativeInput, region: ScreenRegion): Promise<void> {
+    if (this.#sessionTimeout === 0) return;
+    const deadline = Date.now() + this.#sessionTimeout;
+    while (await holdOpen(input.isBlack(region))) {
+      const lost = this.connectionLost();
+      if (lost) throw lost;
+      if (Date.now() > deadline) {
+        throw new ConnectionError(
+          `Cannot use the RDP session at ${this.target}: its screen stayed all black for ` +
+            `${this.#sessionTimeout / 1000} s after the connection, so the remote session did ` +
+            "not start. Likely causes: xrdp could not start the session's X server because its " +
+            "socket folder /run/xrdp/sockdir does not let the user create sockets (it must be " +
+            "mode 3777: sticky and writable by all; see xrdp-sesman's log); the user has no " +
+            "desktop session to start (~/.xsession, the window manager); the server ran out " +
+            "of sessions. Set sessionStartTimeout (ms) for a slower session, or 0 for a " +
+            "desktop that is black on purpose",
+          { kind: "timeout", endpoint: this.target },
+        );
+      }
+      await sleep(200);
+    }
   }
 
   /**
@@ -260,9 +321,10 @@ export class RDPDevice extends ComputerDevice {
    *   (`timeout`); {ToolError} with the client's own words when it ends: the credentials or the
    *   certificate (without `ignoreCertificate`) refused.
    */
-  protected override async openDisplay(): Promise<string | undefined> {
+  protected override async openDisplay(): Promise<{ display: string; xauthority: string }> {
     try {
-      return await holdOpen(this.#connectClient());
+      const display = await holdOpen(this.#connectClient());
+      return { display, xauthority: this.#xvfb!.xauthority };
     } catch (e) {
       await this.closeDisplay();
       throw e;
@@ -306,7 +368,7 @@ export class RDPDevice extends ComputerDevice {
     }
     this.#xvfb = await startXvfb(`${this.#width}x${this.#height}x24`);
     // A private home keeps the client from reading or writing the user's known certificates.
-    this.#home = await mkdtemp(join(tmpdir(), "sdk-rdp-"));
+    this.#home = await privateTempDir("sdk-rdp-");
     const o = this.#options;
     const args = [
       `/v:${host}:${port}`,
@@ -324,21 +386,31 @@ export class RDPDevice extends ComputerDevice {
       "-grab-keyboard",
       "/log-level:DEBUG",
     ];
-    const client = spawn("xfreerdp", args, {
-      env: {
-        ...process.env,
-        DISPLAY: this.#xvfb.display,
-        HOME: this.#home,
-        XDG_CONFIG_HOME: this.#home,
-      },
+    // The client's log goes to a pipe, which C's stdio fills in blocks of 4 KiB: under the
+    // session's clipboard traffic the clipboard steps arrived 1.5 s late. coreutils' stdbuf
+    // makes it line-buffered.
+    const lineBuffered = findExecutable("stdbuf") !== undefined;
+    const [file, fileArgs] = lineBuffered
+      ? ["stdbuf", ["-oL", "-eL", "xfreerdp", ...args]]
+      : ["xfreerdp", args];
+    const client = spawn(file, fileArgs, {
+      env: x11ClientEnv(this.#xvfb.display, this.#xvfb.xauthority, [], {
+        HOME: this.#home.path,
+        XDG_CONFIG_HOME: this.#home.path,
+      }),
       stdio: ["pipe", "pipe", "pipe"],
     });
     // Killed with this process however it ends (the session stays on the server).
     adoptChild(client);
     this.#client = client;
     let output = "";
+    this.#clipboard = new ClipboardChannelLog();
+    const clipboard = this.#clipboard;
     // DEBUG output is large; the failure is named from its end.
-    const keep = (d: unknown) => output = (output + String(d)).slice(-200_000);
+    const keep = (d: unknown) => {
+      clipboard.feed(String(d));
+      output = (output + String(d)).slice(-200_000);
+    };
     client.stdout?.on("data", keep);
     client.stderr?.on("data", keep);
     let exit: { code: number | null; signal: string | null } | undefined;
@@ -367,7 +439,9 @@ export class RDPDevice extends ComputerDevice {
     client.stdin?.on("error", () => undefined);
     client.stdin?.write(`${o.password ?? ""}\n`);
     const deadline = Date.now() + 30_000;
-    while (exit === undefined && !(await windowListed(this.#xvfb.display))) {
+    while (
+      exit === undefined && !(await windowListed(this.#xvfb.display, this.#xvfb.xauthority))
+    ) {
       if (Date.now() > deadline) {
         client.kill("SIGTERM");
         await this.#clientExited;
@@ -403,6 +477,7 @@ export class RDPDevice extends ComputerDevice {
       throw this.#clientError(why, output, exit);
     }
     connected = true;
+    this.#connectedAt = Date.now();
     return this.#xvfb.display;
   }
 
@@ -436,7 +511,7 @@ export class RDPDevice extends ComputerDevice {
     const xvfb = this.#xvfb;
     this.#xvfb = undefined;
     await xvfb?.stop();
-    if (this.#home) await rm(this.#home, { recursive: true, force: true });
+    await this.#home?.remove();
     this.#home = undefined;
   }
 }

@@ -4,8 +4,9 @@
  * `desktop_rdp.ts`: its private Xvfb, xfreerdp and nut-js host against this file's RDP server)
  * acts through the offline test model until it is ended by each way of `END_WAYS`, at a random
  * moment 50-650 ms after its first action. Then no process it started may survive (pid and
- * start time), the exit code must fit the way, a script that ends without `destroy()` must exit
- * by itself, and the report it printed must parse.
+ * start time), nor a private folder it made in its `TMPDIR` (the X authority, the RDP client's
+ * home), the exit code must fit the way, a script that ends without `destroy()` must exit by
+ * itself, and the report it printed must parse.
  *
  * Under Node (a bundle of `desktop_node.ts` with the nut-js host beside it): a script that acts
  * and ends without `destroy()` runs its actions to the end (Node exits with 13 when a top-level
@@ -19,7 +20,7 @@ import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -138,9 +139,12 @@ for (const platform of ["local", "rdp"] as const) {
       timeout: 120_000,
     }, async () => {
       const afterReadyMs = 50 + Math.floor(Math.random() * 600);
+      // The script's own temporary folder: its X authority and the RDP client's home go there.
+      const tmp = join(runDir, `tmp-${platform}-${endBy}`);
+      await mkdir(tmp);
       const run = await runAndEnd({
         script: fileURLToPath(new URL(`desktop_${platform}.ts`, FIXTURES)),
-        env: env(platform),
+        env: { ...env(platform), TMPDIR: tmp },
         endBy,
         afterReadyMs,
         // A script that ends without destroy() must exit by itself well within this.
@@ -155,6 +159,11 @@ for (const platform of ["local", "rdp"] as const) {
         );
       }
       assert.deepEqual(run.survivors, [], `no process the script started survives; ${context}`);
+      assert.deepEqual(
+        (await readdir(tmp)).filter((name) => /^sdk-(x11|rdp)-/.test(name)),
+        [],
+        `no X authority or client home folder is left; ${context}`,
+      );
       assert.equal(run.signal, null, context);
       assert.equal(run.code, EXIT_CODES[endBy], context);
       // The script prints its report right after `ready`, before any way of ending comes.

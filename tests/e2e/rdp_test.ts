@@ -150,11 +150,45 @@ test(
     const before = (await app.state()).clicks;
     await agent.aiTap("the Save button");
     await until((s) => s.clicks === before + 1, "a click on the remote Save button");
-    const text = "Hello, RDP! (1+1=2) #ok";
+    // Every printable ASCII character, key by key through the private display's keymap.
+    const text = "Hello, RDP! (1+1=2) #ok " + ` !"#$%&'()*+,-./:;<=>?@[\\]^_\`{|}~ AbZ09`;
     await agent.aiInput("the name field", { value: text });
     await until((s) => s.name === text, `the remote field to read ${JSON.stringify(text)}`);
     await agent.destroy();
     assert.equal(agent.interface.display, undefined, "destroy() cleared the connection state");
+  },
+);
+
+test(
+  "the shadow server has no clipboard channel: characters no key types are an SdkTypeError naming them, before anything is typed",
+  { timeout: 90_000 },
+  async () => {
+    const agent = await agentForRDPComputer({
+      ...base(),
+      password: PASSWORD,
+      ignoreCertificate: true,
+    });
+    agents.push(agent);
+    await agent.aiInput("the name field", { value: "kept" });
+    await until((s) => s.name === "kept", "the field to read kept");
+    const keys = (await app.state()).keys.length;
+    const error = await rejection(
+      agent.aiInput("the name field", { value: "Grüße 你好", mode: "typeOnly" }),
+    );
+    assert.ok(error instanceof SdkTypeError, `${error.name}: ${error.message}`);
+    assert.equal(error.code, "INVALID_ARGUMENT");
+    assert.match(
+      error.message,
+      /^Cannot type "ü", "ß", "你", "好" over RDP to 127\.0\.0\.1:\d+: no key of the keymap types them, and the RDP server offers no clipboard channel \(cliprdr\)/,
+    );
+    // The click and Control+End of typeOnly arrived; no character did.
+    const state = await until(
+      (s) => s.keys.slice(keys).includes("End"),
+      "typeOnly's Control+End to arrive",
+    );
+    assert.equal(state.name, "kept");
+    assert.deepEqual(state.keys.slice(keys), ["Control_L", "End"]);
+    await agent.destroy();
   },
 );
 
@@ -282,6 +316,9 @@ test("RDP options are checked in the constructor", { timeout: 10_000 }, () => {
       [{ host: "h", localAddress: "10.0.0.2" }, TypeError, SdkTypeError],
       [{ host: "h", desktopWidth: 50 }, RangeError, SdkRangeError],
       [{ host: "h", keyboardTypeDelay: -1 }, RangeError, SdkRangeError],
+      [{ host: "h", sessionStartTimeout: -1 }, RangeError, SdkRangeError],
+      [{ host: "h", sessionStartTimeout: Number.NaN }, RangeError, SdkRangeError],
+      [{ host: "h", sessionStartTimeout: 600_001 }, RangeError, SdkRangeError],
     ] as const
   ) {
     assert.throws(() => new RDPDevice(options), (e: unknown) => {
@@ -307,6 +344,11 @@ test("RDP options are checked in the constructor", { timeout: 10_000 }, () => {
     () => new RDPDevice({ host: "h", desktopWidth: 50 }),
     /'desktopWidth' must be an integer 200-8192/,
   );
+  assert.throws(
+    () => new RDPDevice({ host: "h", sessionStartTimeout: "10s" as unknown as number }),
+    /'sessionStartTimeout' must be a number 0-600000 \(ms; 0 turns the check off\): current value is "10s"/,
+  );
+  assert.ok(new RDPDevice({ host: "h", sessionStartTimeout: 0 }));
 });
 
 test("xrdp: the agent logs in to a session of a test user, clicks and types in its app", {
@@ -346,6 +388,12 @@ test("xrdp: the agent logs in to a session of a test user, clicks and types in i
       await session((s) => s.clicks === 1, "a click on Save in the xrdp session");
       await agent.aiInput("the name field", { value: "Over xrdp: OK!" });
       await session((s) => s.name === "Over xrdp: OK!", "the typed text in the xrdp session");
+      // Accents and CJK have no key on the keymap: pasted through the clipboard channel, each
+      // paste confirmed; the ASCII around them is typed key by key, in order.
+      for (const text of ["Grüße 你好", 'a "ü" (ß) {你} 好!', "Ünïcödé ½ € — 世界"]) {
+        await agent.aiInput("the name field", { value: text });
+        await session((s) => s.name === text, `${JSON.stringify(text)} in the xrdp session`);
+      }
       await agent.destroy();
     } finally {
       await m.close();
@@ -354,3 +402,36 @@ test("xrdp: the agent logs in to a session of a test user, clicks and types in i
     await xrdp.close();
   }
 });
+
+test(
+  "xrdp: a session that never starts (its socket folder 0755) fails the connect with a ConnectionError (timeout) after sessionStartTimeout",
+  { timeout: 120_000 },
+  async () => {
+    const password = `Xr-${randomBytes(9).toString("base64url")}`;
+    const xrdp = await startXrdp("sdk-xrdp-tester", password, { sockdirMode: 0o755 });
+    try {
+      const started = Date.now();
+      const error = await rejection(
+        agentForRDPComputer({
+          ...base(),
+          port: xrdp.port,
+          username: "sdk-xrdp-tester",
+          password,
+          ignoreCertificate: true,
+        }),
+      );
+      const ms = Date.now() - started;
+      assert.ok(error instanceof ConnectionError, `${error.name}: ${error.message}`);
+      assert.equal(error.code, "CONNECTION_TIMEOUT");
+      assert.equal(error.kind, "timeout");
+      assert.equal(error.endpoint, `127.0.0.1:${xrdp.port}`);
+      assert.match(
+        error.message,
+        /its screen stayed all black for 10 s after the connection, so the remote session did not start\. Likely causes: .*\/run\/xrdp\/sockdir .*mode 3777/,
+      );
+      assert.ok(ms >= 10_000, `it waited the default 10 s (${ms} ms)`);
+    } finally {
+      await xrdp.close();
+    }
+  },
+);

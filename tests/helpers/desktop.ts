@@ -72,7 +72,8 @@ export interface TestDisplay {
 
 const APP = fileURLToPath(new URL("../fixtures/desktop/app.py", import.meta.url));
 const PACKAGES =
-  "xvfb python3-tk x11-xserver-utils x11-utils libxtst6 freerdp2-x11 freerdp2-shadow-x11 xrdp xorgxrdp";
+  "xvfb python3-tk x11-xserver-utils x11-utils x11-xkb-utils libxtst6 freerdp2-x11 " +
+  "freerdp2-shadow-x11 xrdp xorgxrdp";
 
 /** Where the tests' nut-js is installed. */
 export function nutJsDir(): string {
@@ -107,14 +108,15 @@ async function hasTk(): Promise<boolean> {
 }
 
 /**
- * Makes sure Xvfb, python3-tk, xrandr, xwininfo, libXtst, FreeRDP's client and shadow server
- * (Debian packages, `--no-install-recommends`) and nut-js (npm, into {@link nutJsDir}) are there,
- * installing what is missing.
+ * Makes sure Xvfb, python3-tk, xrandr, xwininfo, xdpyinfo, setxkbmap, libXtst, FreeRDP's client
+ * and shadow server (Debian packages, `--no-install-recommends`) and nut-js (npm, into
+ * {@link nutJsDir}) are there, installing what is missing.
  *
  * @throws {Error} when an install fails (not root, no network).
  */
 export async function ensureDesktopTools(): Promise<void> {
   const missing = !onPath("Xvfb") || !onPath("xrandr") || !onPath("xwininfo") ||
+    !onPath("xdpyinfo") || !onPath("setxkbmap") ||
     !onPath("xfreerdp") || !onPath("freerdp-shadow-cli") || !existsSync("/usr/sbin/xrdp") ||
     !existsSync("/usr/lib/xorg/modules/drivers/xrdpdev_drv.so") ||
     !(await hasTk()) ||
@@ -189,12 +191,14 @@ export function startTestDisplay(
 
 /**
  * Starts the Tk fixture app on `display` and resolves once it is ready (its window mapped).
+ * `xauthority`: the display's X authority file (a device's `xauthority` for a display the SDK
+ * started, which admits no client without its cookie).
  *
  * @throws {Error} when python3 or Tk is missing, or the app exits early.
  */
-export async function startDesktopApp(display: string): Promise<DesktopApp> {
+export async function startDesktopApp(display: string, xauthority?: string): Promise<DesktopApp> {
   const child = spawn("/usr/bin/python3", [APP], {
-    env: { ...process.env, DISPLAY: display },
+    env: { ...process.env, DISPLAY: display, ...(xauthority && { XAUTHORITY: xauthority }) },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
@@ -227,6 +231,51 @@ export async function startDesktopApp(display: string): Promise<DesktopApp> {
       clearTimeout(timer);
     },
   };
+}
+
+/** Creates the local user `name` (no password, no home) unless it exists. Needs root. */
+export async function ensureLocalUser(name: string): Promise<void> {
+  try {
+    await run("id", [name]);
+  } catch {
+    await run("useradd", ["-M", "-s", "/bin/sh", name]);
+  }
+}
+
+/**
+ * Runs `file args` as the local user `user` (`runuser`), with only `PATH` and `env` in its
+ * environment; resolves its exit code and output, never rejects.
+ */
+export function runAs(
+  user: string,
+  file: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      "runuser",
+      [
+        "-u",
+        user,
+        "--",
+        "env",
+        "-i",
+        `PATH=${process.env.PATH}`,
+        ...Object.entries(env).map(
+          ([k, v]) => `${k}=${v}`,
+        ),
+        file,
+        ...args,
+      ],
+      { timeout: 30_000 },
+      (e, stdout, stderr) =>
+        resolve({
+          code: e ? Number((e as { code?: unknown }).code ?? 1) : 0,
+          output: `${stdout}${stderr}`,
+        }),
+    );
+  });
 }
 
 /** Resolves once something accepts connections on 127.0.0.1:`port` (within 10 s). */
@@ -305,8 +354,16 @@ export interface XrdpServer {
  * user created here (`useradd`, the password set through `chpasswd`'s stdin) whose session
  * (`~/.xsession`) runs the fixture app in `--state-file` mode. Needs root; one per machine at a
  * time (the session manager's port, 3350, is fixed).
+ *
+ * `sockdirMode`: the mode of xrdp's socket folder `/run/xrdp/sockdir` (default 0o3777, as
+ * Debian's service sets it); 0o755 keeps the session's X server from starting, and `close()`
+ * sets 0o3777 again.
  */
-export async function startXrdp(user: string, password: string): Promise<XrdpServer> {
+export async function startXrdp(
+  user: string,
+  password: string,
+  { sockdirMode = 0o3777 }: { sockdirMode?: number } = {},
+): Promise<XrdpServer> {
   const home = `/home/${user}`;
   try {
     await run("id", [user]);
@@ -330,7 +387,7 @@ export async function startXrdp(user: string, password: string): Promise<XrdpSer
   await mkdir("/run/xrdp/sockdir", { recursive: true });
   // The session's Xorg (the test user) binds its socket there, as Debian's xrdp service allows
   // (sticky and world-writable); a folder left 0755 by mkdir gives a black session.
-  await chmod("/run/xrdp/sockdir", 0o3777);
+  await chmod("/run/xrdp/sockdir", sockdirMode);
   const port = await freePort();
   // Each leads its own process group: xrdp forks a process per connection, which close() ends
   // with the group.
@@ -377,6 +434,7 @@ export async function startXrdp(user: string, password: string): Promise<XrdpSer
       }
       await Promise.all([xrdpEnded, sesmanEnded]);
       await rm(stateFile, { force: true });
+      await chmod("/run/xrdp/sockdir", 0o3777);
     },
   };
 }
