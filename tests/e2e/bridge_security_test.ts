@@ -27,9 +27,13 @@ import type { BrowserContext, Page, Worker } from "playwright-core";
 import { WebSocket } from "ws";
 import { AgentOverBrowserBridge, type AgentOverBrowserBridgeOptions } from "@sdk/web";
 import { ConnectionError, SdkTypeError } from "@sdk/core";
-import { startTestModel, type TestModel, type TestModelScript } from "@sdk/core/testing";
+import type { TestModel, TestModelScript } from "@sdk/core/testing";
 import { measure } from "../helpers/browser.ts";
-import { launchWithBridgeExtension } from "../helpers/bridge_extension.ts";
+import {
+  launchWithBridgeExtension,
+  openFixture as openPage,
+  startBridgeAgent,
+} from "../helpers/bridge_extension.ts";
 import { freePort } from "../helpers/free_port.ts";
 import { isRoot, type LocalUser, localUser } from "../helpers/local_user.ts";
 import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "../helpers/static_server.ts";
@@ -84,36 +88,15 @@ function setExtension(items: Record<string, unknown>): Promise<void> {
   return worker.evaluate((items) => chrome.storage.local.set(items), items);
 }
 
-async function bridge(
+function bridge(
   page: () => Page,
   script: TestModelScript,
   options: AgentOverBrowserBridgeOptions = {},
 ): Promise<AgentOverBrowserBridge> {
-  const model = await startTestModel({
-    script,
-    viewport: () => page().evaluate(() => ({ width: innerWidth, height: innerHeight })),
-  });
-  models.push(model);
-  const agent = new AgentOverBrowserBridge({
-    port,
-    token: TOKEN,
-    connectTimeout: 15_000,
-    modelConfig: model.modelConfig(),
-    waitAfterAction: 50,
-    autoPrintReportMsg: false,
-    generateReport: false,
-    ...options,
-  });
-  agents.push(agent);
-  return agent;
+  return startBridgeAgent({ port, token: TOKEN, models, agents }, page, script, options);
 }
 
-async function openFixture(file: string): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(new URL(file, app.url).href);
-  await page.bringToFront();
-  return page;
-}
+const openFixture = (file: string): Promise<Page> => openPage(context, app.url, file);
 
 /** Polls `check` every 20 ms until it holds; fails naming `what` after `ms`. */
 async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {

@@ -31,7 +31,11 @@ import {
 import { ConnectionError, type ModelClient, ToolError } from "@sdk/core";
 import { startTestModel, type TestModel, type TestModelScript } from "@sdk/core/testing";
 import { measure } from "../helpers/browser.ts";
-import { launchWithBridgeExtension } from "../helpers/bridge_extension.ts";
+import {
+  launchWithBridgeExtension,
+  openFixture as openPage,
+  startBridgeAgent,
+} from "../helpers/bridge_extension.ts";
 import { freePort } from "../helpers/free_port.ts";
 import {
   END_WAYS,
@@ -83,36 +87,15 @@ declare const chrome: {
   };
 };
 
-async function bridge(
+function bridge(
   page: () => Page,
   script: TestModelScript,
   options: AgentOverBrowserBridgeOptions = {},
 ): Promise<AgentOverBrowserBridge> {
-  const model = await startTestModel({
-    script,
-    viewport: () => page().evaluate(() => ({ width: innerWidth, height: innerHeight })),
-  });
-  models.push(model);
-  const agent = new AgentOverBrowserBridge({
-    port,
-    token: TOKEN,
-    connectTimeout: 15_000,
-    modelConfig: model.modelConfig(),
-    waitAfterAction: 50,
-    autoPrintReportMsg: false,
-    generateReport: false,
-    ...options,
-  });
-  agents.push(agent);
-  return agent;
+  return startBridgeAgent({ port, token: TOKEN, models, agents }, page, script, options);
 }
 
-async function openFixture(file: string): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(new URL(file, app.url).href);
-  await page.bringToFront();
-  return page;
-}
+const openFixture = (file: string): Promise<Page> => openPage(context, app.url, file);
 
 const state = <T>(page: Page, key: string) =>
   page.evaluate(

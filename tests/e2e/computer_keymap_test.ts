@@ -21,6 +21,7 @@ import {
   ensureDesktopTools,
   nutJsDir,
   startDesktopApp,
+  untilAppState,
 } from "../helpers/desktop.ts";
 
 let model: TestModel;
@@ -60,20 +61,8 @@ async function agentWith(options: ComputerDeviceOptions): Promise<ComputerAgent>
   return agent;
 }
 
-async function until(
-  check: (s: DesktopAppState) => boolean,
-  what: string,
-): Promise<DesktopAppState> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const state = await app.state();
-    if (check(state)) return state;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}; app state: ${JSON.stringify(state)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (check: (s: DesktopAppState) => boolean, what: string) =>
+  untilAppState(() => app.state(), check, what, 15_000);
 
 /** Types `text` into the emptied name field and waits until the field reads it. */
 async function typeAndRead(

@@ -39,6 +39,7 @@ import {
   startDesktopApp,
   startTestDisplay,
   type TestDisplay,
+  untilAppState,
   type WidgetBox,
 } from "../helpers/desktop.ts";
 
@@ -118,21 +119,8 @@ async function agentWith(
   return agent;
 }
 
-/** Polls the app until `check` holds (events reach Tk through the X server asynchronously). */
-async function until(
-  check: (s: DesktopAppState) => boolean,
-  what: string,
-): Promise<DesktopAppState> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const state = await app.state();
-    if (check(state)) return state;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}; app state: ${JSON.stringify(state)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (check: (s: DesktopAppState) => boolean, what: string) =>
+  untilAppState(() => app.state(), check, what, 10_000);
 
 async function resetName(agent: ComputerAgent): Promise<void> {
   await agent.aiInput("the name field", { value: "", mode: "clear" });

@@ -30,6 +30,7 @@ import {
   startTestDisplay,
   startXrdp,
   type TestDisplay,
+  untilAppState,
 } from "../helpers/desktop.ts";
 import { freePort } from "../helpers/free_port.ts";
 
@@ -73,36 +74,14 @@ after(async () => {
   await remote?.close();
 });
 
-async function untilState(
+const untilState = (
   read: () => Promise<DesktopAppState | undefined>,
   check: (s: DesktopAppState) => boolean,
   what: string,
-): Promise<DesktopAppState> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const state = await read();
-    if (state && check(state)) return state;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(state)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+) => untilAppState(read, check, what, 30_000);
 
-async function until(
-  check: (s: DesktopAppState) => boolean,
-  what: string,
-): Promise<DesktopAppState> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const state = await app.state();
-    if (check(state)) return state;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(state)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (check: (s: DesktopAppState) => boolean, what: string) =>
+  untilAppState(() => app.state(), check, what, 15_000);
 
 /** Every process's command line and environment that mentions `needle`. */
 async function processesMentioning(needle: string): Promise<string[]> {

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * Chromium with the SDK Bridge extension loaded, for the bridge's tests and bench: the extension
  * built into a folder, Chromium's own headless mode (which runs extensions), and the extension told
@@ -8,7 +9,9 @@
 
 import * as path from "node:path";
 import { chromium } from "playwright-core";
-import type { BrowserContext, Worker } from "playwright-core";
+import type { BrowserContext, Page, Worker } from "playwright-core";
+import { AgentOverBrowserBridge, type AgentOverBrowserBridgeOptions } from "@sdk/web";
+import { startTestModel, type TestModel, type TestModelScript } from "@sdk/core/testing";
 import { buildExtension } from "../../scripts/build_extension.ts";
 import { CHROMIUM_ARGS, findChromium } from "./browser.ts";
 
@@ -72,4 +75,57 @@ export async function launchWithBridgeExtension(
     [settings.port, settings.token] as [number, string],
   );
   return { context, worker };
+}
+
+/** What a bridge test file keeps to start agents and end them after each test. */
+export interface BridgeAgents {
+  /** The port the extension connects to. */
+  port: number;
+  /** The pairing token the extension was given. */
+  token: string;
+  /** Test models started so far (the file closes them at the end). */
+  models: TestModel[];
+  /** Agents started so far (the file destroys them after each test). */
+  agents: AgentOverBrowserBridge[];
+}
+
+/**
+ * Starts a test model answering for `page` and an agent over the bridge on `setup.port`, quick and
+ * quiet (no report, 50 ms after each action), with `options` on top.
+ */
+export async function startBridgeAgent(
+  setup: BridgeAgents,
+  page: () => Page,
+  script: TestModelScript,
+  options: AgentOverBrowserBridgeOptions = {},
+): Promise<AgentOverBrowserBridge> {
+  const model = await startTestModel({
+    script,
+    viewport: () => page().evaluate(() => ({ width: innerWidth, height: innerHeight })),
+  });
+  setup.models.push(model);
+  const agent = new AgentOverBrowserBridge({
+    port: setup.port,
+    token: setup.token,
+    connectTimeout: 15_000,
+    modelConfig: model.modelConfig(),
+    waitAfterAction: 50,
+    autoPrintReportMsg: false,
+    generateReport: false,
+    ...options,
+  });
+  setup.agents.push(agent);
+  return agent;
+}
+
+/** Opens `file` of the fixture app served at `appUrl` in a new tab in front. */
+export async function openFixture(
+  context: BrowserContext,
+  appUrl: string,
+  file: string,
+): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(new URL(file, appUrl).href);
+  await page.bringToFront();
+  return page;
 }

@@ -62,6 +62,28 @@ export interface DesktopApp {
   close(): Promise<void>;
 }
 
+/**
+ * Reads the app's state every 50 ms until `check` holds (events reach Tk through the X server
+ * asynchronously); fails naming `what` and the last state after `ms`. `read` may answer
+ * `undefined` while the app is not up yet.
+ */
+export async function untilAppState(
+  read: () => Promise<DesktopAppState | undefined>,
+  check: (s: DesktopAppState) => boolean,
+  what: string,
+  ms = 15_000,
+): Promise<DesktopAppState> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const state = await read();
+    if (state && check(state)) return state;
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}; app state: ${JSON.stringify(state)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A private Xvfb. */
 export interface TestDisplay {
   /** Display name, e.g. `":12"`. */
