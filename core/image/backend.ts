@@ -299,69 +299,57 @@ function canvasBackend(): ImageBackend {
     );
   }
   const { OffscreenCanvas, createImageBitmap } = canvasGlobals as Required<CanvasGlobals>;
+  // Decodes `bytes`, gives `paint` a width x height canvas with smoothing on, and frees the bitmap.
+  async function paintOn<T>(
+    bytes: Uint8Array,
+    mime: string,
+    width: number,
+    height: number,
+    paint: (ctx: Canvas2D, bitmap: unknown, canvas: OffscreenCanvasLike) => Promise<T> | T,
+  ): Promise<T> {
+    const bitmap = await createImageBitmap(
+      new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }),
+    );
+    try {
+      const canvas = new OffscreenCanvas(width, height);
+      const ctx = canvas.getContext("2d");
+      if (!ctx) {
+        throw new MissingDependencyError("OffscreenCanvas has no 2d context", "OffscreenCanvas");
+      }
+      ctx.imageSmoothingEnabled = true;
+      ctx.imageSmoothingQuality = "high";
+      return await paint(ctx, bitmap, canvas);
+    } finally {
+      bitmap.close();
+    }
+  }
+  const encode = async (canvas: OffscreenCanvasLike, mime: string, quality: number) =>
+    new Uint8Array(await (await canvas.convertToBlob({ type: mime, quality })).arrayBuffer());
   return {
     name: "canvas",
-    async transform(bytes, mime, plan, out) {
-      const bitmap = await createImageBitmap(
-        new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }),
-      );
-      try {
-        const canvas = new OffscreenCanvas(plan.width, plan.height);
-        const ctx = canvas.getContext("2d");
-        if (!ctx) {
-          throw new MissingDependencyError("OffscreenCanvas has no 2d context", "OffscreenCanvas");
-        }
+    transform(bytes, mime, plan, out) {
+      return paintOn(bytes, mime, plan.width, plan.height, (ctx, bitmap, canvas) => {
         // Only the padding is filled: a transparent PNG keeps its transparency, as with sharp.
         ctx.fillStyle = "#ffffff";
         ctx.fillRect(plan.contentWidth, 0, plan.width - plan.contentWidth, plan.height);
         ctx.fillRect(0, plan.contentHeight, plan.contentWidth, plan.height - plan.contentHeight);
-        ctx.imageSmoothingEnabled = true;
-        ctx.imageSmoothingQuality = "high";
         ctx.drawImage(bitmap, 0, 0, plan.contentWidth, plan.contentHeight);
-        const blob = await canvas.convertToBlob({ type: out.mime, quality: out.quality / 100 });
-        return new Uint8Array(await blob.arrayBuffer());
-      } finally {
-        bitmap.close();
-      }
+        return encode(canvas, out.mime, out.quality / 100);
+      });
     },
-    async crop(bytes, mime, region, width, height) {
-      const bitmap = await createImageBitmap(
-        new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }),
-      );
-      try {
-        const canvas = new OffscreenCanvas(width, height);
-        const ctx = canvas.getContext("2d");
-        if (!ctx) {
-          throw new MissingDependencyError("OffscreenCanvas has no 2d context", "OffscreenCanvas");
-        }
-        ctx.imageSmoothingEnabled = true;
-        ctx.imageSmoothingQuality = "high";
+    crop(bytes, mime, region, width, height) {
+      return paintOn(bytes, mime, width, height, (ctx, bitmap, canvas) => {
         const { left, top, width: w, height: h } = region;
         ctx.drawImage(bitmap, left, top, w, h, 0, 0, width, height);
-        const blob = await canvas.convertToBlob({ type: mime, quality: JPEG_QUALITY / 100 });
-        return new Uint8Array(await blob.arrayBuffer());
-      } finally {
-        bitmap.close();
-      }
+        return encode(canvas, mime, JPEG_QUALITY / 100);
+      });
     },
-    async gray(bytes, mime, width, height) {
-      const bitmap = await createImageBitmap(
-        new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }),
-      );
-      try {
-        const canvas = new OffscreenCanvas(width, height);
-        const ctx = canvas.getContext("2d");
-        if (!ctx) {
-          throw new MissingDependencyError("OffscreenCanvas has no 2d context", "OffscreenCanvas");
-        }
-        ctx.imageSmoothingEnabled = true;
-        ctx.imageSmoothingQuality = "high";
+    gray(bytes, mime, width, height) {
+      return paintOn(bytes, mime, width, height, (ctx, bitmap) => {
         ctx.drawImage(bitmap, 0, 0, width, height);
         const { data } = ctx.getImageData(0, 0, width, height);
         return rgbaToGray(new Uint8Array(data.buffer), width * height);
-      } finally {
-        bitmap.close();
-      }
+      });
     },
   };
 }

@@ -74,6 +74,18 @@ testPageDriverContract("BridgePageDriver", {
       // drivers.
       async screencastViewport() {
         await bridge.call("cdp", { method: "Emulation.clearDeviceMetricsOverride", params: {} });
+        // The surface is resized and painted again a frame or two later; a screencast started
+        // before that sent one black frame and nothing after it on a loaded machine (the page
+        // was still). Two animation frames (at most 1 s) let the repaint land first.
+        await driver.evaluate(() =>
+          new Promise((done) => {
+            const g = globalThis as unknown as {
+              requestAnimationFrame(f: () => void): number;
+            };
+            setTimeout(done, 1000);
+            g.requestAnimationFrame(() => g.requestAnimationFrame(() => done(null)));
+          })
+        );
         return await driver.evaluate(() => {
           const g = globalThis as unknown as { innerWidth: number; innerHeight: number };
           return { width: g.innerWidth, height: g.innerHeight };
