@@ -59,6 +59,11 @@ export interface DesktopActionHost {
   input(): Promise<{ input: NativeInput; region: ScreenRegion }>;
   /** The display's size (logical pixels). */
   size(): Promise<Size>;
+  /**
+   * Throws, before anything is typed, for characters of `text` the device cannot send with these
+   * options (see `TextEntryHost.checkText`).
+   */
+  checkText(text: string, overrides: InputActionOptions | undefined): Promise<void>;
   /** Enters text per the device's and the call's input options. */
   typeText(
     text: string,
@@ -130,6 +135,7 @@ export function desktopActions(host: DesktopActionHost): DeviceAction[] {
     tap: (point) => click(point),
     caretToEnd: () => host.pressKeys(["LeftControl", "End"]),
     clearField,
+    checkText: (value, overrides) => host.checkText(value, overrides),
     typeText: (value, overrides, signal) => host.typeText(value, overrides, signal),
     key: (keyName) => {
       const { keys } = desktopKeys(keyName);

@@ -10,7 +10,13 @@
  */
 
 import process from "node:process";
-import type { AbstractInterface, DeviceAction, InputStrategy, Size } from "@sdk/core";
+import type {
+  AbstractInterface,
+  DeviceAction,
+  InputActionOptions,
+  InputStrategy,
+  Size,
+} from "@sdk/core";
 import {
   checkBooleanOptions,
   checkInputOptions,
@@ -182,6 +188,7 @@ export class ComputerDevice implements AbstractInterface {
     const builtIn = desktopActions({
       input: () => this.#input(),
       size: () => this.size(),
+      checkText: (text, overrides) => this.#checkText(text, overrides),
       typeText: (text, overrides, signal) => this.#typeText(text, overrides, signal),
       pressKeys: (keys) => this.#pressKeys(keys),
       listDisplays: () => this.#listDisplays(),
@@ -425,19 +432,31 @@ export class ComputerDevice implements AbstractInterface {
     }
   }
 
+  /** Whether `text` goes through the clipboard whole rather than key by key. */
+  #pastesWhole(overrides: InputActionOptions | undefined): boolean {
+    const { delay, strategy } = typeSettings(overrides, this.#typeDelay, this.#inputStrategy);
+    return this.pasteText && (strategy === "bulk" || (strategy === "legacy" && delay === 0));
+  }
+
+  /** Key-by-key text whose characters no key types must be pasteable ({@link checkUntypable}). */
+  async #checkText(text: string, overrides: InputActionOptions | undefined): Promise<void> {
+    if (text === "" || this.#pastesWhole(overrides)) return;
+    await this.checkUntypable(untypable(await this.#keymap(), text));
+  }
+
   async #typeText(
     text: string,
-    overrides: { keyboardTypeDelay?: number; inputStrategy?: InputStrategy } | undefined,
+    overrides: InputActionOptions | undefined,
     signal: AbortSignal | undefined,
   ): Promise<void> {
-    const { delay, strategy } = typeSettings(overrides, this.#typeDelay, this.#inputStrategy);
     if (text === "") return;
-    if (this.pasteText && (strategy === "bulk" || (strategy === "legacy" && delay === 0))) {
+    if (this.#pastesWhole(overrides)) {
       await this.#paste(text);
       return;
     }
     const keymap = await this.#keymap();
     await this.checkUntypable(untypable(keymap, text));
+    const { delay } = typeSettings(overrides, this.#typeDelay, this.#inputStrategy);
     await typeCodePoints(text, delay, signal, (char) => this.#typeChar(char, keymap));
   }
 

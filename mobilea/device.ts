@@ -59,7 +59,7 @@ import { type MobileADeviceOptions, type MobileASettings, readMobileAOptions } f
 import { mobileAPinchAction, PinchChannel } from "./pinch.ts";
 import { Screen } from "./screen.ts";
 import { capturePng, screenshotDataUri } from "./screenshot.ts";
-import { clearField, typeText } from "./typing.ts";
+import { checkText, clearField, typeText } from "./typing.ts";
 import { YadbHelper } from "./yadb.ts";
 
 /**
@@ -352,6 +352,7 @@ export class MobileADevice implements AbstractInterface {
         const code = androidKeyCode(keyName);
         return () => keyevent(input, code);
       },
+      checkText: (text) => checkText(this.#yadb, settings.typing, text),
       typeText: (text, overrides, signal) =>
         typeText(input, this.#yadb, settings.typing, text, overrides, signal),
       clearField: () => clearField(input, this.#yadb),

@@ -43,6 +43,27 @@ export function escapeInputText(text: string): string {
   return text.replace(/ /g, "%s");
 }
 
+const HELPER_PURPOSE = "type this text (non-ASCII or a % format specifier)";
+
+/** Whether `text` goes through the yadb helper rather than `input text`. */
+function needsHelper(settings: TypingSettings, text: string): boolean {
+  return settings.alwaysHelper || !isNativeText(text);
+}
+
+/**
+ * Checks, before anything is typed, that `text` can be sent: text for the helper needs it on
+ * the device.
+ *
+ * @throws {MissingDependencyError} (`yadb`) saying how to push the helper.
+ */
+export async function checkText(
+  yadb: YadbHelper,
+  settings: TypingSettings,
+  text: string,
+): Promise<void> {
+  if (text !== "" && needsHelper(settings, text)) await yadb.require(HELPER_PURPOSE);
+}
+
 /** Types `text` into the focused field, with the action's overrides of the device's settings. */
 export async function typeText(
   target: InputTarget,
@@ -54,8 +75,8 @@ export async function typeText(
 ): Promise<void> {
   const { delay, strategy } = typeSettings(overrides, settings.typeDelay, settings.inputStrategy);
   if (text === "") return;
-  const helper = settings.alwaysHelper || !isNativeText(text);
-  if (helper) await yadb.require("type this text (non-ASCII or a % format specifier)");
+  const helper = needsHelper(settings, text);
+  if (helper) await yadb.require(HELPER_PURPOSE);
   const send = (part: string) =>
     helper
       ? target.shell.shellOk(`${yadbCommand("-keyboard")} ${shellQuote(part)}`)

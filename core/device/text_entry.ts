@@ -28,6 +28,11 @@ export interface TextEntryHost {
   caretToEnd?(): Promise<void>;
   /** Empties the focused field. */
   clearField(): Promise<void>;
+  /**
+   * Checks, before `Input` taps or empties anything, that {@link TextEntryHost.typeText} can send
+   * `text` with these settings; throws naming the characters it cannot. Absent: any text goes.
+   */
+  checkText?(text: string, overrides: InputActionOptions | undefined): Promise<void>;
   /** Types `text` with the device's input settings, the action's `overrides` winning. */
   typeText(
     text: string,
@@ -51,7 +56,8 @@ export interface TextEntryHost {
  * to the end, else empties the field; types `value` unless the mode is `clear`; hides the
  * keyboard.
  *
- * @throws {TypeError} naming `Input` and the parameter for a malformed one (before any input).
+ * @throws {TypeError} naming `Input` and the parameter for a malformed one, and the device's
+ *   error for characters it cannot send (both before any input: the field keeps its text).
  */
 export async function runInput(
   host: TextEntryHost,
@@ -62,6 +68,7 @@ export async function runInput(
   // 'append' is the deprecated name of 'typeOnly' (spec 4.7); it is accepted, not advertised.
   const mode = readEnumParam("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
   const value = readStringParam("Input", param, "value", mode !== "clear") ?? "";
+  if (mode !== "clear") await host.checkText?.(value, context.inputOptions);
   if (target) await host.tap(target.center);
   if (mode === "typeOnly" || mode === "append") {
     await host.caretToEnd?.();

@@ -72,6 +72,27 @@ test("runInput refuses a malformed parameter before touching anything", async ()
   assert.deepEqual(calls, []);
 });
 
+test("runInput asks the host to check the text first: text it cannot send leaves the field untouched", async () => {
+  const { host, calls } = recording();
+  host.checkText = (text, overrides) => {
+    calls.push(["check", text, overrides]);
+    return /é/.test(text) ? Promise.reject(new TypeError("cannot send é")) : Promise.resolve();
+  };
+  await assert.rejects(runInput(host, { locate: field(1, 2), value: "café" }, {}), /cannot send é/);
+  assert.deepEqual(calls, [["check", "café", undefined]]);
+  calls.length = 0;
+  await runInput(host, { locate: field(1, 2), value: "cafe" }, {
+    inputOptions: { inputStrategy: "bulk" },
+  });
+  assert.deepEqual(calls.slice(0, 2), [["check", "cafe", { inputStrategy: "bulk" }], ["tap", [
+    1,
+    2,
+  ]]]);
+  calls.length = 0;
+  await runInput(host, { locate: field(1, 2), mode: "clear" }, {});
+  assert.deepEqual(calls[0], ["tap", [1, 2]], "clear types nothing, so nothing is checked");
+});
+
 test("runClearInput taps the required field, empties it and hides the keyboard", async () => {
   const { host, calls } = recording();
   await runClearInput(host, { locate: field(3, 4) });

@@ -90,7 +90,11 @@ before(async () => {
   front = await startAdbFront(phone);
   server = await startPrivateAdbServer();
   await server.connect(front.serial);
-  // A stand-in file at yadb's class path: the simulator then runs the yadb helper's commands.
+  await pushYadbStandIn();
+});
+
+/** A stand-in file at yadb's class path: the simulator then runs the yadb helper's commands. */
+async function pushYadbStandIn(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "sdk-mobilea-"));
   try {
     await writeFile(join(dir, "yadb"), "a stand-in for the yadb dex");
@@ -99,7 +103,7 @@ before(async () => {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-});
+}
 
 after(async () => {
   await Promise.allSettled(agents.map((a) => a.destroy()));
@@ -328,6 +332,34 @@ test(
     ]);
   },
 );
+
+test("without the yadb helper, text only it types is a MissingDependencyError before the field is tapped or emptied", async () => {
+  await freshNotes();
+  await page().evaluate(() => location.hash = "#/note/5");
+  await waitFor(async () => await page().locator("#note-text").isVisible(), "the text field");
+  const removed = await adb("-s", front.serial, "shell", "rm", "/data/local/tmp/yadb");
+  assert.equal(removed.code, 0, removed.stderr);
+  try {
+    const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) });
+    await agent.aiInput("the Text field", { value: "kept" });
+    const from = front.commands.length;
+    const error = await agent.aiInput("the Text field", { value: "café" }).then(
+      () => assert.fail("aiInput typed text only yadb types"),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof MissingDependencyError, String(error));
+    assert.equal(error.code, "DEPENDENCY_MISSING");
+    assert.match(error.message, /has no yadb helper at \/data\/local\/tmp\/yadb, needed to type/);
+    assert.equal(await page().locator("#note-text").inputValue(), "kept");
+    assert.deepEqual(
+      front.commands.slice(from).filter((c) => c.startsWith("input ")),
+      [],
+      "no tap, key or text reached the phone",
+    );
+  } finally {
+    await pushYadbStandIn();
+  }
+});
 
 test("launch, terminate, back, home and recentApps show in the phone's state", async () => {
   await freshNotes();
