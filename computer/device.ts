@@ -43,11 +43,10 @@ import {
 } from "./display.ts";
 import { loadNativeInput, type NativeInput, type ScreenRegion } from "./native.ts";
 import { desktopActions } from "./actions.ts";
-import { keyForKeysym, type KeyPlan, planKey, untypable } from "./keymap.ts";
+import { untypable } from "./keymap.ts";
+import { X11Keys } from "./x11_keys.ts";
 import { openX11, type X11Connection, type X11Keymap } from "./x11.ts";
 
-/** ms between a key's release and its next press, so X does not report them as autorepeat. */
-const REPRESS_GAP_MS = 3;
 /** How long a paste waits for the focused application to fetch the text, ms. */
 const PASTE_CONFIRM_MS = 5000;
 
@@ -131,8 +130,8 @@ export class ComputerDevice implements AbstractInterface {
   #display: string | undefined;
   #xauthority: string | undefined;
   #x11: Promise<X11Connection> | undefined;
-  /** When each key was last released (`Date.now()`), by keycode. */
-  readonly #released = new Map<number, number>();
+  /** Key presses on the device's own X connection, by the keymap. */
+  readonly #keys = new X11Keys(() => this.x11Connection(), () => this.#modifierPause());
   #destroyed = false;
 
   /**
@@ -457,7 +456,13 @@ export class ComputerDevice implements AbstractInterface {
     const keymap = await this.#keymap();
     await this.checkUntypable(untypable(keymap, text));
     const { delay } = typeSettings(overrides, this.#typeDelay, this.#inputStrategy);
-    await typeCodePoints(text, delay, signal, (char) => this.#typeChar(char, keymap));
+    await this.#keys.withCapsLockOff(keymap, async () => {
+      await typeCodePoints(text, delay, signal, async (char) => {
+        const plan = this.#keys.plan(keymap, char);
+        if (plan) await this.#keys.press(plan);
+        else await this.pasteChar(char);
+      });
+    });
   }
 
   /** The X server's keymap, read for each text (the user may switch layouts meanwhile). */
@@ -481,60 +486,13 @@ export class ComputerDevice implements AbstractInterface {
     return this.#x11;
   }
 
-  async #typeChar(char: string, keymap: X11Keymap): Promise<void> {
-    await this.#input();
-    // Return and Tab by their keysyms, on the same connection as the text around them.
-    const named = char === "\n" ? 0xff0d : char === "\t" ? 0xff09 : undefined;
-    const key = named === undefined ? undefined : keyForKeysym(keymap, named);
-    const plan = key !== undefined ? { keycode: key, modifiers: [] } : planKey(keymap, char);
-    if (plan) await this.#pressPlan(plan);
-    else await this.pasteChar(char);
-  }
-
   /**
    * Presses Control+V on the device's own X connection, so that it reaches the display in
    * order with the keys typed around it (nut-js's host is another X client).
    */
   protected async pressControlV(): Promise<void> {
-    const x11 = await this.x11Connection();
-    const keymap = await x11.keymap();
-    const control = keyForKeysym(keymap, 0xffe3); // Control_L
-    const v = planKey(keymap, "v");
-    if (control === undefined || !v || v.modifiers.length > 0) {
-      // No such keys on this keymap: nut-js finds its own.
-      await this.#pressKeys(["LeftControl", "V"]);
-      return;
-    }
-    await this.#pressPlan({ keycode: v.keycode, modifiers: [control] });
-  }
-
-  /** Presses a key of the keymap with its modifiers (Shift, AltGr), pausing after each. */
-  async #pressPlan(plan: KeyPlan): Promise<void> {
-    const x11 = await this.x11Connection();
-    const press = async (keycode: number) => {
-      // A release and a press of the same key in the same millisecond is how X reports
-      // autorepeat: xfreerdp then drops both (a doubled space arrived once over RDP).
-      const since = Date.now() - (this.#released.get(keycode) ?? 0);
-      if (since < REPRESS_GAP_MS) await sleep(REPRESS_GAP_MS - since);
-      x11.fakeKey(keycode, true);
-    };
-    const release = async (keycode: number) => {
-      x11.fakeKey(keycode, false);
-      await x11.sync();
-      this.#released.set(keycode, Date.now());
-      await this.#modifierPause();
-    };
-    for (const modifier of plan.modifiers) {
-      await press(modifier);
-      await x11.sync();
-      await this.#modifierPause();
-    }
-    try {
-      await press(plan.keycode);
-      await release(plan.keycode);
-    } finally {
-      for (const modifier of [...plan.modifiers].reverse()) await release(modifier);
-    }
+    // No such keys on this keymap: nut-js finds its own.
+    if (!(await this.#keys.controlV())) await this.#pressKeys(["LeftControl", "V"]);
   }
 
   /**

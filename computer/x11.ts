@@ -31,6 +31,8 @@ export interface X11Keymap {
 export interface X11Connection {
   /** The server's keymap, read now. */
   keymap(): Promise<X11Keymap>;
+  /** Whether the Lock modifier (Caps Lock) is on now, from the pointer's modifier state. */
+  capsLock(): Promise<boolean>;
   /** Presses (`down`) or releases the key `keycode` through XTEST. */
   fakeKey(keycode: number, down: boolean): void;
   /** Resolves once the server has handled every request sent so far (a round trip). */
@@ -45,6 +47,9 @@ export interface X11Connection {
   /** Closes the connection. Safe to call twice. */
   close(): void;
 }
+
+/** The Lock bit of the core protocol's SETofKEYMASK. */
+const LOCK_MASK = 0x2;
 
 const pad4 = (n: number) => (4 - (n % 4)) % 4;
 
@@ -319,6 +324,10 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
         modifiers.push(codes);
       }
       return { minKeycode, keysyms, modifiers };
+    },
+    capsLock: async () => {
+      const pointer = await call(request(38, 0, words(root))); // QueryPointer
+      return (pointer.readUInt16LE(24) & LOCK_MASK) !== 0;
     },
     fakeKey: (keycode, down) => {
       const body = Buffer.alloc(32);

@@ -125,6 +125,36 @@ test("key by key on a US keymap: accented letters and CJK are pasted in place, i
   assert.ok(state.keys.includes("exclam") && state.keys.includes("parenleft"));
 });
 
+test(
+  "with Caps Lock on, text typed key by key arrives as written (US and German keymaps) and Caps Lock stays on",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    await first.aiKeyboardPress("the name field", { keyName: "CapsLock" });
+    try {
+      const text = "Hello, World! abc XYZ 42 äÖ";
+      const state = await typeAndRead(first, text, { inputStrategy: "sequential" });
+      // Lock goes off for the text and on again after it.
+      assert.equal(state.keys[0], "Caps_Lock");
+      assert.deepEqual(state.keys.slice(1, 4), ["Shift_L", "H", "e"]);
+      assert.equal(state.keys.at(-1), "Caps_Lock");
+      await setxkbmap("de");
+      // Under Lock the German ß key gives ẞ (its type has a Lock level): typed with Lock off.
+      const german = await typeAndRead(first, "äÖ@€ßxY", { inputStrategy: "sequential" });
+      assert.ok(!german.keys.includes("Control_L"), `nothing was pasted: ${german.keys.join(" ")}`);
+      assert.ok(german.keys.includes("ssharp"));
+      assert.deepEqual([german.keys[0], german.keys.at(-1)], ["Caps_Lock", "Caps_Lock"]);
+    } finally {
+      await setxkbmap("us");
+      await first.aiKeyboardPress("the name field", { keyName: "CapsLock" });
+    }
+    // Off again: no Lock key around the text.
+    const off = await typeAndRead(first, "aB", { inputStrategy: "sequential" });
+    assert.deepEqual(off.keys, ["a", "Shift_L", "B"]);
+  },
+);
+
 test("after setxkbmap de, AltGr characters and German letters are typed by their keys", {
   timeout: 60_000,
 }, async () => {

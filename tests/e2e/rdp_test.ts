@@ -138,6 +138,23 @@ test(
   },
 );
 
+test("with the remote's Caps Lock on, text arrives as written", { timeout: 90_000 }, async () => {
+  const agent = await agentForRDPComputer({
+    ...base(),
+    password: PASSWORD,
+    ignoreCertificate: true,
+  });
+  agents.push(agent);
+  await agent.aiKeyboardPress("the name field", { keyName: "CapsLock" });
+  try {
+    await agent.aiInput("the name field", { value: "Hello, RDP" });
+    await until((s) => s.name === "Hello, RDP", "the remote field to read Hello, RDP");
+  } finally {
+    await agent.aiKeyboardPress("the name field", { keyName: "CapsLock" });
+  }
+  await agent.destroy();
+});
+
 test(
   "the shadow server has no clipboard channel: characters no key types are an SdkTypeError naming them, before the field is clicked, emptied or typed into",
   { timeout: 90_000 },
