@@ -399,6 +399,21 @@ export class ComputerDevice implements AbstractInterface {
     return this.#actions;
   }
 
+  /**
+   * The window with the keyboard focus and its title (`window 0x1a00007 "Save as"`), or
+   * `window none`: a dialog or another application taking the focus ends a plan of several
+   * actions (docs/model-protocol.md). Over RDP it is the client's window, which never changes.
+   *
+   * @throws {ConnectionError} when the display cannot be reached.
+   */
+  async screenContext(): Promise<string> {
+    await this.#input();
+    const focus = await (await this.x11Connection()).focusedWindow();
+    if (!focus) return "window none";
+    const id = `window 0x${focus.id.toString(16)}`;
+    return focus.title === undefined ? id : `${id} ${JSON.stringify(focus.title)}`;
+  }
+
   /** `"Desktop <display>"`, shown in reports. */
   describe(): Promise<string> {
     return Promise.resolve(`Desktop ${this.display ?? "(no display)"}`);

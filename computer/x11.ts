@@ -31,6 +31,12 @@ export interface X11Keymap {
 export interface X11Connection {
   /** The server's keymap, read now. */
   keymap(): Promise<X11Keymap>;
+  /**
+   * The window with the keyboard focus (`GetInputFocus`), named by its first ancestor-or-self
+   * that has a title (`_NET_WM_NAME`, else `WM_NAME`): that window's id and title; `undefined`
+   * when nothing has the focus (`None`, `PointerRoot`).
+   */
+  focusedWindow(): Promise<{ id: number; title?: string } | undefined>;
   /** Whether the Lock modifier (Caps Lock) is on now, from the pointer's modifier state. */
   capsLock(): Promise<boolean>;
   /** Presses (`down`) or releases the key `keycode` through XTEST. */
@@ -48,6 +54,8 @@ export interface X11Connection {
   close(): void;
 }
 
+/** The predefined atom `WM_NAME`. */
+const WM_NAME = 39;
 /** The Lock bit of the core protocol's SETofKEYMASK. */
 const LOCK_MASK = 0x2;
 
@@ -324,6 +332,34 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
         modifiers.push(codes);
       }
       return { minKeycode, keysyms, modifiers };
+    },
+    focusedWindow: async () => {
+      const focus = (await call(request(43, 0))).readUInt32LE(8); // GetInputFocus
+      if (focus === 0 || focus === 1) return undefined; // None, PointerRoot
+      const utf8 = await atom("UTF8_STRING");
+      const names = [await atom("_NET_WM_NAME"), WM_NAME];
+      const title = async (window: number) => {
+        for (const property of names) {
+          // GetProperty: any type, the first 1 KiB.
+          const value = await call(request(20, 0, words(window, property, 0, 0, 256)));
+          const length = value.readUInt32LE(16);
+          if (value[1] !== 8 || length === 0) continue;
+          const bytes = value.subarray(32, 32 + length);
+          return value.readUInt32LE(8) === utf8 ? bytes.toString("utf8") : bytes.toString("latin1");
+        }
+        return undefined;
+      };
+      try {
+        for (let window = focus; window !== root && window !== 0;) {
+          const found = await title(window);
+          if (found !== undefined) return { id: window, title: found };
+          window = (await call(request(15, 0, words(window)))).readUInt32LE(12); // QueryTree
+        }
+      } catch (error) {
+        // A window closed meanwhile (BadWindow): the focus alone names the screen.
+        if (error instanceof ConnectionError) throw error;
+      }
+      return { id: focus };
     },
     capsLock: async () => {
       const pointer = await call(request(38, 0, words(root))); // QueryPointer

@@ -74,6 +74,14 @@ export class Apps {
     }
   }
 
+  /**
+   * The app in front as `bundle/ability`, from `aa dump -l`; `undefined` when no mission is in
+   * front (the home screen) or the list cannot be read.
+   */
+  async foreground(): Promise<string | undefined> {
+    return foregroundMission(await this.#shell.shell("aa dump -l"));
+  }
+
   async #launchAbility(bundle: string): Promise<LaunchAbility> {
     const known = this.#abilities.get(bundle);
     if (known) return known;
@@ -84,4 +92,19 @@ export class Apps {
     this.#abilities.set(bundle, found);
     return found;
   }
+}
+
+/**
+ * The mission in front in `aa dump -l`'s list (the one whose `state` is `#FOREGROUND`) as
+ * `bundle/ability`, from its `mission name #[#bundle:module:ability]`, else its `bundle name`.
+ */
+export function foregroundMission(list: string): string | undefined {
+  for (const mission of list.split(/^\s*Mission ID #/m).slice(1)) {
+    if (!/^\s*state #FOREGROUND\b/m.test(mission)) continue;
+    const name = /mission name #\[#([^:\]]+):[^:\]]*:([^\]]+)\]/.exec(mission);
+    if (name) return `${name[1]}/${name[2]}`;
+    const bundle = /bundle name \[([^\]]+)\]/.exec(mission)?.[1];
+    if (bundle) return bundle;
+  }
+  return undefined;
 }

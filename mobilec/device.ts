@@ -146,6 +146,17 @@ export class MobileCDevice implements AbstractInterface {
     return [...this.#actions];
   }
 
+  /**
+   * The app in front and its ability (`aa dump -l`), or `home`: another app coming to the front
+   * ends a plan of several actions (docs/model-protocol.md).
+   *
+   * @throws {ConnectionError} after `destroy()`; the errors of the device's hdc runs.
+   */
+  async screenContext(): Promise<string> {
+    this.#shell.checkLive();
+    return `app ${(await this.#apps.foreground()) ?? "home"}`;
+  }
+
   /** `harmony <deviceId>`, for the report. */
   describe(): Promise<string> {
     return Promise.resolve(`harmony ${this.deviceId}`);

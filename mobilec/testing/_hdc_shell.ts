@@ -28,6 +28,7 @@ import {
 } from "@sdk/web/testing";
 import { androidKeyOf, HARMONY_MODIFIERS, HARMONY_NAMED_KEYS, pageComboOf } from "./_hdc_keys.ts";
 import { dumpLayout } from "./_hdc_layout.ts";
+import { missionList } from "./_hdc_missions.ts";
 import { AA_HELP, BM_COMMANDS, BM_HELP, KNOWN_AA, UITEST_HELP } from "./_hdc_help.ts";
 
 /** How long `uitest uiInput longClick` holds, ms (the simulator's choice). */
@@ -424,12 +425,18 @@ async function aa(args: string[], io: ShellCommandIo, phone: VirtualPhone): Prom
     io.stdout("force stop process successfully.\n");
     return 0;
   }
+  if (sub === "dump" && rest[0] === "-l") {
+    io.stdout(missionList(phone));
+    return 0;
+  }
   if (sub === "help" || sub === undefined) {
     io.stdout(AA_HELP);
     return 0;
   }
   if (KNOWN_AA.has(sub)) {
-    io.stdout(`The simulator's aa runs start (-a -b, or -U) and force-stop, not ${sub}\n`);
+    io.stdout(
+      `The simulator's aa runs start (-a -b, or -U), force-stop and dump -l, not ${sub}\n`,
+    );
     return 1;
   }
   // ShellCommand's answer to an unknown command, then the help.

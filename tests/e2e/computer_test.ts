@@ -75,6 +75,7 @@ function widgetFor(target: string, state: DesktopAppState): WidgetBox | undefine
   if (t.includes("double")) return w.double;
   if (t.includes("right-click")) return w.context;
   if (t.includes("hover")) return w.hover;
+  if (t.includes("details")) return w.details;
   if (t.includes("list")) return w.rows;
   if (t.includes("card")) return w.card;
   if (t.includes("drop zone")) return w.zone;
@@ -494,6 +495,56 @@ test(
     });
     await agent.aiAct("type abc, then put a z after the a");
     await until((s) => s.name === "azbc", "the z typed between a and b");
+  },
+);
+
+test(
+  "aiAct: a small dialog taking the focus drops the rest of the plan (the focused window is the screen context)",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    await app.focus();
+    const before = await app.state();
+    const box = (widget: WidgetBox, prompt: string) => ({
+      prompt,
+      box: onDisplay(widget, { x: 0, y: 0 }),
+    });
+    const agent = await agentWith({}, async (call) => {
+      if (call.kind !== "plan") return { log: "done", finished: true };
+      if (call.history.length === 0) {
+        return {
+          log: "open the details, then type and save",
+          actions: [
+            { type: "Tap", param: { locate: box(before.widgets.details, "the Details button") } },
+            {
+              type: "Input",
+              param: { locate: box(before.widgets.name, "the name field"), value: "late" },
+              log: "type late into the name field",
+            },
+            { type: "Tap", param: { locate: box(before.widgets.save, "the Save button") } },
+          ],
+        };
+      }
+      if ((await app.state()).dialogOpen) {
+        return {
+          log: "close the dialog",
+          action: { type: "KeyboardPress", param: { keyName: "Escape" } },
+        };
+      }
+      return { log: "done", finished: true };
+    });
+    const planning = () =>
+      models.at(-1)!.calls.flatMap((c) => c.call?.kind === "plan" ? [c.call] : []);
+    await agent.aiAct("open the details, type late into the name field and save");
+    const after = await until((s) => !s.dialogOpen, "the dialog to be closed");
+    assert.equal(after.name, before.name, "the dropped Input did not run");
+    assert.equal(after.clicks, before.clicks, "the dropped Save did not run");
+    const second = planning()[1];
+    assert.match(
+      second.history.join("\n"),
+      /\(not done: type late into the name field; the screen's context changed \(window 0x[0-9a-f]+ "SDK desktop fixture" -> window 0x[0-9a-f]+ "Details"\)\)/,
+    );
   },
 );
 

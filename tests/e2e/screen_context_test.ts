@@ -1,8 +1,8 @@
 /**
  * The phones' screen context (what the guard between a plan's actions compares,
  * docs/model-protocol.md "Several actions per plan"): MobileA reads the focused window through
- * adb, MobileB the foreground app through WebDriverAgent; both change when another app comes to
- * the front, on the device simulator.
+ * adb, MobileB the foreground app through WebDriverAgent, MobileC the mission in front through
+ * `aa dump -l`; each changes when another app comes to the front, on the device simulator.
  *
  * @module
  */
@@ -13,9 +13,11 @@ import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { MobileADevice } from "@sdk/mobilea";
 import { MobileBDevice } from "@sdk/mobileb";
+import { MobileCDevice } from "@sdk/mobilec";
 import { startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
 import { type AdbFront, startAdbFront } from "@sdk/mobilea/testing";
 import { startWdaFront, type WdaFront } from "@sdk/mobileb/testing";
+import { type HdcFront, startHdcFront } from "@sdk/mobilec/testing";
 import { test } from "../helpers/test.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
@@ -29,6 +31,7 @@ let apps: StaticServer;
 let phone: VirtualPhone;
 let adbFront: AdbFront;
 let wdaFront: WdaFront;
+let hdcFront: HdcFront;
 let server: PrivateAdbServer;
 
 before(async () => {
@@ -47,6 +50,7 @@ before(async () => {
   });
   adbFront = await startAdbFront(phone);
   wdaFront = await startWdaFront(phone, {});
+  hdcFront = await startHdcFront(phone);
   server = await startPrivateAdbServer();
   await server.connect(adbFront.serial);
 });
@@ -54,6 +58,7 @@ before(async () => {
 after(async () => {
   await server?.close();
   await wdaFront?.close();
+  await hdcFront?.close();
   await adbFront?.close();
   await phone?.close();
   await apps?.close();
@@ -81,6 +86,22 @@ test("MobileB's screenContext names the foreground app and changes when another 
     assert.equal(await device.screenContext(), `app ${NOTES}`);
     await phone.launchApp(SETTINGS);
     assert.equal(await device.screenContext(), `app ${SETTINGS}`);
+  } finally {
+    await device.destroy();
+  }
+});
+
+test("MobileC's screenContext names the app and ability in front, home on the home screen, and changes when another app comes to the front", async () => {
+  const device = new MobileCDevice(hdcFront.connectKey, { toolPath: hdcFront.toolPath });
+  try {
+    await phone.launchApp(NOTES);
+    const notes = await device.screenContext();
+    assert.match(notes, /^app com\.example\.notes\/\S+$/);
+    assert.equal(await device.screenContext(), notes, "the same screen, the same context");
+    await phone.launchApp(SETTINGS);
+    assert.match(await device.screenContext(), /^app com\.example\.settings\/\S+$/);
+    await device.home();
+    assert.equal(await device.screenContext(), "app home");
   } finally {
     await device.destroy();
   }

@@ -37,6 +37,8 @@ export interface DesktopAppState {
   name: string;
   clipboard: string | null;
   focused: string;
+  /** Whether the Details dialog (a small window of its own, with the focus) is open. */
+  dialogOpen: boolean;
   firstVisibleRow: number;
   clicks: number;
   doubleClicks: number;
@@ -47,7 +49,16 @@ export interface DesktopAppState {
   /** The X keysym of every key press the app saw, in order. */
   keys: string[];
   widgets: Record<
-    "window" | "name" | "save" | "double" | "context" | "hover" | "rows" | "card" | "zone",
+    | "window"
+    | "name"
+    | "save"
+    | "double"
+    | "context"
+    | "hover"
+    | "details"
+    | "rows"
+    | "card"
+    | "zone",
     WidgetBox
   >;
 }
