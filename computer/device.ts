@@ -45,7 +45,7 @@ import { loadNativeInput, type NativeInput, type ScreenRegion } from "./native.t
 import { desktopActions } from "./actions.ts";
 import { untypable } from "./keymap.ts";
 import { X11Keys } from "./x11_keys.ts";
-import { openX11, type X11Connection, type X11Keymap } from "./x11.ts";
+import { openX11, type X11Connection, type X11KeyboardState, type X11Keymap } from "./x11.ts";
 
 /** How long a paste waits for the focused application to fetch the text, ms. */
 const PASTE_CONFIRM_MS = 5000;
@@ -455,7 +455,8 @@ export class ComputerDevice implements AbstractInterface {
   /** Key-by-key text whose characters no key types must be pasteable ({@link checkUntypable}). */
   async #checkText(text: string, overrides: InputActionOptions | undefined): Promise<void> {
     if (text === "" || this.#pastesWhole(overrides)) return;
-    await this.checkUntypable(untypable(await this.#keymap(), text));
+    const { keymap, state } = await this.#keymap();
+    await this.checkUntypable(untypable(keymap, text, state.group));
   }
 
   async #typeText(
@@ -468,22 +469,26 @@ export class ComputerDevice implements AbstractInterface {
       await this.#paste(text);
       return;
     }
-    const keymap = await this.#keymap();
-    await this.checkUntypable(untypable(keymap, text));
+    const { keymap, state } = await this.#keymap();
+    await this.checkUntypable(untypable(keymap, text, state.group));
     const { delay } = typeSettings(overrides, this.#typeDelay, this.#inputStrategy);
-    await this.#keys.withCapsLockOff(keymap, async () => {
+    await this.#keys.withCapsLockOff(keymap, state.capsLock, async () => {
       await typeCodePoints(text, delay, signal, async (char) => {
-        const plan = this.#keys.plan(keymap, char);
+        const plan = this.#keys.plan(keymap, char, state.group);
         if (plan) await this.#keys.press(plan);
         else await this.pasteChar(char);
       });
     });
   }
 
-  /** The X server's keymap, read for each text (the user may switch layouts meanwhile). */
-  async #keymap(): Promise<X11Keymap> {
+  /**
+   * The X server's keymap and the keyboard's Caps Lock and group, read for each text (the user
+   * may switch layouts meanwhile).
+   */
+  async #keymap(): Promise<{ keymap: X11Keymap; state: X11KeyboardState }> {
     await this.#input();
-    return await (await this.x11Connection()).keymap();
+    const x11 = await this.x11Connection();
+    return { keymap: await x11.keymap(), state: await x11.keyboardState() };
   }
 
   /**

@@ -1,8 +1,11 @@
 /**
  * Typing by the X server's active keymap: which key, with which modifiers, gives a character.
  * The keymap is the core protocol's view of XKB (`GetKeyboardMapping`): per keycode, the
- * keysyms of group 1 level 1 and 2 (columns 0, 1), group 2 (2, 3), group 1 level 3 and 4 (4, 5).
- * Level 2 is Shift, level 3 the key that carries `ISO_Level3_Shift` (AltGr), level 4 both.
+ * keysyms of group 1 level 1 and 2 (columns 0, 1), group 2 (2, 3), then the further levels of
+ * group 1 and after them those of group 2 (from 4). Level 2 is Shift, level 3 the key that
+ * carries `ISO_Level3_Shift` (AltGr), level 4 both. With one layout, group 2's columns repeat
+ * group 1's and columns 4, 5 are its levels 3 and 4. With several, which group the columns from 4
+ * belong to differs by key, so only levels 1 and 2 of the active group are typed.
  *
  * Names and numbers only: nothing here talks to a server, so the planning is unit-tested.
  *
@@ -55,23 +58,39 @@ function modifierKey(keymap: X11Keymap, keysyms: readonly number[]): number | un
   return undefined;
 }
 
+/** Whether the keymap has more than one group (layout): group 2's columns differ from group 1's. */
+export function hasGroups(keymap: X11Keymap): boolean {
+  return keymap.keysyms.some((row) =>
+    (row[2] ?? 0) !== 0 && (row[2] !== row[0] || (row[3] ?? 0) !== (row[1] ?? 0))
+  );
+}
+
+/** The columns of the levels `group` types and the modifiers each needs. */
+function levelsOf(
+  keymap: X11Keymap,
+  group: number,
+  shift: number | undefined,
+): [number, (number | undefined)[]][] {
+  if (!hasGroups(keymap)) {
+    const level3 = modifierKey(keymap, [LEVEL3_SHIFT]);
+    return [[0, []], [1, [shift]], [4, [level3]], [5, [shift, level3]]];
+  }
+  if (group > 1) return [];
+  return [[2 * group, []], [2 * group + 1, [shift]]];
+}
+
 /**
- * How to type `char` with the keymap: the key that has it at the lowest level of group 1, with
- * Shift for level 2, AltGr for level 3 and both for level 4; `undefined` when no key has it at
- * a level the SDK can reach (a character of another group, behind a dead key, or not on the
- * keymap at all: CJK, emoji).
+ * How to type `char` with the keymap in the active `group` (0 for the first layout): the key
+ * that has it at the lowest level, with Shift for level 2, AltGr for level 3 and both for level
+ * 4; `undefined` when no key has it at a level the SDK can reach (behind a dead key, at level 3
+ * or 4 or in a third group of a keymap with several layouts, or not on the keymap at all: CJK,
+ * emoji).
  */
-export function planKey(keymap: X11Keymap, char: string): KeyPlan | undefined {
+export function planKey(keymap: X11Keymap, char: string, group = 0): KeyPlan | undefined {
   const wanted = keysymsOf(char);
   if (wanted.length === 0) return undefined;
   const shift = modifierKey(keymap, SHIFTS);
-  const level3 = modifierKey(keymap, [LEVEL3_SHIFT]);
-  const levels: [number, (number | undefined)[]][] = [
-    [0, []],
-    [1, [shift]],
-    [4, [level3]],
-    [5, [shift, level3]],
-  ];
+  const levels = levelsOf(keymap, group, shift);
   // The keys of a PC keyboard's main block first (evdev codes 1-127, keycodes 9-135), at any
   // level: extra keys that repeat a character (`parenleft` on keycode 187) have no scancode an
   // RDP client could send.
@@ -90,12 +109,12 @@ export function planKey(keymap: X11Keymap, char: string): KeyPlan | undefined {
   return undefined;
 }
 
-/** The characters of `text` that {@link planKey} cannot type, each once, in order. */
-export function untypable(keymap: X11Keymap, text: string): string[] {
+/** The characters of `text` that {@link planKey} cannot type in `group`, each once, in order. */
+export function untypable(keymap: X11Keymap, text: string, group = 0): string[] {
   const missing: string[] = [];
   for (const char of text) {
     if (char === "\n" || char === "\t") continue;
-    if (!missing.includes(char) && !planKey(keymap, char)) missing.push(char);
+    if (!missing.includes(char) && !planKey(keymap, char, group)) missing.push(char);
   }
   return missing;
 }

@@ -68,3 +68,25 @@ test("keysyms: Latin-1 is its code point, the euro sign EuroSign, the rest Unico
   assert.deepEqual(keysymsOf("你"), [0x1004f60]);
   assert.deepEqual(keysymsOf("\u0007"), []);
 });
+
+test("with two layouts, levels 1 and 2 of the active group are typed; the rest is left to paste", {
+  timeout: 10_000,
+}, () => {
+  // us,de as the core protocol shows it: group 2's levels 3 and 4 follow in columns 4 and 5.
+  const rows: Record<number, number[]> = {
+    29: [0x79, 0x59, 0x7a, 0x5a, 0x8fb, 0xa5], // y Y | z Z leftarrow yen
+    52: [0x7a, 0x5a, 0x79, 0x59, 0xab, 0xbb], // z Z | y Y guillemotleft guillemotright
+    48: [0x27, 0x22, 0xe4, 0xc4], // apostrophe quotedbl | adiaeresis Adiaeresis
+    50: [0xffe1], // Shift_L
+  };
+  const keysyms: number[][] = [];
+  for (let k = 8; k <= 255; k++) keysyms.push([...(rows[k] ?? []), 0, 0, 0, 0, 0, 0].slice(0, 6));
+  const map: X11Keymap = { minKeycode: 8, keysyms, modifiers: [[50], [], [], [], [], [], [], []] };
+  assert.deepEqual(planKey(map, "y", 0), { keycode: 29, modifiers: [] });
+  assert.deepEqual(planKey(map, "y", 1), { keycode: 52, modifiers: [] });
+  assert.deepEqual(planKey(map, "Z", 1), { keycode: 29, modifiers: [50] });
+  assert.deepEqual(planKey(map, "Ä", 1), { keycode: 48, modifiers: [50] });
+  assert.equal(planKey(map, "ä", 0), undefined, "group 2's letter is not in group 1");
+  assert.equal(planKey(map, "¥", 1), undefined, "columns 4 and 5 may be either group's");
+  assert.deepEqual(untypable(map, "yä", 2), ["y", "ä"], "a third group: everything is pasted");
+});

@@ -40,7 +40,7 @@ export { checkComputerEnvironment } from "./environment.ts";
 export type { EnvironmentCheck, EnvironmentItem } from "./environment.ts";
 export { INSTALL_NUT_JS } from "./native.ts";
 export type { MouseButton, NativeInput, ScreenRegion } from "./native.ts";
-export type { X11Connection, X11Keymap } from "./x11.ts";
+export type { X11Connection, X11KeyboardState, X11Keymap } from "./x11.ts";
 export {
   DEFAULT_DRAG_MS,
   DRAG_AND_DROP_MS,

@@ -27,6 +27,14 @@ export interface X11Keymap {
   modifiers: number[][];
 }
 
+/** The keyboard's lock and group, as the X server reports them to core clients. */
+export interface X11KeyboardState {
+  /** Whether the Lock modifier (Caps Lock) is on. */
+  capsLock: boolean;
+  /** The active group (layout), 0 to 3. */
+  group: number;
+}
+
 /** An open connection to an X server. */
 export interface X11Connection {
   /** The server's keymap, read now. */
@@ -37,8 +45,11 @@ export interface X11Connection {
    * when nothing has the focus (`None`, `PointerRoot`).
    */
   focusedWindow(): Promise<{ id: number; title?: string } | undefined>;
-  /** Whether the Lock modifier (Caps Lock) is on now, from the pointer's modifier state. */
-  capsLock(): Promise<boolean>;
+  /**
+   * The keyboard's state now, from the pointer's state field (`QueryPointer`): whether the Lock
+   * modifier (Caps Lock) is on, and the active group (0 for the first layout).
+   */
+  keyboardState(): Promise<X11KeyboardState>;
   /** Presses (`down`) or releases the key `keycode` through XTEST. */
   fakeKey(keycode: number, down: boolean): void;
   /** Resolves once the server has handled every request sent so far (a round trip). */
@@ -361,9 +372,10 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
       }
       return { id: focus };
     },
-    capsLock: async () => {
-      const pointer = await call(request(38, 0, words(root))); // QueryPointer
-      return (pointer.readUInt16LE(24) & LOCK_MASK) !== 0;
+    keyboardState: async () => {
+      const mask = (await call(request(38, 0, words(root)))).readUInt16LE(24); // QueryPointer
+      // XKB reports the group to core clients in bits 13 and 14 of the state.
+      return { capsLock: (mask & LOCK_MASK) !== 0, group: (mask >> 13) & 3 };
     },
     fakeKey: (keycode, down) => {
       const body = Buffer.alloc(32);

@@ -34,13 +34,13 @@ export class X11Keys {
   }
 
   /**
-   * The key plan of one character: Return and Tab by their keysyms, any other character by
-   * {@link planKey}; `undefined` when no key types it.
+   * The key plan of one character in `group`: Return and Tab by their keysyms, any other
+   * character by {@link planKey}; `undefined` when no key types it.
    */
-  plan(keymap: X11Keymap, char: string): KeyPlan | undefined {
+  plan(keymap: X11Keymap, char: string, group: number): KeyPlan | undefined {
     const named = char === "\n" ? RETURN : char === "\t" ? TAB : undefined;
     const key = named === undefined ? undefined : keyForKeysym(keymap, named);
-    return key !== undefined ? { keycode: key, modifiers: [] } : planKey(keymap, char);
+    return key !== undefined ? { keycode: key, modifiers: [] } : planKey(keymap, char, group);
   }
 
   /**
@@ -57,14 +57,18 @@ export class X11Keys {
   }
 
   /**
-   * Runs `typing` with Caps Lock off, then turns it on again when it was on: the levels a key
-   * gives under Lock depend on the key's XKB type (a German ß becomes ẞ), which the core
-   * keymap does not tell, so the plans assume no Lock.
+   * Runs `typing` with Caps Lock off, then turns it on again when it was on (`capsLock`, read
+   * just before): the levels a key gives under Lock depend on the key's XKB type (a German ß
+   * becomes ẞ), which the core keymap does not tell, so the plans assume no Lock.
    *
    * @throws {InvalidStateError} when Lock is on and no key of the keymap holds it.
    */
-  async withCapsLockOff<T>(keymap: X11Keymap, typing: () => Promise<T>): Promise<T> {
-    if (!(await (await this.#x11()).capsLock())) return await typing();
+  async withCapsLockOff<T>(
+    keymap: X11Keymap,
+    capsLock: boolean,
+    typing: () => Promise<T>,
+  ): Promise<T> {
+    if (!capsLock) return await typing();
     const lock = keymap.modifiers[LOCK]?.[0];
     if (lock === undefined) {
       throw new InvalidStateError(

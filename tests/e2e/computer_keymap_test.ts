@@ -81,11 +81,12 @@ async function typeAndRead(
   return { ...state, keys: keys.slice(2) };
 }
 
-function setxkbmap(layout: string): Promise<void> {
+/** Sets the layouts (comma-separated) and the options of the device's display (none by default). */
+function setxkbmap(layout: string, option = ""): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile(
       "setxkbmap",
-      ["-display", first.interface.display!, "-layout", layout],
+      ["-display", first.interface.display!, "-layout", layout, "-option", "", "-option", option],
       { env: { ...process.env, XAUTHORITY: first.interface.xauthority! } },
       (e, _stdout, stderr) => e ? reject(new Error(`setxkbmap ${layout}: ${stderr}`)) : resolve(),
     );
@@ -175,3 +176,31 @@ test("after setxkbmap de, AltGr characters and German letters are typed by their
     await setxkbmap("us");
   }
 });
+
+test(
+  "with two layouts (us,de), text is typed in the active one: after Shift+Alt switches to German it still arrives as written",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    await setxkbmap("us,de", "grp:alt_shift_toggle");
+    try {
+      await first.aiKeyboardPress("the name field", { keyName: "Shift+Alt" });
+      // German swaps the y and z keys and has ä, ö, ß on keys of their own; its AltGr characters
+      // (level 3, whose column may be either layout's) are pasted.
+      const text = "yz YZ äöß @€";
+      const state = await typeAndRead(first, text, { inputStrategy: "sequential" });
+      for (const keysym of ["y", "z", "adiaeresis", "odiaeresis", "ssharp"]) {
+        assert.ok(
+          state.keys.includes(keysym),
+          `${keysym} came from a key: ${state.keys.join(" ")}`,
+        );
+      }
+      assert.ok(state.keys.includes("Control_L"), "the AltGr characters were pasted");
+    } finally {
+      await setxkbmap("us");
+    }
+    const back = await typeAndRead(first, "y@z", { inputStrategy: "sequential" });
+    assert.deepEqual(back.keys, ["y", "Shift_L", "at", "z"]);
+  },
+);
