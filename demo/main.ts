@@ -33,7 +33,8 @@ try {
     );
   } else {
     model = await startTestModel({
-      script: appModelScript(page),
+      // It plans as the planning prompt asks: a form's fields and its submit in one answer.
+      script: appModelScript(page, { batch: true }),
       viewport: () => page.viewportSize()!,
     });
     console.log(

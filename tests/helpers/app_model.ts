@@ -60,61 +60,76 @@ export function todoItems(page: Page): Promise<string[]> {
     .then((all) => all.map((t) => t.trim()).filter(Boolean));
 }
 
+/** One step of the demo task: the action and its log. */
+type Step = { type: string; param: Record<string, unknown>; log: string };
+
+/** How the scripted planner answers. */
+export interface AppPlanOptions {
+  /**
+   * Plan every step the screen allows in one answer (the fields of a form with its submit last),
+   * up to the call's `maxActions`, as a model following the planning prompt does. Default
+   * `false`: one step per answer.
+   */
+  batch?: boolean;
+}
+
 /**
  * Plans the demo task on the fixture app: "sign in as USER with password PASS, then add the todo
- * 'ITEM'". Each answer is the next step from the page's current state.
+ * 'ITEM'". Each answer is the next step from the page's current state, or with `batch` the steps
+ * up to the next page change.
  */
-export async function planSignInAndAdd(page: Page, call: PlanCall): Promise<PlanReply> {
+export async function planSignInAndAdd(
+  page: Page,
+  call: PlanCall,
+  options: AppPlanOptions = {},
+): Promise<PlanReply> {
   const user = /as (\w+)/i.exec(call.instruction)?.[1];
   const pass = /password (\w+)/i.exec(call.instruction)?.[1];
   const item = /'([^']+)'/.exec(call.instruction)?.[1];
   if (!user || !pass || !item) {
     return { log: "", error: "The instruction names no user, password or todo item." };
   }
+  const input = async (prompt: string, value: string, log: string): Promise<Step> => ({
+    type: "Input",
+    param: { locate: await locateParam(page, prompt), value },
+    log,
+  });
+  const tap = async (prompt: string, log: string): Promise<Step> => ({
+    type: "Tap",
+    param: { locate: await locateParam(page, prompt) },
+    log,
+  });
   const path = new URL(page.url()).pathname;
+  const steps: Step[] = [];
   if (path.endsWith("/login.html")) {
     if (await page.inputValue("#username") !== user) {
-      return {
-        log: `Type "${user}" into the username field`,
-        action: {
-          type: "Input",
-          param: { locate: await locateParam(page, "the username field"), value: user },
-        },
-      };
+      steps.push(await input("the username field", user, `Type "${user}" into the username field`));
     }
     if (await page.inputValue("#password") !== pass) {
-      return {
-        log: "Type the password into the password field",
-        action: {
-          type: "Input",
-          param: { locate: await locateParam(page, "the password field"), value: pass },
-        },
-      };
+      steps.push(
+        await input("the password field", pass, "Type the password into the password field"),
+      );
     }
-    return {
-      log: "Tap the Sign in button",
-      action: { type: "Tap", param: { locate: await locateParam(page, "the Sign in button") } },
-    };
-  }
-  if (path.endsWith("/list.html")) {
+    steps.push(await tap("the Sign in button", "Tap the Sign in button"));
+  } else if (path.endsWith("/list.html")) {
     if ((await todoItems(page)).includes(item)) {
       return { log: "The item is in the list", finished: true, output: `Added "${item}"` };
     }
     if (await page.inputValue("#new-item") !== item) {
-      return {
-        log: `Type "${item}" into the new item field`,
-        action: {
-          type: "Input",
-          param: { locate: await locateParam(page, "the new item field"), value: item },
-        },
-      };
+      steps.push(
+        await input("the new item field", item, `Type "${item}" into the new item field`),
+      );
     }
-    return {
-      log: "Tap the Add button",
-      action: { type: "Tap", param: { locate: await locateParam(page, "the Add button") } },
-    };
+    steps.push(await tap("the Add button", "Tap the Add button"));
+  } else {
+    return { log: "", error: `I see neither the login page nor the todo list (at ${path}).` };
   }
-  return { log: "", error: `I see neither the login page nor the todo list (at ${path}).` };
+  if (options.batch && call.maxActions > 1) {
+    const taken = steps.slice(0, call.maxActions);
+    return { log: taken.map((s) => s.log).join("; "), actions: taken };
+  }
+  const [{ log, ...action }] = steps;
+  return { log, action };
 }
 
 /** Answers extraction demands about the todo list and the page heading. */
@@ -142,9 +157,9 @@ export async function assertOnApp(page: Page, assertion: string): Promise<Assert
 }
 
 /** The whole script for the demo task on the fixture app. */
-export function appModelScript(page: Page): TestModelScript {
+export function appModelScript(page: Page, options: AppPlanOptions = {}): TestModelScript {
   return {
-    plan: (call) => planSignInAndAdd(page, call),
+    plan: (call) => planSignInAndAdd(page, call, options),
     locate: (call) => locateTarget(page, call.target),
     extract: (call) => extractFromApp(page, call.demand),
     assert: (call) => assertOnApp(page, call.assertion),
