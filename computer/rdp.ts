@@ -18,6 +18,7 @@ import {
   ConnectionError,
   holdOpen,
   MissingDependencyError,
+  privateTempDir,
   SdkRangeError,
   SdkTypeError,
   sleep,
@@ -27,7 +28,7 @@ import { ComputerDevice } from "./device.ts";
 import { INSTALL_XVFB, startXvfb, type VirtualDisplay, x11ClientEnv } from "./display.ts";
 import type { NativeInput, ScreenRegion } from "./native.ts";
 import { checkPastable, ClipboardChannelLog, pasteOverRdp } from "./rdp_clipboard.ts";
-import { findExecutable, privateTempDir } from "./tools.ts";
+import { findExecutable } from "./tools.ts";
 
 /** Default RDP port (spec 4.11 `port`). */
 export const DEFAULT_RDP_PORT = 3389;

@@ -17,7 +17,7 @@ import { writeFile } from "node:fs/promises";
 import { homedir, hostname } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { privateTempDir } from "./tools.ts";
+import { privateTempDir } from "@sdk/core";
 
 /** The only authorization protocol the SDK writes and sends. */
 export const MIT_MAGIC_COOKIE = "MIT-MAGIC-COOKIE-1";

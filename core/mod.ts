@@ -194,6 +194,8 @@ export {
   BASE_CHILD_ENV,
   childEnv,
   holdOpen,
+  onProcessEnd,
 } from "./runtime/children.ts";
+export { type PrivateTempDir, privateTempDir } from "./runtime/private_dir.ts";
 export { encodeBase64 } from "./image/base64.ts";
 export { SDK_VERSION } from "./version.ts";

@@ -1,14 +1,14 @@
 /**
  * MobileC screenshots: `snapshot_display -f` to a file on the device, fetched with `hdc file
- * recv` into a temporary folder of this machine (deleted when the device is destroyed).
+ * recv` into a private temporary folder of this machine (removed when the device is destroyed,
+ * or at the latest when the process ends).
  *
  * @module
  */
 
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ToolError } from "@sdk/core";
+import { type PrivateTempDir, privateTempDir, ToolError } from "@sdk/core";
 import { deviceFailure } from "./errors.ts";
 import type { ToolShell } from "./tool_shell.ts";
 
@@ -18,7 +18,7 @@ export const DEVICE_SCREENSHOT_PATH = "/data/local/tmp/sdk_mobilec_screen.jpeg";
 /** One device's screenshots and their local folder. Private to the package. */
 export class Screenshots {
   readonly #shell: ToolShell;
-  #localDir: Promise<string> | undefined;
+  #localDir: Promise<PrivateTempDir> | undefined;
 
   constructor(shell: ToolShell) {
     this.#shell = shell;
@@ -32,7 +32,7 @@ export class Screenshots {
    */
   async take(): Promise<string> {
     const deviceId = JSON.stringify(this.#shell.deviceId);
-    const local = join(await this.#local(), "screen.jpeg");
+    const local = join((await this.#local()).path, "screen.jpeg");
     const output = await this.#shell.shell(`snapshot_display -f ${DEVICE_SCREENSHOT_PATH}`);
     if (!/success/i.test(output)) {
       throw deviceFailure(
@@ -56,11 +56,11 @@ export class Screenshots {
   async close(): Promise<void> {
     const dir = this.#localDir;
     this.#localDir = undefined;
-    if (dir) await rm(await dir, { recursive: true, force: true }).catch(() => {});
+    if (dir) await dir.then((d) => d.remove()).catch(() => {});
   }
 
-  #local(): Promise<string> {
-    this.#localDir ??= mkdtemp(join(tmpdir(), "sdk-mobilec-"));
+  #local(): Promise<PrivateTempDir> {
+    this.#localDir ??= privateTempDir("sdk-mobilec-");
     return this.#localDir;
   }
 }

@@ -65,6 +65,22 @@ function alive(child: AdoptableChild): boolean {
   return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
+/** What {@link onProcessEnd} registered and is still due. */
+const endCleanups = new Set<() => void>();
+
+/** Ends the adopted children, then runs the cleanups due; synchronous, once per item. */
+function endAll(): void {
+  killAdopted();
+  for (const cleanup of endCleanups) {
+    try {
+      cleanup();
+    } catch {
+      // A cleanup that fails leaves the others to run.
+    }
+  }
+  endCleanups.clear();
+}
+
 /** Sends SIGTERM to every adopted child (or its group) still running; synchronous. */
 function killAdopted(): void {
   const proc = processObject();
@@ -84,7 +100,7 @@ function onSignal(signal: string): void {
   // Someone else listens (the program, Playwright): it decides when the process ends, and the
   // exit hooks below end the children then.
   if (proc.listenerCount(signal) > 1) return;
-  killAdopted();
+  endAll();
   proc.exit(128 + SIGNALS[signal]);
 }
 
@@ -103,7 +119,7 @@ function hook(): void {
   }
   if (exitHooked) return;
   exitHooked = true;
-  proc?.on("exit", killAdopted);
+  proc?.on("exit", endAll);
   // Deno: Deno.exit() dispatches `unload` but not the process's `exit`; an uncaught error or
   // rejection ends the process with neither. The listeners leave the default action alone.
   const target = globalThis as unknown as {
@@ -112,14 +128,14 @@ function hook(): void {
   };
   if (target.Deno && target.addEventListener) {
     for (const type of ["unload", "error", "unhandledrejection"]) {
-      target.addEventListener(type, killAdopted);
+      target.addEventListener(type, endAll);
     }
   }
 }
 
-/** Without children, the signals get their default actions back. */
+/** Without children or cleanups due, the signals get their default actions back. */
 function unhookSignals(): void {
-  if (!signalsHooked || adopted.size > 0) return;
+  if (!signalsHooked || adopted.size > 0 || endCleanups.size > 0) return;
   signalsHooked = false;
   const proc = processObject();
   for (const [signal, listener] of signalListeners) proc?.off(signal, listener);
@@ -145,6 +161,23 @@ export function adoptChild(child: AdoptableChild, options: AdoptChildOptions = {
   for (const pipe of [child.stdin, child.stdout, child.stderr]) {
     (pipe as { unref?: () => void } | null | undefined)?.unref?.();
   }
+}
+
+/**
+ * Runs `cleanup` (synchronous) when the process ends, however the adopted children see it end
+ * (see {@link adoptChild}): for what the SDK leaves on disk, such as a private folder. A SIGKILL
+ * runs nothing.
+ *
+ * @param cleanup runs once, after the children are ended; what it throws is ignored.
+ * @returns takes `cleanup` back (call it once the thing is cleaned up by itself).
+ */
+export function onProcessEnd(cleanup: () => void): () => void {
+  hook();
+  endCleanups.add(cleanup);
+  return () => {
+    endCleanups.delete(cleanup);
+    unhookSignals();
+  };
 }
 
 /** The pids of the adopted children still running (for tests and diagnostics). */

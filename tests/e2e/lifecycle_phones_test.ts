@@ -4,7 +4,8 @@
  * are each ended by the six ways of tests/helpers/lifecycle.ts, at a random moment shortly after
  * their first action. Each time, no process the script started survives it (the adb server is
  * allowed to stay, as adb's own does; here it is the test's private one, not the script's), the
- * exit code is the way's, and the report the script wrote parses.
+ * exit code is the way's, no folder the SDK made is left in the script's `TMPDIR` (MobileC's
+ * screenshots), and the report the script wrote parses.
  *
  * The test starts what the scripts need and passes it by environment: the simulator (virtual
  * phones in one Chromium, the adb front with a private adb server and a stand-in scrcpy server
@@ -16,7 +17,7 @@
 import { after, before } from "node:test";
 import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -154,9 +155,12 @@ for (const platform of ["mobilea", "mobilec"] as const) {
         const runDir = await mkdtemp(join(tmpdir(), `sdk-lifecycle-${platform}-`));
         runDirs.push(runDir);
         const hdcRunsBefore = hdcFront.commands.length;
+        // Its own temporary folder: what the SDK made there must be gone when it ends.
+        const tmp = join(runDir, "tmp");
+        await mkdir(tmp);
         const run = await runAndEnd({
           script: SCRIPTS[platform],
-          env: environment(platform, runDir),
+          env: { ...environment(platform, runDir), TMPDIR: tmp },
           endBy: way,
           // A random moment within the first half second after the first action.
           afterReadyMs: Math.floor(Math.random() * 500),
@@ -195,6 +199,11 @@ for (const platform of ["mobilea", "mobilec"] as const) {
           // them; sampling /proc every 50 ms can miss runs this short.
           assert.ok(hdcFront.commands.length > hdcRunsBefore, "no hdc run reached the front");
         }
+        assert.deepEqual(
+          (await readdir(tmp)).filter((name) => name.startsWith("sdk-")),
+          [],
+          `folders the SDK left in TMPDIR after ${way}`,
+        );
         assert.ok(run.reportFile, `no report printed:\n${run.output}`);
         assert.ok((await parseReport(run.reportFile)) >= 1, "the report has no execution");
       },
