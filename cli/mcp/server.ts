@@ -43,8 +43,8 @@ function mcpServer(): { server: Server; session: McpSession } {
 }
 
 /**
- * Serves MCP over stdin/stdout until the client closes it (then the target closes, its report
- * final).
+ * Serves MCP over stdin/stdout until the client closes it or its end of stdin (an assistant that
+ * quits): then the target closes, its report final, and the command ends.
  */
 export async function serveMcpStdio(): Promise<void> {
   const { server, session } = mcpServer();
@@ -55,8 +55,14 @@ export async function serveMcpStdio(): Promise<void> {
       resolve();
     };
   });
+  // The MCP SDK's stdio transport does not watch for the end of stdin.
+  const stdinEnded = () => void server.close().catch(() => {});
+  process.stdin.once("end", stdinEnded);
+  process.stdin.once("close", stdinEnded);
   await server.connect(new StdioServerTransport());
   await closed;
+  process.stdin.off("end", stdinEnded);
+  process.stdin.off("close", stdinEnded);
   await session.close().catch(() => {});
 }
 

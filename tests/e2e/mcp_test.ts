@@ -38,7 +38,7 @@ import {
   startTestDisplay,
   type TestDisplay,
 } from "../helpers/desktop.ts";
-import { parseReport } from "../helpers/lifecycle.ts";
+import { descendantsOf, parseReport, stillRunning } from "../helpers/lifecycle.ts";
 
 const BIN = fileURLToPath(new URL("../../cli/bin.ts", import.meta.url));
 const KEY = "sk-mcp-test-key-0123456789";
@@ -302,6 +302,74 @@ test("desktop: connect to a display, tap the app's Save, and a headless desktop'
   const shot = await ok("screenshot");
   assert.equal(shot.content[0].type, "image");
   await ok("close");
+});
+
+test("stdio: when the assistant closes its end of stdin, the server closes the browser it launched and exits", async () => {
+  const server = spawn(Deno.execPath(), ["run", "--allow-all", BIN, "mcp"], {
+    env: {
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: Deno.env.get("HOME") ?? "/root",
+      ...Object.fromEntries(Object.entries(model.modelConfig()).map(([k, v]) => [k, String(v)])),
+      SDK_CHROMIUM_PATH: await findChromium(),
+      SDK_CHROMIUM_NO_SANDBOX: "1",
+      SDK_RUN_DIR: Deno.env.get("SDK_RUN_DIR") ?? "sdk_run",
+    },
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
+  try {
+    // MCP over stdio is one JSON-RPC message per line.
+    let buffered = "";
+    const answers: { id?: number; result?: unknown }[] = [];
+    server.stdout!.on("data", (chunk: Uint8Array) => {
+      buffered += new TextDecoder().decode(chunk);
+      for (let at = buffered.indexOf("\n"); at >= 0; at = buffered.indexOf("\n")) {
+        answers.push(JSON.parse(buffered.slice(0, at)));
+        buffered = buffered.slice(at + 1);
+      }
+    });
+    const send = (message: Record<string, unknown>) =>
+      server.stdin!.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
+    const answer = async (id: number) => {
+      const deadline = Date.now() + 60_000;
+      while (!answers.some((a) => a.id === id)) {
+        assert.ok(Date.now() < deadline, `no answer to request ${id}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return answers.find((a) => a.id === id)!;
+    };
+    send({
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-03-26",
+        capabilities: {},
+        clientInfo: { name: "closing-client", version: "1" },
+      },
+    });
+    await answer(1);
+    send({ method: "notifications/initialized" });
+    send({
+      id: 2,
+      method: "tools/call",
+      params: { name: "web_open", arguments: { url: `${app.url}actions.html` } },
+    });
+    const opened = await answer(2) as { result?: { isError?: boolean } };
+    assert.ok(opened.result && !opened.result.isError, JSON.stringify(opened));
+    const browser = (await descendantsOf(server.pid!)).filter((p) => /chrom/i.test(p.name));
+    assert.ok(browser.length > 0, "the server launched a Chromium");
+    server.stdin!.end();
+    const code = await Promise.race([
+      exited,
+      new Promise<"running">((r) => setTimeout(() => r("running"), 15_000)),
+    ]);
+    assert.equal(code, 0, "the server exited by itself, with 0");
+    const left = [];
+    for (const p of browser) if (await stillRunning(p)) left.push(`${p.name}(${p.pid})`);
+    assert.deepEqual(left, [], "the server's Chromium ended with it");
+  } finally {
+    server.kill("SIGKILL");
+  }
 });
 
 test("no tool result carries the model's API key", () => {

@@ -69,8 +69,13 @@ async function stat(pid: number): Promise<{ ppid: number; start: string; name: s
   }
 }
 
+/** Whether `p` still runs (the same pid with the same start time, not a zombie). */
+export async function stillRunning(p: SeenProcess): Promise<boolean> {
+  return (await stat(p.pid))?.start === p.start;
+}
+
 /** Every process whose chain of parents reaches `root`. */
-async function descendantsOf(root: number): Promise<SeenProcess[]> {
+export async function descendantsOf(root: number): Promise<SeenProcess[]> {
   const table = new Map<number, { ppid: number; start: string; name: string }>();
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
