@@ -15,6 +15,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { startTestModel, type TestModel } from "@sdk/core/testing";
@@ -28,6 +29,7 @@ import {
   parseReport,
   runAndEnd,
   type SeenProcess,
+  stillRunning,
 } from "../helpers/lifecycle.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/lifecycle/", import.meta.url));
@@ -83,6 +85,17 @@ function assertEndedAsTold(run: EndedRun, way: EndBy): void {
 // named after it) are filtered out by name; anything else still alive was started by the SDK.
 const isScriptsChromium = (p: SeenProcess) => /chrom/i.test(p.name);
 
+/** Ends what is left of the Chromium a script launched itself, so that tests leave no process. */
+async function endScriptsChromium(left: SeenProcess[]): Promise<void> {
+  for (const p of left) {
+    try {
+      if (await stillRunning(p)) process.kill(p.pid, "SIGKILL");
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
 const SCRIPTS = [
   { name: "DriverA page agent", file: "driver_a_page.ts", ownChromium: true },
   { name: "DriverB page agent", file: "driver_b_page.ts", ownChromium: true },
@@ -97,10 +110,13 @@ for (const script of SCRIPTS) {
         timeout: 90_000,
       },
       async () => {
+        // Its own temporary folder, removed with runDir: the profile of a Chromium it leaves.
+        const tmp = await mkdtemp(join(runDir, "tmp-"));
         const run = await runAndEnd({
           script: join(FIXTURES, script.file),
           env: {
             ...model.modelConfig(),
+            TMPDIR: tmp,
             SDK_RUN_DIR: runDir,
             SDK_TEST_WDA_PORT: String(front.port),
             SDK_TEST_WDA_MJPEG_PORT: String(front.mjpegPort),
@@ -114,6 +130,7 @@ for (const script of SCRIPTS) {
         const survivors = script.ownChromium
           ? run.survivors.filter((p) => !isScriptsChromium(p))
           : run.survivors;
+        await endScriptsChromium(run.survivors.filter(isScriptsChromium));
         assert.deepEqual(
           survivors,
           [],
