@@ -6,6 +6,7 @@
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,7 +53,12 @@ export async function startCdpChromium(): Promise<CdpChromium> {
     async close() {
       if (child.exitCode === null && child.signalCode === null) child.kill();
       await exited;
-      await rm(profile, { recursive: true, force: true }).catch(() => {});
+      // Chromium's helpers may still write into the profile a moment after the browser exits
+      // (profiles were left after loaded CI runs): remove it until it stays away.
+      for (let i = 0; i < 5 && existsSync(profile); i++) {
+        await rm(profile, { recursive: true, force: true }).catch(() => {});
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     },
   };
 }
