@@ -119,7 +119,7 @@ export type { IntentModelConfig, ModelIntent } from "./model/config.ts";
 export { getModelFamily, MODEL_FAMILY_NAMES } from "./model/families/mod.ts";
 export type { ModelFamily } from "./model/families/mod.ts";
 export type { AIUsageInfo } from "./report/types.ts";
-export { normalizeKeyCombo } from "./device/keys.ts";
+export { normalizeKeyCombo, readKeyComboParam } from "./device/keys.ts";
 export { checkAppNameResolver } from "./device/app_names.ts";
 export { withCustomActions } from "./device/custom_actions.ts";
 export {

@@ -25,7 +25,7 @@ export type {
   Size,
   StreamFrame,
 } from "@sdk/core";
-export { logDeviceActions, normalizeKeyCombo, withCustomActions } from "@sdk/core";
+export { logDeviceActions, readKeyComboParam, withCustomActions } from "@sdk/core";
 export {
   checkBooleanOptions,
   checkInputOptions,

@@ -30,7 +30,7 @@ import {
   readPositiveNumberParam,
   readStringParam,
 } from "../device/params.ts";
-import { normalizeKeyCombo } from "../device/keys.ts";
+import { readKeyComboParam } from "../device/keys.ts";
 
 // ---------------------------------------------------------------------------------------------
 // The few DOM shapes used here, typed locally: core's type check does not include the DOM lib.
@@ -394,15 +394,7 @@ export class InPageDevice implements AbstractInterface {
 
   #keyboardPress(p: ActionParams): void {
     const target = readLocateParam("KeyboardPress", p, false);
-    const keyName = readStringParam("KeyboardPress", p, "keyName", true);
-    let combo: string;
-    try {
-      combo = normalizeKeyCombo(keyName);
-    } catch (error) {
-      throw new SdkTypeError(
-        `Cannot run KeyboardPress: 'keyName' is not a key: ${(error as Error).message}`,
-      );
-    }
+    const combo = readKeyComboParam(p);
     if (target) this.#tap(target.center);
     const element = this.#doc.activeElement ?? this.#doc.body;
     if (!element) {

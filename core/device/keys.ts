@@ -8,6 +8,7 @@
  */
 
 import { SdkTypeError } from "../errors.ts";
+import { type ActionParams, readStringParam } from "./params.ts";
 
 const MODIFIERS: Readonly<Record<string, string>> = {
   control: "Control",
@@ -93,6 +94,23 @@ export function normalizeKeyCombo(combo: string): string {
     return modifier;
   });
   return [...modifiers, normalizeKey(key)].join("+");
+}
+
+/**
+ * `KeyboardPress`'s `keyName` as `Mod+...+Key` ({@link normalizeKeyCombo}), for devices that
+ * press any key a browser knows.
+ *
+ * @throws {SdkTypeError} naming `KeyboardPress` for a missing `keyName` or one that is not a key.
+ */
+export function readKeyComboParam(param: ActionParams): string {
+  const keyName = readStringParam("KeyboardPress", param, "keyName", true);
+  try {
+    return normalizeKeyCombo(keyName);
+  } catch (error) {
+    throw new SdkTypeError(
+      `Cannot run KeyboardPress: 'keyName' is not a key: ${(error as Error).message}`,
+    );
+  }
 }
 
 function normalizeKey(key: string): string {

@@ -12,7 +12,7 @@ import {
   doubleClickAction,
   inputAction,
   keyboardPressAction,
-  normalizeKeyCombo,
+  readKeyComboParam,
   readLocateParam,
   readStringParam,
   scrollAction,
@@ -93,15 +93,7 @@ export function webActions(host: WebActionHost, touchEnabled: boolean): DeviceAc
     clearInputAction((param, { signal }) => clearInput(host, param, signal)),
     keyboardPressAction(async (param, { signal }) => {
       const target = readLocateParam("KeyboardPress", param, false);
-      const keyName = readStringParam("KeyboardPress", param, "keyName", true);
-      let combo: string;
-      try {
-        combo = normalizeKeyCombo(keyName);
-      } catch (error) {
-        throw new SdkTypeError(
-          `Cannot run KeyboardPress: 'keyName' is not a key: ${(error as Error).message}`,
-        );
-      }
+      const combo = readKeyComboParam(param);
       if (target) await clickAt(host, target, signal);
       signal?.throwIfAborted();
       await host.driver().keyboard.press(combo);
