@@ -400,9 +400,10 @@ export class ComputerDevice implements AbstractInterface {
   }
 
   /**
-   * The window with the keyboard focus and its title (`window 0x1a00007 "Save as"`), or
-   * `window none`: a dialog or another application taking the focus ends a plan of several
-   * actions (docs/model-protocol.md). Over RDP it is the client's window, which never changes.
+   * The top-level window with the keyboard focus and its application class
+   * (`window 0x1a00007 (Gedit)`), or `window none`: a dialog or another application taking the
+   * focus ends a plan of several actions (docs/model-protocol.md); a title that changes as the
+   * user types does not. Over RDP it is the client's window, which never changes.
    *
    * @throws {ConnectionError} when the display cannot be reached.
    */
@@ -411,7 +412,7 @@ export class ComputerDevice implements AbstractInterface {
     const focus = await (await this.x11Connection()).focusedWindow();
     if (!focus) return "window none";
     const id = `window 0x${focus.id.toString(16)}`;
-    return focus.title === undefined ? id : `${id} ${JSON.stringify(focus.title)}`;
+    return focus.windowClass === undefined ? id : `${id} (${focus.windowClass})`;
   }
 
   /** `"Desktop <display>"`, shown in reports. */

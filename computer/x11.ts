@@ -40,11 +40,13 @@ export interface X11Connection {
   /** The server's keymap, read now. */
   keymap(): Promise<X11Keymap>;
   /**
-   * The window with the keyboard focus (`GetInputFocus`), named by its first ancestor-or-self
-   * that has a title (`_NET_WM_NAME`, else `WM_NAME`): that window's id and title; `undefined`
-   * when nothing has the focus (`None`, `PointerRoot`).
+   * The top-level window with the keyboard focus: the first of the focus window
+   * (`GetInputFocus`) and its ancestors that has a `WM_CLASS`, with that class (the application's
+   * class, `"Gedit"`, `"Toplevel"`: unlike the title, it does not change with the document); the
+   * focus window itself when none has one; `undefined` when nothing has the focus (`None`,
+   * `PointerRoot`).
    */
-  focusedWindow(): Promise<{ id: number; title?: string } | undefined>;
+  focusedWindow(): Promise<{ id: number; windowClass?: string } | undefined>;
   /**
    * The keyboard's state now, from the pointer's state field (`QueryPointer`): whether the Lock
    * modifier (Caps Lock) is on, and the active group (0 for the first layout).
@@ -65,8 +67,8 @@ export interface X11Connection {
   close(): void;
 }
 
-/** The predefined atom `WM_NAME`. */
-const WM_NAME = 39;
+/** The predefined atom `WM_CLASS`. */
+const WM_CLASS = 67;
 /** The Lock bit of the core protocol's SETofKEYMASK. */
 const LOCK_MASK = 0x2;
 
@@ -347,23 +349,18 @@ export async function openX11(display: string, xauthority?: string): Promise<X11
     focusedWindow: async () => {
       const focus = (await call(request(43, 0))).readUInt32LE(8); // GetInputFocus
       if (focus === 0 || focus === 1) return undefined; // None, PointerRoot
-      const utf8 = await atom("UTF8_STRING");
-      const names = [await atom("_NET_WM_NAME"), WM_NAME];
-      const title = async (window: number) => {
-        for (const property of names) {
-          // GetProperty: any type, the first 1 KiB.
-          const value = await call(request(20, 0, words(window, property, 0, 0, 256)));
-          const length = value.readUInt32LE(16);
-          if (value[1] !== 8 || length === 0) continue;
-          const bytes = value.subarray(32, 32 + length);
-          return value.readUInt32LE(8) === utf8 ? bytes.toString("utf8") : bytes.toString("latin1");
-        }
-        return undefined;
+      const windowClass = async (window: number) => {
+        // GetProperty WM_CLASS, any type, the first 1 KiB: "instance\0class\0".
+        const value = await call(request(20, 0, words(window, WM_CLASS, 0, 0, 256)));
+        const length = value.readUInt32LE(16);
+        if (value[1] !== 8 || length === 0) return undefined;
+        const [instance, appClass] = value.subarray(32, 32 + length).toString("latin1").split("\0");
+        return appClass || instance || undefined;
       };
       try {
         for (let window = focus; window !== root && window !== 0;) {
-          const found = await title(window);
-          if (found !== undefined) return { id: window, title: found };
+          const found = await windowClass(window);
+          if (found !== undefined) return { id: window, windowClass: found };
           window = (await call(request(15, 0, words(window)))).readUInt32LE(12); // QueryTree
         }
       } catch (error) {

@@ -543,7 +543,7 @@ test(
     const second = planning()[1];
     assert.match(
       second.history.join("\n"),
-      /\(not done: type late into the name field; the screen's context changed \(window 0x[0-9a-f]+ "SDK desktop fixture" -> window 0x[0-9a-f]+ "Details"\)\)/,
+      /\(not done: type late into the name field; the screen's context changed \(window 0x[0-9a-f]+ \(Tk\) -> window 0x[0-9a-f]+ \(Toplevel\)\)\)/,
     );
   },
 );
@@ -563,6 +563,38 @@ test("displayId: the SIDE monitor is the whole screen of its device, taps are of
   await until((s) => s.clicks === before + 1, "a click on Save through the SIDE display");
   assert.equal(models.at(-1)!.calls.at(-1)!.call?.image?.width, 600);
 });
+
+test(
+  "aiAct: typing that changes the window's title (an editor's unsaved mark) does not drop the rest of the plan",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    await app.focus();
+    const before = await app.state();
+    const box = (widget: WidgetBox, prompt: string) => ({
+      prompt,
+      box: onDisplay(widget, { x: 0, y: 0 }),
+    });
+    const agent = await agentWith({}, async (call) => {
+      if (call.kind !== "plan" || call.history.length > 0) return { log: "done", finished: true };
+      return {
+        log: "type, then save",
+        actions: [
+          {
+            type: "Input",
+            param: { locate: box(before.widgets.name, "the name field"), value: "titled" },
+          },
+          { type: "Tap", param: { locate: box(before.widgets.save, "the Save button") } },
+        ],
+      };
+    });
+    await agent.aiAct("type titled into the name field and save");
+    const after = await until((s) => s.clicks === before.clicks + 1, "the Save click");
+    assert.equal(after.name, "titled");
+    assert.equal(models.at(-1)!.calls.filter((c) => c.call?.kind === "plan").length, 2);
+  },
+);
 
 test("an unknown displayId is a DeviceNotFoundError naming the displays there are", {
   timeout: 60_000,
