@@ -576,7 +576,7 @@ test(
       prompt,
       box: onDisplay(widget, { x: 0, y: 0 }),
     });
-    const agent = await agentWith({}, async (call) => {
+    const agent = await agentWith({}, (call) => {
       if (call.kind !== "plan" || call.history.length > 0) return { log: "done", finished: true };
       return {
         log: "type, then save",
