@@ -82,6 +82,11 @@ function widgetFor(target: string, state: DesktopAppState): WidgetBox | undefine
   return undefined;
 }
 
+/** A planned `locate` of `widget` on the whole display (origin 0, 0). */
+function box(widget: WidgetBox, prompt: string): { prompt: string; box: TargetBox } {
+  return { prompt, box: onDisplay(widget, { x: 0, y: 0 }) };
+}
+
 /** A box on the controlled display: root-window pixels minus the display's origin. */
 function onDisplay(box: WidgetBox, origin: { x: number; y: number }): TargetBox {
   return { left: box.x - origin.x, top: box.y - origin.y, width: box.width, height: box.height };
@@ -506,10 +511,6 @@ test(
   async () => {
     await app.focus();
     const before = await app.state();
-    const box = (widget: WidgetBox, prompt: string) => ({
-      prompt,
-      box: onDisplay(widget, { x: 0, y: 0 }),
-    });
     const agent = await agentWith({}, async (call) => {
       if (call.kind !== "plan") return { log: "done", finished: true };
       if (call.history.length === 0) {
@@ -572,10 +573,6 @@ test(
   async () => {
     await app.focus();
     const before = await app.state();
-    const box = (widget: WidgetBox, prompt: string) => ({
-      prompt,
-      box: onDisplay(widget, { x: 0, y: 0 }),
-    });
     const agent = await agentWith({}, (call) => {
       if (call.kind !== "plan" || call.history.length > 0) return { log: "done", finished: true };
       return {
