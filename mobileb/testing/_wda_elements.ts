@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { WdaError } from "./_wda_protocol.ts";
 import { findIndexes } from "./_wda_find.ts";
+import { NODE_ATTRIBUTES } from "./_wda_predicate.ts";
 import {
   APPLICATION_REF,
   flatten,
@@ -203,23 +204,11 @@ async function clear({ state, params }: WdaRequest): Promise<null> {
 
 /** WDA's attribute names (FBElement's `wd` properties, without the prefix). */
 const ATTRIBUTES: Readonly<Record<string, (e: Resolved, id: string) => unknown>> = {
-  name: ({ node }) => node.name,
-  label: ({ node }) => node.label,
-  value: ({ node }) => node.value,
-  type: ({ node }) => node.type,
-  enabled: ({ node }) => node.enabled,
-  visible: ({ node }) => node.visible,
+  ...NODE_ATTRIBUTES,
   displayed: ({ node }) => node.visible,
-  accessible: ({ node }) => isAccessible(node),
   accessibilityContainer: ({ node }) => !isAccessible(node) && node.children.length > 0,
-  selected: ({ node }) => node.selected,
-  focused: ({ node }) => node.focused,
-  hittable: ({ node }) => node.visible && node.enabled,
-  index: ({ index }) => index,
-  rect: ({ node }) => ({ ...node.rect }),
   frame: ({ node: { rect: r } }) => `{{${r.x}, ${r.y}}, {${r.width}, ${r.height}}}`,
   UID: (_e, id) => id,
-  placeholderValue: ({ node }) => node.placeholder,
   traits: () => "",
 };
 

@@ -47,7 +47,11 @@ export class UnknownKeyError extends Error {
 
 type Value = string | number | boolean | null | Value[] | Record<string, number>;
 
-const ATTRIBUTES: Readonly<Record<string, (s: PredicateSubject) => Value>> = {
+/**
+ * The attributes of a node that element requests and predicates both read (FBElement's `wd`
+ * properties, without the prefix).
+ */
+export const NODE_ATTRIBUTES: Readonly<Record<string, (s: PredicateSubject) => Value>> = {
   name: ({ node }) => node.name,
   label: ({ node }) => node.label,
   value: ({ node }) => node.value,
@@ -61,6 +65,11 @@ const ATTRIBUTES: Readonly<Record<string, (s: PredicateSubject) => Value>> = {
   index: ({ index }) => index,
   rect: ({ node }) => ({ ...node.rect }),
   placeholderValue: ({ node }) => node.placeholder,
+};
+
+/** What a predicate may name: the node's attributes and the snapshot's `identifier`. */
+const ATTRIBUTES: Readonly<Record<string, (s: PredicateSubject) => Value>> = {
+  ...NODE_ATTRIBUTES,
   identifier: ({ node }) => node.identifier ?? "",
 };
 
