@@ -195,8 +195,8 @@ export async function runPlan(
       );
       acted.push(...regions);
       // One action keeps the plan's log, as before; several have their own.
-      const own = planned.log ?? (plan.fitted.length === 1 ? plan.log : undefined);
-      history.push(own ?? `${planned.type} ${JSON.stringify(planned.param)}`);
+      const single = plan.fitted.length === 1 && !planned.log ? plan.log : undefined;
+      history.push(single ?? describePlanned(planned));
     }
     await s.recorder.flush();
     if (plan.finished && allRan) {
