@@ -65,6 +65,7 @@ export type {
   Rect,
   Size,
   StreamFrame,
+  TargetIdentity,
 } from "./device/types.ts";
 export type { ScreenshotEncoding, ScreenshotFormat } from "./image/encoding.ts";
 export { DEFAULT_SCREENSHOT_QUALITY } from "./image/encoding.ts";
@@ -169,6 +170,15 @@ export type {
 export { runClearInput, runInput, runKeyboardPress } from "./device/text_entry.ts";
 export type { TextEntryHost } from "./device/text_entry.ts";
 export { toPhysicalPixel } from "./device/pixels.ts";
+export {
+  describeTarget,
+  TARGET_CONTEXT_MAX,
+  TARGET_NAME_MAX,
+  targetDifference,
+  targetInTree,
+  type TargetTreeNode,
+  trimTargetText,
+} from "./device/target_identity.ts";
 export type { Stroke } from "./device/gestures.ts";
 export type {
   ActionImplementation,

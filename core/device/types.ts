@@ -49,6 +49,36 @@ export interface LocatedElement {
 }
 
 /**
+ * What a platform's own element tree places at one point of the screen: the identity of an
+ * action's target, read when the action is planned and again before it runs
+ * (docs/model-protocol.md, "Target checks"). Two identities match when kind, id, name and context
+ * are equal and the box moved less than half its size; see `targetDifference` in
+ * `core/device/target_identity.ts`.
+ */
+export interface TargetIdentity {
+  /**
+   * The element's kind: a web tag with its role (`a link`, `input checkbox`), an Android class
+   * (`android.widget.Button`), an iOS element type (`XCUIElementTypeButton`), a HarmonyOS type.
+   */
+  kind: string;
+  /** A stable id where the platform has one: a DOM id, a resource-id, an accessibility identifier. */
+  id?: string;
+  /**
+   * The accessible name or the element's own trimmed text (at most 80 characters); never a
+   * field's typed value, which an action may change.
+   */
+  name?: string;
+  /**
+   * The trimmed text of the nearest enclosing element whose text is more than the element's own
+   * (a list row around its Delete button), at most 120 characters: tells apart elements that
+   * share a name.
+   */
+  context?: string;
+  /** The element's bounds in logical pixels (CSS pixels on the web). */
+  box: Rect;
+}
+
+/**
  * Describes one parameter of a device action, for the planning prompt and for validation.
  * `locate` parameters are filled by the SDK with a {@link LocatedElement}.
  *
@@ -218,6 +248,16 @@ export interface AbstractInterface {
    * cached.
    */
   xpathsAt?(point: Point): Promise<string[]>;
+  /**
+   * The identity of the element at each point (logical pixels), in one read of the platform's
+   * element tree (the DOM through open shadow roots and same-origin frames, `uiautomator dump`,
+   * WebDriverAgent's `/source`, `uitest dumpLayout`); `undefined` for a point where the tree
+   * names nothing. Between the actions of one plan the agent reads each further action's target
+   * when the plan arrives and again before the action, and drops the rest of the plan when it
+   * changed (docs/model-protocol.md, "Target checks"). Optional: without it the agent compares
+   * the pixels of the target's box on the two screenshots instead.
+   */
+  targetsAt?(points: readonly Point[]): Promise<(TargetIdentity | undefined)[]>;
   /** Local time on the device (`useDeviceTime`). */
   getDeviceLocalTimeString?(): Promise<string>;
   /**
