@@ -45,7 +45,7 @@ export async function runCall<T>(
  * observation query (`observed`) reads its final screenshot through the frozen-context path
  * and sends its frames before the prompt's images.
  */
-export async function execCall<T>(
+async function execCall<T>(
   state: AgentState,
   apiName: string,
   prompt: string | ResolvedPrompt,

@@ -248,7 +248,7 @@ export function readAgentSection(
  * The key every device platform's section takes besides its own: `output`, the JSON file its
  * script's results are written to, as the `web` section's.
  */
-export const PLATFORM_OUTPUT_KEY = "output";
+const PLATFORM_OUTPUT_KEY = "output";
 
 /**
  * Reads and checks a device platform's section with its schema: a mapping, or empty (`{}`).
