@@ -71,7 +71,10 @@ export function dialogsScript(agent: () => WebPageAgent): TestModelScript {
         action: {
           type: "Tap",
           param: {
-            locate: { prompt: "the Leave this page link", box: await measure(agent(), "#leave-link") },
+            locate: {
+              prompt: "the Leave this page link",
+              box: await measure(agent(), "#leave-link"),
+            },
           },
         },
       };
@@ -143,19 +146,22 @@ export function nativeDialogTests(register: RegisterDialogTest): void {
     },
   );
 
-  register("nativeDialogs 'accept': confirm returns true, prompt its default value", async (open) => {
-    const agent = await open(dialogsScript, { nativeDialogs: "accept" });
-    await agent.aiTap("the Ask to confirm button");
-    await agent.aiTap("the Ask for a name button");
-    assert.deepEqual(await answers(agent), [
-      { dialog: "confirm", value: true },
-      { dialog: "prompt", value: "guest" },
-    ]);
-    assert.deepEqual(dialogSteps(agent).map((s) => s.title), [
-      "Dialog: confirm, accepted",
-      'Dialog: prompt, accepted with "guest"',
-    ]);
-  });
+  register(
+    "nativeDialogs 'accept': confirm returns true, prompt its default value",
+    async (open) => {
+      const agent = await open(dialogsScript, { nativeDialogs: "accept" });
+      await agent.aiTap("the Ask to confirm button");
+      await agent.aiTap("the Ask for a name button");
+      assert.deepEqual(await answers(agent), [
+        { dialog: "confirm", value: true },
+        { dialog: "prompt", value: "guest" },
+      ]);
+      assert.deepEqual(dialogSteps(agent).map((s) => s.title), [
+        "Dialog: confirm, accepted",
+        'Dialog: prompt, accepted with "guest"',
+      ]);
+    },
+  );
 
   register(
     "a function answers each dialog from its type, message and default value",
