@@ -75,15 +75,22 @@ export function checkNativeDialogs(value: unknown): void {
 export class NativeDialogAnswerer {
   readonly #option: NativeDialogsOption;
   readonly #report: (event: DeviceEvent) => void;
+  readonly #answerTimeoutMs: number;
   readonly #watched = new Map<PageDriver, Unsubscribe>();
 
   /**
    * @param option the checked `nativeDialogs` option; undefined is `"dismiss"`.
    * @param report called once per dialog, after it was answered.
+   * @param answerTimeoutMs how long the option's function may take to answer (tests shorten it).
    */
-  constructor(option: NativeDialogsOption | undefined, report: (event: DeviceEvent) => void) {
+  constructor(
+    option: NativeDialogsOption | undefined,
+    report: (event: DeviceEvent) => void,
+    answerTimeoutMs: number = NATIVE_DIALOG_ANSWER_TIMEOUT_MS,
+  ) {
     this.#option = option ?? "dismiss";
     this.#report = report;
+    this.#answerTimeoutMs = answerTimeoutMs;
   }
 
   /** Answers the dialogs of `driver`'s page from now on (once per driver; idempotent). */
@@ -148,15 +155,15 @@ export class NativeDialogAnswerer {
       timer = setTimeout(
         () =>
           resolve(
-            `nativeDialogs: the function gave no answer to a ${dialog.type} dialog within ${NATIVE_DIALOG_ANSWER_TIMEOUT_MS} ms`,
+            `nativeDialogs: the function gave no answer to the ${dialog.type} dialog within ${this.#answerTimeoutMs} ms`,
           ),
-        NATIVE_DIALOG_ANSWER_TIMEOUT_MS,
+        this.#answerTimeoutMs,
       );
     });
     const answered = (async () => await option({ ...dialog }))().then(
       (answer) => checkAnswer(answer, dialog),
       (error) =>
-        `nativeDialogs: the function threw on a ${dialog.type} dialog: ${messageOf(error)}`,
+        `nativeDialogs: the function threw on the ${dialog.type} dialog: ${messageOf(error)}`,
     );
     try {
       return await Promise.race([answered, late]);
@@ -174,7 +181,7 @@ function defaultAnswer(dialog: NativeDialog): NativeDialogAnswer {
 // The handler's answer once checked, or what is wrong with it.
 function checkAnswer(answer: unknown, dialog: NativeDialog): NativeDialogAnswer | string {
   const problem = (what: string) =>
-    `nativeDialogs: the function's answer to a ${dialog.type} dialog must be { accept: boolean, promptText?: string }: ${what}`;
+    `nativeDialogs: the function's answer to the ${dialog.type} dialog must be { accept: boolean, promptText?: string }: ${what}`;
   if (typeof answer !== "object" || answer === null) {
     return problem(`it returned ${describe(answer)}`);
   }
