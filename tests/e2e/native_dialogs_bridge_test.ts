@@ -17,7 +17,7 @@ import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import type { AgentOverBrowserBridge, WebPageAgent } from "@sdk/web";
+import type { AgentOverBrowserBridge } from "@sdk/web";
 import type { TestModel } from "@sdk/core/testing";
 import {
   launchWithBridgeExtension,
@@ -66,14 +66,13 @@ nativeDialogTests((name, body) =>
       const page = await openFixture(context, app.url, "dialogs.html");
       pages.push(page);
       page.on("dialog", (dialog) => void opened.push(`${dialog.type()}: ${dialog.message()}`));
-      let agent: WebPageAgent | undefined;
-      agent = await startBridgeAgent(
+      const agent: AgentOverBrowserBridge = await startBridgeAgent(
         { port, token: TOKEN, models, agents },
         () => page,
-        script(() => agent!),
+        script(() => agent),
         options,
       );
-      await (agent as AgentOverBrowserBridge).connectCurrentTab();
+      await agent.connectCurrentTab();
       return agent;
     });
     // The dialogs were real, and open until the bridge answered them.

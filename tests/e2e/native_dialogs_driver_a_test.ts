@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
-import { DriverABrowserAgent, type WebPageAgent } from "@sdk/web";
+import { DriverABrowserAgent } from "@sdk/web";
 import { startTestModel } from "@sdk/core/testing";
 import { singleDriverTest } from "./_drivers.ts";
 import { dialogsScript, nativeDialogTests } from "./_native_dialogs.ts";
@@ -17,8 +17,7 @@ nativeDialogTests((name, body) =>
   singleDriverTest("DriverA", name, async (e2e) => {
     await body(async (script, options) => {
       const page = await e2e.open("dialogs.html");
-      let agent: WebPageAgent | undefined;
-      ({ agent } = await e2e.agent(page, script(() => agent!), options));
+      const { agent } = await e2e.agent(page, script(() => agent), options);
       return agent;
     });
   }, { timeout: 60_000 })

@@ -7,7 +7,6 @@
 
 import assert from "node:assert/strict";
 import { SdkTypeError } from "@sdk/core";
-import type { WebPageAgent } from "@sdk/web";
 import { singleDriverTest } from "./_drivers.ts";
 import { nativeDialogTests } from "./_native_dialogs.ts";
 
@@ -15,8 +14,7 @@ nativeDialogTests((name, body) =>
   singleDriverTest("DriverB", name, async (e2e) => {
     await body(async (script, options) => {
       const page = await e2e.open("dialogs.html");
-      let agent: WebPageAgent | undefined;
-      ({ agent } = await e2e.agent(page, script(() => agent!), options));
+      const { agent } = await e2e.agent(page, script(() => agent), options);
       return agent;
     });
   }, { timeout: 60_000 })
