@@ -55,6 +55,7 @@ export type {
   ActionContext,
   ActionParamSpec,
   DeviceAction,
+  DeviceEvent,
   ElementsDescriptionOptions,
   FrameStream,
   FrameStreamOptions,
