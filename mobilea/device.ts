@@ -114,8 +114,9 @@ export class MobileADevice implements AbstractInterface {
    * read back in the same shell command (mobilea/targets.ts): a node's class, `resource-id`, its
    * content description or text (a text field's typed text left out), and its bounds. Between
    * the actions of one plan the agent compares them (docs/model-protocol.md, "Target checks").
-   * Present on the default display only: uiautomator dumps that display's active window. Rejects
-   * with a `ToolError` when the device wrote no dump (the screen never idled).
+   * Present on the default display only: uiautomator dumps that display's active window. A dump
+   * the device does not write (the screen never idles) names nothing: the agent then compares
+   * the targets' pixels.
    */
   readonly targetsAt?: (points: readonly Point[]) => Promise<(TargetIdentity | undefined)[]>;
   #resolveApp: (target: string) => string = (target) => target;
