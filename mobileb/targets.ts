@@ -15,7 +15,8 @@ import { WDA_TOOL, type WdaClient } from "./wda.ts";
  * WebDriverAgent's XML source as a tree in points: each element's type as its kind, its
  * accessibility identifier as its id (WDA's `name` where it differs from the `label`, which
  * `name` falls back to), its label as its text (a static text's value when it has no label; a
- * field's or a switch's value never), and its frame (`x`, `y`, `width`, `height`). An element
+ * field's or a switch's value never; not a label that is only its children's joined, as a
+ * cell's often is), and its frame (`x`, `y`, `width`, `height`). An element
  * WDA reports as not visible is left out, its children kept. `undefined` when `xml` holds no
  * element.
  */
@@ -28,7 +29,10 @@ export function sourceTree(xml: string): TargetTreeNode | undefined {
     const [x, y, width, height] = [a.x, a.y, a.width, a.height].map(Number);
     if (a.visible === "false" || ![x, y, width, height].every(Number.isFinite)) return children;
     const kind = a.type || element.name;
-    const label = a.label || (kind === "XCUIElementTypeStaticText" ? a.value : "") || "";
+    let label = a.label || (kind === "XCUIElementTypeStaticText" ? a.value : "") || "";
+    // A cell's label is often its children's labels joined ("Invoice 42, Archive"): then it is
+    // theirs, not its own, and is not counted twice.
+    if (label && compact(label) === compact(children.map(allText).join(""))) label = "";
     const id = a.name && a.name !== a.label ? a.name : "";
     return [{
       kind,
@@ -41,6 +45,13 @@ export function sourceTree(xml: string): TargetTreeNode | undefined {
   const [top] = convert(root);
   // The Application is the root: what a point can land on starts with its windows.
   return top ?? { kind: root.name, box: { left: 0, top: 0, width: 0, height: 0 }, children: [] };
+}
+
+const compact = (text: string) => text.replace(/[\s,]+/g, "");
+
+/** The text of a node and its descendants. */
+function allText(node: TargetTreeNode): string {
+  return (node.text ?? "") + node.children.map(allText).join("");
 }
 
 /**

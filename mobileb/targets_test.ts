@@ -37,7 +37,7 @@ function el(
 /** A mail list as WDA gives it (390 x 844 points), one cell per subject under a nav bar. */
 function inbox(subjects: string[]): string {
   const cells = subjects.map((subject, i) =>
-    el("Cell", [0, 100 + i * 80, 390, 80], {}, [
+    el("Cell", [0, 100 + i * 80, 390, 80], { label: `${subject}, Archive` }, [
       el("StaticText", [16, 116 + i * 80, 280, 48], {
         name: subject,
         label: subject,
@@ -85,7 +85,9 @@ test("sourceTree: types, identifiers, labels, frames in points; invisible elemen
     box: { left: 16, top: 50, width: 358, height: 40 },
     children: [],
   });
-  const [subject, archive] = window.children[1].children[0].children;
+  const cell = window.children[1].children[0];
+  assert.equal(cell.text, undefined, "a cell's label that is its children's is theirs");
+  const [subject, archive] = cell.children;
   assert.deepEqual([subject.id, subject.text], [undefined, "Lunch on Friday"]);
   assert.deepEqual([archive.id, archive.text], ["archive", "Archive"]);
   assert.equal(sourceTree("no xml"), undefined);
