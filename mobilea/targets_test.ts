@@ -2,6 +2,7 @@ import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { targetDifference } from "@sdk/core";
 import type { BridgeShell } from "./bridge_shell.ts";
+import { MobileADevice } from "./device.ts";
 import { targetsAt, WINDOW_DUMP_COMMAND, windowDumpTree } from "./targets.ts";
 
 const FLAGS =
@@ -145,4 +146,10 @@ test("the check's command removes a stale dump first and its own afterwards", ()
   );
   assert.equal(windowDumpTree("UI hierchary dumped to: /x\n", 1), undefined);
   assert.equal(windowDumpTree("<other/>", 1), undefined);
+});
+
+test("MobileADevice offers targetsAt on the default display only (uiautomator dumps that one)", () => {
+  assert.equal(typeof new MobileADevice("emulator-5554").targetsAt, "function");
+  assert.equal(typeof new MobileADevice("emulator-5554", { displayId: 0 }).targetsAt, "function");
+  assert.equal(new MobileADevice("emulator-5554", { displayId: 2 }).targetsAt, undefined);
 });
