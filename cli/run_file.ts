@@ -68,7 +68,7 @@ const PAGE_OPTION_KEYS = [
  * The agent options of a file: its `web` page options, then its `agent` section (a `cache`
  * without an id takes the file's name), then the command line's flags.
  */
-export function agentOptionsOf(
+function agentOptionsOf(
   file: string,
   web: Partial<ScriptWebTarget>,
   agent: ScriptAgentOptions,

@@ -5,15 +5,15 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
-import { captureFor } from "../agent/session.ts";
-import { toLocatedElement } from "../agent/screen.ts";
-import type { Screen } from "../agent/screen.ts";
-import { performAction } from "../agent/perform.ts";
-import { locateWithCache, rememberLocate } from "../agent/cache/locate_cache.ts";
-import { replayPlan, toCacheAction } from "../agent/cache/plan_cache.ts";
-import type { PlanCacheAction } from "../agent/cache/yaml_io.ts";
-import type { AllowedUploadDir } from "../agent/upload_paths.ts";
+import type { CallSession } from "../session/session.ts";
+import { captureFor } from "../session/session.ts";
+import { toLocatedElement } from "../session/screen.ts";
+import type { Screen } from "../session/screen.ts";
+import { performAction } from "../session/perform.ts";
+import { locateWithCache, rememberLocate } from "../cache/locate_cache.ts";
+import { replayPlan, toCacheAction } from "../cache/plan_cache.ts";
+import type { PlanCacheAction } from "../session/cache_file.ts";
+import type { AllowedUploadDir } from "../session/upload_paths.ts";
 import type { LocatedElement, Rect } from "../device/types.ts";
 import { PlanningError } from "../errors.ts";
 import { planSystemPrompt, planUserText } from "../model/prompts.ts";
@@ -38,8 +38,11 @@ export interface PlanRunOptions {
   deepThink: boolean;
   /** Maximum planning cycles. */
   cycleLimit: number;
-  /** How many actions one JSON plan may carry (the dialects plan one). Default 1. */
-  maxActionsPerPlan?: number;
+  /**
+   * How many actions one JSON plan may carry (the dialects plan one): the agent's
+   * `maxActionsPerPlan`, whose default is `DEFAULT_MAX_ACTIONS_PER_PLAN` (5) in `session/options.ts`.
+   */
+  maxActionsPerPlan: number;
   /**
    * Locate each planned element with deepLocate (two calls, the second on a zoomed crop) instead
    * of using the planner's box (JSON protocol only; dialects give their own coordinates).
@@ -117,7 +120,7 @@ export async function runPlan(
     const actions = s.device.actionSpace();
     const screen = await captureFor(s, "planning");
     const useBoxes = !options.deepThink && !options.deepLocate;
-    const maxActions = options.maxActionsPerPlan ?? 1;
+    const maxActions = options.maxActionsPerPlan;
     const plan = await modelStep(s, {
       kind: "Planning",
       title: `Plan step ${cycle}`,

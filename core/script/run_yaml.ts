@@ -5,7 +5,7 @@
  * @module
  */
 
-import { errorMessage } from "../agent/execution.ts";
+import { errorMessage } from "../session/execution.ts";
 import { FLOW_ITEMS } from "./flow_items.ts";
 import { readScriptTasks, type ScriptReadOptions } from "./script_schema.ts";
 import type { ScriptTasks } from "./script_tasks.ts";
@@ -49,7 +49,7 @@ export interface RunYamlResult {
  * @throws {YamlScriptError} naming every item whose method the agent lacks (a `javascript` item
  * on an agent without `evaluateJavaScript`), up to the limit of errors a file reports.
  */
-export function checkAgentMethods(agent: YamlAgent, script: ScriptTasks): void {
+function checkAgentMethods(agent: YamlAgent, script: ScriptTasks): void {
   const errors: YamlScriptError[] = [];
   let more = false;
   for (const [ti, task] of script.tasks.entries()) {

@@ -7,9 +7,9 @@
  * @module
  */
 
-import type { CacheStrategy } from "../agent/cache/options.ts";
-import type { AgentOptions } from "../agent/options.ts";
-import type { AIContextApiName } from "../agent/context.ts";
+import type { CacheStrategy } from "../session/cache_options.ts";
+import type { AgentOptions } from "../session/options.ts";
+import type { AIContextApiName } from "../session/context.ts";
 import {
   bool,
   childAt,
@@ -248,7 +248,7 @@ export function readAgentSection(
  * The key every device platform's section takes besides its own: `output`, the JSON file its
  * script's results are written to, as the `web` section's.
  */
-export const PLATFORM_OUTPUT_KEY = "output";
+const PLATFORM_OUTPUT_KEY = "output";
 
 /**
  * Reads and checks a device platform's section with its schema: a mapping, or empty (`{}`).
