@@ -13,7 +13,7 @@ import type { BridgeShell } from "./bridge_shell.ts";
 const log = logger("sdk:mobilea");
 
 /** Where `uiautomator dump` writes for a check; removed again after it is read. */
-export const WINDOW_DUMP_PATH = "/data/local/tmp/sdk_window_dump.xml";
+const WINDOW_DUMP_PATH = "/data/local/tmp/sdk_window_dump.xml";
 
 /**
  * The shell command of one check: an old dump removed first (uiautomator exits 0 without

@@ -13,7 +13,7 @@ import type { ToolShell } from "./tool_shell.ts";
 const log = logger("sdk:mobilec");
 
 /** Where `uitest dumpLayout` writes for a check; removed again after it is read. */
-export const LAYOUT_PATH = "/data/local/tmp/sdk_layout.json";
+const LAYOUT_PATH = "/data/local/tmp/sdk_layout.json";
 
 /**
  * The shell command of one check: the layout dumped, printed and removed (a stale file removed

@@ -32,7 +32,7 @@ import {
 import type { AndroidCommand } from "./_android_device.ts";
 
 /** Where `uiautomator dump` writes without a file argument. */
-export const DEFAULT_DUMP_FILE = "/sdcard/window_dump.xml";
+const DEFAULT_DUMP_FILE = "/sdcard/window_dump.xml";
 
 /** Android's widget class for each kind of drawn element. */
 const WIDGET_CLASSES: Readonly<Record<ScreenElementKind, string>> = {
@@ -145,7 +145,7 @@ function xmlOf(node: DumpNode): string {
  * The window's hierarchy as `uiautomator dump` writes it: the foreground app's window and the
  * page's drawn elements that are on screen.
  */
-export async function windowDump(phone: VirtualPhone): Promise<string> {
+async function windowDump(phone: VirtualPhone): Promise<string> {
   const { packageName } = phone.foregroundApp();
   const raw = await readScreenElements(phone);
   const px = (n: number) => Math.round(n * phone.density);
