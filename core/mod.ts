@@ -172,6 +172,12 @@ export { runClearInput, runInput, runKeyboardPress } from "./device/text_entry.t
 export type { TextEntryHost } from "./device/text_entry.ts";
 export { toPhysicalPixel } from "./device/pixels.ts";
 export {
+  decodeXmlText,
+  readBoundsText,
+  readXmlTree,
+  type XmlElement,
+} from "./device/element_tree.ts";
+export {
   describeTarget,
   TARGET_CONTEXT_MAX,
   TARGET_NAME_MAX,
