@@ -20,6 +20,7 @@ import type {
   DeviceAction,
   FrameStream,
   FrameStreamOptions,
+  LocatedElement,
   Point,
   Size,
   TargetIdentity,
@@ -61,7 +62,7 @@ import { type MobileADeviceOptions, type MobileASettings, readMobileAOptions } f
 import { mobileAPinchAction, PinchChannel } from "./pinch.ts";
 import { Screen } from "./screen.ts";
 import { capturePng, screenshotDataUri } from "./screenshot.ts";
-import { targetsAt } from "./targets.ts";
+import { locateByXpath, targetsAt, xpathsAt } from "./targets.ts";
 import { checkText, clearField, typeText } from "./typing.ts";
 import { YadbHelper } from "./yadb.ts";
 
@@ -119,6 +120,19 @@ export class MobileADevice implements AbstractInterface {
    * the targets' pixels.
    */
   readonly targetsAt?: (points: readonly Point[]) => Promise<(TargetIdentity | undefined)[]>;
+  /**
+   * XPaths of the node at `point` (logical pixels) over one `uiautomator dump`, whose elements
+   * are named by their class (`//android.widget.Button[@resource-id="..."]`), for the locate
+   * cache (docs/mobilea.md, "XPath and the cache"). Default display only, as {@link targetsAt}.
+   */
+  readonly xpathsAt?: (point: Point) => Promise<string[]>;
+  /**
+   * The first node on the screen an XPath selects in one `uiautomator dump` (spec 4.2 `xpath`),
+   * in logical pixels; `undefined` when none does. Default display only, as {@link targetsAt}.
+   *
+   * @throws {SdkTypeError} naming the expression when it is not valid XPath selecting nodes.
+   */
+  readonly locateByXpath?: (xpath: string) => Promise<LocatedElement | undefined>;
   #resolveApp: (target: string) => string = (target) => target;
 
   /**
@@ -170,6 +184,14 @@ export class MobileADevice implements AbstractInterface {
       this.targetsAt = async (points) => {
         const { dpr } = await this.size();
         return await holdOpen(targetsAt(this.#shell, dpr, points));
+      };
+      this.xpathsAt = async (point) => {
+        const { dpr } = await this.size();
+        return await holdOpen(xpathsAt(this.#shell, dpr, point));
+      };
+      this.locateByXpath = async (xpath) => {
+        const { dpr } = await this.size();
+        return await holdOpen(locateByXpath(this.#shell, dpr, xpath));
       };
     }
     const builtIn = heldActions(mobileAActions(this.#actionHost()));

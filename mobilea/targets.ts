@@ -6,8 +6,16 @@
  * @module
  */
 
-import type { Point, TargetIdentity, TargetTreeNode } from "@sdk/core";
-import { logger, readBoundsText, readXmlTree, targetInTree, type XmlElement } from "@sdk/core";
+import type { LocatedElement, Point, TargetIdentity, TargetTreeNode } from "@sdk/core";
+import {
+  locateInTree,
+  logger,
+  readBoundsText,
+  readXmlTree,
+  targetInTree,
+  type XmlElement,
+  xpathsInTree,
+} from "@sdk/core";
 import type { BridgeShell } from "./bridge_shell.ts";
 
 const log = logger("sdk:mobilea");
@@ -51,6 +59,8 @@ export function windowDumpTree(xml: string, dpr: number): TargetTreeNode | undef
       ...(text ? { text } : {}),
       box,
       children,
+      tag: kind,
+      attributes: a,
     }];
   };
   const children = hierarchy.children.flatMap(convert);
@@ -60,11 +70,33 @@ export function windowDumpTree(xml: string, dpr: number): TargetTreeNode | undef
 }
 
 /**
+ * One window dump as a tree in logical pixels, or `undefined` when the device wrote none (`ERROR:
+ * could not get idle state.` after 10 s of a screen that keeps changing, `ERROR: null root node
+ * returned by UiTestAutomationBridge.`, no `uiautomator`); the run log (`sdk:mobilea`) then has
+ * what the device printed.
+ *
+ * @throws the shell's `ConnectionError` when the device cannot be reached.
+ */
+async function readWindowTree(
+  shell: BridgeShell,
+  dpr: number,
+  use: string,
+): Promise<TargetTreeNode | undefined> {
+  const { stdout, stderr } = await shell.shell(WINDOW_DUMP_COMMAND);
+  const tree = windowDumpTree(stdout, dpr);
+  if (!tree) {
+    log(`uiautomator dump wrote no window hierarchy: ${use}`, {
+      device: shell.deviceId,
+      output: `${stdout}\n${stderr}`.trim().slice(0, 500),
+    });
+  }
+  return tree;
+}
+
+/**
  * The identity of what is at each point (logical pixels), from one window dump. When the device
- * wrote no dump (`ERROR: could not get idle state.` after 10 s of a screen that keeps changing,
- * `ERROR: null root node returned by UiTestAutomationBridge.`, no `uiautomator`), nothing is named
- * at any point, so the agent compares the targets' pixels instead; the run log (`sdk:mobilea`)
- * has what the device printed.
+ * wrote no dump, nothing is named at any point, so the agent compares the targets' pixels
+ * instead.
  *
  * @throws the shell's `ConnectionError` when the device cannot be reached.
  */
@@ -73,14 +105,34 @@ export async function targetsAt(
   dpr: number,
   points: readonly Point[],
 ): Promise<(TargetIdentity | undefined)[]> {
-  const { stdout, stderr } = await shell.shell(WINDOW_DUMP_COMMAND);
-  const tree = windowDumpTree(stdout, dpr);
-  if (!tree) {
-    log("uiautomator dump wrote no window hierarchy: the targets are checked by their pixels", {
-      device: shell.deviceId,
-      output: `${stdout}\n${stderr}`.trim().slice(0, 500),
-    });
-    return points.map(() => undefined);
-  }
-  return points.map((point) => targetInTree(tree, point));
+  const tree = await readWindowTree(shell, dpr, "the targets are checked by their pixels");
+  return points.map((point) => tree && targetInTree(tree, point));
+}
+
+/**
+ * XPaths of the node at `point` (logical pixels) over one window dump, whose elements are named
+ * by their class (`//android.widget.Button[@text="Save"]`): by `resource-id`, by class and
+ * text or content description, by position. `[]` when the device wrote no dump.
+ *
+ * @throws the shell's `ConnectionError` when the device cannot be reached.
+ */
+export async function xpathsAt(shell: BridgeShell, dpr: number, point: Point): Promise<string[]> {
+  const tree = await readWindowTree(shell, dpr, "the location is not cached");
+  return tree ? await xpathsInTree(tree, point) : [];
+}
+
+/**
+ * The first node on the screen `xpath` selects in one window dump, in logical pixels; `undefined`
+ * when none does or the device wrote no dump.
+ *
+ * @throws {SdkTypeError} naming the expression when it is not valid XPath selecting nodes.
+ * @throws the shell's `ConnectionError` when the device cannot be reached.
+ */
+export async function locateByXpath(
+  shell: BridgeShell,
+  dpr: number,
+  xpath: string,
+): Promise<LocatedElement | undefined> {
+  const tree = await readWindowTree(shell, dpr, "nothing is located by the xpath");
+  return tree ? await locateInTree(tree, xpath) : undefined;
 }

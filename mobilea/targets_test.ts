@@ -3,7 +3,13 @@ import assert from "node:assert/strict";
 import { targetDifference } from "@sdk/core";
 import type { BridgeShell } from "./bridge_shell.ts";
 import { MobileADevice } from "./device.ts";
-import { targetsAt, WINDOW_DUMP_COMMAND, windowDumpTree } from "./targets.ts";
+import {
+  locateByXpath,
+  targetsAt,
+  WINDOW_DUMP_COMMAND,
+  windowDumpTree,
+  xpathsAt,
+} from "./targets.ts";
 
 const FLAGS =
   'checkable="false" checked="false" clickable="true" enabled="true" focusable="true" ' +
@@ -123,6 +129,47 @@ test("targetsAt: a row's subject and a button in it, from one dump; a row pushed
   assert.equal(targetDifference(row!, row), undefined);
 });
 
+test("xpathsAt and locateByXpath: a row's subject by its text survives a row added above; the Archive button by position does not", async () => {
+  let dump = inbox(["Lunch on Friday", "Invoice 42"]);
+  let reads = 0;
+  const shell = {
+    deviceId: "emulator-5554",
+    shell: () => {
+      reads++;
+      return Promise.resolve({ stdout: dump, stderr: "", exitCode: 0 });
+    },
+  } as unknown as BridgeShell;
+  const subject: [number, number] = [100, 180];
+  const archive: [number, number] = [360, 180];
+  assert.deepEqual(await xpathsAt(shell, DPR, subject), [
+    '//android.widget.TextView[@text="Invoice 42"]',
+    "/hierarchy/android.widget.FrameLayout[1]/androidx.recyclerview.widget.RecyclerView[1]" +
+    "/android.widget.LinearLayout[2]/android.widget.TextView[1]",
+  ]);
+  const [button] = await xpathsAt(shell, DPR, archive);
+  assert.equal(
+    button,
+    "/hierarchy/android.widget.FrameLayout[1]/androidx.recyclerview.widget.RecyclerView[1]" +
+      "/android.widget.LinearLayout[2]/android.widget.Button[1]",
+  );
+  assert.equal(reads, 2, "one dump per call");
+  // The user's own xpaths: by class and attributes, an attribute or a text standing for its node.
+  const found = await locateByXpath(shell, DPR, '//*[@resource-id="com.example.mail:id/search"]');
+  assert.deepEqual(found?.rect, { left: 0, top: 0, width: 1080 / DPR, height: 168 / DPR });
+  assert.deepEqual(found?.center, [206, 32]);
+  const byText = await locateByXpath(shell, DPR, '//android.widget.TextView[@text="Invoice 42"]');
+  assert.equal(byText?.rect.top, 160);
+  assert.equal(await locateByXpath(shell, DPR, "//android.widget.Switch"), undefined);
+  await assert.rejects(locateByXpath(shell, DPR, "//["), /Invalid xpath "\/\/\["/);
+  await assert.rejects(locateByXpath(shell, DPR, "count(//node)"), /not elements/);
+  // A new mail on top: the text still finds the row (moved down); the position finds another.
+  dump = inbox(["New mail", "Lunch on Friday", "Invoice 42"]);
+  const moved = await locateByXpath(shell, DPR, '//android.widget.TextView[@text="Invoice 42"]');
+  assert.equal(moved?.rect.top, 240);
+  const [other] = await targetsAt(shell, DPR, [(await locateByXpath(shell, DPR, button))!.center]);
+  assert.equal(other?.context, "Lunch on Friday Archive");
+});
+
 test("targetsAt: no dump (the screen never idled) names nothing, for the pixel check to take over", async () => {
   const shell = {
     deviceId: "emulator-5554",
@@ -152,4 +199,8 @@ test("MobileADevice offers targetsAt on the default display only (uiautomator du
   assert.equal(typeof new MobileADevice("emulator-5554").targetsAt, "function");
   assert.equal(typeof new MobileADevice("emulator-5554", { displayId: 0 }).targetsAt, "function");
   assert.equal(new MobileADevice("emulator-5554", { displayId: 2 }).targetsAt, undefined);
+  // The locate cache and the xpath option read the same dump.
+  assert.equal(typeof new MobileADevice("emulator-5554").xpathsAt, "function");
+  assert.equal(typeof new MobileADevice("emulator-5554").locateByXpath, "function");
+  assert.equal(new MobileADevice("emulator-5554", { displayId: 2 }).locateByXpath, undefined);
 });

@@ -20,6 +20,7 @@ import type {
   DeviceAction,
   FrameStream,
   FrameStreamOptions,
+  LocatedElement,
   Point,
   Size,
   TargetIdentity,
@@ -38,7 +39,7 @@ import { type MobileBDeviceOptions, type MobileBSettings, readMobileBOptions } f
 import { Screen } from "./screen.ts";
 import { WdaSession } from "./session.ts";
 import { iosKeyText } from "./keys.ts";
-import { targetsAt } from "./targets.ts";
+import { locateByXpath, targetsAt, xpathsAt } from "./targets.ts";
 import { drag, dragAndDrop, hold, perform, scroll, tapAt } from "./touch.ts";
 import { clearField, dismissKeyboard, keys, typeText } from "./typing.ts";
 import { DRIVER_REQUEST_METHODS, type DriverRequestMethod, WDA_TOOL, WdaClient } from "./wda.ts";
@@ -191,6 +192,30 @@ export class MobileBDevice implements AbstractInterface {
   async targetsAt(points: readonly Point[]): Promise<(TargetIdentity | undefined)[]> {
     this.#session.checkLive();
     return await targetsAt(this.#client, points);
+  }
+
+  /**
+   * XPaths of the element at `point` (points) over one `GET /source` (mobileb/targets.ts), whose
+   * elements are named by their type (`//XCUIElementTypeButton[@label="Save"]`), for the locate
+   * cache (docs/mobileb.md, "XPath and the cache").
+   *
+   * @throws {ConnectionError} when WDA cannot be reached.
+   */
+  async xpathsAt(point: Point): Promise<string[]> {
+    this.#session.checkLive();
+    return await xpathsAt(this.#client, point);
+  }
+
+  /**
+   * The first visible element an XPath selects in one `GET /source` (spec 4.2 `xpath`), in
+   * points; `undefined` when none does.
+   *
+   * @throws {SdkTypeError} naming the expression when it is not valid XPath selecting nodes.
+   * @throws {ConnectionError} when WDA cannot be reached.
+   */
+  async locateByXpath(xpath: string): Promise<LocatedElement | undefined> {
+    this.#session.checkLive();
+    return await locateByXpath(this.#client, xpath);
   }
 
   /**

@@ -6,8 +6,15 @@
  * @module
  */
 
-import type { Point, TargetIdentity, TargetTreeNode } from "@sdk/core";
-import { readXmlTree, targetInTree, ToolError, type XmlElement } from "@sdk/core";
+import type { LocatedElement, Point, TargetIdentity, TargetTreeNode } from "@sdk/core";
+import {
+  locateInTree,
+  readXmlTree,
+  targetInTree,
+  ToolError,
+  type XmlElement,
+  xpathsInTree,
+} from "@sdk/core";
 import { log } from "./log.ts";
 import { WDA_TOOL, type WdaClient } from "./wda.ts";
 
@@ -40,6 +47,8 @@ export function sourceTree(xml: string): TargetTreeNode | undefined {
       ...(label ? { text: label } : {}),
       box: { left: x, top: y, width, height },
       children,
+      tag: element.name,
+      attributes: a,
     }];
   };
   const [top] = convert(root);
@@ -55,16 +64,12 @@ function allText(node: TargetTreeNode): string {
 }
 
 /**
- * The identity of what is at each point (points), from one `GET /source`. When WDA cannot give
- * the source (it answers an error, or no XML), nothing is named at any point, so the agent
- * compares the targets' pixels instead; the run log (`sdk:mobileb`) has WDA's answer.
+ * One `GET /source` as a tree in points, or `undefined` when WDA cannot give it (it answers an
+ * error, or no XML); the run log (`sdk:mobileb`) then has WDA's answer.
  *
  * @throws {ConnectionError} when WDA cannot be reached.
  */
-export async function targetsAt(
-  client: WdaClient,
-  points: readonly Point[],
-): Promise<(TargetIdentity | undefined)[]> {
+async function readSourceTree(client: WdaClient, use: string): Promise<TargetTreeNode | undefined> {
   let answer: unknown;
   try {
     answer = await client.request("GET", "/source");
@@ -74,11 +79,51 @@ export async function targetsAt(
   }
   const tree = typeof answer === "string" ? sourceTree(answer) : undefined;
   if (!tree) {
-    log("GET /source gave no element tree: the targets are checked by their pixels", {
+    log(`GET /source gave no element tree: ${use}`, {
       driver: client.where,
       answer: answer instanceof Error ? answer.message : JSON.stringify(answer)?.slice(0, 500),
     });
-    return points.map(() => undefined);
   }
-  return points.map((point) => targetInTree(tree, point));
+  return tree;
+}
+
+/**
+ * The identity of what is at each point (points), from one `GET /source`. When WDA cannot give
+ * the source, nothing is named at any point, so the agent compares the targets' pixels instead.
+ *
+ * @throws {ConnectionError} when WDA cannot be reached.
+ */
+export async function targetsAt(
+  client: WdaClient,
+  points: readonly Point[],
+): Promise<(TargetIdentity | undefined)[]> {
+  const tree = await readSourceTree(client, "the targets are checked by their pixels");
+  return points.map((point) => tree && targetInTree(tree, point));
+}
+
+/**
+ * XPaths of the element at `point` (points) over one `GET /source`, whose elements are named by
+ * their type (`//XCUIElementTypeButton[@label="Save"]`): by `name` (the accessibility
+ * identifier), by type and label, by position. `[]` when WDA gives no source.
+ *
+ * @throws {ConnectionError} when WDA cannot be reached.
+ */
+export async function xpathsAt(client: WdaClient, point: Point): Promise<string[]> {
+  const tree = await readSourceTree(client, "the location is not cached");
+  return tree ? await xpathsInTree(tree, point) : [];
+}
+
+/**
+ * The first visible element on the screen `xpath` selects in one `GET /source`, in points;
+ * `undefined` when none does or WDA gives no source.
+ *
+ * @throws {SdkTypeError} naming the expression when it is not valid XPath selecting nodes.
+ * @throws {ConnectionError} when WDA cannot be reached.
+ */
+export async function locateByXpath(
+  client: WdaClient,
+  xpath: string,
+): Promise<LocatedElement | undefined> {
+  const tree = await readSourceTree(client, "nothing is located by the xpath");
+  return tree ? await locateInTree(tree, xpath) : undefined;
 }

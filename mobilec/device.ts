@@ -14,7 +14,14 @@
  * @module
  */
 
-import type { AbstractInterface, DeviceAction, Point, Size, TargetIdentity } from "@sdk/core";
+import type {
+  AbstractInterface,
+  DeviceAction,
+  LocatedElement,
+  Point,
+  Size,
+  TargetIdentity,
+} from "@sdk/core";
 import {
   checkAppNameResolver,
   holdOpen,
@@ -30,7 +37,7 @@ import { harmonyKeyEvent } from "./keys.ts";
 import { type MobileCDeviceOptions, type MobileCSettings, readMobileCOptions } from "./options.ts";
 import { Screen } from "./screen.ts";
 import { Screenshots } from "./screenshot.ts";
-import { targetsAt } from "./targets.ts";
+import { locateByXpath, targetsAt, xpathsAt } from "./targets.ts";
 import { ToolShell } from "./tool_shell.ts";
 import { clearField, dismissKeyboard, typeText } from "./typing.ts";
 
@@ -171,6 +178,32 @@ export class MobileCDevice implements AbstractInterface {
     this.#shell.checkLive();
     const { density } = await this.#screen.info();
     return await targetsAt(this.#shell, density, points);
+  }
+
+  /**
+   * XPaths of the component at `point` (logical pixels) over one `uitest dumpLayout`
+   * (mobilec/targets.ts), whose elements are named by their type (`//Button[@text="Save"]`), for
+   * the locate cache (docs/mobilec.md, "XPath and the cache").
+   *
+   * @throws {ConnectionError} after `destroy()`; the errors of the device's hdc runs.
+   */
+  async xpathsAt(point: Point): Promise<string[]> {
+    this.#shell.checkLive();
+    const { density } = await this.#screen.info();
+    return await xpathsAt(this.#shell, density, point);
+  }
+
+  /**
+   * The first component on the screen an XPath selects in one `uitest dumpLayout` (spec 4.2
+   * `xpath`), in logical pixels; `undefined` when none does.
+   *
+   * @throws {SdkTypeError} naming the expression when it is not valid XPath selecting nodes.
+   * @throws {ConnectionError} after `destroy()`; the errors of the device's hdc runs.
+   */
+  async locateByXpath(xpath: string): Promise<LocatedElement | undefined> {
+    this.#shell.checkLive();
+    const { density } = await this.#screen.info();
+    return await locateByXpath(this.#shell, density, xpath);
   }
 
   /** `harmony <deviceId>`, for the report. */

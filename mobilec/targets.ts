@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { Point, TargetIdentity, TargetTreeNode } from "@sdk/core";
-import { logger, readBoundsText, targetInTree } from "@sdk/core";
+import type { LocatedElement, Point, TargetIdentity, TargetTreeNode } from "@sdk/core";
+import { locateInTree, logger, readBoundsText, targetInTree, xpathsInTree } from "@sdk/core";
 import type { ToolShell } from "./tool_shell.ts";
 
 const log = logger("sdk:mobilec");
@@ -60,16 +60,50 @@ export function layoutTree(output: string, density: number): TargetTreeNode | un
     const name = EDITABLE_TYPES.has(kind)
       ? text(a.description)
       : text(a.description) || text(a.text);
-    return [{ kind, ...(id ? { id } : {}), ...(name ? { text: name } : {}), box, children }];
+    const attributes = Object.fromEntries(
+      Object.entries(a).filter(([, v]) => ["string", "number", "boolean"].includes(typeof v))
+        .map(([k, v]) => [k, String(v)]),
+    );
+    return [{
+      kind,
+      ...(id ? { id } : {}),
+      ...(name ? { text: name } : {}),
+      box,
+      children,
+      tag: kind,
+      attributes,
+    }];
   };
   const [tree] = typeof root === "object" && root ? convert(root, true) : [];
   return tree;
 }
 
 /**
+ * One layout dump as a tree in logical pixels, or `undefined` when uitest writes none; the run
+ * log (`sdk:mobilec`) then has what the device printed.
+ *
+ * @throws the errors of the device's hdc runs (`ConnectionError` when the device is gone).
+ */
+async function readLayoutTree(
+  shell: ToolShell,
+  density: number,
+  use: string,
+): Promise<TargetTreeNode | undefined> {
+  const output = await shell.shell(LAYOUT_COMMAND);
+  const tree = layoutTree(output, density);
+  if (!tree) {
+    log(`uitest dumpLayout wrote no layout: ${use}`, {
+      device: shell.deviceId,
+      output: output.trim().slice(0, 500),
+    });
+  }
+  return tree;
+}
+
+/**
  * The identity of what is at each point (logical pixels), from one layout dump. When uitest
  * writes no layout, nothing is named at any point, so the agent compares the targets' pixels
- * instead; the run log (`sdk:mobilec`) has what the device printed.
+ * instead.
  *
  * @throws the errors of the device's hdc runs (`ConnectionError` when the device is gone).
  */
@@ -78,14 +112,34 @@ export async function targetsAt(
   density: number,
   points: readonly Point[],
 ): Promise<(TargetIdentity | undefined)[]> {
-  const output = await shell.shell(LAYOUT_COMMAND);
-  const tree = layoutTree(output, density);
-  if (!tree) {
-    log("uitest dumpLayout wrote no layout: the targets are checked by their pixels", {
-      device: shell.deviceId,
-      output: output.trim().slice(0, 500),
-    });
-    return points.map(() => undefined);
-  }
-  return points.map((point) => targetInTree(tree, point));
+  const tree = await readLayoutTree(shell, density, "the targets are checked by their pixels");
+  return points.map((point) => tree && targetInTree(tree, point));
+}
+
+/**
+ * XPaths of the component at `point` (logical pixels) over one layout dump, whose elements are
+ * named by their type with uitest's attributes (`//Button[@text="Save"]`, `//*[@id="save"]`):
+ * by id or key, by type and description or text, by position. `[]` when uitest writes no layout.
+ *
+ * @throws the errors of the device's hdc runs.
+ */
+export async function xpathsAt(shell: ToolShell, density: number, point: Point): Promise<string[]> {
+  const tree = await readLayoutTree(shell, density, "the location is not cached");
+  return tree ? await xpathsInTree(tree, point) : [];
+}
+
+/**
+ * The first component on the screen `xpath` selects in one layout dump, in logical pixels;
+ * `undefined` when none does or uitest writes no layout.
+ *
+ * @throws {SdkTypeError} naming the expression when it is not valid XPath selecting nodes.
+ * @throws the errors of the device's hdc runs.
+ */
+export async function locateByXpath(
+  shell: ToolShell,
+  density: number,
+  xpath: string,
+): Promise<LocatedElement | undefined> {
+  const tree = await readLayoutTree(shell, density, "nothing is located by the xpath");
+  return tree ? await locateInTree(tree, xpath) : undefined;
 }

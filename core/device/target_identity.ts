@@ -76,6 +76,13 @@ export interface TargetTreeNode {
   box: Rect;
   /** Child nodes, in drawing order (a later child is drawn above an earlier one). */
   children: TargetTreeNode[];
+  /**
+   * The element's name in the platform's own tree, for xpaths (`core/device/tree_xpath.ts`):
+   * an Android class, an iOS element type, a HarmonyOS type. Default: `kind`.
+   */
+  tag?: string;
+  /** The platform's own attributes of the element, for xpaths (`@resource-id`, `@label`, ...). */
+  attributes?: Record<string, string>;
 }
 
 function contains(r: Rect, [x, y]: Point): boolean {
@@ -94,6 +101,20 @@ function allText(node: TargetTreeNode): string {
 }
 
 /**
+ * The nodes from `root` down to the deepest node at `point` (logical pixels): at each level the
+ * last child whose bounds hold the point (the one drawn on top). `[root]` when no child does.
+ */
+export function treePathAt(root: TargetTreeNode, point: Point): TargetTreeNode[] {
+  const path: TargetTreeNode[] = [root];
+  for (;;) {
+    const node = path[path.length - 1];
+    const next = node.children.findLast((c) => contains(c.box, point));
+    if (!next) return path;
+    path.push(next);
+  }
+}
+
+/**
  * The identity of the deepest node at `point` (logical pixels): at each level the last child
  * whose bounds hold the point (the one drawn on top). Its name is its own text, else its
  * descendants' text; its context the text of the nearest ancestor with more text than it, when
@@ -102,13 +123,7 @@ function allText(node: TargetTreeNode): string {
  * when no node but the root holds the point.
  */
 export function targetInTree(root: TargetTreeNode, point: Point): TargetIdentity | undefined {
-  const path: TargetTreeNode[] = [root];
-  for (;;) {
-    const node = path[path.length - 1];
-    const next = node.children.findLast((c) => contains(c.box, point));
-    if (!next) break;
-    path.push(next);
-  }
+  const path = treePathAt(root, point);
   if (path.length === 1) return undefined;
   const target = path[path.length - 1];
   const own = allText(target);
