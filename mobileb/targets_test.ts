@@ -1,7 +1,7 @@
 import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { ConnectionError, targetDifference, ToolError } from "@sdk/core";
-import { sourceTree, targetsAt } from "./targets.ts";
+import { locateByXpath, sourceTree, targetsAt, xpathsAt } from "./targets.ts";
 import { WDA_TOOL, type WdaClient } from "./wda.ts";
 
 /** An element as WebDriverAgent's XML source writes it. */
@@ -78,13 +78,17 @@ test("sourceTree: types, identifiers, labels, frames in points; invisible elemen
     "the invisible overlay is not in the tree",
   );
   const search = window.children[0].children[0];
-  assert.deepEqual(search, {
+  const { tag, attributes, ...identity } = search;
+  assert.deepEqual(identity, {
     kind: "XCUIElementTypeSearchField",
     id: "search",
     text: "Search",
     box: { left: 16, top: 50, width: 358, height: 40 },
     children: [],
   });
+  // For xpaths: WDA's own element name and attributes.
+  assert.equal(tag, "XCUIElementTypeSearchField");
+  assert.equal(attributes?.name, "search");
   const cell = window.children[1].children[0];
   assert.equal(cell.text, undefined, "a cell's label that is its children's is theirs");
   const [subject, archive] = cell.children;
@@ -123,4 +127,22 @@ test("targetsAt: WDA's error names nothing (the pixel check takes over); a conne
     throw new ConnectionError("WDA is gone", { kind: "lost", endpoint: "127.0.0.1:8100" });
   });
   await assert.rejects(targetsAt(gone, [[1, 1]]), ConnectionError);
+});
+
+test("xpathsAt and locateByXpath: WDA's element types and attributes, one source each", async () => {
+  let source = inbox(["Lunch on Friday", "Invoice 42"]);
+  const wda = client(() => source);
+  assert.deepEqual(await xpathsAt(wda, [100, 200]), [
+    '//XCUIElementTypeStaticText[@name="Invoice 42"]',
+    "/XCUIElementTypeApplication/XCUIElementTypeWindow[1]/XCUIElementTypeTable[1]" +
+    "/XCUIElementTypeCell[2]/XCUIElementTypeStaticText[1]",
+  ]);
+  const found = await locateByXpath(wda, '//XCUIElementTypeButton[@name="archive"]');
+  assert.deepEqual(found?.rect, { left: 300, top: 116, width: 74, height: 48 });
+  assert.deepEqual(found?.center, [337, 140]);
+  // The invisible overlay is not in the tree.
+  assert.equal(await locateByXpath(wda, "//XCUIElementTypeOther"), undefined);
+  source = inbox(["New", "Lunch on Friday", "Invoice 42"]);
+  assert.equal((await locateByXpath(wda, '//*[@name="Invoice 42"]'))?.rect.top, 276);
+  await assert.rejects(locateByXpath(wda, "//*["), /Invalid xpath/);
 });

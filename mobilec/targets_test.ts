@@ -1,7 +1,7 @@
 import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { targetDifference } from "@sdk/core";
-import { LAYOUT_COMMAND, layoutTree, targetsAt } from "./targets.ts";
+import { LAYOUT_COMMAND, layoutTree, locateByXpath, targetsAt, xpathsAt } from "./targets.ts";
 import type { ToolShell } from "./tool_shell.ts";
 
 /** A layout node as uitest writes it: string attributes, bounds in physical pixels. */
@@ -93,4 +93,19 @@ test("targetsAt: a list item's text and its button from one dump; an item pushed
   assert.ok(targetDifference(button!, button2));
   output = "/bin/sh: uitest: inaccessible or not found\n";
   assert.deepEqual(await targetsAt(shell, DENSITY, points), [undefined, undefined]);
+});
+
+test("xpathsAt and locateByXpath: uitest's types and attributes, one dump each", async () => {
+  let dump = inbox(["Lunch on Friday", "Invoice 42"]);
+  const shell = { deviceId: "X", shell: () => Promise.resolve(dump) } as unknown as ToolShell;
+  // The second item's text: 325 + 260 + 52 = 637 physical pixels -> 196 vp.
+  assert.deepEqual(await xpathsAt(shell, DENSITY, [100, 200]), [
+    '//Text[@text="Invoice 42"]',
+    "/screen/root[1]/List[1]/ListItem[2]/Text[1]",
+  ]);
+  const item = await locateByXpath(shell, DENSITY, '//*[@key="mail-Invoice 42"]');
+  assert.equal(item?.rect.top, 180);
+  assert.equal(await locateByXpath(shell, DENSITY, "//Column"), undefined, "not visible");
+  dump = inbox(["New", "Lunch on Friday", "Invoice 42"]);
+  assert.equal((await locateByXpath(shell, DENSITY, '//Text[@text="Invoice 42"]'))?.rect.top, 276);
 });

@@ -154,11 +154,19 @@ function literal(value: string): string | undefined {
   return undefined;
 }
 
-/** The name of the first attribute of `node` whose value is `value`. */
+/**
+ * Attributes that name an element the same from run to run, preferred in this order over others
+ * of the same value (a field's `value` is what was typed, and changes).
+ */
+const STABLE_ATTRIBUTES = ["resource-id", "id", "key", "name", "content-desc", "label", "text"];
+
+/** The name of the attribute of `node` whose value is `value`, stable ones first. */
 function attributeWith(node: TargetTreeNode, value: string | undefined): string | undefined {
   if (!value) return undefined;
-  const found = Object.entries(attributesOf(node)).find(([, v]) => v === value);
-  return found && xmlName(found[0]);
+  const attributes = attributesOf(node);
+  const found = STABLE_ATTRIBUTES.find((name) => attributes[name] === value) ??
+    Object.keys(attributes).find((name) => attributes[name] === value);
+  return found && xmlName(found);
 }
 
 /**
