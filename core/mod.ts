@@ -179,6 +179,7 @@ export {
   type TargetTreeNode,
   trimTargetText,
 } from "./device/target_identity.ts";
+export { domTargetsAt } from "./device/dom_targets.ts";
 export type { Stroke } from "./device/gestures.ts";
 export type {
   ActionImplementation,

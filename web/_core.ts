@@ -24,8 +24,9 @@ export type {
   ScreenshotEncoding,
   Size,
   StreamFrame,
+  TargetIdentity,
 } from "@sdk/core";
-export { logDeviceActions, readKeyComboParam, withCustomActions } from "@sdk/core";
+export { domTargetsAt, logDeviceActions, readKeyComboParam, withCustomActions } from "@sdk/core";
 export {
   checkBooleanOptions,
   checkInputOptions,

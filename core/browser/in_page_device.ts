@@ -13,7 +13,14 @@
  */
 
 import { SdkTypeError, ToolError } from "../errors.ts";
-import type { AbstractInterface, DeviceAction, Point, Size } from "../device/types.ts";
+import type {
+  AbstractInterface,
+  DeviceAction,
+  Point,
+  Size,
+  TargetIdentity,
+} from "../device/types.ts";
+import { domTargetsAt } from "../device/dom_targets.ts";
 import {
   INPUT_MODES,
   inputAction,
@@ -221,6 +228,15 @@ export class InPageDevice implements AbstractInterface {
     return Promise.resolve(
       title ? `${title} (${this.#window.location.href})` : this.#window.location.href,
     );
+  }
+
+  /**
+   * The identity of the element at each point (CSS pixels), for the target checks between the
+   * actions of one plan (docs/model-protocol.md, "Target checks"); read as the web page device
+   * reads it.
+   */
+  targetsAt(points: readonly Point[]): Promise<(TargetIdentity | undefined)[]> {
+    return Promise.resolve(domTargetsAt(points, this.#doc));
   }
 
   /** Waits two animation frames, so what an action started is painted before the next look. */

@@ -159,21 +159,16 @@ export async function runPlan(
     const acted: Rect[] = [];
     // "finished" holds only if every action of the plan ran.
     let allRan = plan.over.length === 0;
-    const guard = plan.fitted.length > 1 ? await startGuard(s, screen) : undefined;
+    const guard = plan.fitted.length > 1
+      ? await startGuard(s, screen, plan.fitted.map((f) => Object.values(f.rects)))
+      : undefined;
     for (const [i, fitted] of plan.fitted.entries()) {
       const planned = plan.planned[i];
       let shot: Screen | undefined;
       if (i > 0) {
-        const check = await guard!.check(acted);
+        const check = await guard!.check(i, acted);
         if (check.surprise) {
-          for (const rest of plan.planned.slice(i)) {
-            recordNotPerformed(
-              s,
-              describePlanned(rest),
-              `Dropped before it ran: ${check.surprise} after the plan's previous action.`,
-            );
-            history.push(`(not done: ${describePlanned(rest)}; ${check.surprise})`);
-          }
+          dropRest(s, plan.planned.slice(i), check.surprise, history);
           allRan = false;
           break;
         }
@@ -224,6 +219,24 @@ function limitReached(limit: number): PlanningError {
 /** A planned action as the history and the report name it: its own log, else type and params. */
 function describePlanned(planned: PlannedAction): string {
   return planned.log ?? `${planned.type} ${JSON.stringify(planned.param)}`;
+}
+
+/**
+ * Records the rest of a plan as not performed: the first action with why it was dropped, the
+ * later ones as dropped with it; each in the report and in the next planning call's history.
+ */
+function dropRest(
+  s: CallSession,
+  rest: readonly PlannedAction[],
+  surprise: string,
+  history: string[],
+): void {
+  const first = describePlanned(rest[0]);
+  for (const [i, planned] of rest.entries()) {
+    const why = i === 0 ? surprise : `dropped with "${first}", whose check found: ${surprise}`;
+    recordNotPerformed(s, describePlanned(planned), `Dropped before it ran: ${why}.`);
+    history.push(`(not done: ${describePlanned(planned)}; ${why})`);
+  }
 }
 
 /** A report step for a planned action that is not performed, and why. */

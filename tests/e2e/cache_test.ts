@@ -143,6 +143,57 @@ driverTest(
 );
 
 driverTest(
+  "a cached xpath that now selects another target (covered by an overlay) is a miss: the covering element is never tapped",
+  async (e2e) => {
+    const { cacheDir, file } = await warmCache(e2e, "covered");
+    const { target } = record(await readCache(file), "locate", "the Click me button") as {
+      target?: { kind: string; id?: string; name?: string; box: { width: number } };
+    };
+    assert.deepEqual(
+      [target?.kind, target?.id, target?.name],
+      ["button", "click-button", "Click me"],
+      "the record keeps what was at the element's point",
+    );
+    assert.ok((target?.box.width ?? 0) > 0);
+    const page = await e2e.open("actions.html");
+    // A banner over the button: the xpath still selects it, but a tap at its center would land
+    // on the banner. The model locates the button beside it.
+    await page.evaluate(() => {
+      const b = document.getElementById("click-button")!.getBoundingClientRect();
+      const banner = document.createElement("div");
+      banner.id = "banner";
+      banner.textContent = "Accept cookies";
+      banner.style.cssText = `position:fixed;left:${b.left}px;top:${b.top}px;width:${
+        b.width * 0.6
+      }px;height:${b.height}px;background:#fc0;z-index:9`;
+      banner.addEventListener(
+        "click",
+        () => (window as unknown as { bannerClicks: number }).bannerClicks = 1,
+      );
+      document.body.append(banner);
+    });
+    const { agent, model } = await e2e.agent(page, {
+      ...script(page),
+      locate: async () => {
+        const b = await page.measure("#click-button");
+        return { ...b, left: b.left + b.width * 0.6, width: b.width * 0.3 };
+      },
+    }, { cache: { id: "covered", cacheDir } });
+    await agent.aiTap("the Click me button");
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { bannerClicks?: number }).bannerClicks),
+      undefined,
+    );
+    assert.equal(await page.state("clicks"), 1);
+    assert.deepEqual(model.calls.map((c) => c.kind), ["locate"]);
+    assert.match(
+      steps(agent, 0)[0].thought ?? "",
+      /^Cache miss: the cached xpath selects another target now \(div #banner|div "Accept cookies"/,
+    );
+  },
+);
+
+driverTest(
   "a cached plan that fails on a changed page is planned on from there and the record replaced",
   async (e2e) => {
     const { cacheDir, file } = await warmCache(e2e, "replan");

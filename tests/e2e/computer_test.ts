@@ -549,6 +549,54 @@ test(
   },
 );
 
+test(
+  "aiAct: a row pushed down by the plan's first action is not tapped; the pixels of its box changed, the rest is dropped and planned again",
+  { timeout: 60_000 },
+  async () => {
+    await app.focus();
+    const before = await app.state();
+    const agent = await agentWith({}, async (call) => {
+      if (call.kind !== "plan") return { log: "done", finished: true };
+      const now = await app.state();
+      if (call.history.length === 0) {
+        return {
+          log: "add a todo, then tick Walk the dog",
+          actions: [
+            { type: "Tap", param: { locate: box(before.widgets.addTodo, "the Add todo button") } },
+            {
+              type: "Tap",
+              param: { locate: box(before.widgets["todo:Walk the dog"], "the Walk the dog row") },
+              log: "tick Walk the dog",
+            },
+          ],
+        };
+      }
+      if (!now.todos.find((t) => t.text === "Walk the dog")!.done) {
+        return {
+          log: "tick Walk the dog",
+          action: {
+            type: "Tap",
+            param: { locate: box(now.widgets["todo:Walk the dog"], "the Walk the dog row") },
+          },
+        };
+      }
+      return { log: "done", finished: true };
+    });
+    await agent.aiAct("add a todo and tick Walk the dog");
+    const after = await app.state();
+    assert.deepEqual(after.todos.map((t) => [t.text, t.done]), [
+      ["Pay rent", false],
+      ["Walk the dog", true],
+      ["Call mom", false],
+    ]);
+    const planning = models.at(-1)!.calls.flatMap((c) => c.call?.kind === "plan" ? [c.call] : []);
+    assert.match(
+      planning[1].history.join("\n"),
+      /\(not done: tick Walk the dog; its target changed: its box \(.*\) shows something else now \(similarity 0\.\d\d\)\)/,
+    );
+  },
+);
+
 test("displayId: the SIDE monitor is the whole screen of its device, taps are offset to it", {
   timeout: 60_000,
 }, async () => {

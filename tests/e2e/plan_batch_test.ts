@@ -162,7 +162,7 @@ test("a dialog opened by the plan's first action drops the rest: nothing runs af
   assert.equal(second.history[0], "type WELCOME into #promo");
   assert.match(
     second.history[1],
-    /^\(not done: type Paris into #city; the screen changed beyond the elements acted on/,
+    /^\(not done: type Paris into #city; its target changed: div dialog "Promo codes .*" is at its point instead of input text "City"\)$/,
   );
   assert.match(second.history[2], /^\(not done: tap #save; /);
   const final = await profile(page);
@@ -173,7 +173,7 @@ test("a dialog opened by the plan's first action drops the rest: nothing runs af
     "Not performed: type Paris into #city",
     "Not performed: tap #save",
   ]);
-  assert.match(dropped[0].thought ?? "", /Dropped before it ran: the screen changed/);
+  assert.match(dropped[0].thought ?? "", /Dropped before it ran: its target changed: div dialog/);
 });
 
 test("a navigation by the plan's first action drops the rest (the page's address changed)", async () => {

@@ -48,19 +48,24 @@ export interface DesktopAppState {
   dropped: { x: number; y: number } | null;
   /** The X keysym of every key press the app saw, in order. */
   keys: string[];
-  widgets: Record<
-    | "window"
-    | "name"
-    | "save"
-    | "double"
-    | "context"
-    | "hover"
-    | "details"
-    | "rows"
-    | "card"
-    | "zone",
-    WidgetBox
-  >;
+  /** The todo rows top to bottom ("Add todo" inserts "Pay rent" at the top). */
+  todos: { text: string; done: boolean }[];
+  widgets:
+    & Record<
+      | "window"
+      | "name"
+      | "save"
+      | "double"
+      | "context"
+      | "hover"
+      | "details"
+      | "rows"
+      | "card"
+      | "zone"
+      | "addTodo",
+      WidgetBox
+    >
+    & Record<`todo:${string}`, WidgetBox>;
 }
 
 /** The running fixture app. */

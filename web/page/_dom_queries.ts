@@ -7,7 +7,13 @@
  * @module
  */
 
-import type { ElementsDescriptionOptions, LocatedElement, Point } from "../_core.ts";
+import type {
+  ElementsDescriptionOptions,
+  LocatedElement,
+  Point,
+  TargetIdentity,
+} from "../_core.ts";
+import { domTargetsAt } from "../_core.ts";
 import type { PageDriver } from "./page_driver.ts";
 import { describePageElements } from "./_dom_scripts.ts";
 import { findByXpath } from "./_xpath_script.ts";
@@ -41,6 +47,16 @@ export async function locateByXpath(
 /** XPaths of the element at `point` (`WebPageDevice.xpathsAt`). */
 export async function xpathsAt(driver: PageDriver, point: Point): Promise<string[]> {
   return await driver.evaluate(xpathsAtPoint, point);
+}
+
+/** What is at each point (`WebPageDevice.targetsAt`), in one evaluation. */
+export async function targetsAt(
+  driver: PageDriver,
+  points: readonly Point[],
+): Promise<(TargetIdentity | undefined)[]> {
+  // Serialized as JSON: `undefined` entries come back as null.
+  const found = await driver.evaluate(domTargetsAt, points);
+  return found.map((t) => t ?? undefined);
 }
 
 /** The page's elements as text (`WebPageDevice.getElementsDescription`). */

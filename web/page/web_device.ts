@@ -19,12 +19,13 @@ import type {
   Point,
   ScreenshotEncoding,
   Size,
+  TargetIdentity,
 } from "../_core.ts";
 import { checkBooleanOptions, checkInputOptions, SdkRangeError, SdkTypeError } from "../_core.ts";
 import { logDeviceActions, withCustomActions } from "../_core.ts";
 import type { PageDriver, PageDriverTouch } from "./page_driver.ts";
 import { pageLocalTime } from "./_page_scripts.ts";
-import { elementsDescription, locateByXpath, xpathsAt } from "./_dom_queries.ts";
+import { elementsDescription, locateByXpath, targetsAt, xpathsAt } from "./_dom_queries.ts";
 import { PageSetup } from "./_page_setup.ts";
 import { screenshotDataUri, startScreencastStream } from "./_page_capture.ts";
 import { ActionSettler, EVENT_FLUSH_MAX_MS, withinMs } from "./_settle.ts";
@@ -310,6 +311,17 @@ export class WebPageDevice implements AbstractInterface {
    */
   async xpathsAt(point: Point): Promise<string[]> {
     return await xpathsAt(this.driver, point);
+  }
+
+  /**
+   * The identity of the element at each point (CSS pixels), for the target checks between the
+   * actions of one plan (docs/model-protocol.md, "Target checks"): the topmost element there,
+   * through open shadow roots and same-origin frames, with its tag and role, accessible name,
+   * the text of its row and its box. One script evaluation for all points. `undefined` for a
+   * canvas, a video or a cross-origin frame, where the agent compares pixels instead.
+   */
+  async targetsAt(points: readonly Point[]): Promise<(TargetIdentity | undefined)[]> {
+    return await targetsAt(this.driver, points);
   }
 
   /**

@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { LocatedElement } from "../../device/types.ts";
+import type { LocatedElement, Point, TargetIdentity } from "../../device/types.ts";
+import { targetDifference } from "../../device/target_identity.ts";
 import type { LocateResult } from "../../insight/locate.ts";
 import { elementOnScreen } from "../../insight/locate_xpath.ts";
 import { errorMessage } from "../execution.ts";
@@ -42,17 +43,21 @@ async function locateFromCache(
   if (!record || !find) return undefined;
   const step = s.recorder.begin("Locate", `Locate from cache: ${description}`);
   try {
+    let changed: string | undefined;
     for (const xpath of record.xpaths) {
       // A cached xpath the page no longer accepts is a miss like any other.
       const element = await find(xpath).catch(() => undefined);
       if (!element) continue;
+      changed = await cachedTargetChange(s, record.target, element.center);
+      if (changed) continue;
       const found = await elementOnScreen(s, { ...element, description }, step);
       step.thought = `Cache hit: located by the cached xpath ${xpath}, without a model call.`;
       s.recorder.end(step);
       return found;
     }
-    step.thought =
-      "Cache miss: no cached xpath selects a visible element; locating with the model.";
+    step.thought = changed
+      ? `Cache miss: the cached xpath selects another target now (${changed}); locating with the model.`
+      : "Cache miss: no cached xpath selects a visible element; locating with the model.";
     s.recorder.end(step);
     return undefined;
   } catch (e) {
@@ -72,8 +77,29 @@ export async function rememberLocate(
 ): Promise<void> {
   if (!s.cache?.write || !s.device.xpathsAt) return;
   try {
-    s.cache.store.putLocate(description, await s.device.xpathsAt(element.center));
+    const xpaths = await s.device.xpathsAt(element.center);
+    // Read where a later hit will read it: the center of what the xpath selects.
+    const selected = xpaths.length > 0 ? await s.device.locateByXpath?.(xpaths[0]) : undefined;
+    const [target] = selected && s.device.targetsAt
+      ? await s.device.targetsAt([selected.center])
+      : [];
+    s.cache.store.putLocate(description, xpaths, target);
   } catch (e) {
     console.warn(`cache: could not record the location of "${description}": ${errorMessage(e)}`);
   }
+}
+
+/**
+ * Why the element at `point` is not the cached `target` (kind, id, name, row; its box may differ
+ * from run to run), or `undefined` when it is, when the record has no target, or when the device
+ * names nothing (docs/agent.md, "Cache").
+ */
+async function cachedTargetChange(
+  s: CallSession,
+  target: TargetIdentity | undefined,
+  point: Point,
+): Promise<string | undefined> {
+  if (!target || !s.device.targetsAt) return undefined;
+  const [now] = await s.device.targetsAt([point]);
+  return targetDifference(target, now && { ...now, box: target.box });
 }

@@ -12,6 +12,7 @@ import { cacheFileName } from "./options.ts";
 import type { CacheSettings } from "./options.ts";
 import { readCacheFile, writeCacheFile } from "./yaml_io.ts";
 import type { CacheRecord, LocateCacheRecord, PlanCacheRecord } from "./yaml_io.ts";
+import type { TargetIdentity } from "../../device/types.ts";
 
 /** The records of one cache file. */
 export class TaskCache {
@@ -69,9 +70,14 @@ export class TaskCache {
     return this.#find<LocateCacheRecord>("locate", prompt);
   }
 
-  /** Records (or replaces) the location of a prompt; ignored unless {@link canWrite}. */
-  putLocate(prompt: string, xpaths: string[]): void {
-    if (this.canWrite && xpaths.length) this.#put({ type: "locate", prompt, xpaths });
+  /**
+   * Records (or replaces) the location of a prompt, with what was at its point when the device
+   * names it; ignored unless {@link canWrite}.
+   */
+  putLocate(prompt: string, xpaths: string[], target?: TargetIdentity): void {
+    if (this.canWrite && xpaths.length) {
+      this.#put({ type: "locate", prompt, xpaths, ...(target ? { target } : {}) });
+    }
   }
 
   /** The cached plan of an `aiAct` instruction. */

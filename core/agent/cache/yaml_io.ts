@@ -8,6 +8,7 @@
 
 import { nodeFs, writeFileAtomic } from "../../runtime/runtime.ts";
 import { errorMessage } from "../execution.ts";
+import type { TargetIdentity } from "../../device/types.ts";
 
 /** A cached location (spec 2.2): xpaths that selected the element a prompt described. */
 export interface LocateCacheRecord {
@@ -17,6 +18,12 @@ export interface LocateCacheRecord {
   prompt: string;
   /** XPaths of the element, tried in order. */
   xpaths: string[];
+  /**
+   * What was at the element's point when it was recorded (devices with `targetsAt`): a hit is
+   * used only while the element an xpath selects is still that one (docs/agent.md, "Cache").
+   * Records written before it have none and are not checked.
+   */
+  target?: TargetIdentity;
 }
 
 /** One action of a cached plan: `locate` parameters hold the element's description (text). */
@@ -63,7 +70,10 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 function isRecord(r: unknown): r is CacheRecord {
   if (!isObject(r) || typeof r.prompt !== "string") return false;
-  if (r.type === "locate") return isStrings(r.xpaths) && r.xpaths.length > 0;
+  if (r.type === "locate") {
+    return isStrings(r.xpaths) && r.xpaths.length > 0 &&
+      (r.target === undefined || isObject(r.target) && typeof r.target.kind === "string");
+  }
   return r.type === "plan" && Array.isArray(r.actions) &&
     r.actions.every((a) => isObject(a) && typeof a.type === "string" && isObject(a.param)) &&
     (r.output === undefined || typeof r.output === "string");
