@@ -76,7 +76,7 @@ for (const trap of TRAPS) {
         line,
         `the history does not name "${trap.dropped}": ${JSON.stringify(next.history)}`,
       );
-      assert.match(line, /target/i, `the history does not say its target changed: ${line}`);
+      assert.match(line, /target changed/i, `the history does not say its target changed: ${line}`);
       const body = JSON.stringify(plans[setIn + 1].request);
       assert.match(body, new RegExp(literally(JSON.stringify(line).slice(1, -1))));
 
