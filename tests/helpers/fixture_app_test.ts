@@ -117,6 +117,10 @@ test("todos.html: each trap of a batched plan puts another element where its tar
       // Clear completed, or the Active filter, puts the next row where "Write the report" was.
       const write = await keyAt(page, '[data-key="toggle:Write the report"]');
       await page.click(act);
+      // The filter follows the address's fragment, on the hashchange event after the click.
+      await page.waitForFunction(
+        "window.appState.items.length === 3 || window.appState.filter === 'active'",
+      );
       assert.equal(await at(page, write), "toggle:Call mum");
       const s = await state<{ items: { text: string }[]; filter: string; events: unknown[] }>(
         page,
