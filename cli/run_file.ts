@@ -62,6 +62,7 @@ const PAGE_OPTION_KEYS = [
   "forceChromeSelectRendering",
   "keyboardTypeDelay",
   "inputStrategy",
+  "nativeDialogs",
 ] as const;
 
 /**
