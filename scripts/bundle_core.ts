@@ -40,6 +40,11 @@ export const NODE_ONLY_PACKAGES: Readonly<Record<string, string>> = {
   sharp: "core/image/backend.ts",
   pngjs: "core/image/backend.ts",
   "jpeg-js": "core/image/backend.ts",
+  // Not Node-only, but of no use in a page (a page's device has the DOM), and large: OpenCV.js
+  // (template matching of visual fingerprints) is 10 MB, the xpath engine the phones' trees use.
+  "@techstark/opencv-js": "core/image/template_match.ts",
+  xpath: "core/device/tree_xpath.ts",
+  "@xmldom/xmldom": "core/device/tree_xpath.ts",
 };
 
 /** What the build produced. */
