@@ -76,7 +76,10 @@ async function resolveLocates(
       regions.push(rect);
       param[spec.name] = toLocatedElement(screen, rect, v.prompt);
       if (!mark.target) mark = { screenshot: screen.screenshotId, ...markTarget(rect) };
-      if (v.prompt) await rememberLocate(s, v.prompt, param[spec.name] as LocatedElement);
+      if (v.prompt) {
+        const element = param[spec.name] as LocatedElement;
+        await rememberLocate(s, v.prompt, { element, imageRect: rect, screen });
+      }
     } else {
       const locate = options.deepLocate ? deepLocateElement : locateElement;
       const located = await locateWithCache(

@@ -8,7 +8,18 @@
 
 import { nodeFs, writeFileAtomic } from "../runtime/runtime.ts";
 import { errorMessage } from "./execution.ts";
-import type { TargetIdentity } from "../device/types.ts";
+import type { Rect, TargetIdentity } from "../device/types.ts";
+
+/**
+ * An element's look, for devices without an element tree (the desktop, RDP; docs/agent.md,
+ * "Cache"): its crop, found again on a new screenshot by template matching.
+ */
+export interface VisualFingerprint {
+  /** The element's crop as the model saw it: a PNG or JPEG data URI of at most 8,000 pixels. */
+  image: string;
+  /** The element's box in logical pixels when it was recorded. */
+  box: Rect;
+}
 
 /** A cached location (spec 2.2): xpaths that selected the element a prompt described. */
 export interface LocateCacheRecord {
@@ -16,7 +27,7 @@ export interface LocateCacheRecord {
   type: "locate";
   /** The locate prompt's text. */
   prompt: string;
-  /** XPaths of the element, tried in order. */
+  /** XPaths of the element, tried in order; `[]` when only its {@link fingerprint} is kept. */
   xpaths: string[];
   /**
    * What was at the element's point when it was recorded (devices with `targetsAt`): a hit is
@@ -24,6 +35,24 @@ export interface LocateCacheRecord {
    * Records written before it have none and are not checked.
    */
   target?: TargetIdentity;
+  /** The element's look, where the device names no xpath (the desktop, RDP). */
+  fingerprint?: VisualFingerprint;
+}
+
+/**
+ * Where a located parameter of a cached action was, stored with the action when its plan gave
+ * coordinates rather than a description (UI-TARS, AutoGLM): found again by its xpaths and
+ * identity, or its look; else located by the model with {@link prompt}.
+ */
+export interface CachedTarget {
+  /** What the model is asked to locate when the target is not found again. */
+  prompt: string;
+  /** XPaths of the element (`[]` on devices without an element tree). */
+  xpaths: string[];
+  /** What was at the element's point when recorded, checked on a hit. */
+  target?: TargetIdentity;
+  /** The element's look, where the device names no xpath. */
+  fingerprint?: VisualFingerprint;
 }
 
 /** One action of a cached plan: `locate` parameters hold the element's description (text). */
@@ -32,6 +61,11 @@ export interface PlanCacheAction {
   type: string;
   /** Parameters as planned; a `locate` parameter is its description, not coordinates. */
   param: Record<string, unknown>;
+  /**
+   * The located parameters of an action planned with coordinates (UI-TARS, AutoGLM), by name:
+   * how to find each target again. Such a parameter is not in {@link param}.
+   */
+  targets?: Record<string, CachedTarget>;
 }
 
 /** A cached `aiAct` plan: the actions that completed the instruction, in order. */
@@ -68,14 +102,31 @@ const isStrings = (v: unknown): v is string[] =>
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+const isFingerprint = (v: unknown): boolean =>
+  isObject(v) && typeof v.image === "string" && isObject(v.box);
+
+/** A location's fields: xpaths, and the optional identity and look. */
+function isLocator(r: Record<string, unknown>): boolean {
+  return isStrings(r.xpaths) &&
+    (r.target === undefined || isObject(r.target) && typeof r.target.kind === "string") &&
+    (r.fingerprint === undefined || isFingerprint(r.fingerprint));
+}
+
+function isCachedAction(a: unknown): boolean {
+  return isObject(a) && typeof a.type === "string" && isObject(a.param) &&
+    (a.targets === undefined ||
+      isObject(a.targets) &&
+        Object.values(a.targets).every((t) =>
+          isObject(t) && typeof t.prompt === "string" && isLocator(t)
+        ));
+}
+
 function isRecord(r: unknown): r is CacheRecord {
   if (!isObject(r) || typeof r.prompt !== "string") return false;
   if (r.type === "locate") {
-    return isStrings(r.xpaths) && r.xpaths.length > 0 &&
-      (r.target === undefined || isObject(r.target) && typeof r.target.kind === "string");
+    return isLocator(r) && ((r.xpaths as string[]).length > 0 || r.fingerprint !== undefined);
   }
-  return r.type === "plan" && Array.isArray(r.actions) &&
-    r.actions.every((a) => isObject(a) && typeof a.type === "string" && isObject(a.param)) &&
+  return r.type === "plan" && Array.isArray(r.actions) && r.actions.every(isCachedAction) &&
     (r.output === undefined || typeof r.output === "string");
 }
 

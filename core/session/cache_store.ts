@@ -11,7 +11,12 @@ import { errorMessage } from "./execution.ts";
 import { cacheFileName } from "./cache_options.ts";
 import type { CacheSettings } from "./cache_options.ts";
 import { readCacheFile, writeCacheFile } from "./cache_file.ts";
-import type { CacheRecord, LocateCacheRecord, PlanCacheRecord } from "./cache_file.ts";
+import type {
+  CacheRecord,
+  LocateCacheRecord,
+  PlanCacheRecord,
+  VisualFingerprint,
+} from "./cache_file.ts";
 import type { TargetIdentity } from "../device/types.ts";
 
 /** The records of one cache file. */
@@ -72,11 +77,22 @@ export class TaskCache {
 
   /**
    * Records (or replaces) the location of a prompt, with what was at its point when the device
-   * names it; ignored unless {@link canWrite}.
+   * names it, or its look where the device names no xpath; ignored unless {@link canWrite}.
    */
-  putLocate(prompt: string, xpaths: string[], target?: TargetIdentity): void {
-    if (this.canWrite && xpaths.length) {
-      this.#put({ type: "locate", prompt, xpaths, ...(target ? { target } : {}) });
+  putLocate(
+    prompt: string,
+    xpaths: string[],
+    target?: TargetIdentity,
+    fingerprint?: VisualFingerprint,
+  ): void {
+    if (this.canWrite && (xpaths.length || fingerprint)) {
+      this.#put({
+        type: "locate",
+        prompt,
+        xpaths,
+        ...(target ? { target } : {}),
+        ...(fingerprint ? { fingerprint } : {}),
+      });
     }
   }
 

@@ -135,7 +135,10 @@ driverTest(
     await agent.aiTap("the Click me button");
     assert.equal(await page.state("clicks"), 1);
     assert.deepEqual(model.calls.map((c) => c.kind), ["locate"]);
-    assert.match(steps(agent, 0)[0].thought ?? "", /Cache miss/);
+    assert.match(
+      steps(agent, 0)[0].thought ?? "",
+      /^Healed: no cached xpath selects a visible element; the model located the element again and the cache record is updated\.$/,
+    );
     assert.deepEqual(record(await readCache(file), "locate", "the Click me button")?.xpaths, [
       '//*[@id="renamed-button"]',
     ]);
@@ -188,7 +191,7 @@ driverTest(
     assert.deepEqual(model.calls.map((c) => c.kind), ["locate"]);
     assert.match(
       steps(agent, 0)[0].thought ?? "",
-      /^Cache miss: the cached xpath selects another target now \(div #banner|div "Accept cookies"/,
+      /^Healed: the cached xpath selects another target now \(div #banner|div "Accept cookies"/,
     );
   },
 );
