@@ -1,7 +1,9 @@
 /**
  * The plan cache of `aiAct` (spec 2.2): the actions of a completed plan are stored with their
- * `locate` parameters as descriptions; a later `aiAct` with the same instruction replays them
- * without planning calls, locating each element through the locate cache, then the model.
+ * `locate` parameters as descriptions, or, for plans that gave coordinates (UI-TARS, AutoGLM),
+ * with each target's locator (xpaths and identity, or its look); a later `aiAct` with the same
+ * instruction replays them without planning calls, finding each element again through the cache,
+ * and asking the model only for an element that is not found (the record is then updated).
  *
  * @module
  */
@@ -13,8 +15,8 @@ import { errorMessage } from "../session/execution.ts";
 import { findAction, performAction } from "../session/perform.ts";
 import type { CallSession } from "../session/session.ts";
 import type { AllowedUploadDir } from "../session/upload_paths.ts";
-import { locateWithCache } from "./locate_cache.ts";
-import type { PlanCacheAction } from "../session/cache_file.ts";
+import { locateThroughCache, locateWithCache } from "./locate_cache.ts";
+import type { PlanCacheAction, PlanCacheRecord } from "../session/cache_file.ts";
 
 /**
  * A planned action as the plan cache keeps it: each `locate` parameter becomes its description.
@@ -72,8 +74,11 @@ export async function replayPlan(
   instruction: string,
   options: ReplayOptions,
 ): Promise<ReplayResult | undefined> {
-  const record = s.cache?.read ? s.cache.store.findPlan(instruction) : undefined;
-  if (!record) return undefined;
+  const cachedRecord = s.cache?.read ? s.cache.store.findPlan(instruction) : undefined;
+  if (!cachedRecord) return undefined;
+  // Targets found anew by the model are written back into a copy of the record.
+  const record: PlanCacheRecord = structuredClone(cachedRecord);
+  let healed = false;
   const step = s.recorder.begin("Planning", "Replayed from cache", {
     thought: `Replaying ${record.actions.length} cached action(s) without planning calls.`,
   });
@@ -86,14 +91,21 @@ export async function replayPlan(
       const param = structuredClone(cached.param);
       let mark: Partial<ReportStep> = {};
       for (const spec of action.params.filter((p) => p.type === "locate")) {
-        const description = param[spec.name];
+        const target = cached.targets?.[spec.name];
+        const description = target?.prompt ?? param[spec.name];
         if (typeof description !== "string") continue;
         const locate = options.deepLocate ? deepLocateElement : locateElement;
-        const found = await locateWithCache(
-          s,
-          description,
-          () => locate(s, description, options.context),
-        );
+        const byModel = () => locate(s, description, options.context);
+        let found;
+        if (target) {
+          // An action planned with coordinates: its target is found by its own locator.
+          const result = await locateThroughCache(s, description, target, byModel);
+          if (result.fresh) {
+            cached.targets![spec.name] = { prompt: target.prompt, ...result.fresh };
+            healed = true;
+          }
+          found = result.found;
+        } else found = await locateWithCache(s, description, byModel);
         param[spec.name] = found.element;
         if (!mark.target) {
           mark = { screenshot: found.screen.screenshotId, ...markTarget(found.imageRect) };
@@ -121,6 +133,7 @@ export async function replayPlan(
     await s.recorder.flush();
     return { finished: false, performed: record.actions.slice(0, current) };
   }
+  if (healed && s.cache?.write) s.cache.store.putPlan(record);
   s.recorder.end(step);
   return { finished: true, output: record.output, performed: record.actions };
 }

@@ -10,9 +10,10 @@ import { captureFor } from "../session/session.ts";
 import { toLocatedElement } from "../session/screen.ts";
 import type { Screen } from "../session/screen.ts";
 import { performAction } from "../session/perform.ts";
-import { locateWithCache, rememberLocate } from "../cache/locate_cache.ts";
+import { locateWithCache, type Locator, locatorOf, rememberLocate } from "../cache/locate_cache.ts";
 import { replayPlan, toCacheAction } from "../cache/plan_cache.ts";
-import type { PlanCacheAction } from "../session/cache_file.ts";
+import type { CachedTarget, PlanCacheAction } from "../session/cache_file.ts";
+import { describeTarget } from "../device/target_identity.ts";
 import type { AllowedUploadDir } from "../session/upload_paths.ts";
 import type { LocatedElement, Rect } from "../device/types.ts";
 import { PlanningError } from "../errors.ts";
@@ -110,10 +111,9 @@ export async function runPlan(
 ): Promise<string | undefined> {
   const planning = s.caller.config("planning");
   const dialect = planning.family.planner;
-  // Dialect plans carry coordinates without element descriptions, so only this loop is cached.
-  if (dialect) return await runDialectPlan(s, dialect, instruction, options);
   const replay = await replayPlan(s, instruction, options);
   if (replay?.finished) return replay.output;
+  if (dialect) return await runDialectPlan(s, dialect, instruction, options, replay?.performed);
   // The actions done so far, for the plan cache (a failed replay's first ones included);
   // undefined once one cannot be cached.
   let done: PlanCacheAction[] | undefined = [...replay?.performed ?? []];
@@ -263,6 +263,21 @@ function recordDropped(s: CallSession, dialect: PlannerDialect, performed: strin
   s.recorder.end(step);
 }
 
+function output(step: DialectStep): { output?: string } {
+  return step.type === "finished" && step.output !== undefined ? { output: step.output } : {};
+}
+
+/**
+ * What the model is asked to locate when a cached dialect target is not found again: the
+ * target's identity where the device names it (`button "Save"`), else the step's reasoning.
+ */
+function targetPrompt(locator: Locator, step: DialectStep, value: DialectLocate): string {
+  const t = locator.target;
+  if (t && (t.name || t.id)) return describeTarget(t);
+  const thought = step.thought?.replace(/\s+/g, " ").trim().slice(0, 200);
+  return thought ? `the element acted on in this step: ${thought}` : value.prompt;
+}
+
 function isDialectLocate(v: unknown): v is DialectLocate {
   return !!v && typeof v === "object" && typeof (v as DialectLocate).prompt === "string" &&
     !!(v as DialectLocate).rect && typeof (v as DialectLocate).rect === "object";
@@ -278,8 +293,12 @@ async function runDialectPlan(
   dialect: PlannerDialect,
   instruction: string,
   options: PlanRunOptions,
+  replayed: readonly PlanCacheAction[] = [],
 ): Promise<string | undefined> {
   const history: DialectTurn[] = [];
+  // The actions done so far, for the plan cache (a failed replay's first ones included),
+  // each target with its locator; undefined once one cannot be cached.
+  let done: PlanCacheAction[] | undefined = [...replayed];
   for (let cycle = 1; cycle <= options.cycleLimit; cycle++) {
     s.signal?.throwIfAborted();
     const actions = s.device.actionSpace();
@@ -315,12 +334,23 @@ async function runDialectPlan(
       for (const planned of step.actions) {
         let mark: Partial<ReportStep> = {};
         const param: Record<string, unknown> = {};
+        const kept: Record<string, unknown> = {};
+        const targets: Record<string, CachedTarget> = {};
         for (const [name, value] of Object.entries(planned.param)) {
           if (isDialectLocate(value)) {
-            param[name] = toLocatedElement(screen, value.rect, value.prompt);
+            const element = toLocatedElement(screen, value.rect, value.prompt);
+            param[name] = element;
             if (!mark.target) mark = { screenshot: screen.screenshotId, ...markTarget(value.rect) };
-          } else param[name] = value;
+            // Read before the action changes the screen: how to find the target again.
+            const locator = done && s.cache?.write
+              ? await locatorOf(s, { element, imageRect: value.rect, screen })
+              : undefined;
+            if (locator) targets[name] = { prompt: targetPrompt(locator, step, value), ...locator };
+            else done = undefined;
+          } else param[name] = kept[name] = value;
         }
+        const cached = Object.keys(targets).length ? { targets } : {};
+        done = done && [...done, { type: planned.name, param: structuredClone(kept), ...cached }];
         await performAction(
           s,
           planned.name,
@@ -335,7 +365,17 @@ async function runDialectPlan(
     }
     history.push({ answer: step.historyAnswer, image: screen.image });
     await s.recorder.flush();
-    if (step.type === "finished") return step.output;
+    if (step.type === "finished") {
+      if (done && s.cache?.write) {
+        s.cache.store.putPlan({
+          type: "plan",
+          prompt: instruction,
+          actions: done,
+          ...output(step),
+        });
+      }
+      return step.output;
+    }
   }
   throw limitReached(options.cycleLimit);
 }
