@@ -147,7 +147,15 @@ export async function locatorOf(
       }
     }
     const template = await cutTemplate(found.screen.image.dataUri, found.imageRect);
-    return template && { xpaths: [], fingerprint: { image: template.dataUri, box: element.rect } };
+    if (!template) return undefined;
+    const r = template.region, i = found.imageRect;
+    const grown = r.left !== Math.round(i.left) || r.top !== Math.round(i.top) ||
+      r.width !== Math.round(i.width) || r.height !== Math.round(i.height);
+    const box = grown ? toLocatedElement(found.screen, r, "").rect : element.rect;
+    return {
+      xpaths: [],
+      fingerprint: { image: template.dataUri, box, ...(grown ? { element: element.rect } : {}) },
+    };
   } catch (e) {
     console.warn(
       `cache: could not record the location of "${found.element.description}": ${errorMessage(e)}`,
@@ -219,10 +227,21 @@ async function findByLook(
       }), which cannot be told apart`,
     };
   }
-  const element: LocatedElement = toLocatedElement(screen, match.region, description);
-  Object.assign(step, markTarget(match.region));
+  // The element within the crop, when the crop was cut larger than the element.
+  const inner = fingerprint.element;
+  const k = match.region.width / fingerprint.box.width;
+  const imageRect = inner
+    ? {
+      left: match.region.left + (inner.left - fingerprint.box.left) * k,
+      top: match.region.top + (inner.top - fingerprint.box.top) * k,
+      width: inner.width * k,
+      height: inner.height * k,
+    }
+    : match.region;
+  const element: LocatedElement = toLocatedElement(screen, imageRect, description);
+  Object.assign(step, markTarget(imageRect));
   return {
-    found: { element, imageRect: match.region, screen },
+    found: { element, imageRect, screen },
     how: `by its cached look (match ${match.score.toFixed(2)})`,
   };
 }

@@ -38,6 +38,11 @@ export interface ImageTemplate {
   dataUri: string;
   /** Template pixels per screenshot pixel (1, or less for a large element). */
   scale: number;
+  /**
+   * The region cut, in screenshot pixels: the region asked for, or a larger one around it when
+   * that was too plain to be found again (see {@link cutTemplate}).
+   */
+  region: ImageRegion;
 }
 
 /** Where a template was found. */
@@ -50,9 +55,18 @@ export interface TemplateMatch {
   runnerUp: number;
 }
 
+/** Least spread of gray levels (standard deviation) a template needs to be found again. */
+const MIN_TEMPLATE_CONTRAST = 12;
+
+/** How often a plain region is doubled around its center, at most. */
+const MAX_GROWTH_STEPS = 4;
+
 /**
  * Cuts `region` (clipped to the image) out of a PNG or JPEG data URI as a template, scaled down to
- * at most {@link MAX_TEMPLATE_PIXELS} pixels. `undefined` when the region has no pixel inside.
+ * at most {@link MAX_TEMPLATE_PIXELS} pixels. A region that could not be told apart (the middle of
+ * an empty field around a point a planner gave: gray levels spread less than 12, or a crop found
+ * in more than one place of this screenshot) is doubled around its center, up to 4 times, until
+ * its surroundings make it unique. `undefined` when the region has no pixel inside.
  *
  * @throws what the image backend throws for data that is not an image.
  */
@@ -61,21 +75,46 @@ export async function cutTemplate(
   region: ImageRegion,
 ): Promise<ImageTemplate | undefined> {
   const input = readImageInput(dataUri);
-  const left = Math.max(0, Math.round(region.left));
-  const top = Math.max(0, Math.round(region.top));
-  const right = Math.min(input.width, Math.round(region.left + region.width));
-  const bottom = Math.min(input.height, Math.round(region.top + region.height));
-  if (right - left < 2 || bottom - top < 2) return undefined;
-  const clipped = { left, top, width: right - left, height: bottom - top };
-  const scale = Math.min(1, Math.sqrt(MAX_TEMPLATE_PIXELS / (clipped.width * clipped.height)));
-  const width = Math.max(2, Math.round(clipped.width * scale));
-  const height = Math.max(2, Math.round(clipped.height * scale));
   const backend = await loadImageBackend();
-  const out = await backend.crop(decodeBase64(input.base64), input.mime, clipped, width, height);
-  return {
-    dataUri: `data:${input.mime};base64,${encodeBase64(out)}`,
-    scale: width / clipped.width,
-  };
+  const bytes = decodeBase64(input.base64);
+  let cut: ImageTemplate | undefined;
+  for (let step = 0; step <= MAX_GROWTH_STEPS; step++) {
+    const grow = 2 ** step;
+    const cx = region.left + region.width / 2, cy = region.top + region.height / 2;
+    const w = region.width * grow, h = region.height * grow;
+    const left = Math.max(0, Math.round(cx - w / 2));
+    const top = Math.max(0, Math.round(cy - h / 2));
+    const right = Math.min(input.width, Math.round(cx + w / 2));
+    const bottom = Math.min(input.height, Math.round(cy + h / 2));
+    if (right - left < 2 || bottom - top < 2) return cut;
+    const clipped = { left, top, width: right - left, height: bottom - top };
+    const scale = Math.min(1, Math.sqrt(MAX_TEMPLATE_PIXELS / (clipped.width * clipped.height)));
+    const width = Math.max(2, Math.round(clipped.width * scale));
+    const height = Math.max(2, Math.round(clipped.height * scale));
+    const out = await backend.crop(bytes, input.mime, clipped, width, height);
+    cut = {
+      dataUri: `data:${input.mime};base64,${encodeBase64(out)}`,
+      scale: width / clipped.width,
+      region: clipped,
+    };
+    const gray = await backend.gray(out, input.mime, width, height);
+    if (contrast(gray) < MIN_TEMPLATE_CONTRAST) continue;
+    // Found once only on the screenshot it was cut from: else it could not be told apart.
+    const self = await findTemplate(dataUri, cut.dataUri, cut.scale);
+    if (!self || self.runnerUp < TEMPLATE_MATCH_THRESHOLD) return cut;
+  }
+  return cut;
+}
+
+/** The standard deviation of gray levels. */
+function contrast(gray: Uint8Array): number {
+  let sum = 0, squares = 0;
+  for (const v of gray) {
+    sum += v;
+    squares += v * v;
+  }
+  const mean = sum / gray.length;
+  return Math.sqrt(Math.max(0, squares / gray.length - mean * mean));
 }
 
 /** The part of OpenCV.js used here. */

@@ -87,3 +87,15 @@ test("cutTemplate() keeps a large element small; findTemplate() resizes the scre
   assert.equal(await cutTemplate(before, { left: 700, top: 10, width: 20, height: 20 }), undefined);
   assert.equal(await findTemplate(before, big.dataUri, 0.1), undefined, "larger than the screen");
 });
+
+test("cutTemplate() grows a plain region (the middle of an empty field) until it is found in one place only", async () => {
+  const shot = await screen([{ left: 40, top: 40, pitch: 7 }, { left: 300, top: 200, pitch: 5 }]);
+  // The white inside of the first button's right part: plain, and the same all along.
+  const plain = { left: 104, top: 47, width: 10, height: 4 };
+  const cut = (await cutTemplate(shot, plain))!;
+  assert.ok(cut.region.width > plain.width, JSON.stringify(cut.region));
+  const cx = cut.region.left + cut.region.width / 2;
+  assert.ok(Math.abs(cx - (plain.left + plain.width / 2)) <= 1, "grown around its center");
+  const found = (await findTemplate(shot, cut.dataUri, cut.scale))!;
+  assert.ok(found.score > 0.99 && found.runnerUp < TEMPLATE_MATCH_THRESHOLD, JSON.stringify(found));
+});

@@ -17,8 +17,14 @@ import type { Rect, TargetIdentity } from "../device/types.ts";
 export interface VisualFingerprint {
   /** The element's crop as the model saw it: a PNG or JPEG data URI of at most 8,000 pixels. */
   image: string;
-  /** The element's box in logical pixels when it was recorded. */
+  /** The crop's box in logical pixels when it was recorded. */
   box: Rect;
+  /**
+   * The element's box in logical pixels when it was recorded, when the crop is larger: a target
+   * whose own pixels are too plain to be found again (the middle of an empty field) is cut with
+   * its surroundings.
+   */
+  element?: Rect;
 }
 
 /** A cached location (spec 2.2): xpaths that selected the element a prompt described. */

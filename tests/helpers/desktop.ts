@@ -74,6 +74,11 @@ export interface DesktopApp {
   state(): Promise<DesktopAppState>;
   /** Gives the app's window the keyboard focus (no window manager runs under Xvfb). */
   focus(): Promise<DesktopAppState>;
+  /**
+   * Sends one command of the app's (`place save 640 300`: a widget moved; `text save Keep`: a
+   * widget's label changed; see `tests/fixtures/desktop/app.py`), then reads its state.
+   */
+  command(line: string): Promise<DesktopAppState>;
   /** Ends the app. */
   close(): Promise<void>;
 }
@@ -262,6 +267,7 @@ export async function startDesktopApp(display: string, xauthority?: string): Pro
   return {
     state: () => ask("state"),
     focus: () => ask("focus"),
+    command: (line) => ask(line),
     close: async () => {
       child.stdin!.end();
       const timer = setTimeout(() => child.kill("SIGKILL"), 5000);

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The three phones on their simulators with the inbox fixture app (tests/fixtures/mobile/inbox),
  * for the cache's end-to-end tests and `bench/cache.ts`: MobileA through a private real adb
