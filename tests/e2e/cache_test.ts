@@ -382,3 +382,69 @@ driverTest(
     assert.deepEqual(await device.xpathsAt(await center("#frame")), []);
   },
 );
+
+/** A UI-TARS planner of TASK: tap the button, tap the field (UI-TARS types into the focused one), type. */
+function tarsScript(page: E2ePage): TestModelScript {
+  return {
+    locate: script(page).locate,
+    plan: async ({ history }: PlanCall) => {
+      const tap = async (selector: string, log: string) => ({
+        log,
+        action: {
+          type: "Tap",
+          param: { locate: { prompt: log, box: await page.measure(selector) } },
+        },
+      });
+      if (history.length === 0) return await tap("#click-button, #renamed-button", "tap Click me");
+      if (history.length === 1) return await tap("#key-input", "tap the key input");
+      if (history.length === 2) {
+        return { log: "type hello", action: { type: "Input", param: { value: "hello" } } };
+      }
+      return { log: "done", finished: true, output: "clicked and typed" };
+    },
+  };
+}
+
+driverTest(
+  "a UI-TARS plan is cached with each target's xpath and identity: it replays with no model call after the button moved, and heals a renamed button with one locate call",
+  async (e2e) => {
+    const cacheDir = await Deno.makeTempDir();
+    const tars = { cache: { id: "tars", cacheDir }, model: { family: "vlm-ui-tars" as const } };
+    const runTask = async (change?: (page: E2ePage) => Promise<unknown>) => {
+      const page = await e2e.open("actions.html");
+      await change?.(page);
+      const { agent, model } = await e2e.agent(page, tarsScript(page), tars);
+      assert.equal(await agent.aiAct(TASK), "clicked and typed");
+      assert.equal(await page.state("clicks"), 1);
+      assert.equal(await page.inputValue("#key-input"), "hello");
+      return { agent, model };
+    };
+    const first = await runTask();
+    assert.deepEqual(first.model.calls.map((c) => c.kind), ["plan", "plan", "plan", "plan"]);
+    const plan = record(await readCache(`${cacheDir}/tars.cache.yaml`), "plan", TASK) as {
+      actions: { type: string; param: unknown; targets?: Record<string, { xpaths: string[] }> }[];
+    };
+    assert.deepEqual(plan.actions.map((a) => [a.type, a.param]), [
+      ["Tap", {}],
+      ["Tap", {}],
+      ["Input", { value: "hello", mode: "typeOnly" }],
+    ]);
+    assert.deepEqual(plan.actions[0].targets?.locate.xpaths, ['//*[@id="click-button"]']);
+    const moved = await runTask((page) =>
+      page.evaluate(() => {
+        document.getElementById("click-button")!.style.transform = "translate(60px, 40px)";
+      })
+    );
+    assert.equal(moved.model.calls.length, 0);
+    const renamed = await runTask((page) =>
+      page.evaluate(() => {
+        const button = document.getElementById("click-button")!;
+        button.id = "renamed-button";
+        button.textContent = "Click me now";
+      })
+    );
+    assert.deepEqual(renamed.model.calls.map((c) => c.kind), ["locate"]);
+    const healed = steps(renamed.agent, 0).find((s) => s.title.startsWith("Locate from cache"));
+    assert.match(healed?.thought ?? "", /^Healed: no cached xpath selects a visible element/);
+  },
+);
