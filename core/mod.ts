@@ -49,6 +49,14 @@ export type { RunYamlOptions, RunYamlResult, YamlTaskOutcome } from "./script/ru
 export type { GherkinScenarioOptions } from "./gherkin/run_scenario.ts";
 export type { AIContextApiName, AIContexts } from "./session/context.ts";
 export type { CacheConfig, CacheStrategy } from "./session/cache_options.ts";
+export { FileCacheStore } from "./session/cache_file.ts";
+export type {
+  CacheRecord,
+  CacheStore,
+  LocateCacheRecord,
+  PlanCacheAction,
+  PlanCacheRecord,
+} from "./session/cache_file.ts";
 export type { AgentMetrics, UsageBucket } from "./agent/metrics.ts";
 export type {
   AbstractInterface,

@@ -41,9 +41,9 @@ export interface AgentOptions {
   /** Print where the report is. Default `true`. */
   autoPrintReportMsg?: boolean;
   /**
-   * The cache (spec 2.2): `{ id, strategy?, cacheDir? }` keeps model locations (as xpaths) and
-   * `aiAct` plans in `<cacheDir>/<id>.cache.yaml`, so repeated runs skip model calls; `false`
-   * turns it off. Default: off (unless `cacheId` is given). Checked at construction (see the
+   * The cache (spec 2.2): `{ id, strategy?, cacheDir?, store? }` keeps model locations (as
+   * xpaths) and `aiAct` plans in `<cacheDir>/<id>.cache.yaml` (or in `store`), so repeated runs
+   * skip model calls; `false` turns it off. Default: off (unless `cacheId` is given). Checked at construction (see the
    * agent's constructor). Off in a browser runtime, with a warning.
    */
   cache?: false | CacheConfig;
