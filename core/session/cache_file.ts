@@ -33,6 +33,13 @@ export interface LocateCacheRecord {
   target?: TargetIdentity;
 }
 
+/**
+ * How an element is found again without a model: a location record's fields besides its type
+ * and prompt (`xpaths`, `target`). An exported script writes it as a step's `locator`, and the
+ * locating options take it (docs/yaml-and-cli.md, "Exported scripts").
+ */
+export type ElementLocator = Omit<LocateCacheRecord, "type" | "prompt">;
+
 /** One action of a cached plan: `locate` parameters hold the element's description (text). */
 export interface PlanCacheAction {
   /** Action name in the device's action space, e.g. `"Tap"`. */
