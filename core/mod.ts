@@ -46,6 +46,8 @@ export type { ObservationQueryOptions, StartObservingOptions } from "./observe/o
 export { GherkinParseError, GherkinStepError } from "./gherkin/errors.ts";
 export { YamlScriptError, YamlTaskError } from "./script/script_errors.ts";
 export type { RunYamlOptions, RunYamlResult, YamlTaskOutcome } from "./script/run_yaml.ts";
+export type { ExportedScript, ExportScriptOptions } from "./script/script_export.ts";
+export type { ElementLocator } from "./session/cache_file.ts";
 export type { GherkinScenarioOptions } from "./gherkin/run_scenario.ts";
 export type { AIContextApiName, AIContexts } from "./session/context.ts";
 export type { CacheConfig, CacheStrategy } from "./session/cache_options.ts";

@@ -129,6 +129,7 @@ export async function runScriptTasks(
       FLOW_ITEMS[item.key].result ? item.name ?? String(unnamed++) : undefined
     )
   );
+  if (source) journal?.startScript(source);
   try {
     return await runTasks(agent, script, keys, signal, (ti, ii) => {
       if (source) journal?.scriptItem(source, ti, ii);

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { JournalCall, JournalScript } from "../session/action_journal.ts";
+import { JournalCall, type JournalScript } from "../session/action_journal.ts";
 import { nodePath } from "../runtime/runtime.ts";
 import {
   ACT_KEYS,
@@ -81,13 +81,17 @@ interface Segment {
   calls: JournalCall[];
 }
 
-function segmentsOf(calls: readonly JournalCall[]): Segment[] {
+function segmentsOf(entries: readonly (JournalCall | JournalScript)[]): Segment[] {
   const segments: Segment[] = [];
-  for (const call of calls) {
-    const script = call.mark?.script;
+  for (const entry of entries) {
+    if (!(entry instanceof JournalCall)) {
+      segments.push({ script: entry, calls: [] });
+      continue;
+    }
+    const script = entry.mark?.script;
     const last = segments.at(-1);
-    if (last && last.script === script) last.calls.push(call);
-    else segments.push({ script, calls: [call] });
+    if (last && last.script === script) last.calls.push(entry);
+    else segments.push({ script, calls: [entry] });
   }
   return segments;
 }
@@ -102,17 +106,18 @@ interface Writing {
 }
 
 /**
- * The YAML text of the script that repeats `calls` (an agent's journal), and what it holds.
+ * The YAML text of the script that repeats an agent's journal, and what it holds.
  *
+ * @param entries the journal's calls and script runs.
  * @param exportDir the folder the file goes to (for `scriptDir`).
  */
 export async function exportScriptText(
-  calls: readonly JournalCall[],
+  entries: readonly (JournalCall | JournalScript)[],
   options: ExportScriptOptions,
   exportDir: string,
 ): Promise<{ text: string; located: number; unlocated: string[] }> {
   const Y = await loadYaml();
-  const segments = segmentsOf(calls);
+  const segments = segmentsOf(entries);
   const first = segments.find((s) => s.script)?.script;
   const doc = first ? Y.parseDocument(first.source) : new Y.Document({});
   const w: Writing = { Y, doc, options, located: 0, unlocated: [] };
@@ -184,7 +189,10 @@ function scriptTasks(w: Writing, script: JournalScript, calls: JournalCall[]): Y
     const entries: Entry[] = flow.items.flatMap((node, ii) =>
       Y.isMap(node) ? scriptItem(w, node, byItem.get(`${ti}:${ii}`) ?? [], hide) : [{ node }]
     );
-    task.set("flow", flowOf(w, entries));
+    const compiled = flowOf(w, entries);
+    // A comment above the first item belongs to the list.
+    compiled.commentBefore = flow.commentBefore;
+    task.set("flow", compiled);
     return task;
   });
 }
@@ -248,7 +256,11 @@ function scriptItem(w: Writing, node: YamlMap, calls: JournalCall[], hide: Hide)
   if (CHECK_KEYS.includes(key) && !w.options.keepChecks) return [{ comments: asComment(w, node) }];
   if (ACT_KEYS.includes(key) && call) {
     const compiled = compileAct(call, hide, `${key}: ${promptText(node.get(key))}`);
-    return compiled ?? [{ node, comments: [keptActComment(call)] }];
+    if (!compiled) return [{ node, comments: [keptActComment(call)] }];
+    // The script's own comment above the aiAct stays above its actions.
+    const own = node.commentBefore ? node.commentBefore.split("\n").map((l) => l.slice(1)) : [];
+    compiled[0] = { ...compiled[0], comments: [...own, ...compiled[0].comments ?? []] };
+    return compiled;
   }
   const target = call?.status === "passed" ? call.actions[0]?.targets.locate : undefined;
   if (!INSTANT_KEYS.includes(key) || !target) return [{ node }];

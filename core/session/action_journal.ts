@@ -115,17 +115,22 @@ export class JournalCall {
   }
 }
 
-/** Every call of one agent, in order. */
+/** Every call of one agent, and the start of every script run, in order. */
 export class ActionJournal {
-  /** The calls. */
-  readonly calls: JournalCall[] = [];
+  /** The calls, and the script runs where they start (a run may make no call). */
+  readonly entries: (JournalCall | JournalScript)[] = [];
   #mark: ScriptMark | undefined;
 
   /** Starts recording a call. */
   begin(api: string, prompt: string): JournalCall {
     const call = new JournalCall(api, prompt, this.#mark && { ...this.#mark });
-    this.calls.push(call);
+    this.entries.push(call);
     return call;
+  }
+
+  /** A script run starts: see {@link scriptItem}. */
+  startScript(script: JournalScript): void {
+    this.entries.push(script);
   }
 
   /** The calls from now on come from item `item` of task `task` of `script`, until {@link endScript}. */
