@@ -98,7 +98,7 @@ export function isCacheRecord(r: unknown): r is CacheRecord {
  * The records of a cache file; `[]` when it does not exist. A file that is not valid YAML or not
  * a cache gives a warning and `[]`; records of an unknown shape are dropped with a warning.
  */
-export async function readCacheFile(file: string): Promise<CacheRecord[]> {
+async function readCacheFile(file: string): Promise<CacheRecord[]> {
   const entries = await readCacheEntries(file, "starting empty");
   const records = entries.filter(isCacheRecord);
   if (records.length < entries.length) {
@@ -190,7 +190,11 @@ export class FileCacheStore implements CacheStore {
   /** The folder of the cache files. */
   readonly dir: string;
 
-  /** @param dir the folder of the cache files, absolute (the agent resolves `cacheDir`). */
+  /**
+   * A store of the cache files in `dir`.
+   *
+   * @param dir the folder of the cache files, absolute (the agent resolves `cacheDir`).
+   */
   constructor(dir: string) {
     this.dir = dir;
   }
