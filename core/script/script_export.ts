@@ -251,8 +251,9 @@ function flowKey(w: Writing, node: YamlMap): string | undefined {
 /** A script item as the export writes it, from the calls it made. */
 function scriptItem(w: Writing, node: YamlMap, calls: JournalCall[], hide: Hide): Entry[] {
   const key = flowKey(w, node);
-  const call = calls[0];
   if (!key) return [{ node }];
+  // The item's own call (a device event may be recorded as a call of its own meanwhile).
+  const call = calls.find((c) => c.api === FLOW_ITEMS[key].method);
   if (CHECK_KEYS.includes(key) && !w.options.keepChecks) return [{ comments: asComment(w, node) }];
   if (ACT_KEYS.includes(key) && call) {
     const compiled = compileAct(call, hide, `${key}: ${promptText(node.get(key))}`);
