@@ -62,13 +62,14 @@ const PAGE_OPTION_KEYS = [
   "forceChromeSelectRendering",
   "keyboardTypeDelay",
   "inputStrategy",
+  "nativeDialogs",
 ] as const;
 
 /**
  * The agent options of a file: its `web` page options, then its `agent` section (a `cache`
  * without an id takes the file's name), then the command line's flags.
  */
-function agentOptionsOf(
+export function agentOptionsOf(
   file: string,
   web: Partial<ScriptWebTarget>,
   agent: ScriptAgentOptions,

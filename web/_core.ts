@@ -13,6 +13,7 @@ export type {
   ActionParams,
   ActionParamSpec,
   DeviceAction,
+  DeviceEvent,
   ElementsDescriptionOptions,
   FrameStream,
   FrameStreamOptions,

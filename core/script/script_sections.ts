@@ -64,6 +64,8 @@ export interface ScriptWebTarget {
   keyboardTypeDelay?: number;
   /** Page agent option (spec 4.7). */
   inputStrategy?: "legacy" | "sequential" | "bulk";
+  /** Page agent option (docs/web.md, "Native dialogs"); a script cannot give a function. */
+  nativeDialogs?: "dismiss" | "accept";
 }
 
 /**
@@ -135,6 +137,7 @@ const webFields: { [K in keyof ScriptWebTarget]-?: Reader<ScriptWebTarget[K]> } 
   forceChromeSelectRendering: bool,
   keyboardTypeDelay: num({ min: 0, unit: "ms" }),
   inputStrategy: oneOf("legacy", "sequential", "bulk"),
+  nativeDialogs: oneOf("dismiss", "accept"),
 };
 
 const contextFields: { [K in "default" | AIContextApiName]-?: Reader<string> } = {
