@@ -135,7 +135,10 @@ export async function exportScriptText(
   doc.set("tasks", tasks);
   const header = " Exported by exportScript: each step finds its element by its locator, without " +
     "a model call;\n the model locates it by its prompt only when the locator no longer matches.";
-  doc.commentBefore = doc.commentBefore ? `${header}\n${doc.commentBefore}` : header;
+  // An exported script exported again keeps one header.
+  const before = doc.commentBefore ?? "";
+  const rest = before.startsWith(header) ? before.slice(header.length).replace(/^\n/, "") : before;
+  doc.commentBefore = rest ? `${header}\n${rest}` : header;
   return {
     text: doc.toString({ lineWidth: 0 }),
     located: w.located,

@@ -183,6 +183,8 @@ test("a device whose own tree gives xpaths (as the phones' does): the export fin
   await withAgent(again.device, { locate: locate(NOTES) }, async (agent, model) => {
     await agent.runYaml(text);
     assert.equal(model.calls.length, 0);
+    // The run of an exported script exports as the same script.
+    assert.equal((await exported(agent)).text, text);
   });
   assert.deepEqual(again.done, first.done);
 
