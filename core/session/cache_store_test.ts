@@ -22,7 +22,7 @@ function writers(dir: string, tag: string, agents: number, records: number) {
   }).output();
 }
 
-test("8 agents in two processes write one cache file at once: every record is kept, and the file parses at every moment", async () => {
+test("8 agents in two processes share one cache file: every location each writes is kept, and the file parses at every moment", async () => {
   const dir = await Deno.makeTempDir();
   const file = `${dir}/shared.cache.yaml`;
   const records = 12;
