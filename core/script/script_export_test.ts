@@ -5,7 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { Agent } from "../agent/agent.ts";
-import { deviceAction, inputAction, tapAction } from "../device/actions.ts";
+import {
+  deviceAction,
+  inputAction,
+  keyboardPressAction,
+  scrollAction,
+  tapAction,
+} from "../device/actions.ts";
 import { buttonAction } from "../device/phone_actions.ts";
 import type { AbstractInterface, LocatedElement, TargetIdentity } from "../device/types.ts";
 import { createTestPng, startTestModel } from "../testing/mod.ts";
@@ -63,6 +69,12 @@ function treeDevice(nodes: Node[], xpaths: boolean) {
       tapAction((param) => note(`tap ${name(param)}`)),
       inputAction((param) => note(`type ${param.value} into ${name(param)}`)),
       buttonAction("MobileABackButton", "Back", () => note("back")),
+      keyboardPressAction((param) =>
+        note(`press ${param.keyName}${param.locate ? ` on ${name(param)}` : ""}`)
+      ),
+      scrollAction((param) => note(`scroll ${param.direction} ${param.distance ?? ""}`.trim()), {
+        unit: "pixels",
+      }),
       deviceAction("Swipe", "Swipe", [], () => note("swipe")),
     ],
     targetsAt: (points) =>
@@ -228,6 +240,50 @@ test("a plan with an action no flow item performs is kept as its aiAct, saying w
     assert.deepEqual(out.doc.tasks[0].flow, [{ aiAct: "write x into Note 2 and swipe" }]);
     assert.match(out.text, /# kept as aiAct: no flow item performs Swipe\n/);
   });
+});
+
+test("calls made from code: each instant action as its item, the values named in variables as ${NAME}, checks as comments; the file repeats them", async () => {
+  const first = treeDevice(NOTES, true);
+  let text = "";
+  await withAgent(
+    first.device,
+    { locate: locate(NOTES), assert: () => ({ pass: true }) },
+    async (agent) => {
+      await agent.aiInput("the Text field", { value: "pw-secret-1", mode: "typeOnly" });
+      await agent.aiKeyboardPress("the Text field", { keyName: "Tab" });
+      await agent.aiKeyboardPress(undefined, { keyName: "Enter" });
+      await agent.aiScroll(undefined, { direction: "up", distance: 300 });
+      await agent.aiAssert("the note is saved");
+      await agent.back();
+      const out = await exported(agent, { variables: { PASS: "pw-secret-1" }, taskName: "notes" });
+      text = out.text;
+      assert.ok(!text.includes("pw-secret-1"));
+      const flow = out.doc.tasks[0].flow as Record<string, unknown>[];
+      assert.equal(out.doc.tasks[0].name, "notes");
+      assert.deepEqual(flow.map(({ locator, ...rest }) => ({ ...rest, located: !!locator })), [
+        { aiInput: "the Text field", value: "${PASS}", mode: "typeOnly", located: true },
+        { aiKeyboardPress: "the Text field", keyName: "Tab", located: true },
+        { aiKeyboardPress: "Enter", located: false },
+        { aiScroll: null, direction: "up", distance: 300, located: false },
+        { back: null, located: false },
+      ]);
+      assert.match(text, /#\s+aiAssert: the note is saved\n/);
+    },
+  );
+  Deno.env.set("PASS", "pw-secret-1");
+  const again = treeDevice(NOTES, true);
+  await withAgent(again.device, {}, async (agent, model) => {
+    await agent.runYaml(text);
+    assert.equal(model.calls.length, 0);
+  });
+  assert.deepEqual(again.done, first.done);
+  assert.deepEqual(first.done, [
+    "type pw-secret-1 into text",
+    "press Tab on text",
+    "press Enter",
+    "scroll up 300",
+    "back",
+  ]);
 });
 
 test("values are written as ${NAME}: whole or inside a text, longest first; short ones only whole; literals escaped", () => {
