@@ -268,6 +268,12 @@ test("calls made from code: each instant action as its item, the values named in
         { back: null, located: false },
       ]);
       assert.match(text, /#\s+aiAssert: the note is saved\n/);
+      const kept = await exported(agent, {
+        keepChecks: true,
+        sections: { mobilea: { launch: "notes" } },
+      });
+      assert.deepEqual((kept.doc as unknown as { mobilea: unknown }).mobilea, { launch: "notes" });
+      assert.deepEqual(kept.doc.tasks[0].flow[4], { aiAssert: "the note is saved" });
     },
   );
   Deno.env.set("PASS", "pw-secret-1");
