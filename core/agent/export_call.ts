@@ -22,7 +22,7 @@ export async function exportCall(
   const p = await nodePath();
   const file = p.resolve(cwd(), path);
   const { text, located, unlocated } = await exportScriptText(
-    state.journal.entries,
+    state.journal,
     options,
     p.dirname(file),
   );

@@ -108,16 +108,16 @@ interface Writing {
 /**
  * The YAML text of the script that repeats an agent's journal, and what it holds.
  *
- * @param entries the journal's calls and script runs.
+ * @param journal the journal's calls and script runs, and how many of the oldest it dropped.
  * @param exportDir the folder the file goes to (for `scriptDir`).
  */
 export async function exportScriptText(
-  entries: readonly (JournalCall | JournalScript)[],
+  journal: { entries: readonly (JournalCall | JournalScript)[]; dropped: number },
   options: ExportScriptOptions,
   exportDir: string,
 ): Promise<{ text: string; located: number; unlocated: string[] }> {
   const Y = await loadYaml();
-  const segments = segmentsOf(entries);
+  const segments = segmentsOf(journal.entries);
   const first = segments.find((s) => s.script)?.script;
   const doc = first ? Y.parseDocument(first.source) : new Y.Document({});
   const w: Writing = { Y, doc, options, located: 0, unlocated: [] };
@@ -134,7 +134,10 @@ export async function exportScriptText(
   }
   doc.set("tasks", tasks);
   const header = " Exported by exportScript: each step finds its element by its locator, without " +
-    "a model call;\n the model locates it by its prompt only when the locator no longer matches.";
+    "a model call;\n the model locates it by its prompt only when the locator no longer matches." +
+    (journal.dropped
+      ? `\n The agent's first ${journal.dropped} calls are not in it: it keeps the last 10000.`
+      : "");
   // An exported script exported again keeps one header.
   const before = doc.commentBefore ?? "";
   const rest = before.startsWith(header) ? before.slice(header.length).replace(/^\n/, "") : before;

@@ -115,22 +115,35 @@ export class JournalCall {
   }
 }
 
+/** The most entries a journal keeps: a long-lived agent (a server's) drops its oldest. */
+const MAX_JOURNAL_ENTRIES = 10_000;
+
 /** Every call of one agent, and the start of every script run, in order. */
 export class ActionJournal {
   /** The calls, and the script runs where they start (a run may make no call). */
   readonly entries: (JournalCall | JournalScript)[] = [];
+  /** How many of the oldest entries were dropped (see {@link MAX_JOURNAL_ENTRIES}). */
+  dropped = 0;
   #mark: ScriptMark | undefined;
 
   /** Starts recording a call. */
   begin(api: string, prompt: string): JournalCall {
     const call = new JournalCall(api, prompt, this.#mark && { ...this.#mark });
-    this.entries.push(call);
+    this.#add(call);
     return call;
   }
 
   /** A script run starts: see {@link scriptItem}. */
   startScript(script: JournalScript): void {
-    this.entries.push(script);
+    this.#add(script);
+  }
+
+  #add(entry: JournalCall | JournalScript): void {
+    this.entries.push(entry);
+    if (this.entries.length > MAX_JOURNAL_ENTRIES) {
+      this.entries.shift();
+      this.dropped++;
+    }
   }
 
   /** The calls from now on come from item `item` of task `task` of `script`, until {@link endScript}. */
