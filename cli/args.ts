@@ -35,6 +35,11 @@ export interface RunCommand {
   dotenv?: string;
   /** Where to write the JSON summary. */
   summary?: string;
+  /**
+   * Where to write each script's run as an exported script (docs/yaml-and-cli.md, "Exported
+   * scripts"): a `.yaml`/`.yml` file when one script runs, else a folder.
+   */
+  record?: string;
   /** Agent options from flags; they win over a script's `agent:` section. */
   agentOptions: Partial<WebPageAgentOptions>;
 }
@@ -66,6 +71,7 @@ const RUN_FLAGS: Record<string, FlagKind & { field: keyof RunCommand }> = {
   "keep-window": { type: "boolean", field: "keepWindow" },
   "dotenv": { type: "string", field: "dotenv" },
   "summary": { type: "string", field: "summary" },
+  "record": { type: "string", field: "record" },
 };
 
 /** `sdk playground <url>`: the playground on a page (docs/playground.md). */
@@ -279,6 +285,9 @@ Flags of "sdk run":
   --keep-window           leave the browser open after the run (with --headed), until Ctrl+C
   --dotenv FILE           read environment variables from FILE (default: .env when present)
   --summary FILE          write a JSON summary of the run to FILE
+  --record PATH           write each script's run as a script of instant actions with their
+                          locators, which reruns without model calls: PATH is a .yaml file for
+                          one script, else a folder (docs/yaml-and-cli.md, "Exported scripts")
 
 Agent options (spec 2.1), as kebab-case flags; they win over a script's "agent:" section:
 ${agentFlagNames().map((f) => `  --${f}`).join("\n")}

@@ -17,7 +17,7 @@
 
 import process from "node:process";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { isSdkError, SDK_VERSION } from "@sdk/core";
 import { ReportMergingTool } from "@sdk/core/report";
 import {
@@ -140,6 +140,7 @@ async function playgroundCommand(command: PlaygroundCommand, io: CliIo): Promise
 async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
   await loadDotenv(resolve(io.cwd, run.dotenv ?? ".env"), run.dotenv !== undefined, processEnv);
   const files = await discoverScriptFiles(run.paths, io.cwd);
+  const records = recordPaths(run, files, io.cwd);
   const startedAt = new Date();
   const started = performance.now();
   // Ctrl+C aborts the files still running, then the merged report is written and the browser
@@ -168,6 +169,7 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
         continueOnError: run.continueOnError,
         signal: abort.signal,
         warn: (message) => io.stderr.write(`warning: ${message}\n`),
+        record: records.get(file.path),
       });
       if (result.status === "failed") anyFailed = true;
       return result;
@@ -194,6 +196,36 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
     process.off("SIGINT", onInterrupt);
     await browser.close();
   }
+}
+
+/**
+ * Where `--record` writes each file's run: the path itself for one file named `.yaml`/`.yml`,
+ * else `<folder>/<the file's name>.yaml` (`-2`, `-3`... when two files share a name).
+ *
+ * @throws {CliUsageError} for a `.yaml` path when several files run.
+ */
+function recordPaths(run: RunCommand, files: ScriptFileArg[], cwd: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  if (run.record === undefined) return paths;
+  const target = resolve(cwd, run.record);
+  if (/\.ya?ml$/i.test(run.record)) {
+    if (files.length !== 1) {
+      throw new CliUsageError(
+        `--record ${run.record} names one file, and ${files.length} scripts run: give a folder`,
+      );
+    }
+    paths.set(files[0].path, target);
+    return paths;
+  }
+  const taken = new Set<string>();
+  for (const file of files) {
+    const base = basename(file.path).replace(/\.(ya?ml|feature)$/i, "");
+    let name = `${base}.yaml`;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}.yaml`;
+    taken.add(name);
+    paths.set(file.path, join(target, name));
+  }
+  return paths;
 }
 
 function summarize(

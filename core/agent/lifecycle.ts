@@ -18,6 +18,7 @@ import { resolveCacheSettings } from "../session/cache_options.ts";
 import type { CacheSettings } from "../session/cache_options.ts";
 import type { TaskCache } from "../session/cache_store.ts";
 import { ContextStore } from "../session/context.ts";
+import { ActionJournal } from "../session/action_journal.ts";
 import { errorMessage, type ExecutionRecorder } from "../session/execution.ts";
 import { MetricsCollector } from "./metrics.ts";
 import type { AgentOptions } from "../session/options.ts";
@@ -56,6 +57,8 @@ export interface AgentState {
   stopDeviceEvents?: () => void;
   /** Device events reported between calls, being recorded as calls of their own. */
   readonly deviceEvents: Set<Promise<void>>;
+  /** Every call with the actions it performed, for `exportScript()`. */
+  readonly journal: ActionJournal;
 }
 
 /**
@@ -120,6 +123,7 @@ export function createAgentState(device: AbstractInterface, options: AgentOption
     frozen: undefined,
     running: [],
     deviceEvents: new Set(),
+    journal: new ActionJournal(),
   };
 }
 
