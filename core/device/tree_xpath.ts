@@ -54,12 +54,13 @@ function attributesOf(node: TargetTreeNode): Record<string, string> {
   return { ...(node.id ? { id: node.id } : {}), ...(node.text ? { text: node.text } : {}) };
 }
 
+// Characters XML 1.0 does not allow in a document, dropped from attribute values.
+// deno-lint-ignore no-control-regex
+const NOT_XML = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
+
 function toXml(node: TargetTreeNode): string {
   const attrs = Object.entries(attributesOf(node))
-    // deno-lint-ignore no-control-regex
-    .map(([k, v]) =>
-      ` ${xmlName(k)}="${escapeAttribute(v.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, ""))}"`
-    )
+    .map(([k, v]) => ` ${xmlName(k)}="${escapeAttribute(v.replace(NOT_XML, ""))}"`)
     .join("");
   const tag = tagOf(node);
   if (node.children.length === 0) return `<${tag}${attrs}/>`;
