@@ -53,11 +53,13 @@ export type { AIContextApiName, AIContexts } from "./session/context.ts";
 export type { CacheConfig, CacheStrategy } from "./session/cache_options.ts";
 export { FileCacheStore } from "./session/cache_file.ts";
 export type {
+  CachedTarget,
   CacheRecord,
   CacheStore,
   LocateCacheRecord,
   PlanCacheAction,
   PlanCacheRecord,
+  VisualFingerprint,
 } from "./session/cache_file.ts";
 export type { AgentMetrics, UsageBucket } from "./agent/metrics.ts";
 export type {
