@@ -335,6 +335,7 @@ function desktopPlatform(
   key: Platform["key"],
   app: DesktopApp,
   device: () => ComputerDevice,
+  settle: number,
 ): Platform {
   return {
     name,
@@ -345,8 +346,8 @@ function desktopPlatform(
       if (variant === "move") await app.command("place save 700 560");
       if (variant === "change") await app.command("text save Store");
       await app.focus();
-      // Let the X server draw the change before the first screenshot.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Let the change reach the screen the device reads (over RDP, once the server sent it).
+      await new Promise((resolve) => setTimeout(resolve, settle));
     },
     model: () => track(startTestModel({ script: desktopScript(app) })),
     agent: (model, cache) =>
@@ -379,7 +380,7 @@ async function desktopPlatforms(): Promise<{ platforms: Platform[]; notes: strin
   cleanup.unshift(() => app.close());
   const device = new ComputerDevice({});
   cleanup.unshift(() => device.destroy());
-  const platforms = [desktopPlatform("desktop (Xvfb)", "desktop", app, () => device)];
+  const platforms = [desktopPlatform("desktop (Xvfb)", "desktop", app, () => device, 300)];
   try {
     const remote = await startTestDisplay("1280x800x24");
     cleanup.push(() => remote.close());
@@ -397,7 +398,7 @@ async function desktopPlatforms(): Promise<{ platforms: Platform[]; notes: strin
     });
     await rdp.connect();
     cleanup.unshift(() => rdp.destroy());
-    platforms.push(desktopPlatform("RDP (FreeRDP shadow)", undefined, remoteApp, () => rdp));
+    platforms.push(desktopPlatform("RDP (FreeRDP shadow)", undefined, remoteApp, () => rdp, 1000));
   } catch (e) {
     notes.push(`RDP not run: ${e instanceof Error ? e.message : e}`);
   }

@@ -13,7 +13,9 @@ import { after, before } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
 import { parse } from "yaml";
-import { agentForComputer, type ComputerAgent } from "@sdk/computer";
+import { randomBytes } from "node:crypto";
+import { agentForComputer, ComputerAgent, RDPDevice } from "@sdk/computer";
+import type { AgentOptions } from "@sdk/core";
 import { startTestModel } from "@sdk/core/testing";
 import type { PlanReply, TestModel, TestModelOptions } from "@sdk/core/testing";
 import { test } from "../helpers/test.ts";
@@ -23,31 +25,74 @@ import {
   ensureDesktopTools,
   nutJsDir,
   startDesktopApp,
+  startShadowServer,
   startTestDisplay,
   type TestDisplay,
   untilAppState,
   type WidgetBox,
 } from "../helpers/desktop.ts";
 
+/** A desktop the tests drive: its app, and how an agent over it is made. */
+interface Desk {
+  app: DesktopApp;
+  agent(options: AgentOptions): Promise<ComputerAgent>;
+  /** How long a change of the app takes to reach the screen the device reads, ms. */
+  settle: number;
+}
+
 let display: TestDisplay;
-let app: DesktopApp;
+let local: Desk;
+/** The desktop the running test drives: the local one, or the one over RDP. */
+let desk: Desk;
 const models: TestModel[] = [];
 const agents: ComputerAgent[] = [];
+const cleanup: (() => Promise<unknown>)[] = [];
 
 before(async () => {
   await ensureDesktopTools();
   display = await startTestDisplay("1280x800x24");
   process.env.DISPLAY = display.display;
   process.env.SDK_NUT_JS_DIR = nutJsDir();
-  app = await startDesktopApp(display.display);
+  const app = await startDesktopApp(display.display);
+  cleanup.push(() => app.close());
+  local = desk = { app, agent: (options) => agentForComputer(options), settle: 200 };
 });
 
 after(async () => {
   for (const agent of agents) await agent.destroy();
   for (const model of models) await model.close();
-  await app?.close();
+  for (const step of cleanup.reverse()) await step().catch(() => {});
   await display?.close();
 });
+
+/**
+ * The desktop over RDP: a second Xvfb with the app, shared by FreeRDP's shadow server, and one
+ * `RDPDevice` logged in to it that every agent of the test uses.
+ */
+async function rdpDesk(): Promise<Desk> {
+  const remote = await startTestDisplay("1280x800x24");
+  cleanup.push(() => remote.close());
+  const app = await startDesktopApp(remote.display);
+  cleanup.push(() => app.close());
+  const password = randomBytes(12).toString("base64url");
+  const shadow = await startShadowServer(remote.display, "cache-tester", password);
+  cleanup.push(() => shadow.close());
+  const device = new RDPDevice({
+    host: "127.0.0.1",
+    port: shadow.port,
+    username: "cache-tester",
+    password,
+    ignoreCertificate: true,
+  });
+  await device.connect();
+  cleanup.push(() => device.destroy());
+  // The RDP client's window shows a change once the server sent it.
+  return {
+    app,
+    agent: (options) => Promise.resolve(new ComputerAgent(device, options)),
+    settle: 1000,
+  };
+}
 
 const TASK = "type Ada into the name field, then press Save";
 
@@ -66,7 +111,7 @@ function widgetFor(target: string, state: DesktopAppState): WidgetBox | undefine
 function planner(dialect: boolean): () => Promise<PlanReply> {
   let tapped = false;
   return async () => {
-    const s = await app.state();
+    const s = await desk.app.state();
     if (s.name !== "Ada") {
       if (dialect && !tapped) {
         tapped = true;
@@ -110,14 +155,14 @@ async function newAgent(
     script: {
       plan: planner(family !== undefined),
       locate: async ({ target }) => {
-        const w = widgetFor(target, await app.state());
+        const w = widgetFor(target, await desk.app.state());
         return w ? box(w) : null;
       },
     },
     ...(family ? { family } : {}),
   });
   models.push(model);
-  const agent = await agentForComputer({
+  const agent = await desk.agent({
     modelConfig: model.modelConfig(),
     generateReport: false,
     waitAfterAction: 100,
@@ -134,12 +179,18 @@ async function run(
   change?: string,
   family?: TestModelOptions["family"],
 ) {
-  await app.command("reset");
-  if (change) await app.command(change);
-  await app.focus();
+  await desk.app.command("reset");
+  if (change) await desk.app.command(change);
+  await desk.app.focus();
+  await new Promise((resolve) => setTimeout(resolve, desk.settle));
   const { agent, model } = await newAgent(cacheDir, id, family);
   assert.equal(await agent.aiAct(TASK), "saved");
-  const s = await untilAppState(() => app.state(), (s) => s.clicks === 1, "the Save click", 10_000);
+  const s = await untilAppState(
+    () => desk.app.state(),
+    (s) => s.clicks === 1,
+    "the Save click",
+    10_000,
+  );
   assert.equal(s.name, "Ada");
   return { agent, model };
 }
@@ -205,7 +256,7 @@ test(
 
 test("desktop: an element with no record is a miss the model locates, then a hit", async () => {
   const cacheDir = await Deno.makeTempDir();
-  await app.command("reset");
+  await desk.app.command("reset");
   const { agent, model } = await newAgent(cacheDir, "miss");
   await agent.aiHover("the hover label");
   assert.deepEqual(model.calls.map((c) => c.kind), ["locate"]);
@@ -240,5 +291,35 @@ test(
     assert.deepEqual(relabeled.model.calls.map((c) => c.kind), ["locate"]);
     const again = await run(cacheDir, "tars", "text save Store", "vlm-ui-tars");
     assert.equal(again.model.calls.length, 0);
+  },
+);
+
+test(
+  "RDP: the same task over RDP repeats by the elements' looks with no model call, also after Save moved; a relabeled Save is healed by one locate call",
+  {
+    timeout: 180_000,
+  },
+  async () => {
+    desk = await rdpDesk();
+    try {
+      const cacheDir = await Deno.makeTempDir();
+      const first = await run(cacheDir, "rdp");
+      assert.deepEqual(first.model.calls.map((c) => c.kind), ["plan", "plan", "plan"]);
+      const repeat = await run(cacheDir, "rdp");
+      assert.equal(
+        repeat.model.calls.length,
+        0,
+        JSON.stringify(steps(repeat.agent).map((s) => [s.title, s.thought])),
+      );
+      assert.equal((await run(cacheDir, "rdp", "place save 700 560")).model.calls.length, 0);
+      const relabeled = await run(cacheDir, "rdp", "text save Store");
+      assert.deepEqual(relabeled.model.calls.map((c) => c.kind), ["locate"]);
+      const healed = steps(relabeled.agent).find((s) =>
+        s.title === "Locate from cache: the Save button"
+      );
+      assert.match(healed?.thought ?? "", /^Healed: its cached look is not on the screen/);
+    } finally {
+      desk = local;
+    }
   },
 );
