@@ -7,7 +7,14 @@
  */
 
 import type { LocatedElement, Point, TargetIdentity, TargetTreeNode } from "@sdk/core";
-import { locateInTree, logger, readBoundsText, targetInTree, xpathsInTree } from "@sdk/core";
+import {
+  locateInTree,
+  logger,
+  readBoundsText,
+  type RecentTree,
+  targetInTree,
+  xpathsInTree,
+} from "@sdk/core";
 import type { ToolShell } from "./tool_shell.ts";
 
 const log = logger("sdk:mobilec");
@@ -78,21 +85,23 @@ export function layoutTree(output: string, density: number): TargetTreeNode | un
   return tree;
 }
 
+const NO_TREE = "uitest dumpLayout wrote no layout: the targets are checked by their pixels, " +
+  "nothing is located by xpath, and locations are cached by their looks";
+
 /**
  * One layout dump as a tree in logical pixels, or `undefined` when uitest writes none; the run
  * log (`sdk:mobilec`) then has what the device printed.
  *
  * @throws the errors of the device's hdc runs (`ConnectionError` when the device is gone).
  */
-async function readLayoutTree(
+export async function readLayoutTree(
   shell: ToolShell,
   density: number,
-  use: string,
 ): Promise<TargetTreeNode | undefined> {
   const output = await shell.shell(LAYOUT_COMMAND);
   const tree = layoutTree(output, density);
   if (!tree) {
-    log(`uitest dumpLayout wrote no layout: ${use}`, {
+    log(NO_TREE, {
       device: shell.deviceId,
       output: output.trim().slice(0, 500),
     });
@@ -111,8 +120,9 @@ export async function targetsAt(
   shell: ToolShell,
   density: number,
   points: readonly Point[],
+  recent?: RecentTree<TargetTreeNode | undefined>,
 ): Promise<(TargetIdentity | undefined)[]> {
-  const tree = await readLayoutTree(shell, density, "the targets are checked by their pixels");
+  const tree = await (recent ? recent.get() : readLayoutTree(shell, density));
   return points.map((point) => tree && targetInTree(tree, point));
 }
 
@@ -123,8 +133,13 @@ export async function targetsAt(
  *
  * @throws the errors of the device's hdc runs.
  */
-export async function xpathsAt(shell: ToolShell, density: number, point: Point): Promise<string[]> {
-  const tree = await readLayoutTree(shell, density, "the location is not cached");
+export async function xpathsAt(
+  shell: ToolShell,
+  density: number,
+  point: Point,
+  recent?: RecentTree<TargetTreeNode | undefined>,
+): Promise<string[]> {
+  const tree = await (recent ? recent.get() : readLayoutTree(shell, density));
   return tree ? await xpathsInTree(tree, point) : [];
 }
 
@@ -139,7 +154,8 @@ export async function locateByXpath(
   shell: ToolShell,
   density: number,
   xpath: string,
+  recent?: RecentTree<TargetTreeNode | undefined>,
 ): Promise<LocatedElement | undefined> {
-  const tree = await readLayoutTree(shell, density, "nothing is located by the xpath");
+  const tree = await (recent ? recent.get() : readLayoutTree(shell, density));
   return tree ? await locateInTree(tree, xpath) : undefined;
 }

@@ -212,3 +212,43 @@ export async function xpathsInTree(root: TargetTreeNode, point: Point): Promise<
   if (selectsIt(position)) found.push(position);
   return found;
 }
+
+/**
+ * The element tree a device read last, shared by the reads that follow it closely: the xpaths of
+ * a location, the node they select and its identity are read from one screen, so one dump serves
+ * them all (a real Android device's `uiautomator dump` alone takes a second or more). A read is
+ * reused while it is at most `maxAgeMs` old (counted from its end) and until {@link forget},
+ * which the device calls before each action; calls made while a read is under way share it. A
+ * read that fails is not kept.
+ */
+export class RecentTree<T> {
+  readonly #read: () => Promise<T>;
+  readonly #maxAgeMs: number;
+  #last: { value: Promise<T>; doneAt?: number } | undefined;
+
+  /** Reads with `read`; reuses a read for `maxAgeMs` (default 300) after it ended. */
+  constructor(read: () => Promise<T>, maxAgeMs = 300) {
+    this.#read = read;
+    this.#maxAgeMs = maxAgeMs;
+  }
+
+  /** The tree: the recent read, or a new one. */
+  get(): Promise<T> {
+    const last = this.#last;
+    if (last && (last.doneAt === undefined || Date.now() - last.doneAt <= this.#maxAgeMs)) {
+      return last.value;
+    }
+    const entry: { value: Promise<T>; doneAt?: number } = { value: this.#read() };
+    entry.value.then(
+      () => entry.doneAt = Date.now(),
+      () => this.#last === entry && (this.#last = undefined),
+    );
+    this.#last = entry;
+    return entry.value;
+  }
+
+  /** Drops the recent read: the next {@link get} reads anew (the screen is about to change). */
+  forget(): void {
+    this.#last = undefined;
+  }
+}
