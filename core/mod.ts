@@ -206,7 +206,7 @@ export {
   type TargetTreeNode,
   trimTargetText,
 } from "./device/target_identity.ts";
-export { locateInTree, RecentTree, xpathsInTree } from "./device/tree_xpath.ts";
+export { locateInTree, xpathsInTree } from "./device/tree_xpath.ts";
 export { domTargetsAt } from "./device/dom_targets.ts";
 export type { Stroke } from "./device/gestures.ts";
 export type {

@@ -24,13 +24,11 @@ import type {
   Point,
   Size,
   TargetIdentity,
-  TargetTreeNode,
 } from "@sdk/core";
 import {
   checkAppNameResolver,
   holdOpen,
   logDeviceActions,
-  RecentTree,
   SdkTypeError,
   UnsupportedActionError,
   withCustomActions,
@@ -64,7 +62,7 @@ import { type MobileADeviceOptions, type MobileASettings, readMobileAOptions } f
 import { mobileAPinchAction, PinchChannel } from "./pinch.ts";
 import { Screen } from "./screen.ts";
 import { capturePng, screenshotDataUri } from "./screenshot.ts";
-import { locateByXpath, readWindowTree, targetsAt, xpathsAt } from "./targets.ts";
+import { locateByXpath, targetsAt, xpathsAt } from "./targets.ts";
 import { checkText, clearField, typeText } from "./typing.ts";
 import { YadbHelper } from "./yadb.ts";
 
@@ -136,7 +134,6 @@ export class MobileADevice implements AbstractInterface {
    */
   readonly locateByXpath?: (xpath: string) => Promise<LocatedElement | undefined>;
   #resolveApp: (target: string) => string = (target) => target;
-  #recentTree: RecentTree<TargetTreeNode | undefined> | undefined;
 
   /**
    * Creates the device; connects lazily.
@@ -184,22 +181,17 @@ export class MobileADevice implements AbstractInterface {
         );
     }
     if (!settings.displayId) {
-      // One dump serves the reads of one screen (a location's xpaths, their node, its identity).
-      const recent = new RecentTree(async () =>
-        await readWindowTree(this.#shell, (await this.size()).dpr)
-      );
-      this.#recentTree = recent;
       this.targetsAt = async (points) => {
         const { dpr } = await this.size();
-        return await holdOpen(targetsAt(this.#shell, dpr, points, recent));
+        return await holdOpen(targetsAt(this.#shell, dpr, points));
       };
       this.xpathsAt = async (point) => {
         const { dpr } = await this.size();
-        return await holdOpen(xpathsAt(this.#shell, dpr, point, recent));
+        return await holdOpen(xpathsAt(this.#shell, dpr, point));
       };
       this.locateByXpath = async (xpath) => {
         const { dpr } = await this.size();
-        return await holdOpen(locateByXpath(this.#shell, dpr, xpath, recent));
+        return await holdOpen(locateByXpath(this.#shell, dpr, xpath));
       };
     }
     const builtIn = heldActions(mobileAActions(this.#actionHost()));
@@ -279,15 +271,6 @@ export class MobileADevice implements AbstractInterface {
   /** Where the scrcpy server jar is looked for, and its release (for messages). */
   get scrcpyServer(): { path: string; version: string } {
     return this.#pinch.server;
-  }
-
-  /**
-   * Called by the agent before every action: the window tree read last is dropped, for the screen
-   * is about to change.
-   */
-  beforeAction(): Promise<void> {
-    this.#recentTree?.forget();
-    return Promise.resolve();
   }
 
   /** `android <deviceId>`, for the report. */

@@ -12,7 +12,6 @@ import {
   logger,
   readBoundsText,
   readXmlTree,
-  type RecentTree,
   targetInTree,
   type XmlElement,
   xpathsInTree,
@@ -70,9 +69,6 @@ export function windowDumpTree(xml: string, dpr: number): TargetTreeNode | undef
   return { kind: "hierarchy", box: { left: 0, top: 0, width: right, height: bottom }, children };
 }
 
-const NO_TREE = "uiautomator dump wrote no window hierarchy: the targets are checked by their " +
-  "pixels, nothing is located by xpath, and locations are cached by their looks";
-
 /**
  * One window dump as a tree in logical pixels, or `undefined` when the device wrote none (`ERROR:
  * could not get idle state.` after 10 s of a screen that keeps changing, `ERROR: null root node
@@ -81,14 +77,15 @@ const NO_TREE = "uiautomator dump wrote no window hierarchy: the targets are che
  *
  * @throws the shell's `ConnectionError` when the device cannot be reached.
  */
-export async function readWindowTree(
+async function readWindowTree(
   shell: BridgeShell,
   dpr: number,
+  use: string,
 ): Promise<TargetTreeNode | undefined> {
   const { stdout, stderr } = await shell.shell(WINDOW_DUMP_COMMAND);
   const tree = windowDumpTree(stdout, dpr);
   if (!tree) {
-    log(NO_TREE, {
+    log(`uiautomator dump wrote no window hierarchy: ${use}`, {
       device: shell.deviceId,
       output: `${stdout}\n${stderr}`.trim().slice(0, 500),
     });
@@ -107,9 +104,8 @@ export async function targetsAt(
   shell: BridgeShell,
   dpr: number,
   points: readonly Point[],
-  recent?: RecentTree<TargetTreeNode | undefined>,
 ): Promise<(TargetIdentity | undefined)[]> {
-  const tree = await (recent ? recent.get() : readWindowTree(shell, dpr));
+  const tree = await readWindowTree(shell, dpr, "the targets are checked by their pixels");
   return points.map((point) => tree && targetInTree(tree, point));
 }
 
@@ -120,13 +116,8 @@ export async function targetsAt(
  *
  * @throws the shell's `ConnectionError` when the device cannot be reached.
  */
-export async function xpathsAt(
-  shell: BridgeShell,
-  dpr: number,
-  point: Point,
-  recent?: RecentTree<TargetTreeNode | undefined>,
-): Promise<string[]> {
-  const tree = await (recent ? recent.get() : readWindowTree(shell, dpr));
+export async function xpathsAt(shell: BridgeShell, dpr: number, point: Point): Promise<string[]> {
+  const tree = await readWindowTree(shell, dpr, "the location is not cached");
   return tree ? await xpathsInTree(tree, point) : [];
 }
 
@@ -141,8 +132,7 @@ export async function locateByXpath(
   shell: BridgeShell,
   dpr: number,
   xpath: string,
-  recent?: RecentTree<TargetTreeNode | undefined>,
 ): Promise<LocatedElement | undefined> {
-  const tree = await (recent ? recent.get() : readWindowTree(shell, dpr));
+  const tree = await readWindowTree(shell, dpr, "nothing is located by the xpath");
   return tree ? await locateInTree(tree, xpath) : undefined;
 }

@@ -28,7 +28,6 @@ import type {
 import {
   checkAppNameResolver,
   logDeviceActions,
-  RecentTree,
   SdkTypeError,
   ToolError,
   withCustomActions,
@@ -40,7 +39,7 @@ import { type MobileBDeviceOptions, type MobileBSettings, readMobileBOptions } f
 import { Screen } from "./screen.ts";
 import { WdaSession } from "./session.ts";
 import { iosKeyText } from "./keys.ts";
-import { locateByXpath, readSourceTree, targetsAt, xpathsAt } from "./targets.ts";
+import { locateByXpath, targetsAt, xpathsAt } from "./targets.ts";
 import { drag, dragAndDrop, hold, perform, scroll, tapAt } from "./touch.ts";
 import { clearField, dismissKeyboard, keys, typeText } from "./typing.ts";
 import { DRIVER_REQUEST_METHODS, type DriverRequestMethod, WDA_TOOL, WdaClient } from "./wda.ts";
@@ -83,8 +82,6 @@ export class MobileBDevice implements AbstractInterface {
   readonly #screen: Screen;
   readonly #frames: MjpegFrameSource;
   readonly #actions: readonly DeviceAction[];
-  /** One `GET /source` serves the reads of one screen (a location's xpaths, their node, its identity). */
-  readonly #recentTree = new RecentTree(() => readSourceTree(this.#client));
   #resolveApp: (target: string) => string = (target) => target;
 
   /**
@@ -185,15 +182,6 @@ export class MobileBDevice implements AbstractInterface {
   }
 
   /**
-   * Called by the agent before every action: the element tree read last is dropped, for the screen
-   * is about to change.
-   */
-  beforeAction(): Promise<void> {
-    this.#recentTree.forget();
-    return Promise.resolve();
-  }
-
-  /**
    * What is at each point (points), from one `GET /source` of the app in front (mobileb/targets.ts):
    * an element's type, accessibility identifier, label and frame. Between the actions of one plan
    * the agent compares them (docs/model-protocol.md, "Target checks"). When WDA gives no source,
@@ -203,7 +191,7 @@ export class MobileBDevice implements AbstractInterface {
    */
   async targetsAt(points: readonly Point[]): Promise<(TargetIdentity | undefined)[]> {
     this.#session.checkLive();
-    return await targetsAt(this.#client, points, this.#recentTree);
+    return await targetsAt(this.#client, points);
   }
 
   /**
@@ -215,7 +203,7 @@ export class MobileBDevice implements AbstractInterface {
    */
   async xpathsAt(point: Point): Promise<string[]> {
     this.#session.checkLive();
-    return await xpathsAt(this.#client, point, this.#recentTree);
+    return await xpathsAt(this.#client, point);
   }
 
   /**
@@ -227,7 +215,7 @@ export class MobileBDevice implements AbstractInterface {
    */
   async locateByXpath(xpath: string): Promise<LocatedElement | undefined> {
     this.#session.checkLive();
-    return await locateByXpath(this.#client, xpath, this.#recentTree);
+    return await locateByXpath(this.#client, xpath);
   }
 
   /**

@@ -10,7 +10,6 @@ import type { LocatedElement, Point, TargetIdentity, TargetTreeNode } from "@sdk
 import {
   locateInTree,
   readXmlTree,
-  type RecentTree,
   targetInTree,
   ToolError,
   type XmlElement,
@@ -64,16 +63,13 @@ function allText(node: TargetTreeNode): string {
   return (node.text ?? "") + node.children.map(allText).join("");
 }
 
-const NO_TREE = "GET /source gave no element tree: the targets are checked by their pixels, " +
-  "nothing is located by xpath, and locations are cached by their looks";
-
 /**
  * One `GET /source` as a tree in points, or `undefined` when WDA cannot give it (it answers an
  * error, or no XML); the run log (`sdk:mobileb`) then has WDA's answer.
  *
  * @throws {ConnectionError} when WDA cannot be reached.
  */
-export async function readSourceTree(client: WdaClient): Promise<TargetTreeNode | undefined> {
+async function readSourceTree(client: WdaClient, use: string): Promise<TargetTreeNode | undefined> {
   let answer: unknown;
   try {
     answer = await client.request("GET", "/source");
@@ -83,7 +79,7 @@ export async function readSourceTree(client: WdaClient): Promise<TargetTreeNode 
   }
   const tree = typeof answer === "string" ? sourceTree(answer) : undefined;
   if (!tree) {
-    log(NO_TREE, {
+    log(`GET /source gave no element tree: ${use}`, {
       driver: client.where,
       answer: answer instanceof Error ? answer.message : JSON.stringify(answer)?.slice(0, 500),
     });
@@ -100,9 +96,8 @@ export async function readSourceTree(client: WdaClient): Promise<TargetTreeNode 
 export async function targetsAt(
   client: WdaClient,
   points: readonly Point[],
-  recent?: RecentTree<TargetTreeNode | undefined>,
 ): Promise<(TargetIdentity | undefined)[]> {
-  const tree = await (recent ? recent.get() : readSourceTree(client));
+  const tree = await readSourceTree(client, "the targets are checked by their pixels");
   return points.map((point) => tree && targetInTree(tree, point));
 }
 
@@ -113,12 +108,8 @@ export async function targetsAt(
  *
  * @throws {ConnectionError} when WDA cannot be reached.
  */
-export async function xpathsAt(
-  client: WdaClient,
-  point: Point,
-  recent?: RecentTree<TargetTreeNode | undefined>,
-): Promise<string[]> {
-  const tree = await (recent ? recent.get() : readSourceTree(client));
+export async function xpathsAt(client: WdaClient, point: Point): Promise<string[]> {
+  const tree = await readSourceTree(client, "the location is not cached");
   return tree ? await xpathsInTree(tree, point) : [];
 }
 
@@ -132,8 +123,7 @@ export async function xpathsAt(
 export async function locateByXpath(
   client: WdaClient,
   xpath: string,
-  recent?: RecentTree<TargetTreeNode | undefined>,
 ): Promise<LocatedElement | undefined> {
-  const tree = await (recent ? recent.get() : readSourceTree(client));
+  const tree = await readSourceTree(client, "nothing is located by the xpath");
   return tree ? await locateInTree(tree, xpath) : undefined;
 }

@@ -26,7 +26,6 @@ import {
   checkAppNameResolver,
   holdOpen,
   logDeviceActions,
-  RecentTree,
   SdkTypeError,
   UnsupportedActionError,
   withCustomActions,
@@ -38,7 +37,7 @@ import { harmonyKeyEvent } from "./keys.ts";
 import { type MobileCDeviceOptions, type MobileCSettings, readMobileCOptions } from "./options.ts";
 import { Screen } from "./screen.ts";
 import { Screenshots } from "./screenshot.ts";
-import { locateByXpath, readLayoutTree, targetsAt, xpathsAt } from "./targets.ts";
+import { locateByXpath, targetsAt, xpathsAt } from "./targets.ts";
 import { ToolShell } from "./tool_shell.ts";
 import { clearField, dismissKeyboard, typeText } from "./typing.ts";
 
@@ -80,10 +79,6 @@ export class MobileCDevice implements AbstractInterface {
   readonly #screenshots: Screenshots;
   readonly #apps: Apps;
   readonly #actions: readonly DeviceAction[];
-  /** One layout dump serves the reads of one screen (a location's xpaths, their node, its identity). */
-  readonly #recentTree = new RecentTree(async () =>
-    await readLayoutTree(this.#shell, (await this.#screen.info()).density)
-  );
   #resolveApp: (target: string) => string = (target) => target;
 
   /**
@@ -171,15 +166,6 @@ export class MobileCDevice implements AbstractInterface {
   }
 
   /**
-   * Called by the agent before every action: the layout read last is dropped, for the screen is
-   * about to change.
-   */
-  beforeAction(): Promise<void> {
-    this.#recentTree.forget();
-    return Promise.resolve();
-  }
-
-  /**
    * What is at each point (logical pixels), from one `uitest dumpLayout` read back in the same
    * `hdc shell` run (mobilec/targets.ts): a component's type, id, description or text (a text
    * field's typed text left out) and bounds. Between the actions of one plan the agent compares
@@ -191,7 +177,7 @@ export class MobileCDevice implements AbstractInterface {
   async targetsAt(points: readonly Point[]): Promise<(TargetIdentity | undefined)[]> {
     this.#shell.checkLive();
     const { density } = await this.#screen.info();
-    return await targetsAt(this.#shell, density, points, this.#recentTree);
+    return await targetsAt(this.#shell, density, points);
   }
 
   /**
@@ -204,7 +190,7 @@ export class MobileCDevice implements AbstractInterface {
   async xpathsAt(point: Point): Promise<string[]> {
     this.#shell.checkLive();
     const { density } = await this.#screen.info();
-    return await xpathsAt(this.#shell, density, point, this.#recentTree);
+    return await xpathsAt(this.#shell, density, point);
   }
 
   /**
@@ -217,7 +203,7 @@ export class MobileCDevice implements AbstractInterface {
   async locateByXpath(xpath: string): Promise<LocatedElement | undefined> {
     this.#shell.checkLive();
     const { density } = await this.#screen.info();
-    return await locateByXpath(this.#shell, density, xpath, this.#recentTree);
+    return await locateByXpath(this.#shell, density, xpath);
   }
 
   /** `harmony <deviceId>`, for the report. */

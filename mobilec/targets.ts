@@ -7,14 +7,7 @@
  */
 
 import type { LocatedElement, Point, TargetIdentity, TargetTreeNode } from "@sdk/core";
-import {
-  locateInTree,
-  logger,
-  readBoundsText,
-  type RecentTree,
-  targetInTree,
-  xpathsInTree,
-} from "@sdk/core";
+import { locateInTree, logger, readBoundsText, targetInTree, xpathsInTree } from "@sdk/core";
 import type { ToolShell } from "./tool_shell.ts";
 
 const log = logger("sdk:mobilec");
@@ -85,23 +78,21 @@ export function layoutTree(output: string, density: number): TargetTreeNode | un
   return tree;
 }
 
-const NO_TREE = "uitest dumpLayout wrote no layout: the targets are checked by their pixels, " +
-  "nothing is located by xpath, and locations are cached by their looks";
-
 /**
  * One layout dump as a tree in logical pixels, or `undefined` when uitest writes none; the run
  * log (`sdk:mobilec`) then has what the device printed.
  *
  * @throws the errors of the device's hdc runs (`ConnectionError` when the device is gone).
  */
-export async function readLayoutTree(
+async function readLayoutTree(
   shell: ToolShell,
   density: number,
+  use: string,
 ): Promise<TargetTreeNode | undefined> {
   const output = await shell.shell(LAYOUT_COMMAND);
   const tree = layoutTree(output, density);
   if (!tree) {
-    log(NO_TREE, {
+    log(`uitest dumpLayout wrote no layout: ${use}`, {
       device: shell.deviceId,
       output: output.trim().slice(0, 500),
     });
@@ -120,9 +111,8 @@ export async function targetsAt(
   shell: ToolShell,
   density: number,
   points: readonly Point[],
-  recent?: RecentTree<TargetTreeNode | undefined>,
 ): Promise<(TargetIdentity | undefined)[]> {
-  const tree = await (recent ? recent.get() : readLayoutTree(shell, density));
+  const tree = await readLayoutTree(shell, density, "the targets are checked by their pixels");
   return points.map((point) => tree && targetInTree(tree, point));
 }
 
@@ -133,13 +123,8 @@ export async function targetsAt(
  *
  * @throws the errors of the device's hdc runs.
  */
-export async function xpathsAt(
-  shell: ToolShell,
-  density: number,
-  point: Point,
-  recent?: RecentTree<TargetTreeNode | undefined>,
-): Promise<string[]> {
-  const tree = await (recent ? recent.get() : readLayoutTree(shell, density));
+export async function xpathsAt(shell: ToolShell, density: number, point: Point): Promise<string[]> {
+  const tree = await readLayoutTree(shell, density, "the location is not cached");
   return tree ? await xpathsInTree(tree, point) : [];
 }
 
@@ -154,8 +139,7 @@ export async function locateByXpath(
   shell: ToolShell,
   density: number,
   xpath: string,
-  recent?: RecentTree<TargetTreeNode | undefined>,
 ): Promise<LocatedElement | undefined> {
-  const tree = await (recent ? recent.get() : readLayoutTree(shell, density));
+  const tree = await readLayoutTree(shell, density, "nothing is located by the xpath");
   return tree ? await locateInTree(tree, xpath) : undefined;
 }
