@@ -38,8 +38,8 @@ export type {
   RecordToReportOptions,
   ScrollParam,
   TUserPrompt,
-} from "./agent/options.ts";
-export { DEFAULT_MAX_ACTIONS_PER_PLAN } from "./agent/options.ts";
+} from "./session/options.ts";
+export { DEFAULT_MAX_ACTIONS_PER_PLAN } from "./session/options.ts";
 export { UIObserver } from "./observe/observer.ts";
 export { type ObservedFrame, UIObservation } from "./observe/observation.ts";
 export type { ObservationQueryOptions, StartObservingOptions } from "./observe/options.ts";
@@ -47,8 +47,8 @@ export { GherkinParseError, GherkinStepError } from "./gherkin/errors.ts";
 export { YamlScriptError, YamlTaskError } from "./script/script_errors.ts";
 export type { RunYamlOptions, RunYamlResult, YamlTaskOutcome } from "./script/run_yaml.ts";
 export type { GherkinScenarioOptions } from "./gherkin/run_scenario.ts";
-export type { AIContextApiName, AIContexts } from "./agent/context.ts";
-export type { CacheConfig, CacheStrategy } from "./agent/cache/options.ts";
+export type { AIContextApiName, AIContexts } from "./session/context.ts";
+export type { CacheConfig, CacheStrategy } from "./session/cache_options.ts";
 export type { AgentMetrics, UsageBucket } from "./agent/metrics.ts";
 export type {
   AbstractInterface,

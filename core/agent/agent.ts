@@ -18,7 +18,7 @@ import type { GherkinScenarioOptions } from "../gherkin/run_scenario.ts";
 import { runYamlScript } from "../script/run_yaml.ts";
 import type { RunYamlOptions, RunYamlResult } from "../script/run_yaml.ts";
 import type { ReportExecution } from "../report/types.ts";
-import type { AIContextApiName } from "./context.ts";
+import type { AIContextApiName } from "../session/context.ts";
 import { actCall, instantCall, longPressCall, pinchCall, tapCall } from "./interaction_calls.ts";
 import { inputArgs, keyboardPressArgs, scrollArgs } from "./instant_args.ts";
 import { createAgentState, destroyAgent, freezeAgent } from "./lifecycle.ts";
@@ -41,7 +41,7 @@ import type {
   RecordToReportOptions,
   ScrollParam,
   TUserPrompt,
-} from "./options.ts";
+} from "../session/options.ts";
 import { assertCall, extractCall, locateCall, waitForCall } from "./query_calls.ts";
 import { recordToReportCall, runRecordedCall } from "./record_calls.ts";
 import { observerHost } from "./run_call.ts";

@@ -6,7 +6,7 @@
 
 import { SdkRangeError, SdkTypeError } from "../errors.ts";
 import type { ElementsDescriptionOptions } from "../device/types.ts";
-import type { ExtractOptions, LocateOptions } from "./options.ts";
+import type { ExtractOptions, LocateOptions } from "../session/options.ts";
 
 /** Whether a prompt is the object form (`{ prompt, images }`, spec 2.5). */
 export function isPromptObject(v: unknown): v is { prompt: string } {

@@ -17,7 +17,7 @@ import type {
   LocateOptions,
   ScrollParam,
   TUserPrompt,
-} from "./options.ts";
+} from "../session/options.ts";
 
 /** One instant action's arguments, read from either signature. */
 export interface InstantArgs<O extends LocateOptions> {

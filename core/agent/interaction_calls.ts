@@ -11,8 +11,8 @@ import { markTarget } from "../insight/locate.ts";
 import { runPlan } from "../planning/act.ts";
 import { getEnv } from "../runtime/runtime.ts";
 import { checkLocateOptions, checkPositive } from "./call_checks.ts";
-import type { AIContextApiName } from "./context.ts";
-import { errorMessage } from "./execution.ts";
+import type { AIContextApiName } from "../session/context.ts";
+import { errorMessage } from "../session/execution.ts";
 import type { AgentState } from "./lifecycle.ts";
 import { locateTarget } from "./locate_target.ts";
 import type {
@@ -22,12 +22,12 @@ import type {
   AiTapOptions,
   LocateOptions,
   TUserPrompt,
-} from "./options.ts";
-import { DEFAULT_MAX_ACTIONS_PER_PLAN } from "./options.ts";
-import { findAction, performAction } from "./perform.ts";
-import { resolvePrompt } from "./prompt_input.ts";
+} from "../session/options.ts";
+import { DEFAULT_MAX_ACTIONS_PER_PLAN } from "../session/options.ts";
+import { findAction, performAction } from "../session/perform.ts";
+import { resolvePrompt } from "../session/prompt_input.ts";
 import { checkLive, contextFor, runCall, useCache } from "./run_call.ts";
-import { resolveUploadOptions } from "./upload_paths.ts";
+import { resolveUploadOptions } from "../session/upload_paths.ts";
 
 /** `agent.aiAct()`: plans and performs a multi-step task, replanning from each new screen. */
 export async function actCall(

@@ -14,16 +14,16 @@ import { ModelCaller } from "../model/caller.ts";
 import { ObserverRegistry } from "../observe/registry.ts";
 import type { ReportWriter } from "../report/writer.ts";
 import type { AIUsageInfo, ReportExecution } from "../report/types.ts";
-import { resolveCacheSettings } from "./cache/options.ts";
-import type { CacheSettings } from "./cache/options.ts";
-import type { TaskCache } from "./cache/store.ts";
-import { ContextStore } from "./context.ts";
-import { errorMessage } from "./execution.ts";
+import { resolveCacheSettings } from "../session/cache_options.ts";
+import type { CacheSettings } from "../session/cache_options.ts";
+import type { TaskCache } from "../session/cache_store.ts";
+import { ContextStore } from "../session/context.ts";
+import { errorMessage } from "../session/execution.ts";
 import { MetricsCollector } from "./metrics.ts";
-import type { AgentOptions } from "./options.ts";
-import type { ScreenSettings } from "./screen.ts";
-import { freezeContext } from "./session.ts";
-import type { FrozenContext } from "./session.ts";
+import type { AgentOptions } from "../session/options.ts";
+import type { ScreenSettings } from "../session/screen.ts";
+import { freezeContext } from "../session/session.ts";
+import type { FrozenContext } from "../session/session.ts";
 
 /** What an agent holds; the functions behind its public methods take it. */
 export interface AgentState {

@@ -9,12 +9,12 @@ import { LocateError } from "../errors.ts";
 import { deepLocateElement, locateElement } from "../insight/locate.ts";
 import type { LocateResult } from "../insight/locate.ts";
 import { locateByXpath } from "../insight/locate_xpath.ts";
-import { locateWithCache } from "./cache/locate_cache.ts";
-import type { AIContextApiName } from "./context.ts";
+import { locateWithCache } from "../cache/locate_cache.ts";
+import type { AIContextApiName } from "../session/context.ts";
 import type { AgentState } from "./lifecycle.ts";
-import type { LocateOptions } from "./options.ts";
+import type { LocateOptions } from "../session/options.ts";
 import { contextFor } from "./run_call.ts";
-import type { CallSession } from "./session.ts";
+import type { CallSession } from "../session/session.ts";
 
 /**
  * Locates the target of a locating call: by `opt.xpath` first when given (spec 4.2), else or

@@ -12,12 +12,12 @@ import type { ObservedCallInput, ObserverHost } from "../observe/host.ts";
 import { ReportWriter } from "../report/writer.ts";
 import { logger, runLog } from "../log/run_log.ts";
 import { SDK_VERSION } from "../version.ts";
-import { TaskCache } from "./cache/store.ts";
-import type { AIContextApiName } from "./context.ts";
-import { errorMessage, ExecutionRecorder } from "./execution.ts";
+import { TaskCache } from "../session/cache_store.ts";
+import type { AIContextApiName } from "../session/context.ts";
+import { errorMessage, ExecutionRecorder } from "../session/execution.ts";
 import type { AgentState } from "./lifecycle.ts";
-import type { ResolvedPrompt } from "./prompt_input.ts";
-import type { CallSession } from "./session.ts";
+import type { ResolvedPrompt } from "../session/prompt_input.ts";
+import type { CallSession } from "../session/session.ts";
 
 const log = logger("sdk:agent");
 

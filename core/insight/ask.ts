@@ -10,10 +10,10 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
+import type { CallSession } from "../session/session.ts";
 import { promptImageParts } from "../model/prompt_images.ts";
 import type { ResolvedPromptImage } from "../model/prompt_images.ts";
-import type { Screen } from "../agent/screen.ts";
+import type { Screen } from "../session/screen.ts";
 import { ModelResponseError, quoteExcerpt } from "../errors.ts";
 import type { ChatContentPart, ChatMessage } from "../model/chat.ts";
 import type { ModelIntent } from "../model/config.ts";

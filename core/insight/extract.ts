@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
-import { captureFor, elementsFor } from "../agent/session.ts";
-import type { Screen } from "../agent/screen.ts";
+import type { CallSession } from "../session/session.ts";
+import { captureFor, elementsFor } from "../session/session.ts";
+import type { Screen } from "../session/screen.ts";
 import type { ElementsDescriptionOptions } from "../device/types.ts";
 import { ExtractionError, ModelResponseError } from "../errors.ts";
 import {

@@ -5,10 +5,10 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
-import { captureFor } from "../agent/session.ts";
-import { toLocatedElement } from "../agent/screen.ts";
-import type { Screen } from "../agent/screen.ts";
+import type { CallSession } from "../session/session.ts";
+import { captureFor } from "../session/session.ts";
+import { toLocatedElement } from "../session/screen.ts";
+import type { Screen } from "../session/screen.ts";
 import type { LocatedElement, Rect } from "../device/types.ts";
 import { LocateError, ModelResponseError } from "../errors.ts";
 import { locateSystemPrompt, locateUserText } from "../model/prompts.ts";

@@ -5,15 +5,15 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
-import { captureFor } from "../agent/session.ts";
-import { toLocatedElement } from "../agent/screen.ts";
-import type { Screen } from "../agent/screen.ts";
-import { performAction } from "../agent/perform.ts";
-import { locateWithCache, rememberLocate } from "../agent/cache/locate_cache.ts";
-import { replayPlan, toCacheAction } from "../agent/cache/plan_cache.ts";
-import type { PlanCacheAction } from "../agent/cache/yaml_io.ts";
-import type { AllowedUploadDir } from "../agent/upload_paths.ts";
+import type { CallSession } from "../session/session.ts";
+import { captureFor } from "../session/session.ts";
+import { toLocatedElement } from "../session/screen.ts";
+import type { Screen } from "../session/screen.ts";
+import { performAction } from "../session/perform.ts";
+import { locateWithCache, rememberLocate } from "../cache/locate_cache.ts";
+import { replayPlan, toCacheAction } from "../cache/plan_cache.ts";
+import type { PlanCacheAction } from "../session/cache_file.ts";
+import type { AllowedUploadDir } from "../session/upload_paths.ts";
 import type { LocatedElement, Rect } from "../device/types.ts";
 import { PlanningError } from "../errors.ts";
 import { planSystemPrompt, planUserText } from "../model/prompts.ts";

@@ -13,10 +13,10 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
-import { captureFor } from "../agent/session.ts";
-import type { Screen } from "../agent/screen.ts";
-import { toLocatedElement } from "../agent/screen.ts";
+import type { CallSession } from "../session/session.ts";
+import { captureFor } from "../session/session.ts";
+import type { Screen } from "../session/screen.ts";
+import { toLocatedElement } from "../session/screen.ts";
 import { targetDifference } from "../device/target_identity.ts";
 import type { Point, Rect, TargetIdentity } from "../device/types.ts";
 import { changedShare, type ChangeRegion, screenThumbnail } from "../image/screen_change.ts";

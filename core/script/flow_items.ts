@@ -67,7 +67,7 @@
  * @module
  */
 
-import type { TUserPrompt } from "../agent/options.ts";
+import type { TUserPrompt } from "../session/options.ts";
 import { sleep } from "../runtime/runtime.ts";
 import {
   bool,

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { AgentOptions } from "../agent/options.ts";
+import type { AgentOptions } from "../session/options.ts";
 import { nodePath, writeFileAtomic } from "../runtime/runtime.ts";
 import type { EnvLookup } from "./env_vars.ts";
 import { runScriptTasks, type RunYamlResult } from "./run_yaml.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { errorMessage } from "../agent/execution.ts";
+import { errorMessage } from "../session/execution.ts";
 import { FLOW_ITEMS } from "./flow_items.ts";
 import { readScriptTasks, type ScriptReadOptions } from "./script_schema.ts";
 import type { ScriptTasks } from "./script_tasks.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { AgentOptions } from "../agent/options.ts";
+import type { AgentOptions } from "../session/options.ts";
 import type { RunPlatformYamlResult } from "./platform_run.ts";
 
 /** What a tool reads of a platform's agent after the run. */

@@ -7,9 +7,9 @@
  * @module
  */
 
-import type { CacheStrategy } from "../agent/cache/options.ts";
-import type { AgentOptions } from "../agent/options.ts";
-import type { AIContextApiName } from "../agent/context.ts";
+import type { CacheStrategy } from "../session/cache_options.ts";
+import type { AgentOptions } from "../session/options.ts";
+import type { AIContextApiName } from "../session/context.ts";
 import {
   bool,
   childAt,

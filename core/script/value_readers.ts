@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { TUserPrompt } from "../agent/options.ts";
+import type { TUserPrompt } from "../session/options.ts";
 import { type EnvLookup, interpolateEnvVars } from "./env_vars.ts";
 import { MAX_SCRIPT_ERRORS, YamlScriptError } from "./script_errors.ts";
 import type { SourcePosition, YamlNode, YamlScalarNode } from "./yaml_parse.ts";

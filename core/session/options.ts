@@ -6,7 +6,7 @@
 
 import type { CreateModelClient } from "../model/caller.ts";
 import type { AIUsageInfo } from "../report/types.ts";
-import type { CacheConfig } from "./cache/options.ts";
+import type { CacheConfig } from "./cache_options.ts";
 import type { AIContexts } from "./context.ts";
 
 /** How many actions one planning answer may carry unless `maxActionsPerPlan` says otherwise. */

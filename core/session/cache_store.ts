@@ -5,14 +5,14 @@
  * @module
  */
 
-import { cwd, nodePath, runDir } from "../../runtime/runtime.ts";
-import { SDK_VERSION } from "../../version.ts";
-import { errorMessage } from "../execution.ts";
-import { cacheFileName } from "./options.ts";
-import type { CacheSettings } from "./options.ts";
-import { readCacheFile, writeCacheFile } from "./yaml_io.ts";
-import type { CacheRecord, LocateCacheRecord, PlanCacheRecord } from "./yaml_io.ts";
-import type { TargetIdentity } from "../../device/types.ts";
+import { cwd, nodePath, runDir } from "../runtime/runtime.ts";
+import { SDK_VERSION } from "../version.ts";
+import { errorMessage } from "./execution.ts";
+import { cacheFileName } from "./cache_options.ts";
+import type { CacheSettings } from "./cache_options.ts";
+import { readCacheFile, writeCacheFile } from "./cache_file.ts";
+import type { CacheRecord, LocateCacheRecord, PlanCacheRecord } from "./cache_file.ts";
+import type { TargetIdentity } from "../device/types.ts";
 
 /** The records of one cache file. */
 export class TaskCache {

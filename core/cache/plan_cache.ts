@@ -6,15 +6,15 @@
  * @module
  */
 
-import type { DeviceAction } from "../../device/types.ts";
-import { deepLocateElement, locateElement, markTarget } from "../../insight/locate.ts";
-import type { ReportStep } from "../../report/types.ts";
-import { errorMessage } from "../execution.ts";
-import { findAction, performAction } from "../perform.ts";
-import type { CallSession } from "../session.ts";
-import type { AllowedUploadDir } from "../upload_paths.ts";
+import type { DeviceAction } from "../device/types.ts";
+import { deepLocateElement, locateElement, markTarget } from "../insight/locate.ts";
+import type { ReportStep } from "../report/types.ts";
+import { errorMessage } from "../session/execution.ts";
+import { findAction, performAction } from "../session/perform.ts";
+import type { CallSession } from "../session/session.ts";
+import type { AllowedUploadDir } from "../session/upload_paths.ts";
 import { locateWithCache } from "./locate_cache.ts";
-import type { PlanCacheAction } from "./yaml_io.ts";
+import type { PlanCacheAction } from "../session/cache_file.ts";
 
 /**
  * A planned action as the plan cache keeps it: each `locate` parameter becomes its description.

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { nodeFs, writeFileAtomic } from "../../runtime/runtime.ts";
-import { errorMessage } from "../execution.ts";
-import type { TargetIdentity } from "../../device/types.ts";
+import { nodeFs, writeFileAtomic } from "../runtime/runtime.ts";
+import { errorMessage } from "./execution.ts";
+import type { TargetIdentity } from "../device/types.ts";
 
 /** A cached location (spec 2.2): xpaths that selected the element a prompt described. */
 export interface LocateCacheRecord {

@@ -11,7 +11,7 @@ import type { AbstractInterface, ElementsDescriptionOptions, Size } from "../dev
 import type { ModelCaller } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ReportScreenshotSink } from "../report/types.ts";
-import type { CallCache } from "./cache/store.ts";
+import type { CallCache } from "./cache_store.ts";
 import type { ExecutionRecorder } from "./execution.ts";
 import type { ResolvedPromptImage } from "../model/prompt_images.ts";
 import { captureScreen, screenFromRaw, sourceEncoding } from "./screen.ts";

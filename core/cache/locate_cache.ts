@@ -6,12 +6,12 @@
  * @module
  */
 
-import type { LocatedElement, Point, TargetIdentity } from "../../device/types.ts";
-import { targetDifference } from "../../device/target_identity.ts";
-import type { LocateResult } from "../../insight/locate.ts";
-import { elementOnScreen } from "../../insight/locate_xpath.ts";
-import { errorMessage } from "../execution.ts";
-import type { CallSession } from "../session.ts";
+import type { LocatedElement, Point, TargetIdentity } from "../device/types.ts";
+import { targetDifference } from "../device/target_identity.ts";
+import type { LocateResult } from "../insight/locate.ts";
+import { elementOnScreen } from "../insight/locate_xpath.ts";
+import { errorMessage } from "../session/execution.ts";
+import type { CallSession } from "../session/session.ts";
 
 /**
  * Locates `description` from the cache when the call may read it; else, or when no cached xpath

@@ -1,10 +1,10 @@
-import { test } from "../../../tests/helpers/test.ts";
+import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
-import { Agent } from "../agent.ts";
-import type { AbstractInterface } from "../../device/types.ts";
-import { SDK_VERSION } from "../../version.ts";
-import { cacheFileName, resolveCacheSettings } from "./options.ts";
-import { TaskCache } from "./store.ts";
+import { Agent } from "../agent/agent.ts";
+import type { AbstractInterface } from "../device/types.ts";
+import { SDK_VERSION } from "../version.ts";
+import { cacheFileName, resolveCacheSettings } from "../session/cache_options.ts";
+import { TaskCache } from "../session/cache_store.ts";
 
 const device: AbstractInterface = {
   interfaceType: "test",

@@ -4,8 +4,8 @@
  * @module
  */
 
-import { SdkRangeError, SdkTypeError } from "../../errors.ts";
-import { hasFileSystem } from "../../runtime/runtime.ts";
+import { SdkRangeError, SdkTypeError } from "../errors.ts";
+import { hasFileSystem } from "../runtime/runtime.ts";
 
 /**
  * Cache access mode (spec 2.2): `'read-write'` uses cached results and records new ones,
