@@ -157,6 +157,12 @@ export interface DeviceAction<P = Record<string, unknown>> {
    * `...RecentAppsButton` or `...AppSwitcher` recent apps; `Launch` launch).
    */
   role?: "back" | "home" | "recentApps" | "launch";
+  /**
+   * Set on an action that reaches past the screen (a device shell, a raw request to the device's
+   * driver): the device option that removes it, e.g. `"exposeRunBridgeShellAction"`. A script
+   * run as untrusted refuses an agent that offers such an action (docs/security.md).
+   */
+  beyondScreen?: string;
   /** Performs the action. Coordinates in `param` are logical pixels. */
   call(param: P, context: ActionContext): Promise<void>;
 }
