@@ -62,6 +62,10 @@ export const MOBILEB_SCRIPT_SECTION: ScriptSectionSchema<MobileBScriptSection> =
   key: "mobileb",
   label: "MobileB",
   describe: "launch, driverHost, driverPort, device options",
+  untrusted: {
+    switches: ["exposeRunDriverRequestAction"],
+    refused: { iOSDeviceClassOverride: "names a module of code to load" },
+  },
   fields: {
     launch: text,
     driverHost: text,
