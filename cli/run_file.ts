@@ -18,6 +18,7 @@ import {
   type ScriptAgentOptions,
   scriptAgentOptions,
   scriptTargetOf,
+  type ScriptTrustOptions,
   YamlTaskError,
   type YamlTaskOutcome,
 } from "@sdk/core/script";
@@ -31,6 +32,7 @@ import { SdkTypeError } from "@sdk/core";
 import { scriptPlatform } from "./platforms.ts";
 import type { Progress } from "./progress.ts";
 import type { FileResult, ItemResult } from "./summary.ts";
+import { checkUntrustedFeature } from "./untrusted_feature.ts";
 import { type OpenedTarget, openTarget, readFeatureTags } from "./web_target.ts";
 
 /** What every file of a run shares, and how the file was named. */
@@ -51,6 +53,8 @@ export interface RunFileContext {
   signal?: AbortSignal;
   /** Prints a warning about a script (standard error); it is kept in the file's result too. */
   warn?: (message: string) => void;
+  /** Whether the files are the user's own (`--untrusted`, `--env`); default trusted. */
+  trust?: ScriptTrustOptions;
 }
 
 /** The page options of a `web` section, which are agent options (spec 4.7). */
@@ -102,13 +106,16 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
   };
   try {
     const text = await readFile(file, "utf8");
+    const trust = ctx.trust ?? {};
     if (extname(file).toLowerCase() === ".feature") {
+      if (trust.untrusted) await checkUntrustedFeature(text, shown, file, trust.workDir ?? ctx.cwd);
       target = await openTarget(ctx.browser, {}, file);
       result.items = await runFeature(makeAgent({}, {}), text, shown, target, ctx);
     } else if (PLATFORM_TARGET_SECTIONS.includes(await scriptTargetOf(text, shown) ?? "")) {
       await runPlatformScript(file, text, ctx, result);
     } else {
       const script = await parseScriptFile(text, shown, {
+        ...trust,
         onWarning: (w) => {
           (result.warnings ??= []).push(w);
           ctx.warn?.(w);
@@ -188,6 +195,7 @@ async function runPlatformScript(
     // Errors name the file as typed; the typed name finds the file from this process's folder.
     const fileName = resolve(process.cwd(), result.file) === file ? result.file : file;
     const { tasks, output } = await platform.run(text, {
+      ...ctx.trust,
       fileName,
       agentOptions: {
         ...flags,
@@ -214,6 +222,7 @@ async function runFeature(
 ): Promise<ItemResult[]> {
   const results = await runGherkinFeature(agent, text, {
     fileName: shown,
+    untrusted: ctx.trust?.untrusted === true,
     failFast: !ctx.continueOnError,
     abortSignal: ctx.signal,
     beforeScenario: async (info) => {

@@ -95,6 +95,14 @@ export class RunLog {
     this.#secrets.add(secret);
   }
 
+  /**
+   * `text` with the secrets, header values and image data cut out, as each line of the log is:
+   * for tools that print what a run did (`sdk run`'s output and summary).
+   */
+  redact(text: string): string {
+    return redactLogText(text, this.#secrets);
+  }
+
   /** Whether `category` (e.g. `"sdk:model"`) is printed to the console. */
   printed(category: string): boolean {
     return this.#selected(category);

@@ -50,7 +50,7 @@ export type {
 } from "./script_schema.ts";
 export { envRefusal, isSdkSecretVariable } from "./script_trust.ts";
 export type { ScriptTrustOptions } from "./script_trust.ts";
-export { UNTRUSTED_REFUSED_ITEMS } from "./untrusted_check.ts";
+export { isInsideFolder, UNTRUSTED_REFUSED_ITEMS } from "./untrusted_check.ts";
 export type {
   ScriptAgentOptions,
   ScriptSectionSchema,

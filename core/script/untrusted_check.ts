@@ -42,9 +42,8 @@ interface CheckScope {
   readonly at: ReadContext;
   readonly trust: ScriptTrustOptions;
   readonly path: PathModule;
-  /** The working folder, as given and as its real path. */
+  /** The working folder. */
   readonly workDir: string;
-  readonly workReal: string;
   /** The script's folder (its relative paths resolve from here). */
   readonly scriptDir: string;
 }
@@ -73,8 +72,8 @@ export async function checkUntrustedScript(
     trust,
     path,
     workDir,
-    workReal: (await realPathInfo(workDir))?.real ?? workDir,
-    scriptDir: path.dirname(path.resolve(cwd(), at.fileName)),
+    // A file named as typed is relative to the working folder.
+    scriptDir: path.dirname(path.resolve(workDir, at.fileName)),
   };
   for (const entry of node.entries) {
     const sectionAt = childAt(at, entry.key, "the script");
@@ -107,27 +106,38 @@ function textOf(node: YamlNode, scope: CheckScope): string | undefined {
   return refused || r.missing.length ? undefined : r.value;
 }
 
-/** Whether `p` lies inside the working folder, after `..` and the symlinks of what exists. */
-async function inside(p: string, scope: CheckScope): Promise<boolean> {
-  const { path } = scope;
-  const within = (dir: string, q: string) => {
-    const rel = path.relative(dir, q);
+/**
+ * Whether the path `p` lies inside `folder`, after `..` and the symlinks of the part of `p` that
+ * exists (a symlink inside that leads out is outside).
+ *
+ * @param p a path; relative paths resolve from the working directory.
+ * @param folder the folder; relative to the working directory too.
+ */
+export async function isInsideFolder(p: string, folder: string): Promise<boolean> {
+  const path = await nodePath();
+  const dir = path.resolve(cwd(), folder);
+  const real = (await realPathInfo(dir))?.real ?? dir;
+  const full = path.resolve(cwd(), p);
+  const within = (d: string, q: string) => {
+    const rel = path.relative(d, q);
     return rel === "" ||
       (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
   };
-  if (!within(scope.workDir, p) && !within(scope.workReal, p)) return false;
+  if (!within(dir, full) && !within(real, full)) return false;
   // The deepest part that exists, with its symlinks resolved, and the rest after it.
-  let existing = p;
+  let existing = full;
   const rest: string[] = [];
   for (;;) {
     const info = await realPathInfo(existing);
-    if (info) return within(scope.workReal, path.join(info.real, ...rest));
+    if (info) return within(real, path.join(info.real, ...rest));
     const parent = path.dirname(existing);
     if (parent === existing) return false;
     rest.unshift(path.basename(existing));
     existing = parent;
   }
 }
+
+const inside = (p: string, scope: CheckScope) => isInsideFolder(p, scope.workDir);
 
 /** Refuses a path value (or each of a list) that leads outside the working folder. */
 async function checkPaths(
