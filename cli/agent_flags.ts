@@ -46,6 +46,7 @@ export const AGENT_OPTION_KINDS: {
   enableTouchEventsInActionSpace: { type: "boolean" },
   forceSameTabNavigation: { type: "boolean" },
   forceChromeSelectRendering: { type: "boolean" },
+  nativeDialogs: { type: "enum", values: ["dismiss", "accept"] },
 };
 
 /** `waitAfterAction` -> `wait-after-action`. */

@@ -66,6 +66,7 @@ const PAGE_OPTION_KEYS = [
   "forceChromeSelectRendering",
   "keyboardTypeDelay",
   "inputStrategy",
+  "nativeDialogs",
 ] as const;
 
 /**

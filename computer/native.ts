@@ -73,7 +73,7 @@ export const INSTALL_NUT_JS: string =
  * What the nut-js host needs of the environment besides the base variables: where nut-js is
  * (`SDK_NUT_JS_*`, `NODE_PATH`), Deno's cache (`DENO_DIR`), and its display.
  */
-export const HOST_ENV: readonly (string | RegExp)[] = [/^SDK_NUT_JS_/, "DENO_DIR", "NODE_PATH"];
+const HOST_ENV: readonly (string | RegExp)[] = [/^SDK_NUT_JS_/, "DENO_DIR", "NODE_PATH"];
 
 function hostCommand(...extra: string[]): { file: string; args: string[] } {
   const url = new URL(import.meta.url);

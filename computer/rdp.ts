@@ -37,7 +37,7 @@ export const DEFAULT_RDP_SIZE: { width: number; height: number } = { width: 1280
 /** Debian/Ubuntu package of the RDP client. */
 export const INSTALL_FREERDP = "apt-get install freerdp2-x11 x11-utils";
 /** Default `sessionStartTimeout`, ms. */
-export const DEFAULT_SESSION_START_TIMEOUT = 10_000;
+const DEFAULT_SESSION_START_TIMEOUT = 10_000;
 
 /** Options of {@link RDPDevice} (spec 4.11, RDP options). */
 export interface RDPDeviceOptions {

@@ -55,6 +55,7 @@ export type {
   ActionContext,
   ActionParamSpec,
   DeviceAction,
+  DeviceEvent,
   ElementsDescriptionOptions,
   FrameStream,
   FrameStreamOptions,
@@ -170,6 +171,12 @@ export type {
 export { runClearInput, runInput, runKeyboardPress } from "./device/text_entry.ts";
 export type { TextEntryHost } from "./device/text_entry.ts";
 export { toPhysicalPixel } from "./device/pixels.ts";
+export {
+  decodeXmlText,
+  readBoundsText,
+  readXmlTree,
+  type XmlElement,
+} from "./device/element_tree.ts";
 export {
   describeTarget,
   TARGET_CONTEXT_MAX,

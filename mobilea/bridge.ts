@@ -63,7 +63,7 @@ export interface BridgeAddress {
  * @throws {SdkTypeError} for a `bridgePath` or `remoteBridgeHost` that is not a non-empty string.
  * @throws {SdkRangeError} for a `remoteBridgePort` that is not an integer from 1 to 65535.
  */
-export function bridgeAddress(options: BridgeOptions = {}): BridgeAddress {
+function bridgeAddress(options: BridgeOptions = {}): BridgeAddress {
   for (const key of ["bridgePath", "remoteBridgeHost"] as const) {
     const value = options[key];
     if (value !== undefined && (typeof value !== "string" || value.trim() === "")) {
@@ -90,7 +90,7 @@ export function bridgeAddress(options: BridgeOptions = {}): BridgeAddress {
  * (`childEnv` of `@sdk/core`): adb's own (`ADB_VENDOR_KEYS`, `ADB_TRACE`, ...) and the Android
  * SDK's (`ANDROID_SDK_HOME`, `ANDROID_ADB_SERVER_PORT`, ...).
  */
-export const ADB_ENV: readonly RegExp[] = [/^ADB_/, /^ANDROID_/];
+const ADB_ENV: readonly RegExp[] = [/^ADB_/, /^ANDROID_/];
 
 /** How long `adb start-server` may take, ms. */
 const START_SERVER_TIMEOUT_MS = 30_000;

@@ -63,7 +63,7 @@ export interface MobileAScriptSection extends Record<string, unknown> {
 }
 
 /** How the `mobilea` section is read. */
-export const MOBILEA_SCRIPT_SECTION: ScriptSectionSchema<MobileAScriptSection> = {
+const MOBILEA_SCRIPT_SECTION: ScriptSectionSchema<MobileAScriptSection> = {
   key: "mobilea",
   label: "MobileA",
   describe: "deviceId, launch, device options",

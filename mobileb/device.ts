@@ -20,7 +20,9 @@ import type {
   DeviceAction,
   FrameStream,
   FrameStreamOptions,
+  Point,
   Size,
+  TargetIdentity,
 } from "@sdk/core";
 import {
   checkAppNameResolver,
@@ -37,6 +39,7 @@ import { type MobileBDeviceOptions, type MobileBSettings, readMobileBOptions } f
 import { Screen } from "./screen.ts";
 import { WdaSession } from "./session.ts";
 import { iosKeyText } from "./keys.ts";
+import { targetsAt } from "./targets.ts";
 import { drag, dragAndDrop, hold, perform, scroll, tapAt } from "./touch.ts";
 import { clearField, dismissKeyboard, keys, typeText } from "./typing.ts";
 import { DRIVER_REQUEST_METHODS, type DriverRequestMethod, WDA_TOOL, WdaClient } from "./wda.ts";
@@ -176,6 +179,19 @@ export class MobileBDevice implements AbstractInterface {
     this.#session.checkLive();
     const info = await this.#client.request("GET", "/wda/activeAppInfo") as { bundleId?: string };
     return `app ${info?.bundleId ?? "?"}`;
+  }
+
+  /**
+   * What is at each point (points), from one `GET /source` of the app in front (mobileb/targets.ts):
+   * an element's type, accessibility identifier, label and frame. Between the actions of one plan
+   * the agent compares them (docs/model-protocol.md, "Target checks"). When WDA gives no source,
+   * nothing is named and the agent compares the targets' pixels.
+   *
+   * @throws {ConnectionError} when WDA cannot be reached.
+   */
+  async targetsAt(points: readonly Point[]): Promise<(TargetIdentity | undefined)[]> {
+    this.#session.checkLive();
+    return await targetsAt(this.#client, points);
   }
 
   /**

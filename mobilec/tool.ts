@@ -45,7 +45,7 @@ export const INSTALL_TOOL_HINT: string =
  * of `@sdk/core`): `TOOL_HOME` and hdc's own (`OHOS_HDC_SERVER_PORT`, `HDC_...`). hdc starts a
  * server that outlives the run; neither sees the program's keys.
  */
-export const TOOL_ENV: readonly (string | RegExp)[] = ["TOOL_HOME", /^OHOS_/, /^HDC_/];
+const TOOL_ENV: readonly (string | RegExp)[] = ["TOOL_HOME", /^OHOS_/, /^HDC_/];
 
 /** Default time limit of one hdc run, ms. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;

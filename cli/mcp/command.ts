@@ -20,7 +20,7 @@ export interface McpCommand {
 }
 
 /** The port `sdk mcp --http` listens on unless told otherwise. */
-export const DEFAULT_MCP_PORT = 5801;
+const DEFAULT_MCP_PORT = 5801;
 
 /**
  * Parses the arguments after `sdk mcp`.

@@ -54,7 +54,7 @@ function arg(args: Args, name: string, kind: "string" | "number" | "boolean", re
 }
 
 /** The error of a failed tool call as MCP tool error text: class, code and message. */
-export function errorResult(e: unknown, secrets: readonly string[] = []): ToolResult {
+function errorResult(e: unknown, secrets: readonly string[] = []): ToolResult {
   let message = e instanceof Error ? e.message : String(e);
   for (const secret of secrets) if (secret.length >= 8) message = message.split(secret).join("***");
   const head = isSdkError(e) ? `${e.name} (${e.code})` : e instanceof Error ? e.name : "Error";

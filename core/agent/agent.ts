@@ -21,6 +21,7 @@ import type { ReportExecution } from "../report/types.ts";
 import type { AIContextApiName } from "../session/context.ts";
 import { actCall, instantCall, longPressCall, pinchCall, tapCall } from "./interaction_calls.ts";
 import { inputArgs, keyboardPressArgs, scrollArgs } from "./instant_args.ts";
+import { subscribeDeviceEvents } from "./device_events.ts";
 import { createAgentState, destroyAgent, freezeAgent } from "./lifecycle.ts";
 import type { AgentState } from "./lifecycle.ts";
 import type { AgentMetrics } from "./metrics.ts";
@@ -76,6 +77,7 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   constructor(device: I, options: AgentOptions = {}) {
     this.#state = createAgentState(device, options);
     this.interface = device;
+    subscribeDeviceEvents(this.#state);
   }
 
   /**

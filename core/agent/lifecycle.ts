@@ -18,7 +18,7 @@ import { resolveCacheSettings } from "../session/cache_options.ts";
 import type { CacheSettings } from "../session/cache_options.ts";
 import type { TaskCache } from "../session/cache_store.ts";
 import { ContextStore } from "../session/context.ts";
-import { errorMessage } from "../session/execution.ts";
+import { errorMessage, type ExecutionRecorder } from "../session/execution.ts";
 import { MetricsCollector } from "./metrics.ts";
 import type { AgentOptions } from "../session/options.ts";
 import type { ScreenSettings } from "../session/screen.ts";
@@ -50,6 +50,12 @@ export interface AgentState {
   destroyed: boolean;
   /** The snapshot of freezePageContext() (spec 3.2); undefined while live. */
   frozen: FrozenContext | undefined;
+  /** The recorders of the calls running now, in the order they started. */
+  readonly running: ExecutionRecorder[];
+  /** Ends the subscription to the device's events (`onDeviceEvent`), when there is one. */
+  stopDeviceEvents?: () => void;
+  /** Device events reported between calls, being recorded as calls of their own. */
+  readonly deviceEvents: Set<Promise<void>>;
 }
 
 /**
@@ -112,6 +118,8 @@ export function createAgentState(device: AbstractInterface, options: AgentOption
     reportFile: undefined,
     destroyed: false,
     frozen: undefined,
+    running: [],
+    deviceEvents: new Set(),
   };
 }
 
@@ -135,6 +143,8 @@ export async function freezeAgent(state: AgentState): Promise<void> {
 export async function destroyAgent(state: AgentState): Promise<void> {
   if (state.destroyed) return;
   state.destroyed = true;
+  state.stopDeviceEvents?.();
+  await Promise.allSettled(state.deviceEvents);
   await state.observers.destroy();
   let failure: unknown;
   let failed = false;

@@ -74,6 +74,7 @@ export async function execCall<T>(
   }
   if (frozen && !observed) recorder.record.frozenContext = true;
   state.executions.push(recorder.record);
+  state.running.push(recorder);
   const s: CallSession = {
     device: state.device,
     caller: state.caller,
@@ -95,6 +96,7 @@ export async function execCall<T>(
     recorder.record.error = errorMessage(e);
     throw e;
   } finally {
+    state.running.splice(state.running.indexOf(recorder), 1);
     recorder.record.endedAt = Date.now() + clockOffset;
     const ms = recorder.record.endedAt - startedAt;
     if (recorder.record.status === "failed") {

@@ -210,6 +210,23 @@ export interface FrameStream {
 }
 
 /**
+ * Something that happened on the device by itself, which the agent records in its report: a web
+ * page's native dialog the device answered, for one. A device reports it once it is over.
+ */
+export interface DeviceEvent {
+  /** The step's title, e.g. `"Dialog: confirm, dismissed"`. */
+  title: string;
+  /** The step's text, e.g. the dialog's message. */
+  text?: string;
+  /** Details shown as the step's parameters. */
+  param?: Record<string, unknown>;
+  /** When it began, ms since the epoch. Default: when it was reported. */
+  startedAt?: number;
+  /** What went wrong while the device handled it; the step is then marked failed with it. */
+  error?: string;
+}
+
+/**
  * The device seam every platform implements (DESIGN "Seams"; the spec's interface of 4.1).
  *
  * Optional members are capabilities: the agent checks for them instead of asking for a platform name.
@@ -292,6 +309,13 @@ export interface AbstractInterface {
    * screenshot per tick. Frames are in physical pixels or smaller (a source may scale them down).
    */
   startFrameStream?(options: FrameStreamOptions): Promise<FrameStream>;
+  /**
+   * Subscribes to the device's {@link DeviceEvent}s; returns the unsubscription. The agent
+   * subscribes when it is created and records each event as a `Log` step: of the call running when
+   * it was reported, or, between calls, of a call of its own (`apiName` `"deviceEvent"`).
+   * Optional: a device without events leaves it out.
+   */
+  onDeviceEvent?(listener: (event: DeviceEvent) => void): () => void;
   /** Releases the device's own resources (not the page or the physical device). */
   destroy?(): Promise<void>;
 }

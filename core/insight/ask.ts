@@ -46,22 +46,6 @@ export function protocolMessages(
   return [{ role: "system", content: system }, { role: "user", content }];
 }
 
-/** Asks the model of `intent` and parses its JSON answer (no retry). */
-export async function askModel(
-  s: CallSession,
-  intent: ModelIntent,
-  system: string,
-  userText: string,
-  screen: Screen | undefined,
-): Promise<ParsedAnswer> {
-  const { content: raw, usage } = await s.caller.call(
-    intent,
-    protocolMessages(system, userText, screen, s.promptImages),
-    { signal: s.signal },
-  );
-  return { json: await parseJsonAnswer(raw), raw, usage };
-}
-
 /** A string field of an answer, or undefined. */
 export function stringField(json: Record<string, unknown>, key: string): string | undefined {
   const v = json[key];
@@ -112,7 +96,7 @@ function keptAnswer(raw: string): string {
  * The user message of the retry: what was wrong with the previous answer, and what to do.
  * Exported so tests can match it.
  */
-export function retryMessage(problem: string, format: "json" | "text"): string {
+function retryMessage(problem: string, format: "json" | "text"): string {
   return `Your previous answer could not be used: ${problem}\n` +
     (format === "json"
       ? "Answer again with one JSON object in the shape the system prompt gives, and nothing else."

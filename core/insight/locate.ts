@@ -92,7 +92,7 @@ const DEEP_MAX_SCALE = 2;
  * The region around a first-pass box that the second call looks at: the box enlarged to at least
  * a third of the screen on each side (and twice the box), centered on it, moved inside the image.
  */
-export function deepRegion(rect: Rect, width: number, height: number): Rect {
+function deepRegion(rect: Rect, width: number, height: number): Rect {
   const side = (box: number, size: number) =>
     Math.min(size, Math.max(Math.ceil(size * DEEP_REGION_FRACTION), Math.ceil(box * 2)));
   const w = side(rect.width, width), h = side(rect.height, height);

@@ -38,8 +38,11 @@ export interface PlanRunOptions {
   deepThink: boolean;
   /** Maximum planning cycles. */
   cycleLimit: number;
-  /** How many actions one JSON plan may carry (the dialects plan one). Default 1. */
-  maxActionsPerPlan?: number;
+  /**
+   * How many actions one JSON plan may carry (the dialects plan one): the agent's
+   * `maxActionsPerPlan`, whose default is `DEFAULT_MAX_ACTIONS_PER_PLAN` (5) in `session/options.ts`.
+   */
+  maxActionsPerPlan: number;
   /**
    * Locate each planned element with deepLocate (two calls, the second on a zoomed crop) instead
    * of using the planner's box (JSON protocol only; dialects give their own coordinates).
@@ -117,7 +120,7 @@ export async function runPlan(
     const actions = s.device.actionSpace();
     const screen = await captureFor(s, "planning");
     const useBoxes = !options.deepThink && !options.deepLocate;
-    const maxActions = options.maxActionsPerPlan ?? 1;
+    const maxActions = options.maxActionsPerPlan;
     const plan = await modelStep(s, {
       kind: "Planning",
       title: `Plan step ${cycle}`,

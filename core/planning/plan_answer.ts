@@ -42,7 +42,7 @@ export interface FittedAction {
 }
 
 /** The object with its keys trimmed (`{" type": 1}` -> `{type: 1}`); not recursive. */
-export function trimKeys(value: Record<string, unknown>): Record<string, unknown> {
+function trimKeys(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.trim(), v]));
 }
 

@@ -28,7 +28,7 @@ import { REGION_MATCH_THRESHOLD, regionSimilarity } from "../image/region_match.
  * rest of a plan is dropped: a spinner, a counter or a caret elsewhere stays below it; a dialog,
  * a new page or another app does not.
  */
-export const SURPRISE_SHARE = 0.1;
+const SURPRISE_SHARE = 0.1;
 
 /** What the check before a further action found. */
 export interface GuardCheck {

@@ -62,7 +62,7 @@ export function refuseAgentForUntrusted(agent: unknown, fileName: string): void 
  * @throws {YamlScriptError} naming every item whose method the agent lacks (a `javascript` item
  * on an agent without `evaluateJavaScript`), up to the limit of errors a file reports.
  */
-export function checkAgentMethods(agent: YamlAgent, script: ScriptTasks): void {
+function checkAgentMethods(agent: YamlAgent, script: ScriptTasks): void {
   const errors: YamlScriptError[] = [];
   let more = false;
   for (const [ti, task] of script.tasks.entries()) {

@@ -64,6 +64,8 @@ export interface ScriptWebTarget {
   keyboardTypeDelay?: number;
   /** Page agent option (spec 4.7). */
   inputStrategy?: "legacy" | "sequential" | "bulk";
+  /** Page agent option (docs/web.md, "Native dialogs"); a script cannot give a function. */
+  nativeDialogs?: "dismiss" | "accept";
 }
 
 /**
@@ -152,6 +154,7 @@ const webFields: { [K in keyof ScriptWebTarget]-?: Reader<ScriptWebTarget[K]> } 
   forceChromeSelectRendering: bool,
   keyboardTypeDelay: num({ min: 0, unit: "ms" }),
   inputStrategy: oneOf("legacy", "sequential", "bulk"),
+  nativeDialogs: oneOf("dismiss", "accept"),
 };
 
 const contextFields: { [K in "default" | AIContextApiName]-?: Reader<string> } = {
@@ -265,7 +268,7 @@ export function readAgentSection(
  * The key every device platform's section takes besides its own: `output`, the JSON file its
  * script's results are written to, as the `web` section's.
  */
-export const PLATFORM_OUTPUT_KEY = "output";
+const PLATFORM_OUTPUT_KEY = "output";
 
 /**
  * Reads and checks a device platform's section with its schema: a mapping, or empty (`{}`).

@@ -38,7 +38,7 @@ export function findAction(actions: readonly DeviceAction[], name: string): Devi
  *
  * @throws {TypeError} naming the action and the parameter.
  */
-export function checkParams(action: DeviceAction, param: Record<string, unknown>): void {
+function checkParams(action: DeviceAction, param: Record<string, unknown>): void {
   for (const spec of action.params) {
     const v = param[spec.name];
     if (v === undefined || v === null) {

@@ -26,16 +26,8 @@ export interface AllowedUploadDir {
   real: string;
 }
 
-/** The file options of one call, as {@link performAction} applies them. */
-export interface UploadOptions {
-  /** The user's `fileChooserAccept`: absolute paths of existing files. */
-  accept?: readonly string[];
-  /** The user's `fileChooserAllowedDir`, checked. */
-  allowedDir?: AllowedUploadDir;
-}
-
 /** Whether `action` can choose files (it declares a `files` parameter). */
-export function actionChoosesFiles(action: DeviceAction): boolean {
+function actionChoosesFiles(action: DeviceAction): boolean {
   return action.params.some((p) => p.type === "files");
 }
 

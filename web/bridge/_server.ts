@@ -41,24 +41,24 @@ import { setTimeout } from "node:timers";
 import { ConnectionError, holdOpen, ToolError } from "../_core.ts";
 
 /** Close codes the server uses to reject an extension: it did not prove it holds the token. */
-export const CLOSE_BAD_TOKEN = 4001;
+const CLOSE_BAD_TOKEN = 4001;
 /** Another extension is already connected to this bridge. */
-export const CLOSE_BUSY = 4002;
+const CLOSE_BUSY = 4002;
 /** No hello (or no proof) within the handshake time. */
-export const CLOSE_NO_HELLO = 4003;
+const CLOSE_NO_HELLO = 4003;
 /** The client speaks an older protocol (it sends its token instead of proving it holds it). */
-export const CLOSE_OUTDATED = 4004;
+const CLOSE_OUTDATED = 4004;
 
 /** The pairing handshake's version (docs/bridge.md, security). */
-export const BRIDGE_PROTOCOL = 2;
+const BRIDGE_PROTOCOL = 2;
 
 /** The text the server's proof signs. */
-export function serverProofText(port: number, extensionNonce: string, serverNonce: string): string {
+function serverProofText(port: number, extensionNonce: string, serverNonce: string): string {
   return `sdk-bridge/${BRIDGE_PROTOCOL} server ${port} ${extensionNonce} ${serverNonce}`;
 }
 
 /** The text the extension's proof signs. */
-export function extensionProofText(
+function extensionProofText(
   port: number,
   serverNonce: string,
   extensionNonce: string,
@@ -67,7 +67,7 @@ export function extensionProofText(
 }
 
 /** HMAC-SHA256 of `text` keyed with the pairing token, in hex. */
-export function pairingProof(token: string, text: string): string {
+function pairingProof(token: string, text: string): string {
   return createHmac("sha256", token).update(text).digest("hex");
 }
 
@@ -96,7 +96,7 @@ interface Server {
 export type BridgeRefusal = "token" | "unpaired";
 
 /** The tool named by the errors the extension answers with. */
-export const BRIDGE_EXTENSION_TOOL = "SDK Bridge extension";
+const BRIDGE_EXTENSION_TOOL = "SDK Bridge extension";
 
 /** Options of {@link BridgeServer}. */
 export interface BridgeServerOptions {
