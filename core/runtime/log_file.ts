@@ -12,7 +12,7 @@
  * @module
  */
 
-import { nodeBuiltin } from "./runtime.ts";
+import { nodeBuiltin, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./runtime.ts";
 
 type FsSync = typeof import("node:fs");
 type PathModule = typeof import("node:path");
@@ -175,12 +175,13 @@ export class RotatingLogFile {
       at += b.length;
     }
     try {
-      this.#fs!.appendFileSync(this.#file!, data);
+      this.#fs!.appendFileSync(this.#file!, data, { mode: PRIVATE_FILE_MODE });
     } catch (e) {
       if ((e as { code?: string }).code !== "ENOENT") throw e;
       // The directory was deleted under a running process (`rm -rf sdk_run`): start it again.
-      this.#fs!.mkdirSync(this.#dir!, { recursive: true });
-      this.#fs!.appendFileSync(this.#file!, data);
+      this.#makeDir();
+      this.#makeFile();
+      this.#fs!.appendFileSync(this.#file!, data, { mode: PRIVATE_FILE_MODE });
       this.#size = 0;
     }
     this.#size += bytes;
@@ -188,14 +189,41 @@ export class RotatingLogFile {
 
   /** Starts the next part, after deleting the oldest files so that it fits under the total cap. */
   #openNextPart(): void {
-    const fs = this.#fs!;
     const dir = this.#dir!;
-    fs.mkdirSync(dir, { recursive: true });
+    this.#makeDir();
     this.#part++;
     const name = this.#part === 1 ? `${this.#stem}.log` : `${this.#stem}.${this.#part}.log`;
     this.#file = this.#path!.join(dir, name);
     this.#size = 0;
+    this.#makeFile();
     this.#prune();
+  }
+
+  /**
+   * The log folder, this user's only (0700; its parents follow the umask). Modes are explicit:
+   * Deno's `node:fs` ignores the umask when appending creates a file.
+   */
+  #makeDir(): void {
+    const fs = this.#fs!;
+    const dir = this.#dir!;
+    fs.mkdirSync(this.#path!.dirname(dir), { recursive: true });
+    try {
+      fs.mkdirSync(dir, { mode: PRIVATE_DIR_MODE });
+    } catch (e) {
+      if ((e as { code?: string }).code !== "EEXIST") throw e;
+    }
+    try {
+      fs.chmodSync(dir, PRIVATE_DIR_MODE);
+    } catch {
+      // Another user's folder keeps its mode; the files are still 0600.
+    }
+  }
+
+  /** The current part, 0600 (one an older version left readable included). */
+  #makeFile(): void {
+    const fs = this.#fs!;
+    fs.closeSync(fs.openSync(this.#file!, "a", PRIVATE_FILE_MODE));
+    fs.chmodSync(this.#file!, PRIVATE_FILE_MODE);
   }
 
   /** Deletes the oldest `sdk-*.log` files until the others plus a full new part fit the cap. */

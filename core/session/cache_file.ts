@@ -117,5 +117,6 @@ export async function readCacheFile(file: string): Promise<CacheRecord[]> {
 /** Writes a cache file atomically (a reader never sees half a file); creates the directory. */
 export async function writeCacheFile(file: string, content: CacheFileContent): Promise<void> {
   const text = (await loadYaml()).stringify(content, { lineWidth: 0 });
-  await writeFileAtomic(file, text);
+  // The cache holds what the agent typed and where: this user's only.
+  await writeFileAtomic(file, text, { private: true });
 }
