@@ -19,6 +19,7 @@ import { runtimeKind } from "../runtime/runtime.ts";
 import { resolveIntentConfig } from "./config.ts";
 import { logger, runLog } from "../log/run_log.ts";
 import { requestForLog } from "../log/model_entries.ts";
+import { secretFieldValues } from "../log/redact.ts";
 import type { IntentModelConfig, ModelIntent } from "./config.ts";
 import type { ChatMessage } from "./chat.ts";
 import { bodyUnderDeadline, CallDeadline } from "./deadline.ts";
@@ -264,6 +265,8 @@ export class ModelCaller {
   ): Promise<ModelAnswer> {
     const config = this.config(intent);
     runLog().addSecret(config.apiKey);
+    // A token of the extra body (`{"provider": {"auth_token": ...}}`) is cut from every line too.
+    for (const secret of secretFieldValues(config.extraBody)) runLog().addSecret(secret);
     const client = await this.#client(config);
     const body = buildRequestBody(config, messages);
     log("request", { intent, host: hostOf(config.baseURL), body: requestForLog(body) });
