@@ -59,12 +59,18 @@ export async function execCall<T>(
   // A missing or invalid model configuration fails here, before any action.
   for (const intent of intents) state.caller.config(intent);
   const { text, images } = typeof prompt === "string" ? { text: prompt, images: [] } : prompt;
-  await state.options.onTaskStartTip?.(`${apiName}: ${text}`);
+  await state.options.onTaskStartTip?.(state.secrets.mask(`${apiName}: ${text}`));
   const writer = await reportWriter(state);
   const startedAt = await deviceNow(state);
   // The end is read on the same clock as the start (the device's, with useDeviceTime).
   const clockOffset = startedAt - Date.now();
-  const recorder = new ExecutionRecorder(writer, apiName, text, startedAt);
+  const recorder = new ExecutionRecorder(
+    writer,
+    apiName,
+    text,
+    startedAt,
+    (record) => state.secrets.maskInPlace(record),
+  );
   log("start", { api: apiName, prompt: text, images: images.length });
   if (images.length) {
     // Inlined images go to the screenshot store (once per content), so the report shows them.
@@ -78,6 +84,7 @@ export async function execCall<T>(
   const s: CallSession = {
     device: state.device,
     caller: state.caller,
+    secrets: state.secrets,
     recorder,
     report: writer,
     screen: state.screen,

@@ -132,6 +132,13 @@ export interface ActionContext {
   fileChooserAccept?: readonly string[];
   /** Text-entry overrides of the call, for text-entry actions; other actions ignore it. */
   inputOptions?: InputActionOptions;
+  /**
+   * Whether the text typed is a secret (docs/security.md, "Secrets typed on screen"): `true` when
+   * the caller knows it (`secret: true`, a secret variable); a text-entry action whose target
+   * takes a secret (a password field) sets it. The SDK then writes the value as `***` in the
+   * report, the run log, the cache and the model's history.
+   */
+  secret?: { value: boolean };
 }
 
 /**

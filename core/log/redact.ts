@@ -46,6 +46,25 @@ export function secretFieldValues(value: unknown, under = false): string[] {
   return Object.entries(value).flatMap(([k, v]) => secretFieldValues(v, under || isSecretName(k)));
 }
 
+/**
+ * `text` with each secret of at least `minLength` characters (default {@link MIN_SECRET_LENGTH})
+ * replaced by `***`, as written and as it reads inside a JSON string.
+ */
+export function cutSecrets(
+  text: string,
+  secrets: Iterable<string>,
+  minLength: number = MIN_SECRET_LENGTH,
+): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < minLength) continue;
+    out = out.split(secret).join("***");
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret) out = out.split(escaped).join("***");
+  }
+  return out;
+}
+
 /** A base64 data URI; its body is never useful in a log and can be megabytes long. */
 const DATA_URI = /data:([\w.+-]+\/[\w.+-]+);base64,[A-Za-z0-9+/=]*/g;
 
@@ -100,13 +119,7 @@ const base64Bytes = (chars: number): number => Math.floor(chars * 3 / 4);
  * long base64 run replaced by `[<mime> base64, N bytes left out]`.
  */
 export function redactLogText(text: string, secrets: Iterable<string>): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length < MIN_SECRET_LENGTH) continue;
-    out = out.split(secret).join("***");
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    if (escaped !== secret) out = out.split(escaped).join("***");
-  }
+  let out = cutSecrets(text, secrets);
   out = out
     .replace(HEADER_VALUE, (_m, name, sep, scheme) => `${name}${sep}${scheme ?? ""}***`)
     .replace(DATA_URI, (m, mime: string) => {

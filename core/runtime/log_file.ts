@@ -32,6 +32,8 @@ export interface LogFileOptions {
   stem?: string;
   /** Called once when the file cannot be written; the log then drops lines. */
   onError?: (error: unknown) => void;
+  /** Applied to each line when it is written (lines wait in memory until then). */
+  transform?: (line: string) => string;
 }
 
 /** Flush at once when this many bytes are waiting, whatever the caller's flush points. */
@@ -84,6 +86,7 @@ export class RotatingLogFile {
   readonly #maxTotal: number;
   readonly #stem: string;
   readonly #onError?: (error: unknown) => void;
+  readonly #transform?: (line: string) => string;
   #fs?: FsSync;
   #path?: PathModule;
   #dir?: string;
@@ -91,7 +94,7 @@ export class RotatingLogFile {
   #file?: string;
   /** Bytes of {@link #file} as this process knows them. */
   #size = 0;
-  #buffer: Uint8Array[] = [];
+  #buffer: string[] = [];
   #buffered = 0;
   #broken = false;
   /** Resolves once lines can be written (or the file failed): what waited is written then. */
@@ -104,6 +107,7 @@ export class RotatingLogFile {
     this.#maxTotal = Math.max(this.#maxFile, options.maxTotalBytes);
     this.#stem = options.stem ?? defaultStem();
     this.#onError = options.onError;
+    this.#transform = options.transform;
     const modules = Promise.all([
       nodeBuiltin<FsSync>("node:fs"),
       nodeBuiltin<PathModule>("node:path"),
@@ -127,9 +131,9 @@ export class RotatingLogFile {
   /** Queues one line (its newline included); writes the batch when enough is waiting. */
   append(line: string): void {
     if (this.#broken) return;
-    const bytes = encoder.encode(line);
-    this.#buffer.push(bytes);
-    this.#buffered += bytes.length;
+    this.#buffer.push(line);
+    // Characters, not bytes: only the point of an early flush depends on it.
+    this.#buffered += line.length;
     unflushed.add(this);
     installExitHook();
     if (this.#buffered >= FLUSH_AT_BYTES) this.flush();
@@ -141,7 +145,8 @@ export class RotatingLogFile {
    */
   flush(): void {
     if (this.#broken || !this.#fs || this.#buffer.length === 0) return;
-    const lines = this.#buffer;
+    const transform = this.#transform;
+    const lines = this.#buffer.map((l) => encoder.encode(transform ? transform(l) : l));
     this.#buffer = [];
     this.#buffered = 0;
     unflushed.delete(this);

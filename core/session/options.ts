@@ -182,6 +182,12 @@ export interface AiInputOptions extends LocateOptions {
   keyboardTypeDelay?: number;
   /** Input strategy. Default `'legacy'`. */
   inputStrategy?: "legacy" | "sequential" | "bulk";
+  /**
+   * The value is a secret (a password, a token): typed as given, written as `***` in the report,
+   * the run log, the cache and the model's history. A value typed into a password field is a
+   * secret without it. Default `false`.
+   */
+  secret?: boolean;
 }
 
 /** Options of `aiKeyboardPress` (locate-first signature). */

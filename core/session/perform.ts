@@ -101,7 +101,17 @@ export async function performAction(
   context: Omit<ActionContext, "signal"> = {},
   allowedDir?: AllowedUploadDir,
 ): Promise<void> {
+  // A typed value the caller marked secret, or one typed as a secret before, is *** from the
+  // start; one the device finds going into a password field from then on.
+  const typed = typeof param.value === "string" ? param.value : undefined;
+  const secret = { value: context.secret?.value === true || s.secrets?.has(typed) === true };
   const shown = displayParam(param);
+  const hide = () => {
+    if (!secret.value || typed === undefined) return;
+    s.secrets?.add(typed);
+    shown.value = "***";
+  };
+  hide();
   const step = s.recorder.begin("Action", name, { ...mark, param: shown });
   const started = Date.now();
   try {
@@ -110,7 +120,11 @@ export async function performAction(
     await resolvePlannedFiles(action, param, allowedDir);
     s.signal?.throwIfAborted();
     await s.device.beforeAction?.();
-    await action.call(param, { ...context, signal: s.signal });
+    try {
+      await action.call(param, { ...context, secret, signal: s.signal });
+    } finally {
+      hide();
+    }
     await s.device.afterAction?.();
     if (s.waitAfterAction > 0) await sleep(s.waitAfterAction, s.signal);
     s.recorder.end(step);
