@@ -42,7 +42,7 @@ export function targetDifference(
   return undefined;
 }
 
-/** A target as the report and the planning history name it: `a link "Active"`. */
+/** A target as the report and the planning history name it: `a "Active" in "All Active Completed"`. */
 export function describeTarget(t: TargetIdentity): string {
   const name = t.name ? ` "${t.name}"` : t.id ? ` #${t.id}` : "";
   const context = t.context && t.context !== t.name ? ` in "${t.context}"` : "";

@@ -57,7 +57,7 @@ export interface LocatedElement {
  */
 export interface TargetIdentity {
   /**
-   * The element's kind: a web tag with its role (`a link`, `input checkbox`), an Android class
+   * The element's kind: a web tag with its role and explicit role, or an input with its type (`a`, `div dialog`, `input checkbox`), an Android class
    * (`android.widget.Button`), an iOS element type (`XCUIElementTypeButton`), a HarmonyOS type.
    */
   kind: string;
