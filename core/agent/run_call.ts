@@ -10,6 +10,7 @@ import { InvalidStateError } from "../errors.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ObservedCallInput, ObserverHost } from "../observe/host.ts";
 import { ReportWriter } from "../report/writer.ts";
+import { reportValue } from "../report/report_value.ts";
 import { logger, runLog } from "../log/run_log.ts";
 import { SDK_VERSION } from "../version.ts";
 import { TaskCache } from "../session/cache_store.ts";
@@ -96,7 +97,8 @@ export async function execCall<T>(
   try {
     const out = await body(s);
     recorder.record.status = "passed";
-    if (out !== undefined) recorder.record.output = out;
+    // The caller gets the result whole; the report a copy of bounded depth.
+    if (out !== undefined) recorder.record.output = reportValue(out);
     return out;
   } catch (e) {
     recorder.record.status = "failed";

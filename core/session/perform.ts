@@ -10,6 +10,7 @@ import type { ActionContext, DeviceAction, LocatedElement } from "../device/type
 import type { ReportStep } from "../report/types.ts";
 import { sleep } from "../runtime/runtime.ts";
 import { logger } from "../log/run_log.ts";
+import { checkParamShape } from "../device/param_shape.ts";
 import type { CallSession } from "./session.ts";
 import { type AllowedUploadDir, resolvePlannedFiles } from "./upload_paths.ts";
 
@@ -101,6 +102,7 @@ export async function performAction(
   context: Omit<ActionContext, "signal"> = {},
   allowedDir?: AllowedUploadDir,
 ): Promise<void> {
+  checkParamShape(name, param, "the call");
   // A typed value the caller marked secret, or one typed as a secret before, is *** from the
   // start; one the device finds going into a password field from then on.
   const typed = typeof param.value === "string" ? param.value : undefined;
