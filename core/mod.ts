@@ -168,6 +168,14 @@ export type {
   PhoneActionText,
   PhoneParamText,
 } from "./device/phone_actions.ts";
+export {
+  DEFAULT_DRAG_MS,
+  desktopActions,
+  DRAG_AND_DROP_MS,
+  SCROLL_TO_END_CLICKS,
+  WHEEL_CLICK_PX,
+} from "./device/desktop_actions.ts";
+export type { DesktopActionHost, DesktopPointer } from "./device/desktop_actions.ts";
 export { runClearInput, runInput, runKeyboardPress } from "./device/text_entry.ts";
 export type { TextEntryHost } from "./device/text_entry.ts";
 export { toPhysicalPixel } from "./device/pixels.ts";

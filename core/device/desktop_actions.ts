@@ -1,21 +1,19 @@
 /**
- * The desktop action space of spec 4.11, over a {@link DesktopActionHost} the device gives: the
- * shared definitions of `@sdk/core` (`Tap`, `DoubleClick`, `DragAndDrop`, `Input`, `ClearInput`,
- * `KeyboardPress`, `Scroll`, `Swipe`) worded for a mouse and keyboard, plus `RightClick`,
- * `Hover`, `CursorMove` and `ListDisplays`. Points are pixels of the controlled display.
+ * The desktop action space of spec 4.11, built once over what a desktop provides
+ * ({@link DesktopActionHost}): the shared definitions of `actions.ts` (`Tap`, `DoubleClick`,
+ * `DragAndDrop`, `Input`, `ClearInput`, `KeyboardPress`, `Scroll`, `Swipe`) worded for a mouse
+ * and keyboard, plus `RightClick`, `Hover`, `CursorMove` and `ListDisplays`. Every desktop (the
+ * local X11 one, RDP, and a Windows, macOS or VNC one to come) takes them from here, as the
+ * phones take theirs from `phone_actions.ts`.
+ *
+ * Points handed to the host are pixels of the controlled display; keys are `KeyboardPress`
+ * names (`Control+End`, `ArrowLeft`), which the host maps to its own keys.
  *
  * @module
  */
 
-import type {
-  ActionParams,
-  ActionParamSpec,
-  DeviceAction,
-  InputActionOptions,
-  Point,
-  Size,
-  TextEntryHost,
-} from "@sdk/core";
+import { SdkTypeError } from "../errors.ts";
+import { sleep } from "../runtime/runtime.ts";
 import {
   clearInputAction,
   deviceAction,
@@ -23,26 +21,22 @@ import {
   dragAndDropAction,
   inputAction,
   keyboardPressAction,
-  logger,
+  SCROLL_DIRECTIONS,
+  SCROLL_TYPES,
+  scrollAction,
+  swipeAction,
+  tapAction,
+} from "./actions.ts";
+import { swipeEnds } from "./gestures.ts";
+import {
+  type ActionParams,
   readEnumParam,
   readLocateCenter,
   readLocateParam,
   readPositiveNumberParam,
-  runClearInput,
-  runInput,
-  runKeyboardPress,
-  SCROLL_DIRECTIONS,
-  SCROLL_TYPES,
-  scrollAction,
-  SdkTypeError,
-  sleep,
-  swipeAction,
-  swipeEnds,
-  tapAction,
-} from "@sdk/core";
-import type { DisplayInfo } from "./display.ts";
-import { desktopKeys } from "./keys.ts";
-import type { NativeInput, ScreenRegion } from "./native.ts";
+} from "./params.ts";
+import { runClearInput, runInput, runKeyboardPress, type TextEntryHost } from "./text_entry.ts";
+import type { ActionParamSpec, DeviceAction, InputActionOptions, Point, Size } from "./types.ts";
 
 /** Pixels one wheel click stands for when a `Scroll` distance is turned into wheel clicks. */
 export const WHEEL_CLICK_PX = 100;
@@ -53,12 +47,30 @@ export const DEFAULT_DRAG_MS = 500;
 /** `DragAndDrop` duration, ms: the pointer moves in steps so the app sees motion events. */
 export const DRAG_AND_DROP_MS = 400;
 
-/** What the desktop actions need from the device. */
+/** The mouse of a desktop. Points are pixels of the controlled display. */
+export interface DesktopPointer {
+  /** Moves the pointer to `point`. */
+  move(point: Point): Promise<void>;
+  /** Presses (`down`) or releases `button` where the pointer is. */
+  button(button: "left" | "right" | "middle", down: boolean): Promise<void>;
+  /** Clicks `button` where the pointer is (`count` 2: a double click). */
+  click(button: "left" | "right" | "middle", count: 1 | 2): Promise<void>;
+  /** Turns the wheel by whole clicks: `dy` > 0 reveals content below, `dx` > 0 to the right. */
+  wheel(dx: number, dy: number): Promise<void>;
+}
+
+/** What the desktop actions need from a desktop device. */
 export interface DesktopActionHost {
-  /** The native input and the controlled display's rectangle on the X screen. */
-  input(): Promise<{ input: NativeInput; region: ScreenRegion }>;
-  /** The display's size (logical pixels). */
+  /** The pointer, once the device is connected (connecting on first use). */
+  pointer(): Promise<DesktopPointer>;
+  /** The controlled display's size (logical pixels). */
   size(): Promise<Size>;
+  /**
+   * The key or combination `combo` names (`KeyboardPress` names: `Control+End`, `ArrowLeft`),
+   * checked now (throws an `SdkTypeError` naming a key the desktop cannot press), as the press
+   * to run later: modifiers first, released in reverse order.
+   */
+  key(combo: string): () => Promise<void>;
   /**
    * Throws, before anything is typed, for characters of `text` the device cannot send with these
    * options (see `TextEntryHost.checkText`).
@@ -70,10 +82,8 @@ export interface DesktopActionHost {
     overrides: InputActionOptions | undefined,
     signal: AbortSignal | undefined,
   ): Promise<void>;
-  /** Presses nut-js keys (modifiers first) and releases them in reverse order. */
-  pressKeys(keys: readonly string[]): Promise<void>;
-  /** The displays, as `ComputerDevice.listDisplays()`. */
-  listDisplays(): Promise<DisplayInfo[]>;
+  /** Reports the displays (`ListDisplays`: to the run log). */
+  listDisplays(): Promise<void>;
 }
 
 function plain(
@@ -85,8 +95,6 @@ function plain(
   return deviceAction(name, description, params, (param, context) => run(param, context.signal));
 }
 
-const log = logger("sdk:device");
-
 /**
  * The built-in desktop actions, in the order the planner sees them.
  *
@@ -94,18 +102,18 @@ const log = logger("sdk:device");
  */
 export function desktopActions(host: DesktopActionHost): DeviceAction[] {
   const unit = "pixels";
-  const moveTo = async ([x, y]: Point) => {
-    const { input, region } = await host.input();
-    await input.move(region.x + x, region.y + y);
-    return input;
+  const moveTo = async (point: Point) => {
+    const pointer = await host.pointer();
+    await pointer.move(point);
+    return pointer;
   };
   const click = async (point: Point, button: "left" | "right" = "left", count: 1 | 2 = 1) => {
-    const input = await moveTo(point);
-    await input.click(button, count);
+    const pointer = await moveTo(point);
+    await pointer.click(button, count);
   };
   const drag = async (from: Point, to: Point, ms: number) => {
-    const input = await moveTo(from);
-    await input.button("left", true);
+    const pointer = await moveTo(from);
+    await pointer.button("left", true);
     try {
       const steps = Math.max(2, Math.round(ms / 20));
       for (let i = 1; i <= steps; i++) {
@@ -116,7 +124,7 @@ export function desktopActions(host: DesktopActionHost): DeviceAction[] {
         ]);
       }
     } finally {
-      await input.button("left", false);
+      await pointer.button("left", false);
     }
   };
   // Emptying a field: select from the end to the start and delete. Control+A is not "select
@@ -124,23 +132,20 @@ export function desktopActions(host: DesktopActionHost): DeviceAction[] {
   // Control+End, Control+Shift+Home selects all text in Tk, GTK, Qt and browser fields.
   const clearField = async () => {
     if (globalThis.navigator?.platform?.startsWith("Mac")) {
-      await host.pressKeys(["LeftSuper", "A"]);
+      await host.key("Meta+A")();
     } else {
-      await host.pressKeys(["LeftControl", "End"]);
-      await host.pressKeys(["LeftControl", "LeftShift", "Home"]);
+      await host.key("Control+End")();
+      await host.key("Control+Shift+Home")();
     }
-    await host.pressKeys(["Backspace"]);
+    await host.key("Backspace")();
   };
   const text: TextEntryHost = {
     tap: (point) => click(point),
-    caretToEnd: () => host.pressKeys(["LeftControl", "End"]),
+    caretToEnd: () => host.key("Control+End")(),
     clearField,
     checkText: (value, overrides) => host.checkText(value, overrides),
     typeText: (value, overrides, signal) => host.typeText(value, overrides, signal),
-    key: (keyName) => {
-      const { keys } = desktopKeys(keyName);
-      return () => host.pressKeys(keys);
-    },
+    key: (keyName) => host.key(keyName),
   };
   return [
     tapAction(async (param) => await click(readLocateCenter("Tap", param)), {
@@ -216,9 +221,10 @@ export function desktopActions(host: DesktopActionHost): DeviceAction[] {
           );
         }
         const times = Math.round(readPositiveNumberParam("CursorMove", param, "times") ?? 1);
+        const press = host.key(direction === "left" ? "ArrowLeft" : "ArrowRight");
         for (let i = 0; i < times; i++) {
           signal?.throwIfAborted();
-          await host.pressKeys([direction === "left" ? "Left" : "Right"]);
+          await press();
         }
       },
     ),
@@ -227,14 +233,14 @@ export function desktopActions(host: DesktopActionHost): DeviceAction[] {
       const direction = readEnumParam("Scroll", param, "direction", SCROLL_DIRECTIONS, "down");
       const scrollType = readEnumParam("Scroll", param, "scrollType", SCROLL_TYPES, "singleAction");
       const distance = readPositiveNumberParam("Scroll", param, "distance");
-      const { input } = target ? { input: await moveTo(target.center) } : await host.input();
+      const pointer = target ? await moveTo(target.center) : await host.pointer();
       if (scrollType === "singleAction") {
         const size = await host.size();
         const span = direction === "down" || direction === "up" ? size.height : size.width;
         const clicks = Math.max(1, Math.round((distance ?? span * 0.7) / WHEEL_CLICK_PX));
         const sign = direction === "down" || direction === "right" ? 1 : -1;
         const vertical = direction === "down" || direction === "up";
-        await input.wheel(vertical ? 0 : sign * clicks, vertical ? sign * clicks : 0);
+        await pointer.wheel(vertical ? 0 : sign * clicks, vertical ? sign * clicks : 0);
         return;
       }
       const n = SCROLL_TO_END_CLICKS;
@@ -244,7 +250,7 @@ export function desktopActions(host: DesktopActionHost): DeviceAction[] {
         scrollToRight: [n, 0],
         scrollToLeft: [-n, 0],
       }[scrollType];
-      await input.wheel(dx, dy);
+      await pointer.wheel(dx, dy);
     }, {
       unit,
       description:
@@ -273,7 +279,7 @@ export function desktopActions(host: DesktopActionHost): DeviceAction[] {
       "ListDisplays",
       "List the connected displays (their ids and sizes); the result goes to the run log.",
       [],
-      async () => log("ListDisplays", { displays: await host.listDisplays() }),
+      () => host.listDisplays(),
     ),
   ];
 }

@@ -1,6 +1,6 @@
 import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
-import { xfreerdpErrors } from "./rdp.ts";
+import { xfreerdpErrors } from "./rdp_client.ts";
 
 const OUTPUT = [
   "[11:48:18:524] [26482:26503] [DEBUG][com.freerdp.core] - state CONNECTION_STATE_NLA",
