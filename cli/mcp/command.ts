@@ -6,6 +6,7 @@
  */
 
 import process from "node:process";
+import { DEFAULT_MCP_MAX_SESSIONS, DEFAULT_MCP_SESSION_IDLE_MS } from "./guard.ts";
 
 /** `sdk mcp`: the SDK's platforms as MCP tools (docs/mcp.md). */
 export interface McpCommand {
@@ -29,12 +30,6 @@ export interface McpCommand {
    */
   sessionIdleMs: number;
 }
-
-/** HTTP sessions `sdk mcp --http` keeps open at once unless told otherwise. */
-export const DEFAULT_MCP_MAX_SESSIONS = 16;
-
-/** How long an HTTP session may go without a request before it is closed, ms (30 min). */
-export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
 
 /** The port `sdk mcp --http` listens on unless told otherwise. */
 const DEFAULT_MCP_PORT = 5801;

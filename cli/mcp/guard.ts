@@ -19,11 +19,17 @@ export interface McpGuardOptions {
   allowRemoteCdp: boolean;
 }
 
+/** HTTP sessions `sdk mcp --http` keeps open at once unless told otherwise. */
+export const DEFAULT_MCP_MAX_SESSIONS = 16;
+
+/** How long an HTTP session may go without a request before it is closed, ms (30 min). */
+export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
+
 /** The default: web pages only, browsers on loopback only. */
 export const DEFAULT_MCP_GUARD: McpGuardOptions = { allowFileUrls: false, allowRemoteCdp: false };
 
 /** Whether a URL's hostname is this machine's loopback (`localhost`, 127.0.0.0/8, `[::1]`). */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" ||
     /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }

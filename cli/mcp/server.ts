@@ -16,8 +16,12 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, SDK_VERSION } from "@sdk/core";
-import { DEFAULT_MCP_MAX_SESSIONS, DEFAULT_MCP_SESSION_IDLE_MS } from "./command.ts";
-import { DEFAULT_MCP_GUARD, type McpGuardOptions } from "./guard.ts";
+import {
+  DEFAULT_MCP_GUARD,
+  DEFAULT_MCP_MAX_SESSIONS,
+  DEFAULT_MCP_SESSION_IDLE_MS,
+  type McpGuardOptions,
+} from "./guard.ts";
 import { McpSession } from "./session.ts";
 import { TOOLS } from "./tools.ts";
 

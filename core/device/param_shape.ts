@@ -10,17 +10,17 @@
 import { SdkRangeError } from "../errors.ts";
 
 /** How deep an action's parameters may nest (a located element is 3 levels). */
-export const MAX_PARAM_DEPTH = 32;
+const MAX_PARAM_DEPTH = 32;
 
 /** How large an action's parameters may be in all: characters of text plus one per value. */
-export const MAX_PARAM_SIZE = 1 << 20;
+const MAX_PARAM_SIZE = 1 << 20;
 
 /**
  * What is wrong with the shape of `param`, or `undefined` when it fits: nested deeper than
  * {@link MAX_PARAM_DEPTH} or larger than {@link MAX_PARAM_SIZE}. Walks without recursion, so a
  * value of any depth is measured without overflowing the stack.
  */
-export function paramShapeProblem(param: unknown): string | undefined {
+function paramShapeProblem(param: unknown): string | undefined {
   const stack: [unknown, number][] = [[param, 0]];
   let size = 0;
   while (stack.length > 0) {

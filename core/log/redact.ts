@@ -22,7 +22,7 @@ const SECRET_NAME_END =
   "(?:authorization|api[-_]?key|apikey|token|secret|password|passwd|cookie|credentials?|private[-_]?key|access[-_]?key)";
 
 /** Whether a field or header name names a secret. */
-export function isSecretName(name: string): boolean {
+function isSecretName(name: string): boolean {
   return new RegExp(`${SECRET_NAME_END}$`, "i").test(name);
 }
 

@@ -11,7 +11,7 @@
 export const REPORT_MAX_DEPTH = 64;
 
 /** What stands in the report for a value nested deeper than `max` levels. */
-export function deepValueMarker(max: number = REPORT_MAX_DEPTH): string {
+function deepValueMarker(max: number = REPORT_MAX_DEPTH): string {
   return `[nested deeper than ${max} levels: left out of the report]`;
 }
 

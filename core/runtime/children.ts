@@ -230,7 +230,7 @@ export const BASE_CHILD_ENV: readonly (string | RegExp)[] = [
  * secret, a credential, auth or signing material anywhere (`ANDROID_KEYSTORE_PASS`,
  * `OHOS_SIGN_PWD`, `XDG_..._TOKEN`). A tool that needs such a variable names it exactly.
  */
-export const SECRET_LOOKING_NAME: RegExp = /KEY|PASS|PWD|TOKEN|SECRET|CRED|AUTH|SIGN/i;
+const SECRET_LOOKING_NAME: RegExp = /KEY|PASS|PWD|TOKEN|SECRET|CRED|AUTH|SIGN/i;
 
 /**
  * The environment of a child the SDK starts: only the variables `allow` names (besides

@@ -150,7 +150,7 @@ export const PRIVATE_FILE_MODE = 0o600;
  * create files, so modes are always explicit), and an existing one is made 0700 too (a folder
  * another user owns keeps its mode).
  */
-export async function ensurePrivateDir(dir: string): Promise<void> {
+async function ensurePrivateDir(dir: string): Promise<void> {
   const fs = await nodeFs();
   const path = await nodePath();
   await fs.mkdir(path.dirname(dir), { recursive: true });

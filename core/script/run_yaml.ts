@@ -51,7 +51,7 @@ export interface RunYamlResult {
  * @throws {YamlScriptError} at the top of the file, naming the actions and the options that
  * remove them.
  */
-export function refuseAgentForUntrusted(agent: unknown, fileName: string): void {
+function refuseAgentForUntrusted(agent: unknown, fileName: string): void {
   const why = untrustedAgentRefusal(agent);
   if (why !== undefined) throw new YamlScriptError(why, { fileName, line: 1, column: 1 });
 }

@@ -10,13 +10,13 @@
 import { runLog } from "../log/run_log.ts";
 
 /** What a secret shows as. */
-export const SECRET_MASK = "***";
+const SECRET_MASK = "***";
 
 /**
  * Secrets shorter than this are masked only where they stand alone (a typed value, a parameter):
  * cut out of longer text, a short one would take every word that holds it with it.
  */
-export const MIN_SECRET_IN_TEXT = 4;
+const MIN_SECRET_IN_TEXT = 4;
 
 /** The secrets of one agent, and how text and records are masked with them. */
 export class TypedSecrets {
