@@ -50,6 +50,7 @@ export function windowDumpTree(xml: string, dpr: number): TargetTreeNode | undef
       ...(a["resource-id"] ? { id: a["resource-id"] } : {}),
       ...(text ? { text } : {}),
       box,
+      ...(a.password === "true" ? { secret: true } : {}),
       children,
     }];
   };

@@ -331,6 +331,8 @@ export class MobileBDevice implements AbstractInterface {
     const session = this.#session;
     const screen = this.#screen;
     return {
+      // A secure text field (XCUIElementTypeSecureTextField) takes a secret: written as ***.
+      takesSecret: async (point) => (await this.targetsAt([point]))[0]?.secret === true,
       screen: () => screen.info(),
       size: () => this.size(),
       point: (point) => screen.point(point),

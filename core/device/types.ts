@@ -76,6 +76,11 @@ export interface TargetIdentity {
   context?: string;
   /** The element's bounds in logical pixels (CSS pixels on the web). */
   box: Rect;
+  /**
+   * Whether the element takes a secret (a password field: Android's `password="true"`, iOS's
+   * `XCUIElementTypeSecureTextField`): what is typed into it is written as `***`.
+   */
+  secret?: boolean;
 }
 
 /**
