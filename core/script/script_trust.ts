@@ -1,10 +1,10 @@
 /**
  * How much a script is trusted (docs/security.md, "Running scripts you did not write").
  *
- * In every mode a script never reads the SDK's own secrets: `${SDK_MODEL_API_KEY}` (any
- * `SDK_*` variable whose name ends in `API_KEY`, `TOKEN`, `SECRET` or `PASSWORD`, and the
- * `SDK_*_EXTRA_BODY_JSON` that may carry a key) is an error with the file, line and column, so a
- * script cannot put the model's key in a URL or type it into a page.
+ * In every mode a script never reads the SDK's own secrets: `${SDK_MODEL_API_KEY}` (the model's
+ * keys and extra bodies of every intent, `SDK_BRIDGE_TOKEN`, `SDK_RDP_PASSWORD`) is an error with
+ * the file, line and column, so a script cannot put the model's key in a URL or type it into a
+ * page.
  *
  * A script marked `untrusted` (a pull request's file in CI, a downloaded example) reads only the
  * variables the caller names (`allowEnv`, `sdk run --env NAME`); ./untrusted_check.ts refuses the
@@ -12,6 +12,8 @@
  *
  * @module
  */
+
+import { MODEL_CONFIG_KEYS } from "../model/config.ts";
 
 /** What the caller says about a script's origin, for the runners' options. */
 export interface ScriptTrustOptions {
@@ -31,15 +33,18 @@ export interface ScriptTrustOptions {
   workDir?: string;
 }
 
-/** Name endings of the SDK's secret variables, which no script reads. */
-const SECRET_SUFFIX = /(API_KEY|TOKEN|SECRET|PASSWORD|EXTRA_BODY_JSON)$/;
+/** The SDK's own secret variables besides the model's (see {@link isSdkSecretVariable}). */
+const SDK_SECRETS = new Set(["SDK_BRIDGE_TOKEN", "SDK_RDP_PASSWORD"]);
 
 /**
- * Whether `name` is one of the SDK's own secret variables (the model's keys, its extra body, the
- * bridge's token, the RDP password), which a script never reads.
+ * Whether `name` is one of the SDK's own secret variables, which a script never reads: the
+ * model's keys and extra bodies of every intent (`SDK_MODEL_API_KEY`,
+ * `SDK_PLANNING_MODEL_EXTRA_BODY_JSON`, ...), the bridge's pairing token and the RDP password.
+ * Your own variables are yours (`SDK_E2E_PASSWORD` is read as any other).
  */
 export function isSdkSecretVariable(name: string): boolean {
-  return name.startsWith("SDK_") && SECRET_SUFFIX.test(name);
+  return SDK_SECRETS.has(name) ||
+    (MODEL_CONFIG_KEYS.includes(name) && /(API_KEY|EXTRA_BODY_JSON)$/.test(name));
 }
 
 /**
