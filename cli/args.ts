@@ -43,6 +43,11 @@ export interface RunCommand {
   untrusted: boolean;
   /** With `untrusted`: the environment variables the files may read (`--env NAME`, repeated). */
   env: string[];
+  /**
+   * Where to write each script's run as an exported script (docs/yaml-and-cli.md, "Exported
+   * scripts"): a `.yaml`/`.yml` file when one script runs, else a folder.
+   */
+  record?: string;
   /** Agent options from flags; they win over a script's `agent:` section. */
   agentOptions: Partial<WebPageAgentOptions>;
 }
@@ -76,6 +81,7 @@ const RUN_FLAGS: Record<string, FlagKind & { field: keyof RunCommand }> = {
   "summary": { type: "string", field: "summary" },
   "untrusted": { type: "boolean", field: "untrusted" },
   "env": { type: "string", field: "env" },
+  "record": { type: "string", field: "record" },
 };
 
 /** `sdk playground <url>`: the playground on a page (docs/playground.md). */
@@ -322,6 +328,9 @@ Flags of "sdk run":
                           that give the model more than the screen, the file's modelConfig, files
                           outside the working folder and variables not named with --env
   --env NAME              with --untrusted: a variable the files may read (repeat it)
+  --record PATH           write each script's run as a script of instant actions with their
+                          locators, which reruns without model calls: PATH is a .yaml file for
+                          one script, else a folder (docs/yaml-and-cli.md, "Exported scripts")
 
 Agent options (spec 2.1), as kebab-case flags; they win over a script's "agent:" section:
 ${agentFlagNames().map((f) => `  --${f}`).join("\n")}

@@ -17,7 +17,7 @@
 
 import process from "node:process";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { isSdkError, runLog, SDK_VERSION } from "@sdk/core";
 import { isSdkSecretVariable } from "@sdk/core/script";
 import { ReportMergingTool } from "@sdk/core/report";
@@ -155,6 +155,7 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
     stderr: { write: (text: string) => command.stderr.write(redact(text)) },
   };
   const files = await discoverScriptFiles(run.paths, io.cwd);
+  const records = recordPaths(run, files, io.cwd);
   const startedAt = new Date();
   const started = performance.now();
   // Ctrl+C aborts the files still running, then the merged report is written and the browser
@@ -184,6 +185,7 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
         trust: { untrusted: run.untrusted, allowEnv: run.env, workDir: io.cwd },
         signal: abort.signal,
         warn: (message) => io.stderr.write(`warning: ${message}\n`),
+        record: records.get(file.path),
       });
       if (result.status === "failed") anyFailed = true;
       return result;
@@ -225,6 +227,36 @@ function secretRedactor(run: RunCommand): (text: string) => string {
     if (isSdkSecretVariable(name)) log.addSecret(String(value));
   }
   return (text) => log.redact(text);
+}
+
+/**
+ * Where `--record` writes each file's run: the path itself for one file named `.yaml`/`.yml`,
+ * else `<folder>/<the file's name>.yaml` (`-2`, `-3`... when two files share a name).
+ *
+ * @throws {CliUsageError} for a `.yaml` path when several files run.
+ */
+function recordPaths(run: RunCommand, files: ScriptFileArg[], cwd: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  if (run.record === undefined) return paths;
+  const target = resolve(cwd, run.record);
+  if (/\.ya?ml$/i.test(run.record)) {
+    if (files.length !== 1) {
+      throw new CliUsageError(
+        `--record ${run.record} names one file, and ${files.length} scripts run: give a folder`,
+      );
+    }
+    paths.set(files[0].path, target);
+    return paths;
+  }
+  const taken = new Set<string>();
+  for (const file of files) {
+    const base = basename(file.path).replace(/\.(ya?ml|feature)$/i, "");
+    let name = `${base}.yaml`;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}.yaml`;
+    taken.add(name);
+    paths.set(file.path, join(target, name));
+  }
+  return paths;
 }
 
 function summarize(

@@ -55,6 +55,8 @@ export interface RunFileContext {
   warn?: (message: string) => void;
   /** Whether the files are the user's own (`--untrusted`, `--env`); default trusted. */
   trust?: ScriptTrustOptions;
+  /** Where to write the file's run as an exported script (`--record`), absolute. */
+  record?: string;
 }
 
 /** The page options of a `web` section, which are agent options (spec 4.7). */
@@ -105,25 +107,31 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
     });
     return agent;
   };
+  let recorded: ScriptPlatformAgent | undefined;
   try {
     const text = await readFile(file, "utf8");
     const trust = ctx.trust ?? {};
     if (extname(file).toLowerCase() === ".feature") {
       if (trust.untrusted) await checkUntrustedFeature(text, shown, file, trust.workDir ?? ctx.cwd);
+      if (ctx.record) {
+        warn(
+          ctx,
+          result,
+          `${shown}: --record writes YAML scripts' runs; a feature file's is not recorded`,
+        );
+      }
       target = await openTarget(ctx.browser, {}, file);
       result.items = await runFeature(makeAgent({}, {}), text, shown, target, ctx);
     } else if (PLATFORM_TARGET_SECTIONS.includes(await scriptTargetOf(text, shown) ?? "")) {
-      await runPlatformScript(file, text, ctx, result);
+      await runPlatformScript(file, text, ctx, result, (a) => recorded = a);
     } else {
       const script = await parseScriptFile(text, shown, {
         ...trust,
-        onWarning: (w) => {
-          (result.warnings ??= []).push(w);
-          ctx.warn?.(w);
-        },
+        onWarning: (w) => warn(ctx, result, w),
       });
       target = await openTarget(ctx.browser, script.web, file);
       const yamlAgent = makeAgent(script.web, script.agent);
+      recorded = yamlAgent;
       await target.open(script.web);
       const run = await runScriptTasks(yamlAgent, script, { signal: ctx.signal })
         .catch((e) => failedItems(e, result));
@@ -147,11 +155,46 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
       await agent.destroy().catch(() => {});
       result.report = agent.reportFile ?? undefined;
     }
+    if (ctx.record && recorded?.exportScript) await record(recorded, file, ctx.record, ctx, result);
     await target?.close().catch(() => {});
     result.durationMs = performance.now() - started;
     ctx.progress.end(result);
   }
   return result;
+}
+
+/** Keeps a warning about the file in its result and prints it. */
+function warn(ctx: RunFileContext, result: FileResult, message: string): void {
+  (result.warnings ??= []).push(message);
+  ctx.warn?.(message);
+}
+
+/**
+ * Writes the file's run as an exported script (`--record`), its relative paths rewritten for the
+ * record's folder; a failure to write is a warning, not the file's failure.
+ */
+async function record(
+  agent: ScriptPlatformAgent,
+  file: string,
+  path: string,
+  ctx: RunFileContext,
+  result: FileResult,
+): Promise<void> {
+  try {
+    const exported = await agent.exportScript!(path, { scriptDir: dirname(file) });
+    result.record = exported.file;
+    if (exported.unlocated.length) {
+      warn(
+        ctx,
+        result,
+        `${result.file}: recorded to ${exported.file}; the model locates ${exported.unlocated.length} of its steps on every run (no locator): ${
+          exported.unlocated.join("; ")
+        }`,
+      );
+    }
+  } catch (e) {
+    warn(ctx, result, `${result.file}: --record could not write ${path}: ${(e as Error).message}`);
+  }
 }
 
 /**
@@ -187,6 +230,7 @@ async function runPlatformScript(
   text: string,
   ctx: RunFileContext,
   result: FileResult,
+  onAgent: (agent: ScriptPlatformAgent) => void,
 ): Promise<void> {
   const platform = await scriptPlatform((await scriptTargetOf(text, result.file))!);
   const flags: Record<string, unknown> = { ...ctx.flags };
@@ -203,7 +247,10 @@ async function runPlatformScript(
         autoPrintReportMsg: false,
         onTaskStartTip: (tip) => ctx.progress.step(result.file, tip),
       },
-      onAgent: (a) => agent = a,
+      onAgent: (a) => {
+        agent = a;
+        onAgent(a);
+      },
       ...(ctx.signal && { signal: ctx.signal }),
     }).catch((e) => failedItems(e, result));
     result.items = itemsOf(tasks);

@@ -46,9 +46,19 @@ export type { ObservationQueryOptions, StartObservingOptions } from "./observe/o
 export { GherkinParseError, GherkinStepError } from "./gherkin/errors.ts";
 export { YamlScriptError, YamlTaskError } from "./script/script_errors.ts";
 export type { RunYamlOptions, RunYamlResult, YamlTaskOutcome } from "./script/run_yaml.ts";
+export type { ExportedScript, ExportScriptOptions } from "./script/script_export.ts";
+export type { ElementLocator } from "./session/cache_file.ts";
 export type { GherkinScenarioOptions } from "./gherkin/run_scenario.ts";
 export type { AIContextApiName, AIContexts } from "./session/context.ts";
 export type { CacheConfig, CacheStrategy } from "./session/cache_options.ts";
+export { FileCacheStore } from "./session/cache_file.ts";
+export type {
+  CacheRecord,
+  CacheStore,
+  LocateCacheRecord,
+  PlanCacheAction,
+  PlanCacheRecord,
+} from "./session/cache_file.ts";
 export type { AgentMetrics, UsageBucket } from "./agent/metrics.ts";
 export type {
   AbstractInterface,

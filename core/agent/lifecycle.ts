@@ -18,6 +18,7 @@ import { resolveCacheSettings } from "../session/cache_options.ts";
 import type { CacheSettings } from "../session/cache_options.ts";
 import type { TaskCache } from "../session/cache_store.ts";
 import { ContextStore } from "../session/context.ts";
+import { ActionJournal } from "../session/action_journal.ts";
 import { errorMessage, type ExecutionRecorder } from "../session/execution.ts";
 import { MetricsCollector } from "./metrics.ts";
 import type { AgentOptions } from "../session/options.ts";
@@ -59,6 +60,8 @@ export interface AgentState {
   readonly deviceEvents: Set<Promise<void>>;
   /** Values typed as secrets: `***` in the report, the run log, the cache and the history. */
   readonly secrets: TypedSecrets;
+  /** Every call with the actions it performed, for `exportScript()`. */
+  readonly journal: ActionJournal;
 }
 
 /**
@@ -124,6 +127,7 @@ export function createAgentState(device: AbstractInterface, options: AgentOption
     running: [],
     deviceEvents: new Set(),
     secrets: new TypedSecrets(),
+    journal: new ActionJournal(),
   };
 }
 

@@ -82,6 +82,7 @@ export async function execCall<T>(
   if (frozen && !observed) recorder.record.frozenContext = true;
   state.executions.push(recorder.record);
   state.running.push(recorder);
+  const journal = state.journal.begin(apiName, text);
   const s: CallSession = {
     device: state.device,
     caller: state.caller,
@@ -93,15 +94,16 @@ export async function execCall<T>(
     signal,
     promptImages: observed ? [...observed.images, ...images] : images,
     frozen,
+    journal,
   };
   try {
     const out = await body(s);
-    recorder.record.status = "passed";
+    recorder.record.status = journal.status = "passed";
     // The caller gets the result whole; the report a copy of bounded depth.
     if (out !== undefined) recorder.record.output = reportValue(out);
     return out;
   } catch (e) {
-    recorder.record.status = "failed";
+    recorder.record.status = journal.status = "failed";
     recorder.record.error = errorMessage(e);
     throw e;
   } finally {

@@ -58,6 +58,7 @@ export type {
 } from "./script_sections.ts";
 export type { ScriptTask, ScriptTasks } from "./script_tasks.ts";
 export { runPlatformYaml } from "./platform_run.ts";
+export type { ExportedScript, ExportScriptOptions } from "./script_export.ts";
 export type {
   ScriptPlatform,
   ScriptPlatformAgent,

@@ -18,6 +18,7 @@ import {
   type YamlTaskOutcome,
 } from "./script_errors.ts";
 import type { YamlAgent } from "./yaml_agent.ts";
+import { journalOf, type JournalScript } from "../session/action_journal.ts";
 
 /** Options of {@link runYamlScript}. */
 export interface RunYamlOptions extends ScriptReadOptions {
@@ -127,8 +128,13 @@ export async function runScriptTasks(
 ): Promise<RunYamlResult> {
   checkAgentMethods(agent, script);
   const { signal } = options;
-  const result: Record<string, unknown> = {};
-  const tasks: YamlTaskOutcome[] = [];
+  // The agent's journal learns which item each call comes from, for agent.exportScript().
+  const journal = journalOf(agent);
+  const source: JournalScript | undefined = script.source === undefined ? undefined : {
+    source: script.source,
+    fileName: script.fileName,
+    variables: script.variables ?? new Map(),
+  };
   let unnamed = 0;
   // Result keys come from the file: positions do not depend on what ran.
   const keys = script.tasks.map((task) =>
@@ -136,11 +142,31 @@ export async function runScriptTasks(
       FLOW_ITEMS[item.key].result ? item.name ?? String(unnamed++) : undefined
     )
   );
+  if (source) journal?.startScript(source);
+  try {
+    return await runTasks(agent, script, keys, signal, (ti, ii) => {
+      if (source) journal?.scriptItem(source, ti, ii);
+    });
+  } finally {
+    journal?.endScript();
+  }
+}
+
+async function runTasks(
+  agent: YamlAgent,
+  script: ScriptTasks,
+  keys: (string | undefined)[][],
+  signal: AbortSignal | undefined,
+  onItem: (task: number, item: number) => void,
+): Promise<RunYamlResult> {
+  const result: Record<string, unknown> = {};
+  const tasks: YamlTaskOutcome[] = [];
   for (const [ti, task] of script.tasks.entries()) {
     let failure: YamlTaskError | undefined;
     for (const [ii, item] of task.flow.entries()) {
       try {
         signal?.throwIfAborted();
+        onItem(ti, ii);
         const value = await FLOW_ITEMS[item.key].run(agent, item, signal);
         const key = keys[ti][ii];
         if (key !== undefined) setResult(result, key, value);

@@ -10,11 +10,14 @@
 import type { AgentOptions } from "../session/options.ts";
 import type { RunPlatformYamlResult } from "./platform_run.ts";
 import type { ScriptTrustOptions } from "./script_trust.ts";
+import type { ExportedScript, ExportScriptOptions } from "./script_export.ts";
 
 /** What a tool reads of a platform's agent after the run. */
 export interface ScriptPlatformAgent {
   /** The report's path once the agent is destroyed; `undefined`/`null` without a report. */
   readonly reportFile?: string | null;
+  /** Writes the run as an exported script (`agent.exportScript()`; `sdk run --record`). */
+  exportScript?(path: string, options?: ExportScriptOptions): Promise<ExportedScript>;
 }
 
 /**

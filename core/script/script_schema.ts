@@ -138,10 +138,23 @@ export const SCRIPT_SECTION_KEYS: Readonly<{
   agent: AGENT_SECTION_KEYS,
 };
 
-function topContext(options: ScriptReadOptions, flowKeys?: readonly string[]): ReadContext {
+/**
+ * The context of a whole file; every variable its `${NAME}` read goes into `variables` (the
+ * export of a run writes their values back as `${NAME}`).
+ */
+function topContext(
+  options: ScriptReadOptions,
+  flowKeys?: readonly string[],
+  variables = new Map<string, string>(),
+): ReadContext {
+  const env = options.env ?? getEnv;
   return {
     fileName: options.fileName ?? "script.yaml",
-    env: options.env ?? getEnv,
+    env: (name) => {
+      const value = env(name);
+      if (value !== undefined) variables.set(name, value);
+      return value;
+    },
     refuseEnv: (name) => envRefusal(name, options),
     path: "",
     key: "",
@@ -243,11 +256,13 @@ export function readScriptTasks(
   options: ScriptReadOptions,
   flowKeys?: readonly string[],
 ): Promise<ScriptTasks> {
-  const at = topContext(options, flowKeys);
+  const variables = new Map<string, string>();
+  const at = topContext(options, flowKeys, variables);
   return readWhole(at, async () => {
     const { node } = await readTop(content, at, options.onWarning);
     if (options.untrusted) await checkUntrustedScript(node, at, options);
-    return { fileName: at.fileName, tasks: collect(at, () => readTasks(node, at)) ?? [] };
+    const tasks = collect(at, () => readTasks(node, at)) ?? [];
+    return { fileName: at.fileName, tasks, source: content, variables };
   });
 }
 
@@ -283,7 +298,8 @@ export function parseScriptFile(
   fileName: string,
   options: ScriptFileReadOptions = {},
 ): Promise<ScriptFile> {
-  const at = topContext({ ...options, fileName }, flowKeysFor("web"));
+  const variables = new Map<string, string>();
+  const at = topContext({ ...options, fileName }, flowKeysFor("web"), variables);
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
     if (options.untrusted) await checkUntrustedScript(node, at, options);
@@ -302,7 +318,7 @@ export function parseScriptFile(
     const web = collect(at, () => readWebSection(section("web"), at, node.pos))!;
     const agent = collect(at, () => readAgentSection(section("agent"), at)) ?? {};
     const tasks = collect(at, () => readTasks(node, at)) ?? [];
-    return { fileName: at.fileName, tasks, target: "web", web, agent };
+    return { fileName: at.fileName, tasks, source: content, variables, target: "web", web, agent };
   });
 }
 
@@ -348,7 +364,8 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
   fileName: string,
   options: ScriptFileReadOptions = {},
 ): Promise<PlatformScriptFile<S>> {
-  const at = topContext({ ...options, fileName }, flowKeysFor(schema.key));
+  const variables = new Map<string, string>();
+  const at = topContext({ ...options, fileName }, flowKeysFor(schema.key), variables);
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
     if (options.untrusted) {
@@ -377,6 +394,8 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
     return {
       fileName: at.fileName,
       tasks: collect(at, () => readTasks(node, at)) ?? [],
+      source: content,
+      variables,
       target: schema.key,
       section: read?.section ?? ({} as S),
       ...(read?.output !== undefined && { output: read.output }),

@@ -50,6 +50,13 @@ export interface ScriptTasks {
   fileName: string;
   /** The tasks in order. */
   tasks: ScriptTask[];
+  /** The script's text, when it was read from text (`agent.exportScript()` keeps it). */
+  source?: string;
+  /**
+   * The environment variables its `${NAME}` read, with their values: `agent.exportScript()`
+   * writes a value typed from one as its `${NAME}`, never the value.
+   */
+  variables?: ReadonlyMap<string, string>;
 }
 
 const taskFields: Record<string, Reader<unknown>> = {

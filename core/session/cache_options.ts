@@ -6,6 +6,9 @@
 
 import { SdkRangeError, SdkTypeError } from "../errors.ts";
 import { hasFileSystem } from "../runtime/runtime.ts";
+import type { CacheStore } from "./cache_file.ts";
+
+export { cacheFileName } from "./cache_file.ts";
 
 /**
  * Cache access mode (spec 2.2): `'read-write'` uses cached results and records new ones,
@@ -30,6 +33,12 @@ export interface CacheConfig {
   cacheDir?: string;
   /** @deprecated Earlier name of {@link cacheDir}; `cacheDir` wins when both are given. */
   dir?: string;
+  /**
+   * Where the records are kept instead of the cache file: any object with `read(id)` and
+   * `write(id, records)` (docs/agent.md, "Cache"). Default: a `FileCacheStore` of `cacheDir`.
+   * Not together with `cacheDir`. With a store, a browser runtime caches too.
+   */
+  store?: CacheStore;
 }
 
 /** The checked cache settings of an agent. */
@@ -40,6 +49,8 @@ export interface CacheSettings {
   strategy: CacheStrategy;
   /** The directory as given; `undefined` for the default. */
   cacheDir: string | undefined;
+  /** The store given by `cache.store`; unset for the cache file. */
+  store?: CacheStore;
 }
 
 const STRATEGIES: readonly CacheStrategy[] = ["read-only", "read-write", "write-only"];
@@ -58,11 +69,13 @@ function checkId(id: unknown, field: string): string {
 /**
  * Reads the agent's `cache` and deprecated `cacheId` options (spec 2.1, 2.2). `cache: false`
  * turns caching off even with `cacheId`; `cacheId` alone means `{ id: cacheId }` (read-write).
- * In a browser runtime, where no file system exists, caching is off with a warning.
+ * In a browser runtime, where no file system exists, caching is off with a warning (unless a
+ * `cache.store` keeps the records).
  *
  * @returns the settings, or `undefined` when caching is off.
  * @throws {TypeError} for a `cache` that is neither `false` nor an object, a missing or empty
- * `cache.id` or `cacheId`, or a `cacheDir`/`dir` that is not a non-empty string.
+ * `cache.id` or `cacheId`, a `cacheDir`/`dir` that is not a non-empty string, or a `cache.store`
+ * without `read` and `write` or given with `cacheDir`.
  * @throws {RangeError} for an unknown `cache.strategy`.
  */
 export function resolveCacheSettings(
@@ -76,7 +89,7 @@ export function resolveCacheSettings(
     settings = { id: checkId(cacheId, "cacheId"), strategy: "read-write", cacheDir: undefined };
   } else if (typeof cache !== "object" || Array.isArray(cache)) {
     throw new SdkTypeError(
-      `'cache' must be false or an object { id, strategy?, cacheDir? }: current value is ${
+      `'cache' must be false or an object { id, strategy?, cacheDir?, store? }: current value is ${
         JSON.stringify(cache)
       }`,
     );
@@ -100,25 +113,36 @@ export function resolveCacheSettings(
         );
       }
     }
+    const store = c.store as CacheStore | undefined;
+    if (
+      store !== undefined &&
+      (typeof store !== "object" || store === null || typeof store.read !== "function" ||
+        typeof store.write !== "function")
+    ) {
+      throw new SdkTypeError(
+        `'cache.store' must be an object with read(id) and write(id, records) (a CacheStore): current value is ${
+          typeof store === "object" && store !== null
+            ? `an object with ${Object.keys(store).join(", ") || "no keys"}`
+            : JSON.stringify(store)
+        }`,
+      );
+    }
+    if (store !== undefined && (c.cacheDir ?? c.dir) !== undefined) {
+      throw new SdkTypeError(
+        "'cache.store' and 'cache.cacheDir' are both given: a store keeps its records where it " +
+          "wants; leave out cacheDir (or the store, for the cache files of cacheDir)",
+      );
+    }
     settings = {
       id: checkId(c.id, "cache.id"),
       strategy: strategy as CacheStrategy,
       cacheDir: (c.cacheDir ?? c.dir) as string | undefined,
+      ...(store && { store }),
     };
   }
-  if (!hasFileSystem) {
+  if (!hasFileSystem && !settings.store) {
     console.warn("cache: a browser runtime has no file system to keep a cache in; caching is off");
     return undefined;
   }
   return settings;
-}
-
-/**
- * The cache file name of an id: `<id>.cache.yaml`, with characters a file name cannot hold
- * (path separators, `:*?"<>|`, control characters) replaced by `-`, so the file always lies
- * directly in the cache directory.
- */
-export function cacheFileName(id: string): string {
-  // deno-lint-ignore no-control-regex
-  return `${id.trim().replace(/[/\\:*?"<>|\x00-\x1f]/g, "-")}.cache.yaml`;
 }

@@ -1,46 +1,75 @@
 /**
- * An agent's cache (spec 2.2): the records of its cache file in memory, looked up by prompt text,
- * and written back after each call that changed them.
+ * An agent's cache (spec 2.2): the records of its cache id in memory, looked up by prompt text,
+ * read from its {@link CacheStore} once and written back, the changed records only, after each
+ * call that changed them.
  *
  * @module
  */
 
 import { cwd, nodePath, runDir } from "../runtime/runtime.ts";
-import { SDK_VERSION } from "../version.ts";
 import { errorMessage } from "./execution.ts";
-import { cacheFileName } from "./cache_options.ts";
 import type { CacheSettings } from "./cache_options.ts";
-import { readCacheFile, writeCacheFile } from "./cache_file.ts";
-import type { CacheRecord, LocateCacheRecord, PlanCacheRecord } from "./cache_file.ts";
+import { FileCacheStore, mergeRecords, recordKey } from "./cache_file.ts";
+import type { CacheRecord, CacheStore, LocateCacheRecord, PlanCacheRecord } from "./cache_file.ts";
 import type { TargetIdentity } from "../device/types.ts";
 
-/** The records of one cache file. */
+/** The records of one cache id. */
 export class TaskCache {
-  /** Absolute path of the cache file. */
+  /** Absolute path of the cache file; `""` when a `cache.store` keeps the records. */
   readonly file: string;
   /** The checked settings. */
   readonly settings: CacheSettings;
+  readonly #store: CacheStore | undefined;
   #records: CacheRecord[];
-  #dirty = false;
+  /** The records changed since the last write, by {@link recordKey}. */
+  #changed = new Map<string, CacheRecord>();
   #writing: Promise<void> = Promise.resolve();
 
-  private constructor(file: string, settings: CacheSettings, records: CacheRecord[]) {
-    this.file = file;
+  private constructor(
+    settings: CacheSettings,
+    store: CacheStore | undefined,
+    file: string,
+    records: CacheRecord[],
+  ) {
     this.settings = settings;
+    this.#store = store;
+    this.file = file;
     this.#records = records;
   }
 
   /**
-   * Opens the cache file of `settings` (not created until something is written). Existing records
-   * are loaded in every strategy, so that `'write-only'` keeps the records it does not replace.
+   * Opens the cache of `settings`: its `store`, else the cache file (not created until something
+   * is written). Existing records are loaded in every strategy, so that `'write-only'` keeps the
+   * records it does not replace.
    */
   static async open(settings: CacheSettings): Promise<TaskCache> {
-    const path = await nodePath();
-    const dir = settings.cacheDir === undefined
-      ? path.join(await runDir(), "cache")
-      : path.resolve(cwd(), settings.cacheDir);
-    const file = path.join(dir, cacheFileName(settings.id));
-    return new TaskCache(file, settings, await readCacheFile(file));
+    let store = settings.store;
+    let file = "";
+    if (!store) {
+      const path = await nodePath();
+      const dir = settings.cacheDir === undefined
+        ? path.join(await runDir(), "cache")
+        : path.resolve(cwd(), settings.cacheDir);
+      const files = new FileCacheStore(dir);
+      file = await files.fileOf(settings.id);
+      store = files;
+    }
+    let records: CacheRecord[] = [];
+    try {
+      records = await store.read(settings.id);
+    } catch (e) {
+      console.warn(`cache: could not read '${settings.id}', starting empty: ${errorMessage(e)}`);
+    }
+    return new TaskCache(settings, store, file, records);
+  }
+
+  /**
+   * A cache of the given records alone, kept nowhere: read, never written (an exported script's
+   * locators, docs/yaml-and-cli.md).
+   */
+  static of(records: CacheRecord[]): TaskCache {
+    const settings: CacheSettings = { id: "", strategy: "read-only", cacheDir: undefined };
+    return new TaskCache(settings, undefined, "", records);
   }
 
   /** Whether lookups may use cached records (`'read-only'`, `'read-write'`). */
@@ -62,7 +91,7 @@ export class TaskCache {
     if (i >= 0 && JSON.stringify(this.#records[i]) === JSON.stringify(record)) return;
     if (i >= 0) this.#records[i] = record;
     else this.#records.push(record);
-    this.#dirty = true;
+    this.#changed.set(recordKey(record), record);
   }
 
   /** The cached location of a prompt. */
@@ -91,20 +120,25 @@ export class TaskCache {
   }
 
   /**
-   * Writes the file when records changed since the last write. A failure is a warning: a cache
-   * never fails a run.
+   * Writes the records changed since the last write to the store, which merges them with what
+   * it keeps (other agents' records included). A failure is a warning, and those records are
+   * written with the next ones: a cache never fails a run.
    */
   flush(): Promise<void> {
-    if (!this.#dirty) return this.#writing;
-    this.#dirty = false;
-    const content = {
-      sdkVersion: SDK_VERSION,
-      cacheId: this.settings.id,
-      caches: structuredClone(this.#records),
-    };
-    // Writes run one after another, so an older content never lands after a newer one.
-    return this.#writing = this.#writing.then(() => writeCacheFile(this.file, content)).catch(
-      (e) => console.warn(`cache: could not write ${this.file}: ${errorMessage(e)}`),
+    const store = this.#store;
+    if (this.#changed.size === 0 || !store) return this.#writing;
+    const records = structuredClone([...this.#changed.values()]);
+    this.#changed.clear();
+    // Writes run one after another, so an older record never lands after a newer one.
+    return this.#writing = this.#writing.then(() => store.write(this.settings.id, records)).catch(
+      (e) => {
+        console.warn(
+          `cache: could not write ${this.file || `'${this.settings.id}'`}: ${errorMessage(e)}`,
+        );
+        // Kept for the next write, unless a newer record of the same key came meanwhile.
+        const again = mergeRecords(records, [...this.#changed.values()]);
+        this.#changed = new Map(again.map((r) => [recordKey(r), r]));
+      },
     );
   }
 }

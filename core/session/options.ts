@@ -7,6 +7,7 @@
 import type { CreateModelClient } from "../model/caller.ts";
 import type { AIUsageInfo } from "../report/types.ts";
 import type { CacheConfig } from "./cache_options.ts";
+import type { ElementLocator } from "./cache_file.ts";
 import type { AIContexts } from "./context.ts";
 
 /** How many actions one planning answer may carry unless `maxActionsPerPlan` says otherwise. */
@@ -41,9 +42,9 @@ export interface AgentOptions {
   /** Print where the report is. Default `true`. */
   autoPrintReportMsg?: boolean;
   /**
-   * The cache (spec 2.2): `{ id, strategy?, cacheDir? }` keeps model locations (as xpaths) and
-   * `aiAct` plans in `<cacheDir>/<id>.cache.yaml`, so repeated runs skip model calls; `false`
-   * turns it off. Default: off (unless `cacheId` is given). Checked at construction (see the
+   * The cache (spec 2.2): `{ id, strategy?, cacheDir?, store? }` keeps model locations (as
+   * xpaths) and `aiAct` plans in `<cacheDir>/<id>.cache.yaml` (or in `store`), so repeated runs
+   * skip model calls; `false` turns it off. Default: off (unless `cacheId` is given). Checked at construction (see the
    * agent's constructor). Off in a browser runtime, with a warning.
    */
   cache?: false | CacheConfig;
@@ -119,6 +120,13 @@ export interface LocateOptions {
    * call with a `TypeError` naming it. Default undefined.
    */
   xpath?: string;
+  /**
+   * A known location of the target, as an exported script writes it (`agent.exportScript()`,
+   * docs/yaml-and-cli.md "Exported scripts"): a location record's `xpaths` and `target`. Tried
+   * after `xpath` and before the agent's cache and the model, like a cached location: used only
+   * while the element it selects is still that target. Default undefined.
+   */
+  locator?: ElementLocator;
   /**
    * Whether this call may use the agent's cache (spec 2.2): `false` neither reads nor writes it.
    * Default `true`.

@@ -121,6 +121,8 @@ export async function performAction(
     checkParams(action, param);
     await resolvePlannedFiles(action, param, allowedDir);
     s.signal?.throwIfAborted();
+    // For agent.exportScript(): how to find its elements again, read while they are there.
+    const noted = await s.journal?.capture(s.device, s.cache, action, param, context);
     await s.device.beforeAction?.();
     try {
       await action.call(param, { ...context, secret, signal: s.signal });
@@ -128,6 +130,7 @@ export async function performAction(
       hide();
     }
     await s.device.afterAction?.();
+    if (noted) s.journal?.performed(noted);
     if (s.waitAfterAction > 0) await sleep(s.waitAfterAction, s.signal);
     s.recorder.end(step);
     log("action", { name, param: shown, ms: Date.now() - started });

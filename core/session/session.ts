@@ -12,6 +12,7 @@ import type { ModelCaller } from "../model/caller.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ReportScreenshotSink } from "../report/types.ts";
 import type { CallCache } from "./cache_store.ts";
+import type { JournalCall } from "./action_journal.ts";
 import type { ExecutionRecorder } from "./execution.ts";
 import type { TypedSecrets } from "./secrets.ts";
 import type { ResolvedPromptImage } from "../model/prompt_images.ts";
@@ -48,6 +49,8 @@ export interface CallSession {
    * not `cacheable`, its prompt has images, or the context is frozen.
    */
   cache?: CallCache;
+  /** The agent's record of this call, for `agent.exportScript()`; unset outside an agent. */
+  journal?: JournalCall;
 }
 
 /**
