@@ -34,6 +34,11 @@ export class TypedSecrets {
     runLog().addSecret(value, MIN_SECRET_IN_TEXT);
   }
 
+  /** The secrets known, in the order they were typed. */
+  values(): string[] {
+    return [...this.#values];
+  }
+
   /** Whether `value` is a known secret. */
   has(value: unknown): boolean {
     return typeof value === "string" && this.#values.has(value);

@@ -75,6 +75,11 @@ driverTest(
     });
     await agent.aiInput("the password field", { value: PASSWORD });
     assert.equal(await page.inputValue("#password"), PASSWORD, "typed as given");
+    // An exported script reads it from a variable it names, never holds it.
+    const exported = await agent.exportScript(`${cacheDir}/exported.yaml`);
+    assert.ok(!exported.text.includes(PASSWORD), exported.text);
+    assert.match(exported.text, /value: \$\{TYPED_SECRET_1\}/);
+    assert.match(exported.text, /TYPED_SECRET_1/);
     await agent.destroy();
     const first = await written(agent.reportFile, "/nonexistent");
     assert.ok(first.report.includes("***"), "the report shows ***");
