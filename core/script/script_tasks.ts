@@ -24,6 +24,16 @@ import type { YamlMapNode, YamlNode } from "./yaml_parse.ts";
 import { referencedEnvVars } from "./env_vars.ts";
 import { isSecretVariableName } from "../session/secrets.ts";
 
+/** The values of the variables named like secrets that a prompt's text (or `prompt`) reads. */
+function secretValuesRead(node: YamlNode, at: ReadContext): string[] {
+  const text = node.kind === "map" ? node.entries.find((e) => e.key === "prompt")?.value : node;
+  if (!text || text.kind !== "scalar" || typeof text.value !== "string") return [];
+  return referencedEnvVars(text.value).filter(isSecretVariableName)
+    .filter((name) => at.refuseEnv?.(name) === undefined)
+    .map((name) => at.env(name) ?? "")
+    .filter((value) => value !== "");
+}
+
 /** Whether a scalar's text reads a variable whose name looks secret (`${LOGIN_PASSWORD}`). */
 function readsSecretVariable(node: YamlNode): boolean {
   return node.kind === "scalar" && typeof node.value === "string" &&
@@ -203,6 +213,11 @@ function readFlowItem(node: YamlNode, at: ReadContext, taskName: string): Script
       pos: flow.keyPos,
     })
     : { value: spec.value.read(flow.value, valueAt), options: rest };
+  // The values an aiAct instruction reads from variables named like secrets are its secrets.
+  if (spec.method === "aiAct") {
+    const values = secretValuesRead(flow.value, at);
+    if (values.length > 0) read.options.secrets = values;
+  }
   // A value read from a variable named like a secret is typed as one (docs/security.md).
   if (spec.options.secret && read.options.secret === undefined) {
     const typed = flow.key === "aiInput" && node.entries.some((e) => e.key === "locate")

@@ -55,6 +55,30 @@ test("YAML: an aiInput value read from a variable named like a secret, or marked
   );
 });
 
+test("YAML: an aiAct instruction that reads a variable named like a secret passes its value as a secret; others pass none", async () => {
+  const acts: Record<string, unknown>[] = [];
+  const agent = new Proxy({} as Record<string, unknown>, {
+    get: (_t, name) =>
+      name === "then" ? undefined : (_prompt: unknown, options: Record<string, unknown>) => {
+        if (name === "aiAct") acts.push(options);
+        return Promise.resolve(undefined);
+      },
+  }) as unknown as YamlAgent;
+  await runYamlScript(
+    agent,
+    `tasks:
+  - name: t
+    flow:
+      - aiAct: sign in as \${LOGIN_USER} with \${LOGIN_PASSWORD} and token \${API_TOKEN}
+      - ai:
+          prompt: use \${LOGIN_PASSWORD} again
+      - aiAct: just \${LOGIN_USER}
+`,
+    { env },
+  );
+  assert.deepEqual(acts.map((o) => o.secrets), [["pw-1", "tok-2"], ["pw-1"], undefined]);
+});
+
 test("YAML: secret must be true or false", async () => {
   const { agent } = recorder();
   await assert.rejects(

@@ -163,6 +163,13 @@ export interface AiActOptions {
   fileChooserAllowedDir?: string;
   /** Stops the planning loop. */
   abortSignal?: AbortSignal;
+  /**
+   * Values of the instruction that are secrets (a password to type): the model gets the
+   * instruction as written, but the report, the run log, the cache and the model's history write
+   * them as `***` from the start of the call (docs/security.md, "Secrets typed on screen"). A YAML
+   * `aiAct` sets it for the values it read from `${VAR}`s named like secrets.
+   */
+  secrets?: readonly string[];
 }
 
 /** Options of `aiTap`. */

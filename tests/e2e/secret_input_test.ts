@@ -146,3 +146,45 @@ driverTest(
     );
   },
 );
+
+driverTest(
+  "aiAct { secrets }: a secret of the instruction is *** from the start of the call, in the run log's first line, the report, the history and the cache, wherever it is typed",
+  async (e2e) => {
+    const cacheDir = await Deno.makeTempDir();
+    const secret = "instr-Secret-9876";
+    const page = await e2e.open("login.html");
+    // The plan types it into the plain user field: the instruction said it is a secret.
+    const base = script(page, "unused");
+    const { agent, model } = await e2e.agent(page, {
+      ...base,
+      plan: async ({ history }: PlanCall) =>
+        history.length === 0
+          ? {
+            log: `Type ${secret} as the user name`,
+            action: {
+              type: "Input",
+              param: {
+                locate: { prompt: "the username field", box: await page.measure("#username") },
+                value: secret,
+              },
+            },
+          }
+          : { log: "done", finished: true, output: "typed" },
+    }, { cache: { id: `instr-${e2e.driver}`, cacheDir }, generateReport: true });
+    const instruction = `type ${secret} into the user name`;
+    assert.equal(await agent.aiAct(instruction, { secrets: [secret] }), "typed");
+    assert.equal(await page.inputValue("#username"), secret);
+    const plans = model.calls.filter((c) => c.kind === "plan");
+    assert.ok(!(plans[1].call as PlanCall).history.join("\n").includes(secret));
+    await agent.destroy();
+    const out = await written(agent.reportFile, `${cacheDir}/instr-${e2e.driver}.cache.yaml`);
+    for (const [where, text] of Object.entries(out)) {
+      assert.ok(!text.includes(secret), `the secret is in the ${where}`);
+    }
+    await assert.rejects(
+      // @ts-expect-error: a wrong type on purpose
+      e2e.pageAgent(page).aiAct("x", { secrets: "no" }),
+      /'secrets' must be an array of strings/,
+    );
+  },
+);
