@@ -18,7 +18,8 @@
 import process from "node:process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { isSdkError, SDK_VERSION } from "@sdk/core";
+import { isSdkError, runLog, SDK_VERSION } from "@sdk/core";
+import { isSdkSecretVariable } from "@sdk/core/script";
 import { ReportMergingTool } from "@sdk/core/report";
 import {
   CliUsageError,
@@ -137,8 +138,22 @@ async function playgroundCommand(command: PlaygroundCommand, io: CliIo): Promise
   }
 }
 
-async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
-  await loadDotenv(resolve(io.cwd, run.dotenv ?? ".env"), run.dotenv !== undefined, processEnv);
+async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
+  await loadDotenv(
+    resolve(command.cwd, run.dotenv ?? ".env"),
+    run.dotenv !== undefined,
+    processEnv,
+  );
+  // What the run prints and writes is redacted as the run log is: the keys never show.
+  const redact = secretRedactor(run);
+  const io: CliIo = {
+    ...command,
+    stdout: {
+      write: (text: string) => command.stdout.write(redact(text)),
+      isTTY: command.stdout.isTTY,
+    },
+    stderr: { write: (text: string) => command.stderr.write(redact(text)) },
+  };
   const files = await discoverScriptFiles(run.paths, io.cwd);
   const records = recordPaths(run, files, io.cwd);
   const startedAt = new Date();
@@ -167,6 +182,7 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
         flags,
         progress,
         continueOnError: run.continueOnError,
+        trust: { untrusted: run.untrusted, allowEnv: run.env, workDir: io.cwd },
         signal: abort.signal,
         warn: (message) => io.stderr.write(`warning: ${message}\n`),
         record: records.get(file.path),
@@ -181,7 +197,7 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
     if (run.summary) {
       const path = resolve(io.cwd, run.summary);
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, JSON.stringify(summary, null, 2) + "\n");
+      await writeFile(path, redact(JSON.stringify(summary, null, 2)) + "\n");
     }
     io.stdout.write(`\n${formatSummaryTable(summary)}\n`);
     if (run.headed && run.keepWindow) {
@@ -196,6 +212,21 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
     process.off("SIGINT", onInterrupt);
     await browser.close();
   }
+}
+
+/**
+ * Redacts text as the run log does, with the SDK's secrets this run knows: those of the
+ * environment (after the dotenv file) and of `--model-config`.
+ */
+function secretRedactor(run: RunCommand): (text: string) => string {
+  const log = runLog();
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value && isSdkSecretVariable(name)) log.addSecret(value);
+  }
+  for (const [name, value] of Object.entries(run.agentOptions.modelConfig ?? {})) {
+    if (isSdkSecretVariable(name)) log.addSecret(String(value));
+  }
+  return (text) => log.redact(text);
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type ScriptAgentOptions,
   scriptAgentOptions,
   scriptTargetOf,
+  type ScriptTrustOptions,
   YamlTaskError,
   type YamlTaskOutcome,
 } from "@sdk/core/script";
@@ -31,6 +32,7 @@ import { SdkTypeError } from "@sdk/core";
 import { scriptPlatform } from "./platforms.ts";
 import type { Progress } from "./progress.ts";
 import type { FileResult, ItemResult } from "./summary.ts";
+import { checkUntrustedFeature } from "./untrusted_feature.ts";
 import { type OpenedTarget, openTarget, readFeatureTags } from "./web_target.ts";
 
 /** What every file of a run shares, and how the file was named. */
@@ -51,6 +53,8 @@ export interface RunFileContext {
   signal?: AbortSignal;
   /** Prints a warning about a script (standard error); it is kept in the file's result too. */
   warn?: (message: string) => void;
+  /** Whether the files are the user's own (`--untrusted`, `--env`); default trusted. */
+  trust?: ScriptTrustOptions;
   /** Where to write the file's run as an exported script (`--record`), absolute. */
   record?: string;
 }
@@ -106,7 +110,9 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
   let recorded: ScriptPlatformAgent | undefined;
   try {
     const text = await readFile(file, "utf8");
+    const trust = ctx.trust ?? {};
     if (extname(file).toLowerCase() === ".feature") {
+      if (trust.untrusted) await checkUntrustedFeature(text, shown, file, trust.workDir ?? ctx.cwd);
       if (ctx.record) {
         warn(
           ctx,
@@ -120,6 +126,7 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
       await runPlatformScript(file, text, ctx, result, (a) => recorded = a);
     } else {
       const script = await parseScriptFile(text, shown, {
+        ...trust,
         onWarning: (w) => warn(ctx, result, w),
       });
       target = await openTarget(ctx.browser, script.web, file);
@@ -233,6 +240,7 @@ async function runPlatformScript(
     // Errors name the file as typed; the typed name finds the file from this process's folder.
     const fileName = resolve(process.cwd(), result.file) === file ? result.file : file;
     const { tasks, output } = await platform.run(text, {
+      ...ctx.trust,
       fileName,
       agentOptions: {
         ...flags,
@@ -262,6 +270,7 @@ async function runFeature(
 ): Promise<ItemResult[]> {
   const results = await runGherkinFeature(agent, text, {
     fileName: shown,
+    untrusted: ctx.trust?.untrusted === true,
     failFast: !ctx.continueOnError,
     abortSignal: ctx.signal,
     beforeScenario: async (info) => {

@@ -380,6 +380,8 @@ export class MobileADevice implements AbstractInterface {
     const input = this.#input;
     const settings = this.#settings;
     return {
+      // A password field (the window dump's password="true") takes a secret: written as ***.
+      takesSecret: async (point) => (await this.targetsAt?.([point]))?.[0]?.secret === true,
       exposeRunBridgeShellAction: settings.exposeRunBridgeShellAction,
       size: () => this.size(),
       tap: (point) => tap(input, point),

@@ -58,6 +58,7 @@ export function windowDumpTree(xml: string, dpr: number): TargetTreeNode | undef
       ...(a["resource-id"] ? { id: a["resource-id"] } : {}),
       ...(text ? { text } : {}),
       box,
+      ...(a.password === "true" ? { secret: true } : {}),
       children,
       tag: kind,
       attributes: a,

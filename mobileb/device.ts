@@ -30,6 +30,7 @@ import {
   logDeviceActions,
   SdkTypeError,
   ToolError,
+  UnsupportedActionError,
   withCustomActions,
 } from "@sdk/core";
 import { type MobileBActionHost, mobileBActions } from "./actions.ts";
@@ -303,6 +304,7 @@ export class MobileBDevice implements AbstractInterface {
    * @param endpoint the route's path, e.g. `/status` or `/session/:sessionId/wda/apps/state`.
    * @param data the JSON body (POST and PUT; `{}` when left out).
    * @returns the `value` of WDA's answer.
+   * @throws {UnsupportedActionError} when `exposeRunDriverRequestAction` is `false`.
    * @throws {SdkTypeError} for another method or an endpoint that does not start with `/`.
    * @throws {ToolError} with WDA's `error` and `message` when it answers with an error.
    */
@@ -312,6 +314,13 @@ export class MobileBDevice implements AbstractInterface {
     data?: unknown,
   ): Promise<unknown> {
     this.#session.checkLive();
+    if (!this.#settings.exposeRunDriverRequestAction) {
+      throw new UnsupportedActionError(
+        "runDriverRequest is disabled: this device was created with " +
+          "exposeRunDriverRequestAction: false",
+        "runDriverRequest",
+      );
+    }
     const verb = typeof method === "string" ? method.toUpperCase() : method;
     if (!DRIVER_REQUEST_METHODS.includes(verb as DriverRequestMethod)) {
       throw new SdkTypeError(
@@ -347,6 +356,8 @@ export class MobileBDevice implements AbstractInterface {
     const session = this.#session;
     const screen = this.#screen;
     return {
+      // A secure text field (XCUIElementTypeSecureTextField) takes a secret: written as ***.
+      takesSecret: async (point) => (await this.targetsAt([point]))[0]?.secret === true,
       screen: () => screen.info(),
       size: () => this.size(),
       point: (point) => screen.point(point),
@@ -370,6 +381,7 @@ export class MobileBDevice implements AbstractInterface {
       resolveApp: (target) => this.#resolveApp(target),
       launch: (target) => this.launch(target),
       terminate: (bundleId) => this.terminate(bundleId),
+      exposeRunDriverRequestAction: this.#settings.exposeRunDriverRequestAction,
       runDriverRequest: (method, endpoint, data) => this.runDriverRequest(method, endpoint, data),
       home: () => this.home(),
       appSwitcher: () => this.appSwitcher(),

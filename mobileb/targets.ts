@@ -46,6 +46,7 @@ export function sourceTree(xml: string): TargetTreeNode | undefined {
       ...(id ? { id } : {}),
       ...(label ? { text: label } : {}),
       box: { left: x, top: y, width, height },
+      ...(kind === "XCUIElementTypeSecureTextField" ? { secret: true } : {}),
       children,
       tag: element.name,
       attributes: a,

@@ -21,9 +21,20 @@ export async function exportCall(
 ): Promise<ExportedScript> {
   const p = await nodePath();
   const file = p.resolve(cwd(), path);
+  // A secret the agent typed (a password field, `secret: true`) and no variable names is written
+  // as `${TYPED_SECRET_n}`: set it to run the script; the file never holds the value.
+  const named = new Set(Object.values(options.variables ?? {}));
+  const secrets = state.secrets.values().filter((v) => !named.has(v));
+  const withSecrets: ExportScriptOptions = secrets.length === 0 ? options : {
+    ...options,
+    variables: {
+      ...options.variables,
+      ...Object.fromEntries(secrets.map((v, i) => [`TYPED_SECRET_${i + 1}`, v])),
+    },
+  };
   const { text, located, unlocated } = await exportScriptText(
     state.journal,
-    options,
+    withSecrets,
     p.dirname(file),
   );
   await writeFileAtomic(file, text);

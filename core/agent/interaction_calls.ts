@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SdkRangeError, UnsupportedActionError } from "../errors.ts";
+import { SdkRangeError, SdkTypeError, UnsupportedActionError } from "../errors.ts";
 import type { ActionContext } from "../device/types.ts";
 import { markTarget } from "../insight/locate.ts";
 import { runPlan } from "../planning/act.ts";
@@ -36,6 +36,13 @@ export async function actCall(
   options: AiActOptions,
 ): Promise<string | undefined> {
   checkLive(state, "aiAct");
+  const secrets = options.secrets ?? [];
+  if (!Array.isArray(secrets) || secrets.some((v) => typeof v !== "string")) {
+    throw new SdkTypeError(
+      `aiAct: 'secrets' must be an array of strings: current value is ${typeof secrets}`,
+    );
+  }
+  for (const value of secrets) state.secrets.add(value);
   const uploads = await resolveUploadOptions("aiAct", state.device.actionSpace(), options);
   const resolved = await resolvePrompt(prompt, "aiAct prompt", options.abortSignal);
   const deepThink = options.deepThink === true;

@@ -24,6 +24,7 @@ import { MetricsCollector } from "./metrics.ts";
 import type { AgentOptions } from "../session/options.ts";
 import type { ScreenSettings } from "../session/screen.ts";
 import { freezeContext } from "../session/session.ts";
+import { TypedSecrets } from "../session/secrets.ts";
 import type { FrozenContext } from "../session/session.ts";
 
 /** What an agent holds; the functions behind its public methods take it. */
@@ -57,6 +58,8 @@ export interface AgentState {
   stopDeviceEvents?: () => void;
   /** Device events reported between calls, being recorded as calls of their own. */
   readonly deviceEvents: Set<Promise<void>>;
+  /** Values typed as secrets: `***` in the report, the run log, the cache and the history. */
+  readonly secrets: TypedSecrets;
   /** Every call with the actions it performed, for `exportScript()`. */
   readonly journal: ActionJournal;
 }
@@ -123,6 +126,7 @@ export function createAgentState(device: AbstractInterface, options: AgentOption
     frozen: undefined,
     running: [],
     deviceEvents: new Set(),
+    secrets: new TypedSecrets(),
     journal: new ActionJournal(),
   };
 }

@@ -10,6 +10,7 @@ import { InvalidStateError } from "../errors.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ObservedCallInput, ObserverHost } from "../observe/host.ts";
 import { ReportWriter } from "../report/writer.ts";
+import { reportValue } from "../report/report_value.ts";
 import { logger, runLog } from "../log/run_log.ts";
 import { SDK_VERSION } from "../version.ts";
 import { TaskCache } from "../session/cache_store.ts";
@@ -59,12 +60,18 @@ export async function execCall<T>(
   // A missing or invalid model configuration fails here, before any action.
   for (const intent of intents) state.caller.config(intent);
   const { text, images } = typeof prompt === "string" ? { text: prompt, images: [] } : prompt;
-  await state.options.onTaskStartTip?.(`${apiName}: ${text}`);
+  await state.options.onTaskStartTip?.(state.secrets.mask(`${apiName}: ${text}`));
   const writer = await reportWriter(state);
   const startedAt = await deviceNow(state);
   // The end is read on the same clock as the start (the device's, with useDeviceTime).
   const clockOffset = startedAt - Date.now();
-  const recorder = new ExecutionRecorder(writer, apiName, text, startedAt);
+  const recorder = new ExecutionRecorder(
+    writer,
+    apiName,
+    text,
+    startedAt,
+    (record) => state.secrets.maskInPlace(record),
+  );
   log("start", { api: apiName, prompt: text, images: images.length });
   if (images.length) {
     // Inlined images go to the screenshot store (once per content), so the report shows them.
@@ -79,6 +86,7 @@ export async function execCall<T>(
   const s: CallSession = {
     device: state.device,
     caller: state.caller,
+    secrets: state.secrets,
     recorder,
     report: writer,
     screen: state.screen,
@@ -91,7 +99,8 @@ export async function execCall<T>(
   try {
     const out = await body(s);
     recorder.record.status = journal.status = "passed";
-    if (out !== undefined) recorder.record.output = out;
+    // The caller gets the result whole; the report a copy of bounded depth.
+    if (out !== undefined) recorder.record.output = reportValue(out);
     return out;
   } catch (e) {
     recorder.record.status = journal.status = "failed";

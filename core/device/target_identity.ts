@@ -74,6 +74,8 @@ export interface TargetTreeNode {
   text?: string;
   /** Bounds, logical pixels. */
   box: Rect;
+  /** Whether it takes a secret (a password field). */
+  secret?: boolean;
   /** Child nodes, in drawing order (a later child is drawn above an earlier one). */
   children: TargetTreeNode[];
   /**
@@ -143,5 +145,6 @@ export function targetInTree(root: TargetTreeNode, point: Point): TargetIdentity
     ...(trimTargetText(own, TARGET_NAME_MAX) ? { name: trimTargetText(own, TARGET_NAME_MAX) } : {}),
     ...(context ? { context } : {}),
     box: { ...target.box },
+    ...(target.secret ? { secret: true } : {}),
   };
 }

@@ -76,6 +76,11 @@ export interface TargetIdentity {
   context?: string;
   /** The element's bounds in logical pixels (CSS pixels on the web). */
   box: Rect;
+  /**
+   * Whether the element takes a secret (a password field: Android's `password="true"`, iOS's
+   * `XCUIElementTypeSecureTextField`): what is typed into it is written as `***`.
+   */
+  secret?: boolean;
 }
 
 /**
@@ -132,6 +137,13 @@ export interface ActionContext {
   fileChooserAccept?: readonly string[];
   /** Text-entry overrides of the call, for text-entry actions; other actions ignore it. */
   inputOptions?: InputActionOptions;
+  /**
+   * Whether the text typed is a secret (docs/security.md, "Secrets typed on screen"): `true` when
+   * the caller knows it (`secret: true`, a secret variable); a text-entry action whose target
+   * takes a secret (a password field) sets it. The SDK then writes the value as `***` in the
+   * report, the run log, the cache and the model's history.
+   */
+  secret?: { value: boolean };
 }
 
 /**
@@ -157,6 +169,12 @@ export interface DeviceAction<P = Record<string, unknown>> {
    * `...RecentAppsButton` or `...AppSwitcher` recent apps; `Launch` launch).
    */
   role?: "back" | "home" | "recentApps" | "launch";
+  /**
+   * Set on an action that reaches past the screen (a device shell, a raw request to the device's
+   * driver): the device option that removes it, e.g. `"exposeRunBridgeShellAction"`. A script
+   * run as untrusted refuses an agent that offers such an action (docs/security.md).
+   */
+  beyondScreen?: string;
   /** Performs the action. Coordinates in `param` are logical pixels. */
   call(param: P, context: ActionContext): Promise<void>;
 }

@@ -18,6 +18,7 @@ import {
 } from "../model/prompts.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
 import { modelStep, stringField } from "./ask.ts";
+import { reportValue } from "../report/report_value.ts";
 
 /** Coerces extracted data to the requested type, accepting the string forms. */
 function coerce(data: unknown, returnType: ExtractReturnType, raw: string): unknown {
@@ -111,7 +112,8 @@ export async function extractData(
       throw new ExtractionError(`Could not extract "${demand}": ${error}`);
     }
     const data = coerce(answer.json.data, returnType, answer.raw);
-    step.param = { data };
+    // The caller gets the data whole; the report a copy of bounded depth.
+    step.param = { data: reportValue(data) };
     return data;
   });
 }

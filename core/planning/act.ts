@@ -117,7 +117,7 @@ export async function runPlan(
   // The actions done so far, for the plan cache (a failed replay's first ones included);
   // undefined once one cannot be cached.
   let done: PlanCacheAction[] | undefined = [...replay?.performed ?? []];
-  const history = done.map((a) => `${a.type} ${JSON.stringify(a.param)}`);
+  const history = done.map((a) => masked(s, `${a.type} ${JSON.stringify(a.param)}`));
   for (let cycle = 1; cycle <= options.cycleLimit; cycle++) {
     s.signal?.throwIfAborted();
     const actions = s.device.actionSpace();
@@ -197,11 +197,13 @@ export async function runPlan(
       acted.push(...regions);
       // One action keeps the plan's log, as before; several have their own.
       const single = plan.fitted.length === 1 && !planned.log ? plan.log : undefined;
-      history.push(single ?? describePlanned(planned));
+      // A value typed as a secret (a password field) is *** in what the model reads next.
+      history.push(masked(s, single ?? describePlanned(planned)));
     }
     await s.recorder.flush();
     if (plan.finished && allRan) {
-      if (done && s.cache?.write) {
+      // A plan that typed a secret is not cached: written as ***, it could not be replayed.
+      if (done && s.cache?.write && !done.some((a) => s.secrets?.has(a.param.value))) {
         s.cache.store.putPlan({
           type: "plan",
           prompt: instruction,
@@ -241,8 +243,13 @@ function dropRest(
   for (const [i, planned] of rest.entries()) {
     const why = i === 0 ? surprise : `dropped with "${first}", whose check found: ${surprise}`;
     recordNotPerformed(s, describePlanned(planned), `Dropped before it ran: ${why}.`);
-    history.push(`(not done: ${describePlanned(planned)}; ${why})`);
+    history.push(masked(s, `(not done: ${describePlanned(planned)}; ${why})`));
   }
+}
+
+/** `text` with the secrets typed so far written as `***`. */
+function masked(s: CallSession, text: string): string {
+  return s.secrets ? s.secrets.mask(text) : text;
 }
 
 /** A report step for a planned action that is not performed, and why. */
@@ -363,7 +370,7 @@ async function runDialectPlan(
     } else if (step.type === "wait") {
       await sleep(step.ms, s.signal);
     }
-    history.push({ answer: step.historyAnswer, image: screen.image });
+    history.push({ answer: masked(s, step.historyAnswer), image: screen.image });
     await s.recorder.flush();
     if (step.type === "finished") {
       if (done && s.cache?.write) {

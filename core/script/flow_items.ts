@@ -329,6 +329,7 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
       autoDismissKeyboard: bool,
       keyboardTypeDelay: ms,
       inputStrategy: oneOf("legacy", "sequential", "bulk"),
+      secret: bool,
     },
     normalize(value, options, { valueAt, optionAt, pos }) {
       const { locate, ...rest } = options;

@@ -42,7 +42,15 @@ export {
   scriptTargetOf,
   TARGET_SECTIONS,
 } from "./script_schema.ts";
-export type { PlatformScriptFile, ScriptFile, ScriptReadOptions } from "./script_schema.ts";
+export type {
+  PlatformScriptFile,
+  ScriptFile,
+  ScriptFileReadOptions,
+  ScriptReadOptions,
+} from "./script_schema.ts";
+export { envRefusal, isSdkSecretVariable } from "./script_trust.ts";
+export type { ScriptTrustOptions } from "./script_trust.ts";
+export { isInsideFolder, UNTRUSTED_REFUSED_ITEMS } from "./untrusted_check.ts";
 export type {
   ScriptAgentOptions,
   ScriptSectionSchema,

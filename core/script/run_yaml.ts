@@ -6,6 +6,7 @@
  */
 
 import { errorMessage } from "../session/execution.ts";
+import { untrustedAgentRefusal } from "../device/powers.ts";
 import { FLOW_ITEMS } from "./flow_items.ts";
 import { readScriptTasks, type ScriptReadOptions } from "./script_schema.ts";
 import type { ScriptTasks } from "./script_tasks.ts";
@@ -42,6 +43,18 @@ export interface RunYamlResult {
   result: Record<string, unknown>;
   /** How each task ended, in order. */
   tasks: YamlTaskOutcome[];
+}
+
+/**
+ * Refuses to run an untrusted script on an agent whose action space reaches past the screen (a
+ * device shell, raw driver requests): the script's prompts could steer the model to them.
+ *
+ * @throws {YamlScriptError} at the top of the file, naming the actions and the options that
+ * remove them.
+ */
+function refuseAgentForUntrusted(agent: unknown, fileName: string): void {
+  const why = untrustedAgentRefusal(agent);
+  if (why !== undefined) throw new YamlScriptError(why, { fileName, line: 1, column: 1 });
 }
 
 /**
@@ -200,7 +213,10 @@ async function runTasks(
  * @param agent the agent to act with (`Agent.runYaml` passes itself).
  * @param content the script's text.
  * @param options `fileName` named in errors (default `"script.yaml"`); `env` reads environment
- * variables (default: the process environment); `signal` stops the run.
+ * variables (default: the process environment); `signal` stops the run; `untrusted` (with
+ * `allowEnv`, `workDir`) for a script you did not write: what it may not do is refused before
+ * anything runs, and so is an agent whose action space reaches past the screen
+ * (docs/security.md, "Running scripts you did not write").
  * @returns every result item's value (see {@link RunYamlResult}) and how each task ended.
  * @throws {YamlScriptError} before anything runs: invalid YAML, an unknown key, a wrong type, a
  * missing required key or environment variable, or a method the agent lacks.
@@ -227,5 +243,6 @@ export async function runYamlScript(
   options: RunYamlOptions = {},
 ): Promise<RunYamlResult> {
   const script = await readScriptTasks(content, options, agentFlowKeys(agent));
+  if (options.untrusted) refuseAgentForUntrusted(agent, script.fileName);
   return await runScriptTasks(agent, script, { signal: options.signal });
 }

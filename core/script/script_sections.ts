@@ -112,6 +112,23 @@ export interface ScriptSectionSchema<S extends Record<string, unknown>> {
   readonly fields: { readonly [K in keyof S]-?: Reader<S[K]> };
   /** What the section holds, for the message when it is not a mapping: `"deviceId, launch, ..."`. */
   readonly describe: string;
+  /**
+   * What an untrusted script may not set in the section (docs/security.md, "Running scripts you
+   * did not write").
+   */
+  readonly untrusted?: {
+    /**
+     * Switches that add actions reaching past the screen (`exposeRunBridgeShellAction`): `true`
+     * in the script is refused, and an untrusted run turns them off unless the caller's own
+     * options turn them on.
+     */
+    readonly switches?: readonly string[];
+    /**
+     * Keys refused outright, each with why (`bridgePath`: "names a program to run"); a key of a
+     * nested mapping is written `mirrorConfig.ffmpegPath`.
+     */
+    readonly refused?: Readonly<Record<string, string>>;
+  };
 }
 
 const webFields: { [K in keyof ScriptWebTarget]-?: Reader<ScriptWebTarget[K]> } = {

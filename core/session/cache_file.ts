@@ -197,7 +197,8 @@ async function readCacheEntries(file: string, then: string): Promise<unknown[]> 
 /** Writes a cache file atomically (a reader never sees half a file); creates the directory. */
 async function writeCacheFile(file: string, content: CacheFileContent): Promise<void> {
   const text = (await loadYaml()).stringify(content, { lineWidth: 0 });
-  await writeFileAtomic(file, text);
+  // The cache holds what the agent typed and where: this user's only.
+  await writeFileAtomic(file, text, { private: true });
 }
 
 /** The key a record is replaced by: its type and prompt. */

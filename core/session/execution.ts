@@ -19,10 +19,21 @@ export class ExecutionRecorder {
   /** The record as the report shows it. */
   readonly record: ReportExecution;
   #sink: ExecutionSink;
+  readonly #mask?: (record: ReportExecution) => void;
 
-  /** Starts recording a call of `apiName` with its prompt text. */
-  constructor(sink: ExecutionSink, apiName: string, prompt: string, startedAt: number) {
+  /**
+   * Starts recording a call of `apiName` with its prompt text; `mask` is applied to the record
+   * before each write (the secrets typed on screen).
+   */
+  constructor(
+    sink: ExecutionSink,
+    apiName: string,
+    prompt: string,
+    startedAt: number,
+    mask?: (record: ReportExecution) => void,
+  ) {
     this.#sink = sink;
+    this.#mask = mask;
     this.record = {
       id: `${startedAt.toString(36)}-${++executionCounter}`,
       apiName,
@@ -49,6 +60,7 @@ export class ExecutionRecorder {
 
   /** Writes the current state to the report. */
   flush(): Promise<void> {
+    this.#mask?.(this.record);
     return this.#sink.writeExecution(this.record);
   }
 }

@@ -163,6 +163,13 @@ export interface AiActOptions {
   fileChooserAllowedDir?: string;
   /** Stops the planning loop. */
   abortSignal?: AbortSignal;
+  /**
+   * Values of the instruction that are secrets (a password to type): the model gets the
+   * instruction as written, but the report, the run log, the cache and the model's history write
+   * them as `***` from the start of the call (docs/security.md, "Secrets typed on screen"). A YAML
+   * `aiAct` sets it for the values it read from `${VAR}`s named like secrets.
+   */
+  secrets?: readonly string[];
 }
 
 /** Options of `aiTap`. */
@@ -190,6 +197,12 @@ export interface AiInputOptions extends LocateOptions {
   keyboardTypeDelay?: number;
   /** Input strategy. Default `'legacy'`. */
   inputStrategy?: "legacy" | "sequential" | "bulk";
+  /**
+   * The value is a secret (a password, a token): typed as given, written as `***` in the report,
+   * the run log, the cache and the model's history. A value typed into a password field is a
+   * secret without it. Default `false`.
+   */
+  secret?: boolean;
 }
 
 /** Options of `aiKeyboardPress` (locate-first signature). */

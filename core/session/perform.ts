@@ -10,6 +10,7 @@ import type { ActionContext, DeviceAction, LocatedElement } from "../device/type
 import type { ReportStep } from "../report/types.ts";
 import { sleep } from "../runtime/runtime.ts";
 import { logger } from "../log/run_log.ts";
+import { checkParamShape } from "../device/param_shape.ts";
 import type { CallSession } from "./session.ts";
 import { type AllowedUploadDir, resolvePlannedFiles } from "./upload_paths.ts";
 
@@ -101,7 +102,18 @@ export async function performAction(
   context: Omit<ActionContext, "signal"> = {},
   allowedDir?: AllowedUploadDir,
 ): Promise<void> {
+  checkParamShape(name, param, "the call");
+  // A typed value the caller marked secret, or one typed as a secret before, is *** from the
+  // start; one the device finds going into a password field from then on.
+  const typed = typeof param.value === "string" ? param.value : undefined;
+  const secret = { value: context.secret?.value === true || s.secrets?.has(typed) === true };
   const shown = displayParam(param);
+  const hide = () => {
+    if (!secret.value || typed === undefined) return;
+    s.secrets?.add(typed);
+    shown.value = "***";
+  };
+  hide();
   const step = s.recorder.begin("Action", name, { ...mark, param: shown });
   const started = Date.now();
   try {
@@ -112,7 +124,11 @@ export async function performAction(
     // For agent.exportScript(): how to find its elements again, read while they are there.
     const noted = await s.journal?.capture(s.device, s.cache, action, param, context);
     await s.device.beforeAction?.();
-    await action.call(param, { ...context, signal: s.signal });
+    try {
+      await action.call(param, { ...context, secret, signal: s.signal });
+    } finally {
+      hide();
+    }
     await s.device.afterAction?.();
     if (noted) s.journal?.performed(noted);
     if (s.waitAfterAction > 0) await sleep(s.waitAfterAction, s.signal);

@@ -14,6 +14,7 @@ import type { ReportScreenshotSink } from "../report/types.ts";
 import type { CallCache } from "./cache_store.ts";
 import type { JournalCall } from "./action_journal.ts";
 import type { ExecutionRecorder } from "./execution.ts";
+import type { TypedSecrets } from "./secrets.ts";
 import type { ResolvedPromptImage } from "../model/prompt_images.ts";
 import { captureScreen, screenFromRaw, sourceEncoding } from "./screen.ts";
 import type { Screen, ScreenSettings } from "./screen.ts";
@@ -24,6 +25,8 @@ export interface CallSession {
   device: AbstractInterface;
   /** The model caller. */
   caller: ModelCaller;
+  /** The agent's secrets typed on screen; unset in sessions without an agent (tests). */
+  secrets?: TypedSecrets;
   /** The execution being recorded. */
   recorder: ExecutionRecorder;
   /** Screenshot store of the report. */
