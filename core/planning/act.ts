@@ -373,7 +373,8 @@ async function runDialectPlan(
     history.push({ answer: masked(s, step.historyAnswer), image: screen.image });
     await s.recorder.flush();
     if (step.type === "finished") {
-      if (done && s.cache?.write) {
+      // A plan that typed a secret is not cached: written as ***, it could not be replayed.
+      if (done && s.cache?.write && !done.some((a) => s.secrets?.has(a.param.value))) {
         s.cache.store.putPlan({
           type: "plan",
           prompt: instruction,
