@@ -193,3 +193,50 @@ test("read-only never writes; write-only never reads but keeps other records", a
   assert.deepEqual(after.findLocate("old")?.xpaths, ["//new"]);
   assert.deepEqual(after.findLocate("kept")?.xpaths, ["//kept"]);
 });
+
+test("a cached location that cannot be checked (the device fails) is a miss the model answers, not the call's error", async () => {
+  const { locateWithCache } = await import("./locate_cache.ts");
+  const { ExecutionRecorder } = await import("../session/execution.ts");
+  const recorder = new ExecutionRecorder(
+    { writeExecution: () => Promise.resolve() },
+    "aiTap",
+    "x",
+    0,
+  );
+  const element = {
+    description: "the Save button",
+    center: [5, 5] as [number, number],
+    rect: { left: 0, top: 0, width: 10, height: 10 },
+  };
+  const failing: AbstractInterface = {
+    ...device,
+    locateByXpath: () => Promise.resolve(element),
+    targetsAt: () => Promise.reject(new Error("the dump failed")),
+  };
+  const store = TaskCache.of([{
+    type: "locate",
+    prompt: "the Save button",
+    xpaths: ['//*[@id="save"]'],
+    target: { kind: "button", name: "Save", box: element.rect },
+  }]);
+  const session = { device: failing, recorder, cache: { store, read: true, write: false } };
+  let asked = 0;
+  const found = await locateWithCache(
+    session as unknown as Parameters<typeof locateWithCache>[0],
+    "the Save button",
+    () => {
+      asked++;
+      return Promise.resolve({ element, imageRect: element.rect } as unknown as Awaited<
+        ReturnType<Parameters<typeof locateWithCache>[2]>
+      >);
+    },
+  );
+  assert.equal(asked, 1);
+  assert.equal(found.element, element);
+  const [step] = recorder.record.steps;
+  assert.equal(step.status, "passed");
+  assert.match(
+    step.thought ?? "",
+    /^Cache miss: the cached location could not be checked \(the dump failed\); locating with the model\.$/,
+  );
+});

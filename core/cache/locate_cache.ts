@@ -72,7 +72,11 @@ export async function locateThroughCache(
   let why: string;
   try {
     const attempt = cached
-      ? await findByLocator(s, cached, description, step)
+      ? await findByLocator(s, cached, description, step).catch((e): Attempt => {
+        // A cache never fails a call: a location that cannot be checked is a miss.
+        if (s.signal?.aborted) throw e;
+        return { why: `the cached location could not be checked (${errorMessage(e)})` };
+      })
       : { why: `nothing is cached for "${description}" yet` };
     if ("found" in attempt) {
       step.thought = `Cache hit: located ${attempt.how}, without a model call.`;
