@@ -115,7 +115,14 @@ async function buildMember(
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ["lib.es2022.d.ts", "lib.esnext.disposable.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
+    lib: [
+      "lib.es2022.d.ts",
+      // findLast and findLastIndex (the phones' element trees), in every Node the packages declare.
+      "lib.es2023.array.d.ts",
+      "lib.esnext.disposable.d.ts",
+      "lib.dom.d.ts",
+      "lib.dom.iterable.d.ts",
+    ],
     rewriteRelativeImportExtensions: true,
     declaration: true,
     strict: true,
