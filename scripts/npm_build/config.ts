@@ -29,10 +29,12 @@ export const OPTIONAL_DEPENDENCIES: ReadonlySet<string> = new Set(["sharp"]);
 
 /**
  * Packages the user brings, each an optional peer: the browser drivers (the one they drive), the
- * device platforms whose scripts `sdk run` of `@sdk/cli` runs when they are installed, and
- * Playwright Test for `@sdk/web/playwright-test`.
+ * device platforms whose scripts `sdk run` of `@sdk/cli` runs when they are installed,
+ * Playwright Test for `@sdk/web/playwright-test`, and OpenCV (13 MB) for finding cached looks
+ * again on desktops and canvases (without it such a lookup is a cache miss).
  */
 export const OPTIONAL_PEER_DEPENDENCIES: ReadonlySet<string> = new Set([
+  "@techstark/opencv-js",
   "playwright-core",
   "puppeteer-core",
   "@sdk/mobilea",
