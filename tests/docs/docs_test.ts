@@ -18,6 +18,10 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { CHROMIUM_CANDIDATES } from "@sdk/web/chromium";
+import {
+  MEMBER_OPTIONAL_PEERS,
+  OPTIONAL_PEER_DEPENDENCIES,
+} from "../../scripts/npm_build/config.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -282,4 +286,84 @@ test("the Playwright Test config of docs/playwright-test.md launches the system 
     if (saved !== undefined) Deno.env.set("SDK_CHROMIUM_PATH", saved);
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+/** Each member's package name and folder. */
+const MEMBERS = ["core", "web", "mobilea", "mobileb", "mobilec", "computer", "cli"];
+
+/**
+ * The SDK packages each package needs installed beside it, closed over (what npm must be given in
+ * one install while the registry has none of them): the `@sdk/*` its product files import, less
+ * its optional peers.
+ */
+async function requiredSdkPackages(): Promise<Map<string, Set<string>>> {
+  const direct = new Map<string, Set<string>>();
+  for (const member of MEMBERS) {
+    const name = `@sdk/${member}`;
+    const needs = new Set<string>();
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(path);
+        else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) {
+          const source = await readFile(path, "utf8");
+          for (const m of source.matchAll(/(?:from |import\()\s*"(@sdk\/[a-z]+)/g)) needs.add(m[1]);
+        }
+      }
+    };
+    await walk(join(ROOT, member));
+    needs.delete(name);
+    for (const peer of [...OPTIONAL_PEER_DEPENDENCIES, ...(MEMBER_OPTIONAL_PEERS[name] ?? [])]) {
+      needs.delete(peer);
+    }
+    direct.set(name, needs);
+  }
+  const closed = new Map<string, Set<string>>();
+  for (const name of direct.keys()) {
+    const all = new Set<string>();
+    const visit = (n: string) => {
+      for (const d of direct.get(n) ?? []) if (!all.has(d)) all.add(d) && visit(d);
+    };
+    visit(name);
+    closed.set(name, all);
+  }
+  return closed;
+}
+
+/** The SDK packages a text names: `@sdk/x`, or the tarball `sdk-x-<version>.tgz`. */
+function sdkPackagesNamed(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of text.matchAll(/@sdk\/([a-z]+)|\bsdk-([a-z]+)-\d[\w.-]*\.tgz/g)) {
+    names.add(`@sdk/${m[1] ?? m[2]}`);
+  }
+  return names;
+}
+
+test("every npm install of SDK packages the docs give names the SDK packages they need (npm has none of them yet)", async () => {
+  const required = await requiredSdkPackages();
+  assert.deepEqual([...required.get("@sdk/cli")!].sort(), ["@sdk/core", "@sdk/web"]);
+  assert.deepEqual([...required.get("@sdk/computer")!], ["@sdk/core"]);
+  const problems: string[] = [];
+  for (const file of await markdownFiles()) {
+    const text = await readFile(file, "utf8");
+    // An install command (in code or inline code), or prose naming the packages to have installed.
+    const installs = [
+      ...text.matchAll(/npm install[^`\n]*/g),
+      ...text.matchAll(/npm packages? [^.;\n]*installed/g),
+    ];
+    for (const install of installs) {
+      const named = sdkPackagesNamed(install[0]);
+      const missing = [...named].flatMap((n) => [...(required.get(n) ?? [])])
+        .filter((n, i, all) => !named.has(n) && all.indexOf(n) === i);
+      if (missing.length > 0) {
+        const line = text.slice(0, install.index).split("\n").length;
+        problems.push(
+          `${relative(ROOT, file)}:${line}: "${install[0].trim()}" leaves out ${
+            missing.join(", ")
+          }`,
+        );
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
 });
