@@ -26,12 +26,18 @@ import {
   type ScriptPlatformAgent,
   type ScriptWebTarget,
 } from "@sdk/core/script";
-import { DriverBPageAgent, type WebPageAgentOptions } from "@sdk/web";
+import { DriverBPageAgent, stripAnsi, type WebPageAgentOptions } from "@sdk/web";
 import { SdkTypeError } from "@sdk/core";
 import { scriptPlatform } from "./platforms.ts";
 import type { Progress } from "./progress.ts";
 import type { FileResult, ItemResult } from "./summary.ts";
-import { type OpenedTarget, openTarget, readFeatureTags } from "./web_target.ts";
+import {
+  locatedNavigationError,
+  type OpenedTarget,
+  openTarget,
+  readFeatureTags,
+  urlPosition,
+} from "./web_target.ts";
 
 /** What every file of a run shares, and how the file was named. */
 export interface RunFileContext {
@@ -116,7 +122,10 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
       });
       target = await openTarget(ctx.browser, script.web, file);
       const yamlAgent = makeAgent(script.web, script.agent);
-      await target.open(script.web);
+      const at = urlPosition(text);
+      await target.open(script.web).catch((e) => {
+        throw locatedNavigationError(e, at ? `${shown}:${at.line}:${at.column}` : shown);
+      });
       const run = await runScriptTasks(yamlAgent, script, { signal: ctx.signal })
         .catch((e) => failedItems(e, result));
       result.items = itemsOf(run.tasks);
@@ -133,7 +142,7 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
     }
   } catch (e) {
     result.status = "failed";
-    result.error = e instanceof Error ? e.message : String(e);
+    result.error = stripAnsi(e instanceof Error ? e.message : String(e));
   } finally {
     if (agent) {
       await agent.destroy().catch(() => {});
@@ -154,7 +163,7 @@ function failedItems(e: unknown, result: FileResult): never {
   if (e instanceof YamlTaskError) {
     result.items = [
       ...itemsOf(e.tasks),
-      { name: e.taskName, status: "failed", error: e.message },
+      { name: e.taskName, status: "failed", error: stripAnsi(e.message) },
     ];
   }
   throw e;
@@ -165,7 +174,7 @@ function itemsOf(tasks: readonly YamlTaskOutcome[]): ItemResult[] {
   return tasks.map((t) => ({
     name: t.name,
     status: t.status,
-    ...(t.error ? { error: t.error.message } : {}),
+    ...(t.error ? { error: stripAnsi(t.error.message) } : {}),
   }));
 }
 
@@ -226,12 +235,18 @@ async function runFeature(
       }
       if (tags.viewport) await target.page.setViewportSize(tags.viewport);
       ctx.progress.step(shown, `Scenario: ${info.name}`);
-      await target.open({ url: tags.url, serve: tags.serve });
+      await target.open({ url: tags.url, serve: tags.serve }).catch((e) => {
+        throw locatedNavigationError(e, `${shown}:${info.line}`);
+      });
     },
   });
   return results.map((r) => ({
     name: r.name,
     status: r.status === "passed" ? "passed" : "failed",
-    ...(r.error ? { error: r.error.message } : r.status === "skipped" ? { error: "skipped" } : {}),
+    ...(r.error
+      ? { error: stripAnsi(r.error.message) }
+      : r.status === "skipped"
+      ? { error: "skipped" }
+      : {}),
   }));
 }

@@ -87,6 +87,7 @@ export {
   ModelConfigError,
   ModelResponseError,
   ModelTimeoutError,
+  NavigationError,
   PlanningError,
   PromptImageError,
   QUOTE_EXCERPT_CHARS,

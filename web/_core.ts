@@ -43,6 +43,7 @@ export {
   InvalidStateError,
   LocateError,
   MissingDependencyError,
+  NavigationError,
   SdkRangeError,
   SdkTypeError,
   ToolError,

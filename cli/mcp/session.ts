@@ -7,6 +7,7 @@
  */
 
 import { InvalidStateError, isSdkError, SdkTypeError } from "@sdk/core";
+import { stripAnsi } from "@sdk/web";
 import {
   openAndroid,
   openDesktop,
@@ -55,7 +56,8 @@ function arg(args: Args, name: string, kind: "string" | "number" | "boolean", re
 
 /** The error of a failed tool call as MCP tool error text: class, code and message. */
 export function errorResult(e: unknown, secrets: readonly string[] = []): ToolResult {
-  let message = e instanceof Error ? e.message : String(e);
+  // A driver library's message may carry terminal escapes (Playwright's call log): never to a client.
+  let message = stripAnsi(e instanceof Error ? e.message : String(e));
   for (const secret of secrets) if (secret.length >= 8) message = message.split(secret).join("***");
   const head = isSdkError(e) ? `${e.name} (${e.code})` : e instanceof Error ? e.name : "Error";
   return { content: [{ type: "text", text: `${head}: ${message}` }], isError: true };
