@@ -160,13 +160,22 @@ export async function openDesktop(
     });
     return { agent, label: `remote desktop ${args.rdpHost}:${args.rdpPort ?? 3389}` };
   }
-  // The server's own process: the X display the device uses is its DISPLAY.
+  // The server's own process: the X display the device uses is its DISPLAY (put back when the
+  // connect fails, so that the target still open keeps its display).
+  const before = process.env.DISPLAY;
   if (args.display !== undefined) process.env.DISPLAY = args.display;
-  const agent = await computer.agentForComputer({
-    ...MCP_AGENT_OPTIONS,
-    ...(args.headless !== undefined && { headless: args.headless }),
-    ...(args.displayId !== undefined && { displayId: args.displayId }),
-  });
+  let agent;
+  try {
+    agent = await computer.agentForComputer({
+      ...MCP_AGENT_OPTIONS,
+      ...(args.headless !== undefined && { headless: args.headless }),
+      ...(args.displayId !== undefined && { displayId: args.displayId }),
+    });
+  } catch (e) {
+    if (before === undefined) delete process.env.DISPLAY;
+    else process.env.DISPLAY = before;
+    throw e;
+  }
   return {
     agent,
     label: args.headless ? "headless desktop" : `desktop at DISPLAY=${process.env.DISPLAY}`,

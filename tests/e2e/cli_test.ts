@@ -274,7 +274,7 @@ test("a page that does not open fails its file with a NavigationError naming the
     summaryFile,
   );
   assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
-  assert.doesNotMatch(run.stdout + run.stderr, /\u001b/, "no terminal escapes when piped");
+  assert.ok(!(run.stdout + run.stderr).includes("\u001b"), "no terminal escapes when piped");
   const [yaml, feature] = JSON.parse(await readFile(summaryFile, "utf8")).files;
   const address = `http://127.0.0.1:${port}/`;
   assert.equal(
