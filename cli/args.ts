@@ -287,7 +287,8 @@ function runHelpTail(): string {
 ${agentFlagHelpLines().join("\n")}
 
 Booleans take --flag, --flag=false or --no-flag; JSON options take JSON text.
-The model comes from the SDK_MODEL_* variables (or --model-config JSON).
+The model comes from the SDK_MODEL_* variables (or --model-config JSON). Every file and its
+model settings are checked before Chromium starts: a file with an error fails at once.
 Exit code: 0 when every file passed, 1 when any failed (an invalid script, YAML syntax
 errors included, fails its file), 2 for a usage error.`;
 }
@@ -344,6 +345,7 @@ Flags:
   --dotenv FILE           read environment variables from FILE (default: .env when present)
   --<agent option>        every agent option flag of "sdk run" (sdk --help lists them)
 
-The model comes from the SDK_MODEL_* variables (or --model-config JSON).
+The model comes from the SDK_MODEL_* variables (or --model-config JSON). Every file and its
+model settings are checked before Chromium starts: a file with an error fails at once.
 Exit code: 0 after Ctrl+C, 1 when it cannot start, 2 for a usage error.`;
 }

@@ -7,27 +7,24 @@
  * @module
  */
 
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, extname, resolve } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import process from "node:process";
 import type { Browser } from "playwright-core";
 import { runGherkinFeature } from "@sdk/core/gherkin";
 import {
-  parseScriptFile,
   runScriptTasks,
   type ScriptAgentOptions,
   scriptAgentOptions,
+  type ScriptPlatformAgent,
   scriptTargetOf,
+  type ScriptWebTarget,
   YamlTaskError,
   type YamlTaskOutcome,
 } from "@sdk/core/script";
-import {
-  PLATFORM_TARGET_SECTIONS,
-  type ScriptPlatformAgent,
-  type ScriptWebTarget,
-} from "@sdk/core/script";
 import { DriverBPageAgent, stripAnsi, type WebPageAgentOptions } from "@sdk/web";
-import { SdkTypeError } from "@sdk/core";
+import { InternalError, SdkTypeError } from "@sdk/core";
+import type { Preparation } from "./prepare.ts";
 import { scriptPlatform } from "./platforms.ts";
 import type { Progress } from "./progress.ts";
 import type { FileResult, ItemResult } from "./summary.ts";
@@ -43,8 +40,8 @@ import {
 export interface RunFileContext {
   /** The file as the user typed it (progress, the summary and errors name it so). */
   shown?: string;
-  /** The browser; each file gets its own context. */
-  browser: Browser;
+  /** The browser, for a web script or a feature (each file gets its own context). */
+  browser?: Browser;
   /** The working directory: files are shown relative to it unless `shown` is given. */
   cwd: string;
   /** Agent options from the command line's flags; they win over the file's. */
@@ -88,14 +85,23 @@ export function agentOptionsOf(
 }
 
 /**
- * Runs one file and says how it ended; never throws for the file's own failures (a bad script,
- * a failing task, a page that does not open): they become a `failed` result.
+ * Runs one file, prepared by `prepareScriptFile`, and says how it ended; never throws for the
+ * file's own failures (a bad script, a failing task, a page that does not open): they become a
+ * `failed` result. A file whose preparation failed ends at once with that error.
  */
-export async function runScriptFile(file: string, ctx: RunFileContext): Promise<FileResult> {
+export async function runScriptFile(
+  file: string,
+  preparation: Preparation,
+  ctx: RunFileContext,
+): Promise<FileResult> {
   const shown = ctx.shown ?? file;
   const started = performance.now();
   const result: FileResult = { file: shown, status: "passed", durationMs: 0, items: [] };
   ctx.progress.start(shown);
+  for (const warning of preparation.warnings) {
+    (result.warnings ??= []).push(warning);
+    ctx.warn?.(warning);
+  }
   let target: OpenedTarget | undefined;
   let agent: DriverBPageAgent | undefined;
   const makeAgent = (web: Partial<ScriptWebTarget>, section: ScriptAgentOptions) => {
@@ -107,22 +113,18 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
     return agent;
   };
   try {
-    const text = await readFile(file, "utf8");
-    if (extname(file).toLowerCase() === ".feature") {
-      target = await openTarget(ctx.browser, {}, file);
-      result.items = await runFeature(makeAgent({}, {}), text, shown, target, ctx);
-    } else if (PLATFORM_TARGET_SECTIONS.includes(await scriptTargetOf(text, shown) ?? "")) {
-      await runPlatformScript(file, text, ctx, result);
+    if (!preparation.ok) throw preparation.error;
+    const prepared = preparation.prepared;
+    if (prepared.kind === "feature") {
+      target = await openTarget(browserOf(ctx), {}, file);
+      result.items = await runFeature(makeAgent({}, {}), prepared.text, shown, target, ctx);
+    } else if (prepared.kind === "platform") {
+      await runPlatformScript(file, prepared.text, ctx, result);
     } else {
-      const script = await parseScriptFile(text, shown, {
-        onWarning: (w) => {
-          (result.warnings ??= []).push(w);
-          ctx.warn?.(w);
-        },
-      });
-      target = await openTarget(ctx.browser, script.web, file);
+      const script = prepared.script;
+      target = await openTarget(browserOf(ctx), script.web, file);
       const yamlAgent = makeAgent(script.web, script.agent);
-      const at = urlPosition(text);
+      const at = urlPosition(prepared.text);
       await target.open(script.web).catch((e) => {
         throw locatedNavigationError(e, at ? `${shown}:${at.line}:${at.column}` : shown);
       });
@@ -153,6 +155,12 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
     ctx.progress.end(result);
   }
   return result;
+}
+
+/** The run's browser, which a web script or a feature needs. */
+function browserOf(ctx: RunFileContext): Browser {
+  if (!ctx.browser) throw new InternalError("sdk run: a web file ran without a browser");
+  return ctx.browser;
 }
 
 /**

@@ -116,7 +116,7 @@ export type {
   PlannerDialect,
 } from "./model/dialect.ts";
 export type { ResolvedPromptImage } from "./model/prompt_images.ts";
-export { MODEL_CONFIG_KEYS, resolveIntentConfig } from "./model/config.ts";
+export { checkModelConfigKeys, MODEL_CONFIG_KEYS, resolveIntentConfig } from "./model/config.ts";
 export type { IntentModelConfig, ModelIntent } from "./model/config.ts";
 export { getModelFamily, MODEL_FAMILY_NAMES } from "./model/families/mod.ts";
 export type { ModelFamily } from "./model/families/mod.ts";

@@ -289,6 +289,39 @@ test("a page that does not open fails its file with a NavigationError naming the
   assert.match(run.stdout, /unreachable\.yaml:2:8: Cannot open/);
 });
 
+test("sdk run checks its scripts and the model settings before it starts Chromium: a typo or a missing key fails at once, with no browser", async () => {
+  await Deno.writeTextFile(
+    join(work, "typo.yaml"),
+    `web:\n  url: http://127.0.0.1:9/\ntasks:\n  - name: t\n    flow:\n      - aiTapp: the button\n`,
+  );
+  await Deno.writeTextFile(
+    join(work, "keyless.yaml"),
+    `web:\n  url: http://127.0.0.1:9/\ntasks:\n  - name: t\n    flow:\n      - aiTap: the button\n`,
+  );
+  // A Chromium that cannot start: a run that launched it would stop with MissingDependencyError.
+  const noChromium = { SDK_CHROMIUM_PATH: join(work, "no-chromium") };
+  const summaryFile = join(work, "out/early.json");
+  const started = performance.now();
+  const typo = await sdkWith(noChromium, "run", "typo.yaml", "--summary", summaryFile);
+  assert.equal(typo.code, 1, `${typo.stdout}\n${typo.stderr}`);
+  assert.doesNotMatch(typo.stderr, /MissingDependencyError|Chromium/);
+  assert.match(JSON.parse(await readFile(summaryFile, "utf8")).files[0].error, /^typo\.yaml:6:9: /);
+  // The model's key forgotten: the file fails naming it, before any browser.
+  const keyless = await sdkWith(
+    { ...noChromium, SDK_MODEL_API_KEY: "" },
+    "run",
+    "keyless.yaml",
+    "--summary",
+    summaryFile,
+  );
+  assert.equal(keyless.code, 1, `${keyless.stdout}\n${keyless.stderr}`);
+  assert.doesNotMatch(keyless.stderr, /MissingDependencyError|Chromium/);
+  const error = JSON.parse(await readFile(summaryFile, "utf8")).files[0].error;
+  assert.match(error, /SDK_MODEL_API_KEY is not set/);
+  // Both runs together took what starting Deno twice takes.
+  assert.ok(performance.now() - started < 15_000, `${performance.now() - started} ms`);
+});
+
 test("an SDK error that stops the whole run is one line with its class and code, exit 1", {
   timeout: 60_000,
 }, async () => {
