@@ -153,3 +153,36 @@ test(
     }
   },
 );
+
+test(
+  "deno task demo:yaml: the YAML quick start runs demo/flow.yaml through sdk run on the bundled app with the offline model",
+  {
+    timeout: 120_000,
+  },
+  async () => {
+    const runDir = await mkdtemp(join(tmpdir(), "sdk-demo-"));
+    try {
+      const summaryFile = join(runDir, "summary.json");
+      const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          Deno.execPath(),
+          ["task", "demo:yaml", "--summary", summaryFile],
+          { cwd: ROOT_DIR, env: demoEnv({ SDK_RUN_DIR: runDir, NO_COLOR: "1" }), timeout: 100_000 },
+          (error, stdout, stderr) =>
+            resolve({ code: (error as { code?: number } | null)?.code ?? 0, stdout, stderr }),
+        );
+      });
+      assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+      assert.match(run.stdout, /Model: OFFLINE SCRIPTED TEST MODEL/);
+      assert.match(run.stdout, /PASSED +demo\/flow\.yaml +[\d.]+ m?s +2\/2/);
+      const summary = JSON.parse(await readFile(summaryFile, "utf8"));
+      assert.deepEqual(
+        summary.files[0].items.map((i: { name: string; status: string }) => [i.name, i.status]),
+        [["sign in and add a todo", "passed"], ["check the list", "passed"]],
+      );
+      assert.equal(summary.files[0].report, join(runDir, "report", "demo-flow.html"));
+    } finally {
+      await rm(runDir, { recursive: true, force: true });
+    }
+  },
+);
