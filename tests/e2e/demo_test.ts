@@ -14,11 +14,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { parseReportHtml } from "../../core/report/_format.ts";
 
 const ROOT_DIR = fileURLToPath(new URL("../../", import.meta.url));
 
 test(
-  "deno task demo: the offline model, the task done in three planning calls, the report written",
+  "deno task demo: the offline model, the task done in three planning calls, the report written; a re-run replaces it",
   {
     timeout: 120_000,
   },
@@ -29,14 +30,17 @@ test(
       for (const [key, value] of Object.entries(process.env)) {
         if (!key.startsWith("SDK_") && value !== undefined) env[key] ??= value;
       }
-      const stdout = await new Promise<string>((resolve, reject) => {
-        execFile(
-          Deno.execPath(),
-          ["run", "-A", "--cached-only", "demo/main.ts"],
-          { cwd: ROOT_DIR, env, timeout: 100_000 },
-          (error, out, err) => error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out),
-        );
-      });
+      const runDemo = () =>
+        new Promise<string>((resolve, reject) => {
+          execFile(
+            Deno.execPath(),
+            ["run", "-A", "--cached-only", "demo/main.ts"],
+            { cwd: ROOT_DIR, env, timeout: 100_000 },
+            (error, out, err) =>
+              error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out + err),
+          );
+        });
+      const stdout = await runDemo();
       assert.match(stdout, /Model: OFFLINE SCRIPTED TEST MODEL\./);
       assert.match(stdout, /aiAct finished: Added "Water the plants"/);
       assert.match(stdout, /aiQuery: \[.*"Water the plants"\]/);
@@ -48,6 +52,14 @@ test(
       assert.deepEqual(reports, ["demo.html"]);
       const html = await readFile(join(runDir, "report", "demo.html"), "utf8");
       assert.ok(html.includes("Water the plants"), "the report holds the task");
+      // A re-run replaces its own report: sdk_run/report/demo.html is the last run's, no demo-2.
+      const firstRun = parseReportHtml(html).meta!.createdAt;
+      const again = await runDemo();
+      assert.doesNotMatch(again, /is in use|belongs to an agent still running/);
+      assert.ok(again.includes(`Report: ${join(runDir, "report", "demo.html")}`), again);
+      assert.deepEqual(await readdir(join(runDir, "report")), ["demo.html"]);
+      const rerun = parseReportHtml(await readFile(join(runDir, "report", "demo.html"), "utf8"));
+      assert.ok(rerun.meta!.createdAt > firstRun, "the second run's report");
     } finally {
       await rm(runDir, { recursive: true, force: true });
     }
