@@ -126,3 +126,14 @@ export async function claimReportTarget(
     { path: asked.file, reason: "invalid" },
   );
 }
+
+/** `<interface>-YYYY-MM-DD_HH-mm-ss-<4 hex>`, in local time, which is what a person looks for. */
+export function generatedName(interfaceType: string, time: number): string {
+  const d = new Date(time);
+  const p = (n: number) => String(n).padStart(2, "0");
+  const stamp = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}_` +
+    `${p(d.getHours())}-${p(d.getMinutes())}-${p(d.getSeconds())}`;
+  const rand = Math.floor(Math.random() * 0x10000).toString(16).padStart(4, "0");
+  const kind = interfaceType.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "report";
+  return `${kind}-${stamp}-${rand}`;
+}
