@@ -498,3 +498,15 @@ test("ReportWriter.create() rejects an unknown storage", async () => {
       e instanceof TypeError && /'storage' must be "file" or "memory"/.test(e.message),
   );
 });
+
+test("ReportWriter: after finalize the report is final: a late write (a call still in flight at destroy()) is dropped", async () => {
+  await withRunDir(async () => {
+    const writer = await ReportWriter.create({ name: "final", meta });
+    await writer.writeExecution(execution({ id: "1" }));
+    const file = (await writer.finalize())!;
+    const before = await readFile(file, "utf8");
+    await writer.writeExecution(execution({ id: "late" }));
+    assert.equal(await readFile(file, "utf8"), before);
+    assert.equal(await writer.finalize(), file);
+  });
+});
