@@ -52,7 +52,7 @@ export const AGENT_OPTION_KINDS: {
  * What `sdk --help` says of each agent option flag: the value it takes (none for a boolean) and
  * what it does.
  */
-export const AGENT_OPTION_HELP: {
+const AGENT_OPTION_HELP: {
   readonly [K in keyof WebPageAgentOptions]?: { value?: string; text: string };
 } = {
   generateReport: { text: "write a report file per file (default true)" },

@@ -30,7 +30,7 @@ interface LockContent {
 const UNWRITTEN_MARKER_MS = 10_000;
 
 /** The marker of a report's HTML file: `.<name>.lock` in its folder. */
-export async function lockPathOf(reportFile: string): Promise<string> {
+async function lockPathOf(reportFile: string): Promise<string> {
   const path = await nodePath();
   return path.join(path.dirname(reportFile), `.${path.basename(reportFile)}.lock`);
 }
