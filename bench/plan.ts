@@ -9,14 +9,26 @@
  * - `form`: fill the five fields of `profile.html` and save;
  * - `todos`: add three todos on `list.html` and complete the second of them.
  * Then the surprise case: a plan of three actions whose first opens a dialog; the rest is dropped,
- * the next plans close the dialog and finish, and the page must end as asked.
- *
- * Prints a line per run and, last, exactly:
+ * the next plans close the dialog and finish, and the page must end as asked. A line then reads
  * `planning calls per task: one-action <a>, batched <b> (ratio <b/a>); time ratio <t>`
  * (means over the two tasks). Targets (issue 27): ratio <= 0.4 on the form task, time ratio
- * <= 0.45. Exit code 0 even when a target is missed; 1 when a task ends wrong.
+ * <= 0.45.
  *
- *     deno task bench:plan
+ * Then the traps of issue 34 (`tests/helpers/plan_traps.ts` on `todos.html`: a new row over the
+ * filter links, "Clear completed" and a filter shifting rows, suggestions over the next field),
+ * each `--runs` times (default 3) with `maxActionsPerPlan` 1 and 5, the test model answering at
+ * once every action whose target it sees. A run is right when the page ends as asked; a
+ * wrong-target action is a performed action whose press the app saw hit another element than the
+ * one planned (the app's own record, paired in order with the performed actions). The last line
+ * reads exactly
+ * `batched plans: right <r> of <n> runs, planning calls ratio <c> vs one action, wrong-target actions <w>`
+ * (`maxActionsPerPlan` 5; `c` = its planning calls / those of the same runs at 1). Targets (issue
+ * 34): right in every run, `c` <= 0.5, `w` = 0.
+ *
+ * Exit code 0 even when a target is missed; 1 when a task ends wrong or a trap's action hits
+ * another element.
+ *
+ *     deno task bench:plan [--runs N]
  *
  * @module
  */
@@ -26,6 +38,16 @@ import { DriverBPageAgent } from "@sdk/web";
 import { type PlanCall, type PlanReply, startTestModel } from "@sdk/core/testing";
 import { launchChromium, measure } from "../tests/helpers/browser.ts";
 import { FIXTURE_APP_DIR, serveStatic } from "../tests/helpers/static_server.ts";
+import {
+  hits,
+  type PageReader,
+  performedKeys,
+  readTodosView,
+  type Trap,
+  trapModel,
+  TRAPS,
+  wrongTargets,
+} from "../tests/helpers/plan_traps.ts";
 
 /** The simulated time of one model call, ms. */
 const MODEL_LATENCY_MS = 2000;
@@ -186,8 +208,79 @@ const surpriseDone = async (page: Page) => {
     (await state<number>(page, "saves")) === 1 && !(await state<boolean>(page, "dialogOpen"));
 };
 
+interface TrapRun {
+  trap: string;
+  maxActions: number;
+  calls: number;
+  performed: number;
+  dropped: number;
+  wrong: number;
+  ok: boolean;
+  /** The next plan's history line for the first dropped action (the first run at 5). */
+  droppedLine?: string;
+  error?: string;
+}
+
+/** The page as the trap model reads it, whatever Playwright's generic types say. */
+function reader(page: Page): PageReader {
+  type LooseEvaluate = (fn: unknown, arg: unknown) => Promise<unknown>;
+  return {
+    evaluate: <R, A>(fn: (arg: A) => R | Promise<R>, arg: A) =>
+      (page.evaluate as LooseEvaluate).call(page, fn, arg) as Promise<R>,
+  };
+}
+
+async function runTrap(trap: Trap, maxActions: number): Promise<TrapRun> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(new URL(trap.path, app.url).href);
+  const scripted = trapModel(reader(page), trap);
+  const model = await startTestModel({
+    viewport: { width: 1280, height: 800 },
+    script: { plan: (call) => scripted.plan(call) },
+  });
+  const agent = new DriverBPageAgent(page, {
+    modelConfig: model.modelConfig(),
+    maxActionsPerPlan: maxActions,
+    autoPrintReportMsg: false,
+    generateReport: false,
+  });
+  try {
+    let error: string | undefined;
+    await agent.aiAct(trap.instruction).catch((e) => error = (e as Error).message);
+    const view = await reader(page).evaluate(readTodosView, undefined);
+    const steps = agent._unstableLogContent().executions.at(-1)?.steps ?? [];
+    const plans = model.calls.flatMap((c) => c.call?.kind === "plan" ? [c.call] : []);
+    return {
+      trap: trap.name,
+      maxActions,
+      calls: plans.length,
+      performed: steps.filter((s) => s.kind === "Action").length,
+      dropped: steps.filter((s) => s.title.startsWith("Not performed:")).length,
+      wrong: wrongTargets(performedKeys(scripted, steps), hits(view.events)).length,
+      ok: !error && trap.ended(view),
+      droppedLine: plans.flatMap((p) => p.history).find((l) => l.startsWith("(not done: ")),
+      error,
+    };
+  } finally {
+    await agent.destroy();
+    await model.close();
+    await context.close();
+  }
+}
+
+/** `--runs N`: how many times each trap runs at each maxActionsPerPlan. */
+function runsArg(): number {
+  const i = Deno.args.indexOf("--runs");
+  const n = i >= 0 ? Number(Deno.args[i + 1]) : 3;
+  if (!Number.isInteger(n) || n < 1) throw new RangeError("--runs must be a positive integer");
+  return n;
+}
+
 const runs: Run[] = [];
+const trapRuns: TrapRun[] = [];
 try {
+  const trapRepeats = runsArg();
   for (const maxActions of [1, 5]) {
     runs.push(await run("form", "profile.html", formPlanner, maxActions, formDone));
     runs.push(await run("todos", "list.html", todoPlanner, maxActions, todosDone));
@@ -223,7 +316,40 @@ try {
     `planning calls per task: one-action ${a}, batched ${b} (ratio ${(b / a).toFixed(2)}); ` +
       `time ratio ${t.toFixed(2)}`,
   );
-  if (![...runs, surprise].every((r) => r.ok)) Deno.exitCode = 1;
+
+  for (const trap of TRAPS) {
+    for (const maxActions of [1, 5]) {
+      for (let i = 0; i < trapRepeats; i++) trapRuns.push(await runTrap(trap, maxActions));
+    }
+  }
+  for (const trap of TRAPS) {
+    for (const maxActions of [1, 5]) {
+      const these = trapRuns.filter((r) => r.trap === trap.name && r.maxActions === maxActions);
+      const list = (key: "calls" | "performed" | "dropped") => these.map((r) => r[key]).join("/");
+      console.log(
+        `trap ${trap.name.padEnd(9)} maxActionsPerPlan ${maxActions}: right ${
+          these.filter((r) => r.ok).length
+        } of ${these.length}, planning calls ${list("calls")}, actions ${list("performed")}, ` +
+          `dropped ${list("dropped")}, wrong-target actions ${
+            these.reduce((sum, r) => sum + r.wrong, 0)
+          }`,
+      );
+      for (const r of these.filter((r) => r.error)) console.log(`  error: ${r.error}`);
+    }
+    const line = trapRuns.find((r) => r.trap === trap.name && r.maxActions === 5)?.droppedLine;
+    console.log(`  next plan's history: ${line ?? "(nothing dropped)"}`);
+  }
+  const batched = trapRuns.filter((r) => r.maxActions === 5);
+  const single = trapRuns.filter((r) => r.maxActions === 1);
+  const calls = (list: TrapRun[]) => list.reduce((sum, r) => sum + r.calls, 0);
+  const wrong = batched.reduce((sum, r) => sum + r.wrong, 0);
+  console.log(
+    `batched plans: right ${batched.filter((r) => r.ok).length} of ${batched.length} runs, ` +
+      `planning calls ratio ${(calls(batched) / calls(single)).toFixed(2)} vs one action, ` +
+      `wrong-target actions ${wrong}`,
+  );
+  const allOk = [...runs, surprise, ...trapRuns].every((r) => r.ok);
+  if (!allOk || trapRuns.some((r) => r.wrong > 0)) Deno.exitCode = 1;
 } finally {
   await browser.close();
   await app.close();

@@ -46,6 +46,7 @@ export const AGENT_OPTION_KINDS: {
   enableTouchEventsInActionSpace: { type: "boolean" },
   forceSameTabNavigation: { type: "boolean" },
   forceChromeSelectRendering: { type: "boolean" },
+  nativeDialogs: { type: "enum", values: ["dismiss", "accept"] },
 };
 
 /**
@@ -96,6 +97,10 @@ const AGENT_OPTION_HELP: {
   forceSameTabNavigation: { text: "open new-tab links in the page itself (default true)" },
   forceChromeSelectRendering: {
     text: "draw <select> pickers in the page for screenshots (default true)",
+  },
+  nativeDialogs: {
+    value: "dismiss|accept",
+    text: "how alert, confirm, prompt and beforeunload are answered (default dismiss)",
   },
 };
 

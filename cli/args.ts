@@ -8,6 +8,7 @@
 
 import { type McpCommand, mcpHelpText, parseMcpArgs } from "./mcp/command.ts";
 import { SdkTypeError } from "@sdk/core";
+import { isSdkSecretVariable } from "@sdk/core/script";
 import { DEFAULT_PLAYGROUND_PORT, PLAYGROUND_HOST_ENV, type WebPageAgentOptions } from "@sdk/web";
 import {
   AGENT_OPTION_KINDS,
@@ -36,6 +37,18 @@ export interface RunCommand {
   dotenv?: string;
   /** Where to write the JSON summary. */
   summary?: string;
+  /**
+   * The files are not yours (`--untrusted`): what they may not do is refused before anything
+   * runs (docs/security.md, "Running scripts you did not write").
+   */
+  untrusted: boolean;
+  /** With `untrusted`: the environment variables the files may read (`--env NAME`, repeated). */
+  env: string[];
+  /**
+   * Where to write each script's run as an exported script (docs/yaml-and-cli.md, "Exported
+   * scripts"): a `.yaml`/`.yml` file when one script runs, else a folder.
+   */
+  record?: string;
   /** Agent options from flags; they win over a script's `agent:` section. */
   agentOptions: Partial<WebPageAgentOptions>;
 }
@@ -70,6 +83,9 @@ const RUN_FLAGS: Record<string, FlagKind & { field: keyof RunCommand }> = {
   "keep-window": { type: "boolean", field: "keepWindow" },
   "dotenv": { type: "string", field: "dotenv" },
   "summary": { type: "string", field: "summary" },
+  "untrusted": { type: "boolean", field: "untrusted" },
+  "env": { type: "string", field: "env" },
+  "record": { type: "string", field: "record" },
 };
 
 /** `sdk playground <url>`: the playground on a page (docs/playground.md). */
@@ -178,8 +194,12 @@ function parseFlags(
     } catch (e) {
       throw new CliUsageError((e as Error).message);
     }
+    const field = flags[name]?.field;
     if (option) options[option] = value;
-    else (command as Record<string, unknown>)[flags[name].field] = value;
+    else if (Array.isArray((command as Record<string, unknown>)[field])) {
+      // A repeatable flag (`--env A --env B`).
+      ((command as Record<string, unknown>)[field] as unknown[]).push(value);
+    } else (command as Record<string, unknown>)[field] = value;
   }
   return positional;
 }
@@ -221,9 +241,12 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     continueOnError: false,
     headed: false,
     keepWindow: false,
+    untrusted: false,
+    env: [],
     agentOptions: {},
   };
   run.paths = parseFlags(rest, RUN_FLAGS, run);
+  checkEnvFlags(run);
   if (run.paths.length === 0) {
     throw new CliUsageError(
       `"sdk run" needs at least one .yaml, .yml or .feature file, folder or glob`,
@@ -238,6 +261,27 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
 /** The arguments before `--`: after it, `-h` is a path or a URL as typed. */
 function flagsOf(rest: readonly string[]): readonly string[] {
   return rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+}
+
+/** `--env NAME`: only with `--untrusted`, a variable's name, never one of the SDK's secrets. */
+function checkEnvFlags(run: RunCommand): void {
+  if (run.env.length > 0 && !run.untrusted) {
+    throw new CliUsageError(
+      `--env names the variables an --untrusted script may read; without --untrusted a script ` +
+        `reads any variable (but the SDK's secrets)`,
+    );
+  }
+  for (const name of run.env) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new CliUsageError(`--env takes a variable's name: got ${JSON.stringify(name)}`);
+    }
+    if (isSdkSecretVariable(name)) {
+      throw new CliUsageError(
+        `--env ${name}: the SDK's own secrets (the model's key and the like) are never readable ` +
+          `from a script`,
+      );
+    }
+  }
 }
 
 function parsePlayground(rest: readonly string[]): CliCommand {
@@ -279,6 +323,14 @@ const RUN_FLAG_HELP =
   --keep-window           leave the browser open after the run (with --headed), until Ctrl+C
   --dotenv FILE           read environment variables from FILE (default: .env when present)
   --summary FILE          write a JSON summary of the run to FILE
+  --untrusted             the files are not yours (a pull request's, a download): refuse, before
+                          anything runs, shell, driver-request and javascript items, switches
+                          that give the model more than the screen, the file's modelConfig, files
+                          outside the working folder and variables not named with --env
+  --env NAME              with --untrusted: a variable the files may read (repeat it)
+  --record PATH           write each script's run as a script of instant actions with their
+                          locators, which reruns without model calls: PATH is a .yaml file for
+                          one script, else a folder (docs/yaml-and-cli.md, "Exported scripts")
   --help, -h              this help`;
 
 /** What the help of `sdk` and of `sdk run` say after the flags. */

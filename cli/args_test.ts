@@ -25,8 +25,12 @@ test("sdk run takes paths and the run flags, with defaults", () => {
     continueOnError: false,
     headed: false,
     keepWindow: false,
+    untrusted: false,
+    env: [],
     agentOptions: {},
   });
+  const untrusted = run("a.yaml", "--untrusted", "--env", "LOGIN_USER", "--env=BASE_URL");
+  assert.deepEqual([untrusted.untrusted, untrusted.env], [true, ["LOGIN_USER", "BASE_URL"]]);
   const r = run(
     "--concurrent",
     "2",

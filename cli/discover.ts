@@ -10,7 +10,7 @@ import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { CliUsageError } from "./args.ts";
 
 /** File extensions of scripts. */
-export const SCRIPT_EXTENSIONS: readonly string[] = [".yaml", ".yml", ".feature"];
+const SCRIPT_EXTENSIONS: readonly string[] = [".yaml", ".yml", ".feature"];
 
 const isScript = (file: string) => SCRIPT_EXTENSIONS.includes(extname(file).toLowerCase());
 const GLOB_CHARS = /[*?[\]{}]/;

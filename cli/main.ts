@@ -17,8 +17,9 @@
 
 import process from "node:process";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
-import { isSdkError, SDK_VERSION } from "@sdk/core";
+import { basename, dirname, join, resolve } from "node:path";
+import { isSdkError, runLog, SDK_VERSION } from "@sdk/core";
+import { isSdkSecretVariable } from "@sdk/core/script";
 import { ReportMergingTool } from "@sdk/core/report";
 import {
   CliUsageError,
@@ -145,17 +146,33 @@ async function playgroundCommand(command: PlaygroundCommand, io: CliIo): Promise
   }
 }
 
-async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
-  await loadDotenv(resolve(io.cwd, run.dotenv ?? ".env"), run.dotenv !== undefined, processEnv);
+async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
+  await loadDotenv(
+    resolve(command.cwd, run.dotenv ?? ".env"),
+    run.dotenv !== undefined,
+    processEnv,
+  );
+  // What the run prints and writes is redacted as the run log is: the keys never show.
+  const redact = secretRedactor(run);
+  const io: CliIo = {
+    ...command,
+    stdout: {
+      write: (text: string) => command.stdout.write(redact(text)),
+      isTTY: command.stdout.isTTY,
+    },
+    stderr: { write: (text: string) => command.stderr.write(redact(text)) },
+  };
   const files = await discoverScriptFiles(run.paths, io.cwd);
+  const records = recordPaths(run, files, io.cwd);
   const startedAt = new Date();
   const started = performance.now();
   // The report name flag names the merged report: each file keeps its own generated name.
   const { reportFileName, ...flags } = run.agentOptions;
   // Every file is read and checked, its model settings too, before a browser starts: a typo
   // fails at once.
+  const trust = { untrusted: run.untrusted, allowEnv: run.env, workDir: io.cwd };
   const preparations = await Promise.all(
-    files.map((file) => prepareScriptFile(file.path, file.shown, flags)),
+    files.map((file) => prepareScriptFile(file.path, file.shown, flags, trust)),
   );
   // Chromium starts when the first file that needs it is about to run (never, when none does).
   // Ctrl+C aborts the files still running, then the merged report is written and the browser
@@ -186,8 +203,10 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
         flags,
         progress,
         continueOnError: run.continueOnError,
+        trust,
         signal: abort.signal,
         warn: (message) => io.stderr.write(`warning: ${message}\n`),
+        record: records.get(file.path),
       });
       if (result.status === "failed") anyFailed = true;
       return result;
@@ -199,7 +218,7 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
     if (run.summary) {
       const path = resolve(io.cwd, run.summary);
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, JSON.stringify(summary, null, 2) + "\n");
+      await writeFile(path, redact(JSON.stringify(summary, null, 2)) + "\n");
     }
     io.stdout.write(`\n${formatSummaryTable(summary)}\n`);
     if (run.headed && run.keepWindow && launched) {
@@ -215,6 +234,51 @@ async function runCommand(run: RunCommand, io: CliIo): Promise<number> {
     // A browser given by the caller stays theirs.
     if (launched && !io.browser) await (await launched.catch(() => undefined))?.close();
   }
+}
+
+/**
+ * Redacts text as the run log does, with the SDK's secrets this run knows: those of the
+ * environment (after the dotenv file) and of `--model-config`.
+ */
+function secretRedactor(run: RunCommand): (text: string) => string {
+  const log = runLog();
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value && isSdkSecretVariable(name)) log.addSecret(value);
+  }
+  for (const [name, value] of Object.entries(run.agentOptions.modelConfig ?? {})) {
+    if (isSdkSecretVariable(name)) log.addSecret(String(value));
+  }
+  return (text) => log.redact(text);
+}
+
+/**
+ * Where `--record` writes each file's run: the path itself for one file named `.yaml`/`.yml`,
+ * else `<folder>/<the file's name>.yaml` (`-2`, `-3`... when two files share a name).
+ *
+ * @throws {CliUsageError} for a `.yaml` path when several files run.
+ */
+function recordPaths(run: RunCommand, files: ScriptFileArg[], cwd: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  if (run.record === undefined) return paths;
+  const target = resolve(cwd, run.record);
+  if (/\.ya?ml$/i.test(run.record)) {
+    if (files.length !== 1) {
+      throw new CliUsageError(
+        `--record ${run.record} names one file, and ${files.length} scripts run: give a folder`,
+      );
+    }
+    paths.set(files[0].path, target);
+    return paths;
+  }
+  const taken = new Set<string>();
+  for (const file of files) {
+    const base = basename(file.path).replace(/\.(ya?ml|feature)$/i, "");
+    let name = `${base}.yaml`;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}.yaml`;
+    taken.add(name);
+    paths.set(file.path, join(target, name));
+  }
+  return paths;
 }
 
 function summarize(

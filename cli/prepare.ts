@@ -1,7 +1,7 @@
 /**
  * What `sdk run` does with each file before anything starts: read it, check it (a YAML script in
- * full, a feature's Gherkin, a device platform's section key) and check the model settings it will
- * run with. A file that fails here fails at once, without a browser: Chromium starts only when a
+ * full, a feature's Gherkin, what an `--untrusted` file may not do, a device platform's section
+ * key) and check the model settings it will run with. A file that fails here fails at once, without a browser: Chromium starts only when a
  * file that needs it is about to run.
  *
  * @module
@@ -17,7 +17,9 @@ import {
   PLATFORM_TARGET_SECTIONS,
   type ScriptFile,
   scriptTargetOf,
+  type ScriptTrustOptions,
 } from "@sdk/core/script";
+import { checkUntrustedFeature } from "./untrusted_feature.ts";
 
 /** A file read and checked, ready to run. */
 export type PreparedFile =
@@ -38,7 +40,7 @@ const INTENTS: readonly ModelIntent[] = ["default", "planning", "insight"];
  *
  * @throws {ModelConfigError} naming what to set, and an unknown key of `modelConfig`.
  */
-export function checkModelSettings(modelConfig: unknown): void {
+function checkModelSettings(modelConfig: unknown): void {
   checkModelConfigKeys(modelConfig);
   const config = modelConfig as Record<string, string | number> | undefined;
   for (const intent of INTENTS) resolveIntentConfig(intent, config);
@@ -55,19 +57,23 @@ function callsModel(script: ScriptFile): boolean {
  * @param file the file's path.
  * @param shown the file as the user typed it (errors name it so).
  * @param flags the command line's agent options (their `modelConfig` wins over the file's).
+ * @param trust whether the files are the user's own (`--untrusted`, `--env`, the working folder).
  * @returns the prepared file, or its error: a `YamlScriptError` (every error of the script), a
- * `GherkinParseError`, a `ModelConfigError`, or the file system's error.
+ * `GherkinParseError`, an untrusted feature's refused tags (`SdkTypeError`), a
+ * `ModelConfigError`, or the file system's error.
  */
 export async function prepareScriptFile(
   file: string,
   shown: string,
   flags: Partial<WebPageAgentOptions>,
+  trust: ScriptTrustOptions & { workDir: string },
 ): Promise<Preparation> {
   const warnings: string[] = [];
   try {
     const text = await readFile(file, "utf8");
     if (extname(file).toLowerCase() === ".feature") {
       await parseGherkin(text, { fileName: shown });
+      if (trust.untrusted) await checkUntrustedFeature(text, shown, file, trust.workDir);
       // Every step of a feature is a model call.
       checkModelSettings(flags.modelConfig);
       return { ok: true, prepared: { kind: "feature", text }, warnings };
@@ -77,7 +83,10 @@ export async function prepareScriptFile(
       // The platform package reads its own section when the file runs.
       return { ok: true, prepared: { kind: "platform", text, section }, warnings };
     }
-    const script = await parseScriptFile(text, shown, { onWarning: (w) => warnings.push(w) });
+    const script = await parseScriptFile(text, shown, {
+      ...trust,
+      onWarning: (w) => warnings.push(w),
+    });
     if (callsModel(script)) checkModelSettings(flags.modelConfig ?? script.agent.modelConfig);
     return { ok: true, prepared: { kind: "web", text, script }, warnings };
   } catch (error) {

@@ -18,6 +18,7 @@ import {
   scriptAgentOptions,
   type ScriptPlatformAgent,
   scriptTargetOf,
+  type ScriptTrustOptions,
   type ScriptWebTarget,
   YamlTaskError,
   type YamlTaskOutcome,
@@ -54,6 +55,10 @@ export interface RunFileContext {
   signal?: AbortSignal;
   /** Prints a warning about a script (standard error); it is kept in the file's result too. */
   warn?: (message: string) => void;
+  /** Whether the files are the user's own (`--untrusted`, `--env`); default trusted. */
+  trust?: ScriptTrustOptions;
+  /** Where to write the file's run as an exported script (`--record`), absolute. */
+  record?: string;
 }
 
 /** The page options of a `web` section, which are agent options (spec 4.7). */
@@ -65,6 +70,7 @@ const PAGE_OPTION_KEYS = [
   "forceChromeSelectRendering",
   "keyboardTypeDelay",
   "inputStrategy",
+  "nativeDialogs",
 ] as const;
 
 /**
@@ -98,10 +104,7 @@ export async function runScriptFile(
   const started = performance.now();
   const result: FileResult = { file: shown, status: "passed", durationMs: 0, items: [] };
   ctx.progress.start(shown);
-  for (const warning of preparation.warnings) {
-    (result.warnings ??= []).push(warning);
-    ctx.warn?.(warning);
-  }
+  for (const warning of preparation.warnings) warn(ctx, result, warning);
   let target: OpenedTarget | undefined;
   let agent: DriverBPageAgent | undefined;
   const makeAgent = (web: Partial<ScriptWebTarget>, section: ScriptAgentOptions) => {
@@ -112,18 +115,27 @@ export async function runScriptFile(
     });
     return agent;
   };
+  let recorded: ScriptPlatformAgent | undefined;
   try {
     if (!preparation.ok) throw preparation.error;
     const prepared = preparation.prepared;
     if (prepared.kind === "feature") {
+      if (ctx.record) {
+        warn(
+          ctx,
+          result,
+          `${shown}: --record writes YAML scripts' runs; a feature file's is not recorded`,
+        );
+      }
       target = await openTarget(browserOf(ctx), {}, file);
       result.items = await runFeature(makeAgent({}, {}), prepared.text, shown, target, ctx);
     } else if (prepared.kind === "platform") {
-      await runPlatformScript(file, prepared.text, ctx, result);
+      await runPlatformScript(file, prepared.text, ctx, result, (a) => recorded = a);
     } else {
       const script = prepared.script;
       target = await openTarget(browserOf(ctx), script.web, file);
       const yamlAgent = makeAgent(script.web, script.agent);
+      recorded = yamlAgent;
       const at = urlPosition(prepared.text);
       await target.open(script.web).catch((e) => {
         throw locatedNavigationError(e, at ? `${shown}:${at.line}:${at.column}` : shown);
@@ -150,6 +162,7 @@ export async function runScriptFile(
       await agent.destroy().catch(() => {});
       result.report = agent.reportFile ?? undefined;
     }
+    if (ctx.record && recorded?.exportScript) await record(recorded, file, ctx.record, ctx, result);
     await target?.close().catch(() => {});
     result.durationMs = performance.now() - started;
     ctx.progress.end(result);
@@ -161,6 +174,40 @@ export async function runScriptFile(
 function browserOf(ctx: RunFileContext): Browser {
   if (!ctx.browser) throw new InternalError("sdk run: a web file ran without a browser");
   return ctx.browser;
+}
+
+/** Keeps a warning about the file in its result and prints it. */
+function warn(ctx: RunFileContext, result: FileResult, message: string): void {
+  (result.warnings ??= []).push(message);
+  ctx.warn?.(message);
+}
+
+/**
+ * Writes the file's run as an exported script (`--record`), its relative paths rewritten for the
+ * record's folder; a failure to write is a warning, not the file's failure.
+ */
+async function record(
+  agent: ScriptPlatformAgent,
+  file: string,
+  path: string,
+  ctx: RunFileContext,
+  result: FileResult,
+): Promise<void> {
+  try {
+    const exported = await agent.exportScript!(path, { scriptDir: dirname(file) });
+    result.record = exported.file;
+    if (exported.unlocated.length) {
+      warn(
+        ctx,
+        result,
+        `${result.file}: recorded to ${exported.file}; the model locates ${exported.unlocated.length} of its steps on every run (no locator): ${
+          exported.unlocated.join("; ")
+        }`,
+      );
+    }
+  } catch (e) {
+    warn(ctx, result, `${result.file}: --record could not write ${path}: ${(e as Error).message}`);
+  }
 }
 
 /**
@@ -196,6 +243,7 @@ async function runPlatformScript(
   text: string,
   ctx: RunFileContext,
   result: FileResult,
+  onAgent: (agent: ScriptPlatformAgent) => void,
 ): Promise<void> {
   const platform = await scriptPlatform((await scriptTargetOf(text, result.file))!);
   const flags: Record<string, unknown> = { ...ctx.flags };
@@ -205,13 +253,17 @@ async function runPlatformScript(
     // Errors name the file as typed; the typed name finds the file from this process's folder.
     const fileName = resolve(process.cwd(), result.file) === file ? result.file : file;
     const { tasks, output } = await platform.run(text, {
+      ...ctx.trust,
       fileName,
       agentOptions: {
         ...flags,
         autoPrintReportMsg: false,
         onTaskStartTip: (tip) => ctx.progress.step(result.file, tip),
       },
-      onAgent: (a) => agent = a,
+      onAgent: (a) => {
+        agent = a;
+        onAgent(a);
+      },
       ...(ctx.signal && { signal: ctx.signal }),
     }).catch((e) => failedItems(e, result));
     result.items = itemsOf(tasks);
@@ -231,6 +283,7 @@ async function runFeature(
 ): Promise<ItemResult[]> {
   const results = await runGherkinFeature(agent, text, {
     fileName: shown,
+    untrusted: ctx.trust?.untrusted === true,
     failFast: !ctx.continueOnError,
     abortSignal: ctx.signal,
     beforeScenario: async (info) => {

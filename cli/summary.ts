@@ -32,6 +32,8 @@ export interface FileResult {
   report?: string;
   /** The JSON file of the results (the target section's `output`), when written. */
   output?: string;
+  /** The exported script of the run (`--record`), when written. */
+  record?: string;
   /**
    * Its tasks or scenarios, in order; for a file that stopped at a failing task, the tasks
    * before it and the failing one (the tasks after it did not run).

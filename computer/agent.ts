@@ -6,8 +6,10 @@
 
 import { Agent } from "@sdk/core";
 import type { AbstractInterface, AgentOptions } from "@sdk/core";
-import { ComputerDevice, type ComputerDeviceOptions } from "./device.ts";
-import { RDPDevice, type RDPDeviceOptions } from "./rdp.ts";
+import { ComputerDevice } from "./device.ts";
+import type { ComputerDeviceOptions } from "./device_options.ts";
+import { RDPDevice } from "./rdp.ts";
+import type { RDPDeviceOptions } from "./rdp_options.ts";
 
 /**
  * An agent bound to one desktop. `destroy()` ends the device (and stops an agent-owned Xvfb);

@@ -59,7 +59,7 @@ function modifierKey(keymap: X11Keymap, keysyms: readonly number[]): number | un
 }
 
 /** Whether the keymap has more than one group (layout): group 2's columns differ from group 1's. */
-export function hasGroups(keymap: X11Keymap): boolean {
+function hasGroups(keymap: X11Keymap): boolean {
   return keymap.keysyms.some((row) =>
     (row[2] ?? 0) !== 0 && (row[2] !== row[0] || (row[3] ?? 0) !== (row[1] ?? 0))
   );

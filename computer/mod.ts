@@ -24,16 +24,13 @@ export {
   ComputerAgent,
 } from "./agent.ts";
 export type { AgentForComputerOptions, AgentForRDPComputerOptions } from "./agent.ts";
-export {
-  classifyRdpFailure,
-  DEFAULT_RDP_PORT,
-  DEFAULT_RDP_SIZE,
-  INSTALL_FREERDP,
-  RDPDevice,
-} from "./rdp.ts";
-export type { RDPDeviceOptions } from "./rdp.ts";
-export { ComputerDevice, DEFAULT_XVFB_RESOLUTION } from "./device.ts";
-export type { ComputerDeviceOptions } from "./device.ts";
+export { RDPDevice } from "./rdp.ts";
+export { classifyRdpFailure, INSTALL_FREERDP } from "./rdp_client.ts";
+export { DEFAULT_RDP_PORT, DEFAULT_RDP_SIZE } from "./rdp_options.ts";
+export type { RDPDeviceOptions } from "./rdp_options.ts";
+export { ComputerDevice } from "./device.ts";
+export { DEFAULT_XVFB_RESOLUTION } from "./device_options.ts";
+export type { ComputerDeviceOptions } from "./device_options.ts";
 export type { DisplayInfo } from "./display.ts";
 export { INSTALL_XRANDR, INSTALL_XVFB } from "./display.ts";
 export { checkComputerEnvironment } from "./environment.ts";
@@ -41,11 +38,6 @@ export type { EnvironmentCheck, EnvironmentItem } from "./environment.ts";
 export { INSTALL_NUT_JS } from "./native.ts";
 export type { MouseButton, NativeInput, ScreenRegion } from "./native.ts";
 export type { X11Connection, X11KeyboardState, X11Keymap } from "./x11.ts";
-export {
-  DEFAULT_DRAG_MS,
-  DRAG_AND_DROP_MS,
-  SCROLL_TO_END_CLICKS,
-  WHEEL_CLICK_PX,
-} from "./actions.ts";
+export { DEFAULT_DRAG_MS, DRAG_AND_DROP_MS, SCROLL_TO_END_CLICKS, WHEEL_CLICK_PX } from "@sdk/core";
 export { desktopKeys, EN_US_SHIFTED } from "./keys.ts";
 export type { NutKeyCombo } from "./keys.ts";

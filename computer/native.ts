@@ -70,10 +70,10 @@ export const INSTALL_NUT_JS: string =
   "(apt-get install libxtst6)";
 
 /**
- * What the nut-js host needs of the environment besides the base variables: where nut-js is
- * (`SDK_NUT_JS_*`, `NODE_PATH`), Deno's cache (`DENO_DIR`), and its display.
+ * What the nut-js host needs of the environment besides the base variables, by exact names: where
+ * nut-js is (`SDK_NUT_JS_DIR`, `NODE_PATH`), Deno's cache (`DENO_DIR`), and its display.
  */
-export const HOST_ENV: readonly (string | RegExp)[] = [/^SDK_NUT_JS_/, "DENO_DIR", "NODE_PATH"];
+export const HOST_ENV: readonly string[] = ["SDK_NUT_JS_DIR", "DENO_DIR", "NODE_PATH"];
 
 function hostCommand(...extra: string[]): { file: string; args: string[] } {
   const url = new URL(import.meta.url);

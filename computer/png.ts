@@ -52,7 +52,7 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
  * The image's rows as PNG scanlines (filter byte 0, then RGBA), channels in RGB order and every
  * alpha byte 255.
  */
-export function opaqueScanlines(image: RawScreenImage): Uint8Array {
+function opaqueScanlines(image: RawScreenImage): Uint8Array {
   const { width, height, data, byteWidth } = image;
   const stride = width * 4 + 1;
   const out = new Uint8Array(stride * height);

@@ -17,13 +17,13 @@ import { SdkTypeError, sleep, ToolError } from "@sdk/core";
 import type { X11Connection } from "./x11.ts";
 
 /** How long each confirmation of the clipboard channel may take, ms. */
-export const CLIPBOARD_STEP_MS = 5000;
+const CLIPBOARD_STEP_MS = 5000;
 /**
  * ms between the client sending the pasted text and the next key: the text and the keys take
  * different ways to the session's app (a virtual channel, the input channel), and an app
  * that waits for the clipboard handles the keys that come meanwhile first (Tk does).
  */
-export const PASTE_SETTLE_MS = 150;
+const PASTE_SETTLE_MS = 150;
 
 /** What the client's log said of its clipboard channel so far, counted as lines arrive. */
 export class ClipboardChannelLog {

@@ -38,23 +38,34 @@ export type {
   RecordToReportOptions,
   ScrollParam,
   TUserPrompt,
-} from "./agent/options.ts";
-export { DEFAULT_MAX_ACTIONS_PER_PLAN } from "./agent/options.ts";
+} from "./session/options.ts";
+export { DEFAULT_MAX_ACTIONS_PER_PLAN } from "./session/options.ts";
 export { UIObserver } from "./observe/observer.ts";
 export { type ObservedFrame, UIObservation } from "./observe/observation.ts";
 export type { ObservationQueryOptions, StartObservingOptions } from "./observe/options.ts";
 export { GherkinParseError, GherkinStepError } from "./gherkin/errors.ts";
 export { YamlScriptError, YamlTaskError } from "./script/script_errors.ts";
 export type { RunYamlOptions, RunYamlResult, YamlTaskOutcome } from "./script/run_yaml.ts";
+export type { ExportedScript, ExportScriptOptions } from "./script/script_export.ts";
+export type { ElementLocator } from "./session/cache_file.ts";
 export type { GherkinScenarioOptions } from "./gherkin/run_scenario.ts";
-export type { AIContextApiName, AIContexts } from "./agent/context.ts";
-export type { CacheConfig, CacheStrategy } from "./agent/cache/options.ts";
+export type { AIContextApiName, AIContexts } from "./session/context.ts";
+export type { CacheConfig, CacheStrategy } from "./session/cache_options.ts";
+export { FileCacheStore } from "./session/cache_file.ts";
+export type {
+  CacheRecord,
+  CacheStore,
+  LocateCacheRecord,
+  PlanCacheAction,
+  PlanCacheRecord,
+} from "./session/cache_file.ts";
 export type { AgentMetrics, UsageBucket } from "./agent/metrics.ts";
 export type {
   AbstractInterface,
   ActionContext,
   ActionParamSpec,
   DeviceAction,
+  DeviceEvent,
   ElementsDescriptionOptions,
   FrameStream,
   FrameStreamOptions,
@@ -168,9 +179,23 @@ export type {
   PhoneActionText,
   PhoneParamText,
 } from "./device/phone_actions.ts";
+export {
+  DEFAULT_DRAG_MS,
+  desktopActions,
+  DRAG_AND_DROP_MS,
+  SCROLL_TO_END_CLICKS,
+  WHEEL_CLICK_PX,
+} from "./device/desktop_actions.ts";
+export type { DesktopActionHost, DesktopPointer } from "./device/desktop_actions.ts";
 export { runClearInput, runInput, runKeyboardPress } from "./device/text_entry.ts";
 export type { TextEntryHost } from "./device/text_entry.ts";
 export { toPhysicalPixel } from "./device/pixels.ts";
+export {
+  decodeXmlText,
+  readBoundsText,
+  readXmlTree,
+  type XmlElement,
+} from "./device/element_tree.ts";
 export {
   describeTarget,
   TARGET_CONTEXT_MAX,

@@ -8,11 +8,12 @@
 // commands on one tab through chrome.debugger and forwards that tab's DevTools-protocol events.
 //
 // Wire format (JSON text frames); Ne, Ns: 32 random bytes in hex; HMAC: HMAC-SHA256 keyed with
-// the pairing token, in hex; <port>: the port the extension connected to:
-//   extension -> SDK  {type:"hello", protocol:2, nonce:Ne, version}
-//   SDK -> extension  {type:"challenge", nonce:Ns, proof}  proof = HMAC("sdk-bridge/2 server <port> Ne Ns")
+// the pairing token, in hex; <address>: the host and port the extension dialled, 127.0.0.1:<port>
+// (the SDK reads them off the connection, so a relay from another address or port breaks them):
+//   extension -> SDK  {type:"hello", protocol:3, nonce:Ne, version}
+//   SDK -> extension  {type:"challenge", nonce:Ns, proof}  proof = HMAC("sdk-bridge/3 server <address> Ne Ns")
 //                     {type:"challenge", nonce:Ns, unpaired:true}  (an SDK without a token)
-//   extension -> SDK  {type:"auth", proof}  proof = HMAC("sdk-bridge/2 extension <port> Ns Ne")
+//   extension -> SDK  {type:"auth", proof}  proof = HMAC("sdk-bridge/3 extension <address> Ns Ne")
 //                     {type:"auth", unpaired:true}  (only when the popup allows an unpaired SDK)
 //                     {type:"refuse", reason:"proof"|"unpaired"}, then it closes
 //   SDK -> extension  {type:"welcome"}             (or the server closes with code 4001..4004)
@@ -25,7 +26,9 @@
 //   extension -> SDK  {type:"ping"}                 (every 20 s: keeps this worker alive)
 
 const VERSION = "0.1.0";
-const PROTOCOL = 2;
+const PROTOCOL = 3;
+// Where the extension dials; the proofs bind this address and the port.
+const HOST = "127.0.0.1";
 const DEFAULT_PORT = 3766;
 const MIN_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 3000;
@@ -178,7 +181,7 @@ async function connect() {
   setStatus({ state: "connecting", port, error: refused, unpaired: false });
   let ws;
   try {
-    ws = new WebSocket(`ws://127.0.0.1:${port}`);
+    ws = new WebSocket(`ws://${HOST}:${port}`);
   } catch (error) {
     scheduleRetry(String(error));
     return;
@@ -243,7 +246,7 @@ async function answerChallenge(session, message) {
       "HMAC",
       key,
       proof,
-      encoder.encode(`sdk-bridge/2 server ${session.port} ${session.nonce} ${serverNonce}`),
+      encoder.encode(`sdk-bridge/3 server ${HOST}:${session.port} ${session.nonce} ${serverNonce}`),
     );
   if (session.ws.readyState !== WebSocket.OPEN || session.stage !== "checking") return;
   if (!valid) {
@@ -257,7 +260,9 @@ async function answerChallenge(session, message) {
   const mine = await crypto.subtle.sign(
     "HMAC",
     key,
-    encoder.encode(`sdk-bridge/2 extension ${session.port} ${serverNonce} ${session.nonce}`),
+    encoder.encode(
+      `sdk-bridge/3 extension ${HOST}:${session.port} ${serverNonce} ${session.nonce}`,
+    ),
   );
   session.stage = "auth";
   session.ws.send(JSON.stringify({ type: "auth", proof: toHex(mine) }));

@@ -78,8 +78,8 @@ export function mobileAActions(host: MobileAActionHost): DeviceAction[] {
   });
   const actions: DeviceAction[] = [...shared.screen, pullGestureAction(host), ...shared.apps];
   if (host.exposeRunBridgeShellAction) {
-    actions.push(
-      deviceAction("RunBridgeShell", "Run a command in the device's adb shell.", [{
+    actions.push({
+      ...deviceAction("RunBridgeShell", "Run a command in the device's adb shell.", [{
         name: "command",
         type: "string",
         required: true,
@@ -97,7 +97,8 @@ export function mobileAActions(host: MobileAActionHost): DeviceAction[] {
           );
         }
       }),
-    );
+      beyondScreen: "exposeRunBridgeShellAction",
+    });
   }
   actions.push(
     buttonAction("MobileABackButton", "Press the system Back button.", () => host.back()),

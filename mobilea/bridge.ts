@@ -63,7 +63,7 @@ export interface BridgeAddress {
  * @throws {SdkTypeError} for a `bridgePath` or `remoteBridgeHost` that is not a non-empty string.
  * @throws {SdkRangeError} for a `remoteBridgePort` that is not an integer from 1 to 65535.
  */
-export function bridgeAddress(options: BridgeOptions = {}): BridgeAddress {
+function bridgeAddress(options: BridgeOptions = {}): BridgeAddress {
   for (const key of ["bridgePath", "remoteBridgeHost"] as const) {
     const value = options[key];
     if (value !== undefined && (typeof value !== "string" || value.trim() === "")) {
@@ -87,10 +87,27 @@ export function bridgeAddress(options: BridgeOptions = {}): BridgeAddress {
 
 /**
  * The variables of this process the adb server gets, besides `PATH`, `HOME` and the locale
- * (`childEnv` of `@sdk/core`): adb's own (`ADB_VENDOR_KEYS`, `ADB_TRACE`, ...) and the Android
- * SDK's (`ANDROID_SDK_HOME`, `ANDROID_ADB_SERVER_PORT`, ...).
+ * (`childEnv` of `@sdk/core`): those adb reads, by their exact names (`adb --help`), never a
+ * pattern such as `ANDROID_*`, which would hand a signing password (`ANDROID_KEYSTORE_PASS`) to a
+ * server that outlives the run. `ADB_VENDOR_KEYS` names key files, it holds no key.
  */
-export const ADB_ENV: readonly RegExp[] = [/^ADB_/, /^ANDROID_/];
+const ADB_ENV: readonly string[] = [
+  "ADB_TRACE",
+  "ADB_VENDOR_KEYS",
+  "ADB_LIBUSB",
+  "ADB_MDNS_AUTO_CONNECT",
+  "ADB_MDNS_OPENSCREEN",
+  "ADB_LOCAL_TRANSPORT_MAX_PORT",
+  "ADB_SERVER_SOCKET",
+  "ANDROID_SERIAL",
+  "ANDROID_LOG_TAGS",
+  "ANDROID_ADB_SERVER_ADDRESS",
+  "ANDROID_ADB_SERVER_PORT",
+  "ANDROID_SDK_HOME",
+  "ANDROID_USER_HOME",
+  "ANDROID_HOME",
+  "ANDROID_SDK_ROOT",
+];
 
 /** How long `adb start-server` may take, ms. */
 const START_SERVER_TIMEOUT_MS = 30_000;

@@ -20,7 +20,9 @@ import type {
   DeviceAction,
   FrameStream,
   FrameStreamOptions,
+  Point,
   Size,
+  TargetIdentity,
 } from "@sdk/core";
 import {
   checkAppNameResolver,
@@ -59,6 +61,7 @@ import { type MobileADeviceOptions, type MobileASettings, readMobileAOptions } f
 import { mobileAPinchAction, PinchChannel } from "./pinch.ts";
 import { Screen } from "./screen.ts";
 import { capturePng, screenshotDataUri } from "./screenshot.ts";
+import { targetsAt } from "./targets.ts";
 import { checkText, clearField, typeText } from "./typing.ts";
 import { YadbHelper } from "./yadb.ts";
 
@@ -106,6 +109,16 @@ export class MobileADevice implements AbstractInterface {
    * `minIntervalMs` (at least 500 ms) instead.
    */
   readonly startFrameStream?: (options: FrameStreamOptions) => Promise<FrameStream>;
+  /**
+   * What is at each point (logical pixels), from one `uiautomator dump` of the window in front,
+   * read back in the same shell command (mobilea/targets.ts): a node's class, `resource-id`, its
+   * content description or text (a text field's typed text left out), and its bounds. Between
+   * the actions of one plan the agent compares them (docs/model-protocol.md, "Target checks").
+   * Present on the default display only: uiautomator dumps that display's active window. A dump
+   * the device does not write (the screen never idles) names nothing: the agent then compares
+   * the targets' pixels.
+   */
+  readonly targetsAt?: (points: readonly Point[]) => Promise<(TargetIdentity | undefined)[]>;
   #resolveApp: (target: string) => string = (target) => target;
 
   /**
@@ -152,6 +165,12 @@ export class MobileADevice implements AbstractInterface {
         holdOpen(
           startMirrorFrameStream(this.#mirror, () => this.screenshotBase64(), streamOptions),
         );
+    }
+    if (!settings.displayId) {
+      this.targetsAt = async (points) => {
+        const { dpr } = await this.size();
+        return await holdOpen(targetsAt(this.#shell, dpr, points));
+      };
     }
     const builtIn = heldActions(mobileAActions(this.#actionHost()));
     const pinch = heldActions([mobileAPinchAction(this.#pinch, this.#screen, () => this.size())]);
@@ -339,6 +358,8 @@ export class MobileADevice implements AbstractInterface {
     const input = this.#input;
     const settings = this.#settings;
     return {
+      // A password field (the window dump's password="true") takes a secret: written as ***.
+      takesSecret: async (point) => (await this.targetsAt?.([point]))?.[0]?.secret === true,
       exposeRunBridgeShellAction: settings.exposeRunBridgeShellAction,
       size: () => this.size(),
       tap: (point) => tap(input, point),

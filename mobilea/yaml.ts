@@ -63,10 +63,17 @@ export interface MobileAScriptSection extends Record<string, unknown> {
 }
 
 /** How the `mobilea` section is read. */
-export const MOBILEA_SCRIPT_SECTION: ScriptSectionSchema<MobileAScriptSection> = {
+const MOBILEA_SCRIPT_SECTION: ScriptSectionSchema<MobileAScriptSection> = {
   key: "mobilea",
   label: "MobileA",
   describe: "deviceId, launch, device options",
+  untrusted: {
+    switches: ["exposeRunBridgeShellAction"],
+    refused: {
+      bridgePath: "names the adb program to run",
+      "mirrorConfig.ffmpegPath": "names the ffmpeg program to run",
+    },
+  },
   fields: {
     deviceId: text,
     launch: text,

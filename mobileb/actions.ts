@@ -44,6 +44,8 @@ export interface MobileBActionHost extends PhoneActionHost {
   point(point: Point): Promise<Point>;
   /** Sends W3C actions. */
   perform(actions: W3CActions, signal?: AbortSignal): Promise<void>;
+  /** Whether `RunDriverRequest` is in the action space. */
+  readonly exposeRunDriverRequestAction: boolean;
   /** One request to WDA. */
   runDriverRequest(method: DriverRequestMethod, endpoint: string, data?: unknown): Promise<unknown>;
   /** The Home screen. */
@@ -55,7 +57,8 @@ export interface MobileBActionHost extends PhoneActionHost {
 /**
  * The MobileB actions, in the planner's order: `Tap`, `DoubleClick`, `Input`, `ClearInput`,
  * `KeyboardPress`, `Scroll`, `Swipe`, `DragAndDrop`, `LongPress`, `Pinch`, `Launch`,
- * `Terminate`, `RunDriverRequest`, `MobileBHomeButton`, `MobileBAppSwitcher`. Each `call` throws
+ * `Terminate`, `RunDriverRequest` (unless `exposeRunDriverRequestAction` is false),
+ * `MobileBHomeButton`, `MobileBAppSwitcher`. Each `call` throws
  * a `TypeError` naming the action and parameter for a malformed parameter.
  */
 export function mobileBActions(host: MobileBActionHost): DeviceAction[] {
@@ -99,7 +102,24 @@ export function mobileBActions(host: MobileBActionHost): DeviceAction[] {
       ),
     },
     ...shared.apps,
-    deviceAction(
+    ...(host.exposeRunDriverRequestAction ? [driverRequestAction(host)] : []),
+    buttonAction(
+      "MobileBHomeButton",
+      "Go to the Home screen (the Home button).",
+      () => host.home(),
+    ),
+    buttonAction(
+      "MobileBAppSwitcher",
+      "Open the app switcher (the recently used apps).",
+      () => host.appSwitcher(),
+    ),
+  ];
+}
+
+/** `RunDriverRequest`: one raw request to WDA; it reaches past the screen. */
+function driverRequestAction(host: MobileBActionHost): DeviceAction {
+  return {
+    ...deviceAction(
       "RunDriverRequest",
       "Send one request to WebDriverAgent, the iOS automation service.",
       [
@@ -135,17 +155,8 @@ export function mobileBActions(host: MobileBActionHost): DeviceAction[] {
         await host.runDriverRequest(method, endpoint, readJsonParam(param.data));
       },
     ),
-    buttonAction(
-      "MobileBHomeButton",
-      "Go to the Home screen (the Home button).",
-      () => host.home(),
-    ),
-    buttonAction(
-      "MobileBAppSwitcher",
-      "Open the app switcher (the recently used apps).",
-      () => host.appSwitcher(),
-    ),
-  ];
+    beyondScreen: "exposeRunDriverRequestAction",
+  };
 }
 
 async function pinch(

@@ -20,13 +20,16 @@ import type {
   DeviceAction,
   FrameStream,
   FrameStreamOptions,
+  Point,
   Size,
+  TargetIdentity,
 } from "@sdk/core";
 import {
   checkAppNameResolver,
   logDeviceActions,
   SdkTypeError,
   ToolError,
+  UnsupportedActionError,
   withCustomActions,
 } from "@sdk/core";
 import { type MobileBActionHost, mobileBActions } from "./actions.ts";
@@ -36,6 +39,7 @@ import { type MobileBDeviceOptions, type MobileBSettings, readMobileBOptions } f
 import { Screen } from "./screen.ts";
 import { WdaSession } from "./session.ts";
 import { iosKeyText } from "./keys.ts";
+import { targetsAt } from "./targets.ts";
 import { drag, dragAndDrop, hold, perform, scroll, tapAt } from "./touch.ts";
 import { clearField, dismissKeyboard, keys, typeText } from "./typing.ts";
 import { DRIVER_REQUEST_METHODS, type DriverRequestMethod, WDA_TOOL, WdaClient } from "./wda.ts";
@@ -178,6 +182,19 @@ export class MobileBDevice implements AbstractInterface {
   }
 
   /**
+   * What is at each point (points), from one `GET /source` of the app in front (mobileb/targets.ts):
+   * an element's type, accessibility identifier, label and frame. Between the actions of one plan
+   * the agent compares them (docs/model-protocol.md, "Target checks"). When WDA gives no source,
+   * nothing is named and the agent compares the targets' pixels.
+   *
+   * @throws {ConnectionError} when WDA cannot be reached.
+   */
+  async targetsAt(points: readonly Point[]): Promise<(TargetIdentity | undefined)[]> {
+    this.#session.checkLive();
+    return await targetsAt(this.#client, points);
+  }
+
+  /**
    * The MobileB actions: `Tap`, `DoubleClick`, `Input`, `ClearInput`, `KeyboardPress`, `Scroll`,
    * `Swipe`, `DragAndDrop`, `LongPress`, `Pinch`, `Launch`, `Terminate`, `RunDriverRequest`,
    * `MobileBHomeButton`, `MobileBAppSwitcher`, then the custom actions. Each `call` throws a
@@ -262,6 +279,7 @@ export class MobileBDevice implements AbstractInterface {
    * @param endpoint the route's path, e.g. `/status` or `/session/:sessionId/wda/apps/state`.
    * @param data the JSON body (POST and PUT; `{}` when left out).
    * @returns the `value` of WDA's answer.
+   * @throws {UnsupportedActionError} when `exposeRunDriverRequestAction` is `false`.
    * @throws {SdkTypeError} for another method or an endpoint that does not start with `/`.
    * @throws {ToolError} with WDA's `error` and `message` when it answers with an error.
    */
@@ -271,6 +289,13 @@ export class MobileBDevice implements AbstractInterface {
     data?: unknown,
   ): Promise<unknown> {
     this.#session.checkLive();
+    if (!this.#settings.exposeRunDriverRequestAction) {
+      throw new UnsupportedActionError(
+        "runDriverRequest is disabled: this device was created with " +
+          "exposeRunDriverRequestAction: false",
+        "runDriverRequest",
+      );
+    }
     const verb = typeof method === "string" ? method.toUpperCase() : method;
     if (!DRIVER_REQUEST_METHODS.includes(verb as DriverRequestMethod)) {
       throw new SdkTypeError(
@@ -306,6 +331,8 @@ export class MobileBDevice implements AbstractInterface {
     const session = this.#session;
     const screen = this.#screen;
     return {
+      // A secure text field (XCUIElementTypeSecureTextField) takes a secret: written as ***.
+      takesSecret: async (point) => (await this.targetsAt([point]))[0]?.secret === true,
       screen: () => screen.info(),
       size: () => this.size(),
       point: (point) => screen.point(point),
@@ -329,6 +356,7 @@ export class MobileBDevice implements AbstractInterface {
       resolveApp: (target) => this.#resolveApp(target),
       launch: (target) => this.launch(target),
       terminate: (bundleId) => this.terminate(bundleId),
+      exposeRunDriverRequestAction: this.#settings.exposeRunDriverRequestAction,
       runDriverRequest: (method, endpoint, data) => this.runDriverRequest(method, endpoint, data),
       home: () => this.home(),
       appSwitcher: () => this.appSwitcher(),

@@ -35,9 +35,9 @@ export interface W3CActions {
 }
 
 /** Gap between the taps of a double tap, ms (well inside iOS's double-tap interval). */
-export const DOUBLE_TAP_GAP_MS = 100;
+const DOUBLE_TAP_GAP_MS = 100;
 /** How long a tap holds the finger down, ms. */
-export const TAP_HOLD_MS = 50;
+const TAP_HOLD_MS = 50;
 /** The two fingers of a pinch are never closer than this, points. */
 export const PINCH_MIN_GAP = 20;
 
@@ -45,13 +45,13 @@ export const PINCH_MIN_GAP = 20;
  * Where the app switcher gesture starts, points above the bottom edge: inside the bottom 20
  * points where iOS's home indicator takes the gesture.
  */
-export const APP_SWITCHER_EDGE_PT = 5;
+const APP_SWITCHER_EDGE_PT = 5;
 /** How far up the app switcher gesture moves, as a fraction of the screen height. */
-export const APP_SWITCHER_TRAVEL = 0.4;
+const APP_SWITCHER_TRAVEL = 0.4;
 /** The app switcher finger's move, ms. */
-export const APP_SWITCHER_MOVE_MS = 300;
+const APP_SWITCHER_MOVE_MS = 300;
 /** The app switcher finger rests this long before it lifts, ms (a quick flick goes home). */
-export const APP_SWITCHER_HOLD_MS = 400;
+const APP_SWITCHER_HOLD_MS = 400;
 
 function finger(index: number, actions: PointerActionItem[]): TouchSource {
   return {

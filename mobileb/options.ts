@@ -74,6 +74,13 @@ export interface MobileBDeviceOptions {
    * needs `keyboardTypeDelay` 0 or unset.
    */
   inputStrategy?: InputStrategy;
+  /**
+   * `false` removes `RunDriverRequest` from the action space and makes
+   * `MobileBDevice.runDriverRequest` (and the agent's, and the YAML item) throw
+   * `UnsupportedActionError`: a model then cannot send raw requests to WebDriverAgent. Default
+   * `true` (spec 4.9).
+   */
+  exposeRunDriverRequestAction?: boolean;
   /** Extra actions after the built-in ones. */
   // deno-lint-ignore no-explicit-any
   customActions?: DeviceAction<any>[];
@@ -89,6 +96,8 @@ export interface MobileBSettings {
   /** The session given as `sessionId`, trimmed. */
   readonly sessionId: string | undefined;
   readonly autoDismissKeyboard: boolean;
+  /** Whether `RunDriverRequest` is in the action space and `runDriverRequest` works. */
+  readonly exposeRunDriverRequestAction: boolean;
   /** Whether `driverMjpegFrameSource.enabled` is set. */
   readonly mjpegFrameSource: boolean;
   readonly typing: TypingSettings;
@@ -135,7 +144,10 @@ export function readMobileBOptions(options: MobileBDeviceOptions): MobileBSettin
       }`,
     );
   }
-  checkBooleanOptions("MobileBDevice", options, ["autoDismissKeyboard"]);
+  checkBooleanOptions("MobileBDevice", options, [
+    "autoDismissKeyboard",
+    "exposeRunDriverRequestAction",
+  ]);
   const frameSource = options.driverMjpegFrameSource;
   if (frameSource !== undefined && (typeof frameSource !== "object" || frameSource === null)) {
     throw new SdkTypeError(
@@ -155,6 +167,7 @@ export function readMobileBOptions(options: MobileBDeviceOptions): MobileBSettin
     driverConnectTimeout: connectTimeout,
     sessionId: session?.trim(),
     autoDismissKeyboard: options.autoDismissKeyboard ?? true,
+    exposeRunDriverRequestAction: options.exposeRunDriverRequestAction ?? true,
     mjpegFrameSource: frameSource?.enabled === true,
     typing: { typeDelay: delay, inputStrategy: options.inputStrategy ?? "legacy" },
   };

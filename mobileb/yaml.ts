@@ -49,6 +49,8 @@ export interface MobileBScriptSection extends Record<string, unknown> {
   keyboardTypeDelay?: number;
   /** The device option `inputStrategy`. */
   inputStrategy?: "legacy" | "sequential" | "bulk";
+  /** The device option `exposeRunDriverRequestAction`. */
+  exposeRunDriverRequestAction?: boolean;
   /** App name -> bundle id (the agent's `appNameMapping`). */
   appNameMapping?: Record<string, string>;
 }
@@ -60,6 +62,10 @@ export const MOBILEB_SCRIPT_SECTION: ScriptSectionSchema<MobileBScriptSection> =
   key: "mobileb",
   label: "MobileB",
   describe: "launch, driverHost, driverPort, device options",
+  untrusted: {
+    switches: ["exposeRunDriverRequestAction"],
+    refused: { iOSDeviceClassOverride: "names a module of code to load" },
+  },
   fields: {
     launch: text,
     driverHost: text,
@@ -74,6 +80,7 @@ export const MOBILEB_SCRIPT_SECTION: ScriptSectionSchema<MobileBScriptSection> =
     autoDismissKeyboard: bool,
     keyboardTypeDelay: num({ min: 0, unit: "ms" }),
     inputStrategy: oneOf("legacy", "sequential", "bulk"),
+    exposeRunDriverRequestAction: bool,
     appNameMapping: record(text),
   },
 };

@@ -67,8 +67,8 @@ export function mobileCActions(host: MobileCActionHost): DeviceAction[] {
     ...shared.screen,
     ...shared.apps,
     ...(host.exposeRunToolShellAction
-      ? [
-        deviceAction("RunToolShell", "Run a command in the device's shell (hdc shell).", [{
+      ? [{
+        ...deviceAction("RunToolShell", "Run a command in the device's shell (hdc shell).", [{
           name: "command",
           type: "string",
           required: true,
@@ -76,7 +76,8 @@ export function mobileCActions(host: MobileCActionHost): DeviceAction[] {
         }], async (param) => {
           await host.runToolShell(readStringParam("RunToolShell", param, "command", true));
         }),
-      ]
+        beyondScreen: "exposeRunToolShellAction",
+      }]
       : []),
     buttonAction("MobileCBackButton", "Press the system Back key.", () => host.back()),
     buttonAction(

@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { AbstractInterface, DeviceAction, Size } from "@sdk/core";
+import type { AbstractInterface, DeviceAction, Point, Size, TargetIdentity } from "@sdk/core";
 import {
   checkAppNameResolver,
   holdOpen,
@@ -30,6 +30,7 @@ import { harmonyKeyEvent } from "./keys.ts";
 import { type MobileCDeviceOptions, type MobileCSettings, readMobileCOptions } from "./options.ts";
 import { Screen } from "./screen.ts";
 import { Screenshots } from "./screenshot.ts";
+import { targetsAt } from "./targets.ts";
 import { ToolShell } from "./tool_shell.ts";
 import { clearField, dismissKeyboard, typeText } from "./typing.ts";
 
@@ -155,6 +156,21 @@ export class MobileCDevice implements AbstractInterface {
   async screenContext(): Promise<string> {
     this.#shell.checkLive();
     return `app ${(await this.#apps.foreground()) ?? "home"}`;
+  }
+
+  /**
+   * What is at each point (logical pixels), from one `uitest dumpLayout` read back in the same
+   * `hdc shell` run (mobilec/targets.ts): a component's type, id, description or text (a text
+   * field's typed text left out) and bounds. Between the actions of one plan the agent compares
+   * them (docs/model-protocol.md, "Target checks"). When uitest writes no layout, nothing is
+   * named and the agent compares the targets' pixels.
+   *
+   * @throws {ConnectionError} after `destroy()`; the errors of the device's hdc runs.
+   */
+  async targetsAt(points: readonly Point[]): Promise<(TargetIdentity | undefined)[]> {
+    this.#shell.checkLive();
+    const { density } = await this.#screen.info();
+    return await targetsAt(this.#shell, density, points);
   }
 
   /** `harmony <deviceId>`, for the report. */

@@ -42,10 +42,17 @@ export const INSTALL_TOOL_HINT: string =
 
 /**
  * The variables of this process an hdc run gets, besides `PATH`, `HOME` and the locale (`childEnv`
- * of `@sdk/core`): `TOOL_HOME` and hdc's own (`OHOS_HDC_SERVER_PORT`, `HDC_...`). hdc starts a
- * server that outlives the run; neither sees the program's keys.
+ * of `@sdk/core`): `TOOL_HOME` and hdc's own, by their exact names (`OHOS_HDC_SERVER_PORT`, ...),
+ * never a pattern such as `OHOS_*` that would pass a signing password. hdc starts a server that
+ * outlives the run; neither sees the program's keys.
  */
-export const TOOL_ENV: readonly (string | RegExp)[] = ["TOOL_HOME", /^OHOS_/, /^HDC_/];
+const TOOL_ENV: readonly string[] = [
+  "TOOL_HOME",
+  "OHOS_HDC_SERVER_PORT",
+  "OHOS_HDC_LOG_LEVEL",
+  "OHOS_HDC_ENCRYPT_CHANNEL",
+  "OHOS_HDC_HEARTBEAT",
+];
 
 /** Default time limit of one hdc run, ms. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;

@@ -51,6 +51,10 @@ export const MOBILEC_SCRIPT_SECTION: ScriptSectionSchema<MobileCScriptSection> =
   key: "mobilec",
   label: "MobileC",
   describe: "deviceId, launch, toolPath, device options",
+  untrusted: {
+    switches: ["exposeRunToolShellAction"],
+    refused: { toolPath: "names the hdc program to run" },
+  },
   fields: {
     deviceId: text,
     launch: text,

@@ -29,6 +29,7 @@ import {
   packageViolations,
   testsWithoutTimeLimit,
 } from "./house_rules.ts";
+import { deadExports } from "./dead_exports.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -179,6 +180,19 @@ const results: [string, string[]][] = [
   ["imports between packages run one way, through package names", packageViolations(graph)],
   ["core's lower layers import no upper one", coreLayerViolations(graph)],
   [`product files of at most 600 lines (${texts.size} files)`, oversizedFiles(texts)],
+  [
+    "every export of a product file is used outside it (by a product file or a test)",
+    deadExports(
+      graph,
+      texts,
+      new Set(
+        [...all].flatMap(([dir, config]) =>
+          Object.values(config.exports).map((t) => `${dir}/${t.replace(/^\.\//, "")}`)
+        ),
+      ),
+      testTexts,
+    ),
+  ],
   [
     `every test has a time limit (${testTexts.size} test files checked)`,
     testsWithoutTimeLimit(testTexts),

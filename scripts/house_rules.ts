@@ -49,15 +49,67 @@ export const PACKAGE_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   cli: ["core", "web", "mobilea", "mobileb", "mobilec", "computer"],
 };
 
-/** Core's lower layers (a folder of core, or `errors.ts`) and the folders of core they must not import. */
+/**
+ * Core's floors, bottom up: errors, runtime, image and device; log and model; `session` (the call
+ * plumbing every floor above uses: the call session, screens, perform, options, contexts, prompt
+ * input, the cache store); insight; `cache` (the locate and plan caches); planning; observe and
+ * script; `agent` (the public agent) at the top. Each lower layer (a folder of core, or
+ * `errors.ts`) with the folders of core it must not import.
+ */
 export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
-  "errors.ts": ["agent", "planning", "insight", "model", "report", "observe", "script", "gherkin"],
-  device: ["agent", "planning", "insight", "model", "observe", "script", "gherkin"],
-  image: ["agent", "planning", "insight", "model", "observe", "script", "gherkin"],
-  runtime: ["agent", "planning", "insight", "model", "observe", "script", "gherkin"],
-  log: ["agent", "planning", "insight", "observe", "script", "gherkin"],
-  model: ["agent", "planning", "insight", "observe", "script", "gherkin"],
-  insight: ["planning", "observe", "script", "gherkin"],
+  "errors.ts": [
+    "agent",
+    "session",
+    "cache",
+    "planning",
+    "insight",
+    "model",
+    "report",
+    "observe",
+    "script",
+    "gherkin",
+  ],
+  device: [
+    "agent",
+    "session",
+    "cache",
+    "planning",
+    "insight",
+    "model",
+    "observe",
+    "script",
+    "gherkin",
+  ],
+  image: [
+    "agent",
+    "session",
+    "cache",
+    "planning",
+    "insight",
+    "model",
+    "observe",
+    "script",
+    "gherkin",
+  ],
+  runtime: [
+    "agent",
+    "session",
+    "cache",
+    "planning",
+    "insight",
+    "model",
+    "observe",
+    "script",
+    "gherkin",
+  ],
+  log: ["agent", "session", "cache", "planning", "insight", "observe", "script", "gherkin"],
+  model: ["agent", "session", "cache", "planning", "insight", "observe", "script", "gherkin"],
+  session: ["agent", "cache", "planning", "insight", "observe", "script", "gherkin"],
+  insight: ["agent", "cache", "planning", "observe", "script", "gherkin"],
+  cache: ["agent", "planning", "observe", "script", "gherkin"],
+  planning: ["agent", "observe", "script", "gherkin"],
+  observe: ["agent", "script", "gherkin"],
+  script: ["agent", "cache", "planning", "insight", "observe", "gherkin"],
 };
 
 /** The package a file belongs to: the first matching key of {@link PACKAGE_IMPORTS}, or `undefined`. */

@@ -1,8 +1,8 @@
 /**
- * The one place `@sdk/web` reaches `@sdk/core` from.
- *
- * The device seam's types and its key-name normalizer. Importing them here, by the bare package name (which the npm
- * build and `deno publish` need), keeps every other file of `web/` free of cross-package paths.
+ * What the browser layer of `@sdk/web` (the page device, the drivers, the bridge, the testing
+ * kit) takes from `@sdk/core`: the device seam's types and what platforms share. The agents
+ * (`agent/`) and the playground stand on core's agent and import `@sdk/core` by name themselves.
+ * Every import is by the bare package name, which the npm build and `deno publish` need.
  *
  * @module
  */
@@ -13,6 +13,7 @@ export type {
   ActionParams,
   ActionParamSpec,
   DeviceAction,
+  DeviceEvent,
   ElementsDescriptionOptions,
   FrameStream,
   FrameStreamOptions,

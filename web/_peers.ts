@@ -33,7 +33,7 @@ export async function loadPlaywright(): Promise<typeof import("playwright-core")
  * @param purpose what it is needed for, e.g. `"launch Chromium"`.
  * @param cause the import's error.
  */
-export function missingPeer(name: string, purpose: string, cause: unknown): MissingDependencyError {
+function missingPeer(name: string, purpose: string, cause: unknown): MissingDependencyError {
   return new MissingDependencyError(
     `@sdk/web needs ${name} to ${purpose}, and it could not be loaded (${
       (cause as Error)?.message ?? cause

@@ -28,6 +28,8 @@ export type {
   DriverRequest,
   FileChooserWatch,
   MouseButton,
+  NativeDialogType,
+  PageDialog,
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
@@ -47,6 +49,13 @@ export {
   WebPageDevice,
   type WebPageDeviceOptions,
 } from "./page/web_device.ts";
+export {
+  NATIVE_DIALOG_ANSWER_TIMEOUT_MS,
+  type NativeDialog,
+  type NativeDialogAnswer,
+  type NativeDialogHandler,
+  type NativeDialogsOption,
+} from "./page/native_dialogs.ts";
 export { DriverAPageDriver } from "./driver_a/puppeteer_driver.ts";
 export type { DriverABrowser, DriverABrowserContext, DriverAPage } from "./driver_a/types.ts";
 export type { DriverBBrowser, DriverBBrowserContext, DriverBPage } from "./driver_b/types.ts";

@@ -6,6 +6,7 @@
  */
 
 import process from "node:process";
+import { DEFAULT_MCP_MAX_SESSIONS, DEFAULT_MCP_SESSION_IDLE_MS } from "./guard.ts";
 
 /** `sdk mcp`: the SDK's platforms as MCP tools (docs/mcp.md). */
 export interface McpCommand {
@@ -17,10 +18,21 @@ export interface McpCommand {
   port: number;
   /** A dotenv file read first; default `.env` in the working directory when present. */
   dotenv?: string;
+  /** `--allow-file-urls`: `web_open` may open `file:` and the browser's own pages. */
+  allowFileUrls: boolean;
+  /** `--allow-remote-cdp`: `cdp_endpoint` may name another host than loopback. */
+  allowRemoteCdp: boolean;
+  /** `--max-sessions N`: HTTP sessions open at once. Default {@link DEFAULT_MCP_MAX_SESSIONS}. */
+  maxSessions: number;
+  /**
+   * `--session-idle-minutes M`: an HTTP session without a request for this long is closed (its
+   * target too), ms. Default {@link DEFAULT_MCP_SESSION_IDLE_MS}.
+   */
+  sessionIdleMs: number;
 }
 
 /** The port `sdk mcp --http` listens on unless told otherwise. */
-export const DEFAULT_MCP_PORT = 5801;
+const DEFAULT_MCP_PORT = 5801;
 
 /**
  * Parses the arguments after `sdk mcp`.
@@ -32,7 +44,15 @@ export function parseMcpArgs(
   rest: readonly string[],
   usage: (message: string) => Error,
 ): McpCommand {
-  const mcp: McpCommand = { command: "mcp", http: false, port: DEFAULT_MCP_PORT };
+  const mcp: McpCommand = {
+    command: "mcp",
+    http: false,
+    port: DEFAULT_MCP_PORT,
+    allowFileUrls: false,
+    allowRemoteCdp: false,
+    maxSessions: DEFAULT_MCP_MAX_SESSIONS,
+    sessionIdleMs: DEFAULT_MCP_SESSION_IDLE_MS,
+  };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const [flag, inline] = a.includes("=")
@@ -46,9 +66,22 @@ export function parseMcpArgs(
     if (flag === "--http") mcp.http = true;
     else if (flag === "--port") mcp.port = Number(value());
     else if (flag === "--dotenv") mcp.dotenv = value();
-    else {throw usage(
-        `"sdk mcp" takes --http, --port N and --dotenv FILE, not ${JSON.stringify(a)}`,
-      );}
+    else if (flag === "--allow-file-urls") mcp.allowFileUrls = true;
+    else if (flag === "--allow-remote-cdp") mcp.allowRemoteCdp = true;
+    else if (flag === "--max-sessions") mcp.maxSessions = Number(value());
+    else if (flag === "--session-idle-minutes") mcp.sessionIdleMs = Number(value()) * 60_000;
+    else {
+      throw usage(
+        `"sdk mcp" takes --http, --port N, --dotenv FILE, --allow-file-urls, --allow-remote-cdp, ` +
+          `--max-sessions N and --session-idle-minutes M, not ${JSON.stringify(a)}`,
+      );
+    }
+  }
+  if (!(Number.isInteger(mcp.maxSessions) && mcp.maxSessions >= 1)) {
+    throw usage(`--max-sessions takes a whole number >= 1: got ${mcp.maxSessions}`);
+  }
+  if (!(Number.isFinite(mcp.sessionIdleMs) && mcp.sessionIdleMs > 0)) {
+    throw usage(`--session-idle-minutes takes a number of minutes > 0 (idle time)`);
   }
   if (!(Number.isInteger(mcp.port) && mcp.port >= 0 && mcp.port <= 65535)) {
     throw usage(`--port takes a whole number 0-65535: got ${mcp.port}`);
@@ -66,6 +99,13 @@ Usage:
                           serve Streamable HTTP on 127.0.0.1:N/mcp (default ${DEFAULT_MCP_PORT}); every
                           request needs the bearer token printed at start
   --dotenv FILE           read environment variables from FILE first
+  --allow-file-urls       let web_open open file: and the browser's own pages (default: http(s)
+                          only; a screenshot of a local file hands its text to the assistant)
+  --allow-remote-cdp      let cdp_endpoint name another host (default: loopback only)
+  --max-sessions N        HTTP sessions open at once (default ${DEFAULT_MCP_MAX_SESSIONS}); more are refused (503)
+  --session-idle-minutes M
+                          close an HTTP session and its target after M minutes without a
+                          request (default ${DEFAULT_MCP_SESSION_IDLE_MS / 60_000})
 
 Tools: web_open, android_connect, ios_connect, harmony_connect, desktop_connect, ai_act, ai_tap,
 ai_input, ai_scroll, ai_keyboard_press, ai_query, ai_assert, ai_wait_for, screenshot, report, close.
@@ -83,11 +123,17 @@ export async function mcpCommand(
 ): Promise<number> {
   // Loaded here: the MCP SDK is not needed by `sdk run` or `sdk playground`.
   const { serveMcpHttp, serveMcpStdio } = await import("./server.ts");
+  const guard = { allowFileUrls: command.allowFileUrls, allowRemoteCdp: command.allowRemoteCdp };
   if (!command.http) {
-    await serveMcpStdio();
+    await serveMcpStdio(guard);
     return 0;
   }
-  const server = await serveMcpHttp({ port: command.port });
+  const server = await serveMcpHttp({
+    port: command.port,
+    guard,
+    maxSessions: command.maxSessions,
+    sessionIdleMs: command.sessionIdleMs,
+  });
   write(
     `MCP on ${server.url}\nBearer token: ${server.token}\n` +
       "(every request needs Authorization: Bearer <token>; keep it to yourself)\n" +

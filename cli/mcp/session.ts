@@ -8,6 +8,7 @@
 
 import { InvalidStateError, isSdkError, SdkTypeError } from "@sdk/core";
 import { stripAnsi } from "@sdk/web";
+import { checkWebOpen, DEFAULT_MCP_GUARD, type McpGuardOptions } from "./guard.ts";
 import {
   openAndroid,
   openDesktop,
@@ -64,7 +65,7 @@ function errorText(e: unknown, secrets: readonly string[]): string {
 }
 
 /** The error of a failed tool call as MCP tool error text: class, code and message. */
-export function errorResult(e: unknown, secrets: readonly string[] = []): ToolResult {
+function errorResult(e: unknown, secrets: readonly string[] = []): ToolResult {
   return { content: [{ type: "text", text: errorText(e, secrets) }], isError: true };
 }
 
@@ -82,10 +83,15 @@ async function closeTarget(target: OpenTarget): Promise<string | undefined> {
 export class McpSession {
   #target: OpenTarget | undefined;
   readonly #secrets: readonly string[];
+  readonly #guard: McpGuardOptions;
 
-  /** @param secrets texts never to return (the model's API keys of the server's environment). */
-  constructor(secrets: readonly string[] = []) {
+  /**
+   * @param secrets texts never to return (the model's API keys of the server's environment).
+   * @param guard what the server allows beyond web pages and loopback browsers.
+   */
+  constructor(secrets: readonly string[] = [], guard: McpGuardOptions = DEFAULT_MCP_GUARD) {
     this.#secrets = secrets;
+    this.#guard = guard;
   }
 
   /** Runs the tool `name`; never throws: a failure is an error result. */
@@ -138,10 +144,11 @@ export class McpSession {
     const n = (key: string) => arg(args, key, "number") as number | undefined;
     const b = (key: string) => arg(args, key, "boolean") as boolean | undefined;
     switch (name) {
-      case "web_open":
-        return await this.#open(() =>
-          openWeb({ url: s("url", true)!, cdpEndpoint: s("cdp_endpoint") })
-        );
+      case "web_open": {
+        const web = { url: s("url", true)!, cdpEndpoint: s("cdp_endpoint") };
+        checkWebOpen(web, this.#guard);
+        return await this.#open(() => openWeb(web));
+      }
       case "android_connect":
         return await this.#open(() =>
           openAndroid({ deviceId: s("device_id"), adbHost: s("adb_host"), adbPort: n("adb_port") })

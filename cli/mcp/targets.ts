@@ -22,7 +22,7 @@ export interface OpenTarget {
 }
 
 /** The agent options every target gets: reports on, no console messages (stdio carries MCP). */
-export const MCP_AGENT_OPTIONS: AgentOptions = { autoPrintReportMsg: false };
+const MCP_AGENT_OPTIONS: AgentOptions = { autoPrintReportMsg: false };
 
 async function load<T>(pkg: string, importer: () => Promise<T>): Promise<T> {
   try {
@@ -129,7 +129,7 @@ export async function openHarmony(args: { deviceId?: string }): Promise<OpenTarg
 }
 
 /** The environment variable an RDP password comes from: never a tool argument. */
-export const RDP_PASSWORD_ENV = "SDK_RDP_PASSWORD";
+const RDP_PASSWORD_ENV = "SDK_RDP_PASSWORD";
 
 /**
  * `desktop_connect`: the local desktop (`DISPLAY`, or `display`), a headless one (an

@@ -18,9 +18,10 @@ import type { GherkinScenarioOptions } from "../gherkin/run_scenario.ts";
 import { runYamlScript } from "../script/run_yaml.ts";
 import type { RunYamlOptions, RunYamlResult } from "../script/run_yaml.ts";
 import type { ReportExecution } from "../report/types.ts";
-import type { AIContextApiName } from "./context.ts";
+import type { AIContextApiName } from "../session/context.ts";
 import { actCall, instantCall, longPressCall, pinchCall, tapCall } from "./interaction_calls.ts";
 import { inputArgs, keyboardPressArgs, scrollArgs } from "./instant_args.ts";
+import { subscribeDeviceEvents } from "./device_events.ts";
 import { createAgentState, destroyAgent, freezeAgent } from "./lifecycle.ts";
 import type { AgentState } from "./lifecycle.ts";
 import type { AgentMetrics } from "./metrics.ts";
@@ -41,10 +42,13 @@ import type {
   RecordToReportOptions,
   ScrollParam,
   TUserPrompt,
-} from "./options.ts";
+} from "../session/options.ts";
 import { assertCall, extractCall, locateCall, waitForCall } from "./query_calls.ts";
 import { recordToReportCall, runRecordedCall } from "./record_calls.ts";
 import { observerHost } from "./run_call.ts";
+import { attachJournal } from "../session/action_journal.ts";
+import { exportCall } from "./export_call.ts";
+import type { ExportedScript, ExportScriptOptions } from "../script/script_export.ts";
 
 /**
  * An agent bound to one device. Platform packages subclass it (`DriverBPageAgent`, ...).
@@ -76,6 +80,8 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   constructor(device: I, options: AgentOptions = {}) {
     this.#state = createAgentState(device, options);
     this.interface = device;
+    attachJournal(this, this.#state.journal);
+    subscribeDeviceEvents(this.#state);
   }
 
   /**
@@ -341,6 +347,31 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
    */
   async runYaml(yamlScriptContent: string, options?: RunYamlOptions): Promise<RunYamlResult> {
     return await runYamlScript(this, yamlScriptContent, options);
+  }
+
+  /**
+   * Writes what this agent did so far as a YAML script of instant actions (docs/yaml-and-cli.md,
+   * "Exported scripts"): each action an `aiAct` or an instant action performed becomes its flow
+   * item (`aiTap`, `aiInput`, `aiKeyboardPress`, `aiScroll`, ...) with the element's `locator`
+   * (its xpaths and identity) and its prompt. Running the file (`runYaml`, `sdk run`) makes no
+   * model call while each locator still finds its element, and asks the model for a step that no
+   * longer matches. A script this agent ran keeps its sections, tasks and comments; `${NAME}`
+   * values stay `${NAME}`. Works after `destroy()` too.
+   *
+   * @param path the file to write (folders are created), relative to the working directory.
+   * @param options `sections` (e.g. `{ web: { url } }`), `variables` (values written as
+   *   `${NAME}`), `keepChecks`, `taskName`, `scriptDir`.
+   * @returns the file's path and text, how many steps have a locator, and the prompts of those
+   *   without one (the model locates them on every run).
+   *
+   * @example
+   * ```ts ignore
+   * await agent.aiAct("add the blue mug to the cart and open the cart");
+   * await agent.exportScript("flows/cart.yaml", { sections: { web: { url: page.url() } } });
+   * ```
+   */
+  async exportScript(path: string, options?: ExportScriptOptions): Promise<ExportedScript> {
+    return await exportCall(this.#state, path, options);
   }
 
   /**

@@ -8,7 +8,7 @@
 import { AppNameMapping, requireTarget } from "../device/app_names.ts";
 import type { AbstractInterface } from "../device/types.ts";
 import { Agent } from "./agent.ts";
-import type { AgentOptions } from "./options.ts";
+import type { AgentOptions } from "../session/options.ts";
 
 /** A device with apps: what an {@link AppAgent} needs of it. */
 export interface AppDevice extends AbstractInterface {

@@ -6,15 +6,30 @@
 
 import { SdkRangeError, SdkTypeError } from "../errors.ts";
 import type { ElementsDescriptionOptions } from "../device/types.ts";
-import type { ExtractOptions, LocateOptions } from "./options.ts";
+import type { ExtractOptions, LocateOptions } from "../session/options.ts";
+import { isCacheRecord } from "../session/cache_file.ts";
 
 /** Whether a prompt is the object form (`{ prompt, images }`, spec 2.5). */
 export function isPromptObject(v: unknown): v is { prompt: string } {
   return typeof v === "object" && v !== null && "prompt" in v;
 }
 
-/** Throws a `TypeError` for an `xpath` that is set but not a non-empty string. */
+/**
+ * Throws a `TypeError` for an `xpath` that is set but not a non-empty string, or a `locator` that
+ * is not a location record's fields.
+ */
 export function checkLocateOptions(api: string, opt: LocateOptions | undefined): void {
+  const locator = opt?.locator;
+  if (
+    locator !== undefined &&
+    !(typeof locator === "object" && isCacheRecord({ ...locator, type: "locate", prompt: "" }))
+  ) {
+    throw new SdkTypeError(
+      `${api}: locator must be a location as an exported script writes it, { xpaths: [...], target?: { kind, ... } }: got ${
+        JSON.stringify(locator)
+      }`,
+    );
+  }
   const xpath = opt?.xpath;
   if (xpath !== undefined && (typeof xpath !== "string" || xpath.trim() === "")) {
     throw new SdkTypeError(

@@ -17,7 +17,7 @@ import type {
   LocateOptions,
   ScrollParam,
   TUserPrompt,
-} from "./options.ts";
+} from "../session/options.ts";
 
 /** One instant action's arguments, read from either signature. */
 export interface InstantArgs<O extends LocateOptions> {
@@ -69,7 +69,17 @@ export function inputArgs(
     ...(opt.keyboardTypeDelay !== undefined && { keyboardTypeDelay: opt.keyboardTypeDelay }),
     ...(opt.inputStrategy !== undefined && { inputStrategy: opt.inputStrategy }),
   };
-  return { locate, options: opt, param: { value, mode }, context: { inputOptions } };
+  if (opt.secret !== undefined && typeof opt.secret !== "boolean") {
+    throw new SdkTypeError(
+      `aiInput: 'secret' must be a boolean: current value is ${JSON.stringify(opt.secret)}`,
+    );
+  }
+  return {
+    locate,
+    options: opt,
+    param: { value, mode },
+    context: { inputOptions, ...(opt.secret === true && { secret: { value: true } }) },
+  };
 }
 
 /**

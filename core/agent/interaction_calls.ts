@@ -5,14 +5,14 @@
  * @module
  */
 
-import { SdkRangeError, UnsupportedActionError } from "../errors.ts";
+import { SdkRangeError, SdkTypeError, UnsupportedActionError } from "../errors.ts";
 import type { ActionContext } from "../device/types.ts";
 import { markTarget } from "../insight/locate.ts";
 import { runPlan } from "../planning/act.ts";
 import { getEnv } from "../runtime/runtime.ts";
 import { checkLocateOptions, checkPositive } from "./call_checks.ts";
-import type { AIContextApiName } from "./context.ts";
-import { errorMessage } from "./execution.ts";
+import type { AIContextApiName } from "../session/context.ts";
+import { errorMessage } from "../session/execution.ts";
 import type { AgentState } from "./lifecycle.ts";
 import { locateTarget } from "./locate_target.ts";
 import type {
@@ -22,12 +22,12 @@ import type {
   AiTapOptions,
   LocateOptions,
   TUserPrompt,
-} from "./options.ts";
-import { DEFAULT_MAX_ACTIONS_PER_PLAN } from "./options.ts";
-import { findAction, performAction } from "./perform.ts";
-import { resolvePrompt } from "./prompt_input.ts";
+} from "../session/options.ts";
+import { DEFAULT_MAX_ACTIONS_PER_PLAN } from "../session/options.ts";
+import { findAction, performAction } from "../session/perform.ts";
+import { resolvePrompt } from "../session/prompt_input.ts";
 import { checkLive, contextFor, runCall, useCache } from "./run_call.ts";
-import { resolveUploadOptions } from "./upload_paths.ts";
+import { resolveUploadOptions } from "../session/upload_paths.ts";
 
 /** `agent.aiAct()`: plans and performs a multi-step task, replanning from each new screen. */
 export async function actCall(
@@ -36,6 +36,13 @@ export async function actCall(
   options: AiActOptions,
 ): Promise<string | undefined> {
   checkLive(state, "aiAct");
+  const secrets = options.secrets ?? [];
+  if (!Array.isArray(secrets) || secrets.some((v) => typeof v !== "string")) {
+    throw new SdkTypeError(
+      `aiAct: 'secrets' must be an array of strings: current value is ${typeof secrets}`,
+    );
+  }
+  for (const value of secrets) state.secrets.add(value);
   const uploads = await resolveUploadOptions("aiAct", state.device.actionSpace(), options);
   const resolved = await resolvePrompt(prompt, "aiAct prompt", options.abortSignal);
   const deepThink = options.deepThink === true;

@@ -14,16 +14,18 @@ import { ModelCaller } from "../model/caller.ts";
 import { ObserverRegistry } from "../observe/registry.ts";
 import type { ReportWriter } from "../report/writer.ts";
 import type { AIUsageInfo, ReportExecution } from "../report/types.ts";
-import { resolveCacheSettings } from "./cache/options.ts";
-import type { CacheSettings } from "./cache/options.ts";
-import type { TaskCache } from "./cache/store.ts";
-import { ContextStore } from "./context.ts";
-import { errorMessage } from "./execution.ts";
+import { resolveCacheSettings } from "../session/cache_options.ts";
+import type { CacheSettings } from "../session/cache_options.ts";
+import type { TaskCache } from "../session/cache_store.ts";
+import { ContextStore } from "../session/context.ts";
+import { ActionJournal } from "../session/action_journal.ts";
+import { errorMessage, type ExecutionRecorder } from "../session/execution.ts";
 import { MetricsCollector } from "./metrics.ts";
-import type { AgentOptions } from "./options.ts";
-import type { ScreenSettings } from "./screen.ts";
-import { freezeContext } from "./session.ts";
-import type { FrozenContext } from "./session.ts";
+import type { AgentOptions } from "../session/options.ts";
+import type { ScreenSettings } from "../session/screen.ts";
+import { freezeContext } from "../session/session.ts";
+import { TypedSecrets } from "../session/secrets.ts";
+import type { FrozenContext } from "../session/session.ts";
 
 /** What an agent holds; the functions behind its public methods take it. */
 export interface AgentState {
@@ -50,6 +52,16 @@ export interface AgentState {
   destroyed: boolean;
   /** The snapshot of freezePageContext() (spec 3.2); undefined while live. */
   frozen: FrozenContext | undefined;
+  /** The recorders of the calls running now, in the order they started. */
+  readonly running: ExecutionRecorder[];
+  /** Ends the subscription to the device's events (`onDeviceEvent`), when there is one. */
+  stopDeviceEvents?: () => void;
+  /** Device events reported between calls, being recorded as calls of their own. */
+  readonly deviceEvents: Set<Promise<void>>;
+  /** Values typed as secrets: `***` in the report, the run log, the cache and the history. */
+  readonly secrets: TypedSecrets;
+  /** Every call with the actions it performed, for `exportScript()`. */
+  readonly journal: ActionJournal;
 }
 
 /**
@@ -112,6 +124,10 @@ export function createAgentState(device: AbstractInterface, options: AgentOption
     reportFile: undefined,
     destroyed: false,
     frozen: undefined,
+    running: [],
+    deviceEvents: new Set(),
+    secrets: new TypedSecrets(),
+    journal: new ActionJournal(),
   };
 }
 
@@ -135,6 +151,8 @@ export async function freezeAgent(state: AgentState): Promise<void> {
 export async function destroyAgent(state: AgentState): Promise<void> {
   if (state.destroyed) return;
   state.destroyed = true;
+  state.stopDeviceEvents?.();
+  await Promise.allSettled(state.deviceEvents);
   await state.observers.destroy();
   let failure: unknown;
   let failed = false;

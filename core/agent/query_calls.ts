@@ -11,7 +11,7 @@ import { checkAssertion, extractData } from "../insight/extract.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
 import { sleep } from "../runtime/runtime.ts";
 import { checkLocateOptions, domOption } from "./call_checks.ts";
-import type { AIContextApiName } from "./context.ts";
+import type { AIContextApiName } from "../session/context.ts";
 import type { AgentState } from "./lifecycle.ts";
 import { locateTarget } from "./locate_target.ts";
 import type {
@@ -21,10 +21,10 @@ import type {
   LocateResultValue,
   PromptWithImages,
   TUserPrompt,
-} from "./options.ts";
-import { resolvePrompt } from "./prompt_input.ts";
+} from "../session/options.ts";
+import { resolvePrompt } from "../session/prompt_input.ts";
 import { contextFor, runCall, useCache } from "./run_call.ts";
-import { toPhysicalRect } from "./screen.ts";
+import { toPhysicalRect } from "../session/screen.ts";
 
 /** `agent.aiLocate()`: the element's rect and center in physical screenshot pixels, and dpr. */
 export async function locateCall(

@@ -7,9 +7,9 @@
 
 import { SdkTypeError } from "../errors.ts";
 import type { AgentState } from "./lifecycle.ts";
-import type { RecordToReportOptions } from "./options.ts";
+import type { RecordToReportOptions } from "../session/options.ts";
 import { checkLive, runCall } from "./run_call.ts";
-import { reportScreenshot } from "./screen.ts";
+import { reportScreenshot } from "../session/screen.ts";
 
 /** `agent.recordToReport()`: one `Log` step per screenshot, the current screen by default. */
 export async function recordToReportCall(

@@ -10,14 +10,15 @@ import { InvalidStateError } from "../errors.ts";
 import type { ModelIntent } from "../model/config.ts";
 import type { ObservedCallInput, ObserverHost } from "../observe/host.ts";
 import { ReportWriter } from "../report/writer.ts";
+import { reportValue } from "../report/report_value.ts";
 import { logger, runLog } from "../log/run_log.ts";
 import { SDK_VERSION } from "../version.ts";
-import { TaskCache } from "./cache/store.ts";
-import type { AIContextApiName } from "./context.ts";
-import { errorMessage, ExecutionRecorder } from "./execution.ts";
+import { TaskCache } from "../session/cache_store.ts";
+import type { AIContextApiName } from "../session/context.ts";
+import { errorMessage, ExecutionRecorder } from "../session/execution.ts";
 import type { AgentState } from "./lifecycle.ts";
-import type { ResolvedPrompt } from "./prompt_input.ts";
-import type { CallSession } from "./session.ts";
+import type { ResolvedPrompt } from "../session/prompt_input.ts";
+import type { CallSession } from "../session/session.ts";
 
 const log = logger("sdk:agent");
 
@@ -59,12 +60,18 @@ export async function execCall<T>(
   // A missing or invalid model configuration fails here, before any action.
   for (const intent of intents) state.caller.config(intent);
   const { text, images } = typeof prompt === "string" ? { text: prompt, images: [] } : prompt;
-  await state.options.onTaskStartTip?.(`${apiName}: ${text}`);
+  await state.options.onTaskStartTip?.(state.secrets.mask(`${apiName}: ${text}`));
   const writer = await reportWriter(state);
   const startedAt = await deviceNow(state);
   // The end is read on the same clock as the start (the device's, with useDeviceTime).
   const clockOffset = startedAt - Date.now();
-  const recorder = new ExecutionRecorder(writer, apiName, text, startedAt);
+  const recorder = new ExecutionRecorder(
+    writer,
+    apiName,
+    text,
+    startedAt,
+    (record) => state.secrets.maskInPlace(record),
+  );
   log("start", { api: apiName, prompt: text, images: images.length });
   if (images.length) {
     // Inlined images go to the screenshot store (once per content), so the report shows them.
@@ -74,9 +81,12 @@ export async function execCall<T>(
   }
   if (frozen && !observed) recorder.record.frozenContext = true;
   state.executions.push(recorder.record);
+  state.running.push(recorder);
+  const journal = state.journal.begin(apiName, text);
   const s: CallSession = {
     device: state.device,
     caller: state.caller,
+    secrets: state.secrets,
     recorder,
     report: writer,
     screen: state.screen,
@@ -84,17 +94,20 @@ export async function execCall<T>(
     signal,
     promptImages: observed ? [...observed.images, ...images] : images,
     frozen,
+    journal,
   };
   try {
     const out = await body(s);
-    recorder.record.status = "passed";
-    if (out !== undefined) recorder.record.output = out;
+    recorder.record.status = journal.status = "passed";
+    // The caller gets the result whole; the report a copy of bounded depth.
+    if (out !== undefined) recorder.record.output = reportValue(out);
     return out;
   } catch (e) {
-    recorder.record.status = "failed";
+    recorder.record.status = journal.status = "failed";
     recorder.record.error = errorMessage(e);
     throw e;
   } finally {
+    state.running.splice(state.running.indexOf(recorder), 1);
     recorder.record.endedAt = Date.now() + clockOffset;
     const ms = recorder.record.endedAt - startedAt;
     if (recorder.record.status === "failed") {

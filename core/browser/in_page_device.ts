@@ -266,7 +266,10 @@ export class InPageDevice implements AbstractInterface {
         description: "Click an element once.",
         params: { locate: "the element to click" },
       }),
-      inputAction(sync((p) => this.#input(p))),
+      inputAction((p, context) => {
+        this.#input(p, context.secret);
+        return Promise.resolve();
+      }),
       scrollAction(sync((p) => this.#scroll(p)), {
         unit: "CSS pixels",
         params: {
@@ -329,7 +332,7 @@ export class InPageDevice implements AbstractInterface {
     return target;
   }
 
-  #input(p: ActionParams): void {
+  #input(p: ActionParams, secret?: { value: boolean }): void {
     const target = readLocateParam("Input", p, false);
     const mode = readEnumParam("Input", p, "mode", INPUT_MODES, "replace");
     const value = mode === "clear" ? "" : readStringParam("Input", p, "value", true);
@@ -344,6 +347,10 @@ export class InPageDevice implements AbstractInterface {
           tag ? `a <${tag}>` : "nothing"
         }, not a text field`,
       );
+    }
+    // A password field takes a secret: the SDK writes the value as *** wherever it records it.
+    if (secret && tag === "input" && (field.type ?? "").toLowerCase() === "password") {
+      secret.value = true;
     }
     const before = isText ? field.value ?? "" : field.textContent ?? "";
     const next = mode === "typeOnly" ? before + value : value;

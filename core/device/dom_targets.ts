@@ -21,6 +21,7 @@ interface DomEl {
   readonly id: string;
   readonly parentElement: DomEl | null;
   readonly textContent: string | null;
+  readonly innerText?: string;
   readonly shadowRoot: { elementFromPoint(x: number, y: number): DomEl | null } | null;
   readonly contentDocument?: DomDoc | null;
   readonly clientLeft: number;
@@ -57,6 +58,8 @@ export function domTargetsAt(
   const NAME_MAX = 80;
   const CONTEXT_MAX = 120;
   const OPAQUE = /^(canvas|video|embed|object|iframe|frame)$/i;
+  // The rendered text (block boundaries as spaces: "Water plants ×"), else the raw text.
+  const textOf = (el: DomEl) => el.innerText ?? el.textContent ?? "";
   const clean = (t: string | null | undefined, max: number) => {
     const s = (t ?? "").replace(/\s+/g, " ").trim();
     return s ? s.slice(0, max) : undefined;
@@ -66,7 +69,9 @@ export function domTargetsAt(
     if (label && label.trim()) return clean(label, NAME_MAX);
     const by = el.getAttribute("aria-labelledby");
     if (by) {
-      const text = by.split(/\s+/).map((id) => doc.getElementById(id)?.textContent ?? "").join(
+      const text = by.split(/\s+/).map((
+        id,
+      ) => (doc.getElementById(id) ? textOf(doc.getElementById(id)!) : "")).join(
         " ",
       );
       if (text.trim()) return clean(text, NAME_MAX);
@@ -75,11 +80,11 @@ export function domTargetsAt(
     if (tag === "input" || tag === "textarea" || tag === "select") {
       const type = (el.type ?? "").toLowerCase();
       if (tag === "input" && /^(button|submit|reset)$/.test(type)) return clean(el.value, NAME_MAX);
-      const labels = Array.from(el.labels ?? []).map((l) => l.textContent ?? "").join(" ");
+      const labels = Array.from(el.labels ?? []).map(textOf).join(" ");
       return clean(labels, NAME_MAX) ?? clean(el.getAttribute("placeholder"), NAME_MAX) ??
         clean(el.getAttribute("title"), NAME_MAX) ?? clean(el.getAttribute("name"), NAME_MAX);
     }
-    return clean(el.getAttribute("alt"), NAME_MAX) ?? clean(el.textContent, NAME_MAX) ??
+    return clean(el.getAttribute("alt"), NAME_MAX) ?? clean(textOf(el), NAME_MAX) ??
       clean(el.getAttribute("title"), NAME_MAX);
   };
   const identityAt = ([x, y]: Point): TargetIdentity | undefined => {
@@ -113,10 +118,10 @@ export function domTargetsAt(
     const role = el.getAttribute("role");
     const kind = role ? `${tag} ${role}` : tag === "input" ? `${tag} ${el.type || "text"}` : tag;
     const r = el.getBoundingClientRect();
-    const own = (el.textContent ?? "").replace(/\s+/g, "");
+    const own = textOf(el).replace(/\s+/g, "");
     let context: string | undefined;
     for (let a = el.parentElement; a; a = a.parentElement) {
-      const text = a.textContent ?? "";
+      const text = textOf(a);
       if (text.replace(/\s+/g, "") === own) continue;
       const h = a.getBoundingClientRect().height;
       if (h <= Math.max(3 * r.height, r.height + 60)) context = clean(text, CONTEXT_MAX);

@@ -35,9 +35,6 @@ const CONVENTIONS: Readonly<
   launch: { names: ["Launch"], suffixes: [] },
 };
 
-/** Every role, in the order of the module doc's table. */
-export const ACTION_ROLES: readonly ActionRole[] = ["back", "home", "recentApps", "launch"];
-
 /** Whether `action` performs `role` by the naming convention alone. */
 function namedFor(action: DeviceAction, role: ActionRole): boolean {
   const { names, suffixes } = CONVENTIONS[role];

@@ -42,7 +42,7 @@ export function targetDifference(
   return undefined;
 }
 
-/** A target as the report and the planning history name it: `a link "Active"`. */
+/** A target as the report and the planning history name it: `a "Active" in "All Active Completed"`. */
 export function describeTarget(t: TargetIdentity): string {
   const name = t.name ? ` "${t.name}"` : t.id ? ` #${t.id}` : "";
   const context = t.context && t.context !== t.name ? ` in "${t.context}"` : "";
@@ -74,6 +74,8 @@ export interface TargetTreeNode {
   text?: string;
   /** Bounds, logical pixels. */
   box: Rect;
+  /** Whether it takes a secret (a password field). */
+  secret?: boolean;
   /** Child nodes, in drawing order (a later child is drawn above an earlier one). */
   children: TargetTreeNode[];
 }
@@ -128,5 +130,6 @@ export function targetInTree(root: TargetTreeNode, point: Point): TargetIdentity
     ...(trimTargetText(own, TARGET_NAME_MAX) ? { name: trimTargetText(own, TARGET_NAME_MAX) } : {}),
     ...(context ? { context } : {}),
     box: { ...target.box },
+    ...(target.secret ? { secret: true } : {}),
   };
 }

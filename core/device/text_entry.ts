@@ -29,6 +29,11 @@ export interface TextEntryHost {
   /** Empties the focused field. */
   clearField(): Promise<void>;
   /**
+   * Whether the field at `point` takes a secret (a password field), so that what `Input` types
+   * there is written as `***` (docs/security.md). Absent: the device does not say.
+   */
+  takesSecret?(point: Point): Promise<boolean>;
+  /**
    * Checks, before `Input` taps or empties anything, that {@link TextEntryHost.typeText} can send
    * `text` with these settings; throws naming the characters it cannot. Absent: any text goes.
    */
@@ -69,6 +74,10 @@ export async function runInput(
   const mode = readEnumParam("Input", param, "mode", [...INPUT_MODES, "append"], "replace");
   const value = readStringParam("Input", param, "value", mode !== "clear") ?? "";
   if (mode !== "clear") await host.checkText?.(value, context.inputOptions);
+  const secret = context.secret;
+  if (target && secret && !secret.value && mode !== "clear" && host.takesSecret) {
+    if (await host.takesSecret(target.center)) secret.value = true;
+  }
   if (target) await host.tap(target.center);
   if (mode === "typeOnly" || mode === "append") {
     await host.caretToEnd?.();

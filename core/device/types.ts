@@ -57,7 +57,7 @@ export interface LocatedElement {
  */
 export interface TargetIdentity {
   /**
-   * The element's kind: a web tag with its role (`a link`, `input checkbox`), an Android class
+   * The element's kind: a web tag with its role and explicit role, or an input with its type (`a`, `div dialog`, `input checkbox`), an Android class
    * (`android.widget.Button`), an iOS element type (`XCUIElementTypeButton`), a HarmonyOS type.
    */
   kind: string;
@@ -76,6 +76,11 @@ export interface TargetIdentity {
   context?: string;
   /** The element's bounds in logical pixels (CSS pixels on the web). */
   box: Rect;
+  /**
+   * Whether the element takes a secret (a password field: Android's `password="true"`, iOS's
+   * `XCUIElementTypeSecureTextField`): what is typed into it is written as `***`.
+   */
+  secret?: boolean;
 }
 
 /**
@@ -132,6 +137,13 @@ export interface ActionContext {
   fileChooserAccept?: readonly string[];
   /** Text-entry overrides of the call, for text-entry actions; other actions ignore it. */
   inputOptions?: InputActionOptions;
+  /**
+   * Whether the text typed is a secret (docs/security.md, "Secrets typed on screen"): `true` when
+   * the caller knows it (`secret: true`, a secret variable); a text-entry action whose target
+   * takes a secret (a password field) sets it. The SDK then writes the value as `***` in the
+   * report, the run log, the cache and the model's history.
+   */
+  secret?: { value: boolean };
 }
 
 /**
@@ -157,6 +169,12 @@ export interface DeviceAction<P = Record<string, unknown>> {
    * `...RecentAppsButton` or `...AppSwitcher` recent apps; `Launch` launch).
    */
   role?: "back" | "home" | "recentApps" | "launch";
+  /**
+   * Set on an action that reaches past the screen (a device shell, a raw request to the device's
+   * driver): the device option that removes it, e.g. `"exposeRunBridgeShellAction"`. A script
+   * run as untrusted refuses an agent that offers such an action (docs/security.md).
+   */
+  beyondScreen?: string;
   /** Performs the action. Coordinates in `param` are logical pixels. */
   call(param: P, context: ActionContext): Promise<void>;
 }
@@ -201,6 +219,23 @@ export interface FrameStreamOptions {
 export interface FrameStream {
   /** Stops the stream; no `onFrame` call follows once it resolves. Safe to call twice. */
   stop(): Promise<void>;
+}
+
+/**
+ * Something that happened on the device by itself, which the agent records in its report: a web
+ * page's native dialog the device answered, for one. A device reports it once it is over.
+ */
+export interface DeviceEvent {
+  /** The step's title, e.g. `"Dialog: confirm, dismissed"`. */
+  title: string;
+  /** The step's text, e.g. the dialog's message. */
+  text?: string;
+  /** Details shown as the step's parameters. */
+  param?: Record<string, unknown>;
+  /** When it began, ms since the epoch. Default: when it was reported. */
+  startedAt?: number;
+  /** What went wrong while the device handled it; the step is then marked failed with it. */
+  error?: string;
 }
 
 /**
@@ -286,6 +321,13 @@ export interface AbstractInterface {
    * screenshot per tick. Frames are in physical pixels or smaller (a source may scale them down).
    */
   startFrameStream?(options: FrameStreamOptions): Promise<FrameStream>;
+  /**
+   * Subscribes to the device's {@link DeviceEvent}s; returns the unsubscription. The agent
+   * subscribes when it is created and records each event as a `Log` step: of the call running when
+   * it was reported, or, between calls, of a call of its own (`apiName` `"deviceEvent"`).
+   * Optional: a device without events leaves it out.
+   */
+  onDeviceEvent?(listener: (event: DeviceEvent) => void): () => void;
   /** Releases the device's own resources (not the page or the physical device). */
   destroy?(): Promise<void>;
 }

@@ -92,7 +92,7 @@ export async function runGherkinFeature(
   featureText: string,
   options: GherkinFeatureOptions = {},
 ): Promise<GherkinScenarioResult[]> {
-  checkGherkinAgent(target);
+  checkGherkinAgent(target, options);
   const { fileName, beforeScenario, onScenario, failFast, ...scenarioOptions } = options;
   const signal = options.abortSignal;
   signal?.throwIfAborted();

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { SdkRangeError, SdkTypeError } from "../errors.ts";
+import { InvalidStateError, SdkRangeError, SdkTypeError } from "../errors.ts";
+import { untrustedAgentRefusal } from "../device/powers.ts";
 import { GherkinParseError, GherkinStepError } from "./errors.ts";
 import { stepActions } from "./keywords.ts";
 import { parseGherkin } from "./parse.ts";
@@ -59,6 +60,12 @@ export interface GherkinScenarioOptions {
   deepThink?: "unset" | boolean;
   /** Passed to `aiAct` for `Given` / `When` steps: enhanced location. */
   deepLocate?: boolean;
+  /**
+   * The text is not yours (docs/security.md, "Running scripts you did not write"): its steps are
+   * prompts that could steer the model, so it runs only on an agent whose action space does not
+   * reach past the screen (no device shell, no raw driver requests). Default `false`.
+   */
+  untrusted?: boolean;
 }
 
 /** The options of the `aiAct` and `aiAssert` calls of a run. */
@@ -75,12 +82,18 @@ function callOptions(options: GherkinScenarioOptions): {
   return { act, assert };
 }
 
-/** Throws a `TypeError` unless `target` has `aiAct` and `aiAssert` methods. */
-export function checkGherkinAgent(target: unknown): void {
+/**
+ * Throws a `TypeError` unless `target` has `aiAct` and `aiAssert` methods, and an
+ * `InvalidStateError` for an `untrusted` run on an agent whose action space reaches past the
+ * screen.
+ */
+export function checkGherkinAgent(target: unknown, options: GherkinScenarioOptions = {}): void {
   const t = target as Partial<GherkinAgent> | null | undefined;
   if (typeof t?.aiAct !== "function" || typeof t?.aiAssert !== "function") {
     throw new SdkTypeError("runGherkinScenario needs an agent with aiAct and aiAssert methods");
   }
+  const refusal = options.untrusted ? untrustedAgentRefusal(target) : undefined;
+  if (refusal !== undefined) throw new InvalidStateError(`Gherkin: ${refusal}`);
 }
 
 /** The error for a scenario with no steps: it points at the first line read as description. */
@@ -173,7 +186,7 @@ export async function runGherkinScenario(
   scenarioText: string,
   options: GherkinScenarioOptions = {},
 ): Promise<void> {
-  checkGherkinAgent(target);
+  checkGherkinAgent(target, options);
   options.abortSignal?.throwIfAborted();
   const feature = await parseGherkin(scenarioText);
   const { scenarios } = feature;

@@ -12,7 +12,7 @@ import { loadImageBackend } from "./backend.ts";
 import { imageSizeFromDataUri } from "./size.ts";
 
 /** Width of the thumbnails compared, pixels; the height keeps the screen's aspect. */
-export const THUMBNAIL_WIDTH = 64;
+const THUMBNAIL_WIDTH = 64;
 /** A thumbnail pixel whose gray level moved more than this counts as changed (0-255). */
 const PIXEL_THRESHOLD = 24;
 

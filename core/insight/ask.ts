@@ -10,10 +10,10 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
+import type { CallSession } from "../session/session.ts";
 import { promptImageParts } from "../model/prompt_images.ts";
 import type { ResolvedPromptImage } from "../model/prompt_images.ts";
-import type { Screen } from "../agent/screen.ts";
+import type { Screen } from "../session/screen.ts";
 import { ModelResponseError, quoteExcerpt } from "../errors.ts";
 import type { ChatContentPart, ChatMessage } from "../model/chat.ts";
 import type { ModelIntent } from "../model/config.ts";
@@ -44,22 +44,6 @@ export function protocolMessages(
   if (screen) content.push({ type: "image_url", image_url: { url: screen.image.dataUri } });
   content.push({ type: "text", text: userText }, ...promptImageParts(promptImages));
   return [{ role: "system", content: system }, { role: "user", content }];
-}
-
-/** Asks the model of `intent` and parses its JSON answer (no retry). */
-export async function askModel(
-  s: CallSession,
-  intent: ModelIntent,
-  system: string,
-  userText: string,
-  screen: Screen | undefined,
-): Promise<ParsedAnswer> {
-  const { content: raw, usage } = await s.caller.call(
-    intent,
-    protocolMessages(system, userText, screen, s.promptImages),
-    { signal: s.signal },
-  );
-  return { json: await parseJsonAnswer(raw), raw, usage };
 }
 
 /** A string field of an answer, or undefined. */
@@ -112,7 +96,7 @@ function keptAnswer(raw: string): string {
  * The user message of the retry: what was wrong with the previous answer, and what to do.
  * Exported so tests can match it.
  */
-export function retryMessage(problem: string, format: "json" | "text"): string {
+function retryMessage(problem: string, format: "json" | "text"): string {
   return `Your previous answer could not be used: ${problem}\n` +
     (format === "json"
       ? "Answer again with one JSON object in the shape the system prompt gives, and nothing else."

@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
-import { captureFor, elementsFor } from "../agent/session.ts";
-import type { Screen } from "../agent/screen.ts";
+import type { CallSession } from "../session/session.ts";
+import { captureFor, elementsFor } from "../session/session.ts";
+import type { Screen } from "../session/screen.ts";
 import type { ElementsDescriptionOptions } from "../device/types.ts";
 import { ExtractionError, ModelResponseError } from "../errors.ts";
 import {
@@ -18,6 +18,7 @@ import {
 } from "../model/prompts.ts";
 import type { ExtractReturnType } from "../model/prompts.ts";
 import { modelStep, stringField } from "./ask.ts";
+import { reportValue } from "../report/report_value.ts";
 
 /** Coerces extracted data to the requested type, accepting the string forms. */
 function coerce(data: unknown, returnType: ExtractReturnType, raw: string): unknown {
@@ -111,7 +112,8 @@ export async function extractData(
       throw new ExtractionError(`Could not extract "${demand}": ${error}`);
     }
     const data = coerce(answer.json.data, returnType, answer.raw);
-    step.param = { data };
+    // The caller gets the data whole; the report a copy of bounded depth.
+    step.param = { data: reportValue(data) };
     return data;
   });
 }

@@ -5,10 +5,10 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
-import { captureFor } from "../agent/session.ts";
-import { toLocatedElement } from "../agent/screen.ts";
-import type { Screen } from "../agent/screen.ts";
+import type { CallSession } from "../session/session.ts";
+import { captureFor } from "../session/session.ts";
+import { toLocatedElement } from "../session/screen.ts";
+import type { Screen } from "../session/screen.ts";
 import type { LocatedElement, Rect } from "../device/types.ts";
 import { LocateError, ModelResponseError } from "../errors.ts";
 import { locateSystemPrompt, locateUserText } from "../model/prompts.ts";
@@ -92,7 +92,7 @@ const DEEP_MAX_SCALE = 2;
  * The region around a first-pass box that the second call looks at: the box enlarged to at least
  * a third of the screen on each side (and twice the box), centered on it, moved inside the image.
  */
-export function deepRegion(rect: Rect, width: number, height: number): Rect {
+function deepRegion(rect: Rect, width: number, height: number): Rect {
   const side = (box: number, size: number) =>
     Math.min(size, Math.max(Math.ceil(size * DEEP_REGION_FRACTION), Math.ceil(box * 2)));
   const w = side(rect.width, width), h = side(rect.height, height);

@@ -7,8 +7,8 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
-import { captureFor } from "../agent/session.ts";
+import type { CallSession } from "../session/session.ts";
+import { captureFor } from "../session/session.ts";
 import type { LocatedElement, Rect } from "../device/types.ts";
 import type { ReportStep } from "../report/types.ts";
 import { type LocateResult, markTarget } from "./locate.ts";

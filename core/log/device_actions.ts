@@ -20,11 +20,16 @@ export function logDeviceActions<P>(actions: readonly DeviceAction<P>[]): Device
     ...action,
     call: async (param, context) => {
       const started = Date.now();
+      // A secret typed value is logged as ***, whatever its length.
+      const shown = () =>
+        context?.secret?.value && param && typeof param === "object" && "value" in param
+          ? { ...param, value: "***" }
+          : param;
       try {
         await action.call(param, context);
-        log(action.name, { param, ms: Date.now() - started });
+        log(action.name, { param: shown(), ms: Date.now() - started });
       } catch (e) {
-        log(`${action.name} failed`, { param, ms: Date.now() - started, error: e });
+        log(`${action.name} failed`, { param: shown(), ms: Date.now() - started, error: e });
         throw e;
       }
     },

@@ -13,9 +13,57 @@
  */
 const MIN_SECRET_LENGTH = 8;
 
-/** A header name followed by `:` or `=` (JSON, HTTP or `key=value`), then the value. */
-const HEADER_VALUE =
-  /\b((?:proxy-)?authorization|x-api-key|api-key|api_key|apikey)(["']?\s*[:=]\s*["']?)((?:bearer|basic|token)\s+)?[^\s"',;}\]]+/gi;
+/**
+ * How the name of a secret ends: a header or a field such as `Authorization`, `x-api-key`,
+ * `X-Auth-Token`, `client_secret`, `Cookie`, `private_key` (not `max_tokens`: the name must end
+ * there).
+ */
+const SECRET_NAME_END =
+  "(?:authorization|api[-_]?key|apikey|token|secret|password|passwd|cookie|credentials?|private[-_]?key|access[-_]?key)";
+
+/** Whether a field or header name names a secret. */
+function isSecretName(name: string): boolean {
+  return new RegExp(`${SECRET_NAME_END}$`, "i").test(name);
+}
+
+/**
+ * A secret's name followed by `:` or `=` (JSON, HTTP or `key=value`), then the value: a header
+ * (`Authorization: Bearer ...`, `X-Auth-Token: ...`) or a field (`"client_secret":"..."`).
+ */
+const HEADER_VALUE = new RegExp(
+  `\\b([\\w-]*${SECRET_NAME_END})(["']?\\s*[:=]\\s*["']?)((?:bearer|basic|token)\\s+)?[^\\s"',;}\\]]+`,
+  "gi",
+);
+
+/**
+ * The string values of `value` (any depth) held under a secret's name ({@link isSecretName}):
+ * what a tool adds to its log's secrets from a configured JSON such as the model's extra body.
+ */
+export function secretFieldValues(value: unknown, under = false): string[] {
+  if (typeof value === "string") return under ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap((v) => secretFieldValues(v, under));
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([k, v]) => secretFieldValues(v, under || isSecretName(k)));
+}
+
+/**
+ * `text` with each secret of at least `minLength` characters (default {@link MIN_SECRET_LENGTH})
+ * replaced by `***`, as written and as it reads inside a JSON string.
+ */
+export function cutSecrets(
+  text: string,
+  secrets: Iterable<string>,
+  minLength: number = MIN_SECRET_LENGTH,
+): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < minLength) continue;
+    out = out.split(secret).join("***");
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret) out = out.split(escaped).join("***");
+  }
+  return out;
+}
 
 /** A base64 data URI; its body is never useful in a log and can be megabytes long. */
 const DATA_URI = /data:([\w.+-]+\/[\w.+-]+);base64,[A-Za-z0-9+/=]*/g;
@@ -71,13 +119,7 @@ const base64Bytes = (chars: number): number => Math.floor(chars * 3 / 4);
  * long base64 run replaced by `[<mime> base64, N bytes left out]`.
  */
 export function redactLogText(text: string, secrets: Iterable<string>): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length < MIN_SECRET_LENGTH) continue;
-    out = out.split(secret).join("***");
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    if (escaped !== secret) out = out.split(escaped).join("***");
-  }
+  let out = cutSecrets(text, secrets);
   out = out
     .replace(HEADER_VALUE, (_m, name, sep, scheme) => `${name}${sep}${scheme ?? ""}***`)
     .replace(DATA_URI, (m, mime: string) => {

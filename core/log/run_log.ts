@@ -8,7 +8,7 @@
 
 import { getEnv, hasFileSystem, nodePath, runDir } from "../runtime/runtime.ts";
 import { RotatingLogFile } from "../runtime/log_file.ts";
-import { redactLogText } from "./redact.ts";
+import { cutSecrets, redactLogText } from "./redact.ts";
 import { type LogSelector, parseLogSelector } from "./selector.ts";
 
 /** Default size cap of one log file, MB (`SDK_LOG_MAX_FILE_MB`). */
@@ -61,6 +61,8 @@ export class RunLog {
   readonly #file?: RotatingLogFile;
   readonly #print: (line: string) => void;
   readonly #secrets = new Set<string>();
+  /** Secrets typed on screen: cut from this length on, and again when lines reach the file. */
+  readonly #typed = new Map<string, number>();
   /**
    * Resolves once the file can be written, or has failed (at once without a file); lines written
    * before then wait in memory and are written at that point.
@@ -80,6 +82,9 @@ export class RunLog {
         maxTotalBytes: mb(options.maxTotalMB, DEFAULT_LOG_MAX_TOTAL_MB),
         onError: (e) =>
           console.warn(`SDK run log: cannot write the log file, logging to it stops: ${e}`),
+        // A secret learnt during a call (a password field found while typing) is cut from the
+        // call's lines written before it was known: they wait in memory until the call ends.
+        transform: (line) => this.#cutTyped(line),
       });
     }
     this.ready = this.#file?.ready ?? Promise.resolve();
@@ -90,9 +95,28 @@ export class RunLog {
     return this.#file?.file;
   }
 
-  /** Adds a secret (an API key) cut out of every later line. */
-  addSecret(secret: string): void {
-    this.#secrets.add(secret);
+  /**
+   * Adds a secret cut out of every later line: an API key (from 8 characters: a placeholder key
+   * such as `none` is not cut), or with `minLength` a value typed on screen (from 4), which is
+   * also cut from the lines still waiting to be written.
+   */
+  addSecret(secret: string, minLength?: number): void {
+    if (minLength === undefined) this.#secrets.add(secret);
+    else this.#typed.set(secret, Math.min(minLength, this.#typed.get(secret) ?? Infinity));
+  }
+
+  #cutTyped(text: string): string {
+    let out = text;
+    for (const [secret, min] of this.#typed) out = cutSecrets(out, [secret], min);
+    return out;
+  }
+
+  /**
+   * `text` with the secrets, header values and image data cut out, as each line of the log is:
+   * for tools that print what a run did (`sdk run`'s output and summary).
+   */
+  redact(text: string): string {
+    return this.#cutTyped(redactLogText(text, this.#secrets));
   }
 
   /** Whether `category` (e.g. `"sdk:model"`) is printed to the console. */
@@ -105,10 +129,7 @@ export class RunLog {
    * console when `DEBUG` selects its category.
    */
   write(category: string, message: string, data?: Record<string, unknown>): void {
-    let text = redactLogText(
-      data === undefined ? message : `${message} ${toJson(data)}`,
-      this.#secrets,
-    );
+    let text = this.redact(data === undefined ? message : `${message} ${toJson(data)}`);
     if (text.length > MAX_LOG_ENTRY_CHARS) {
       text = `${text.slice(0, MAX_LOG_ENTRY_CHARS)} [${
         text.length - MAX_LOG_ENTRY_CHARS

@@ -2,8 +2,10 @@
  * The one path every model call takes: resolve the intent's configuration, get (or wrap) the
  * `openai` client, send the chat completion, and report usage (spec 2.3, 2.7, 4.1.3).
  *
- * Call mechanics (docs/model-protocol.md, "Call mechanics"): a timeout per attempt and retries with
- * back-off come from the `openai` client itself (`timeout`, `maxRetries` per request); the caller
+ * Call mechanics (docs/model-protocol.md, "Call mechanics"): retries with back-off come from the
+ * `openai` client itself (`maxRetries` per request); the timeout of an attempt is the client's until
+ * the headers arrive, then the SDK's deadline ({@link CallDeadline}) until the last byte, so the whole
+ * answer of an attempt arrives within `SDK_MODEL_TIMEOUT` however the endpoint trickles it. The caller
  * adds the reasoning fields of the family and the extra body, reads streamed answers, and turns the
  * client's errors into {@link ModelCallError} / {@link ModelTimeoutError}.
  *
@@ -17,8 +19,10 @@ import { runtimeKind } from "../runtime/runtime.ts";
 import { resolveIntentConfig } from "./config.ts";
 import { logger, runLog } from "../log/run_log.ts";
 import { requestForLog } from "../log/model_entries.ts";
+import { secretFieldValues } from "../log/redact.ts";
 import type { IntentModelConfig, ModelIntent } from "./config.ts";
 import type { ChatMessage } from "./chat.ts";
+import { bodyUnderDeadline, CallDeadline } from "./deadline.ts";
 
 /** Per-request options the SDK passes to `chat.completions.create` (the `openai` client's own). */
 export interface ModelRequestOptions {
@@ -93,15 +97,25 @@ let localRequestCounter = 0;
 const log = logger("sdk:model");
 
 /**
- * Key of the attempt counter put in each request's `fetchOptions`; the `fetch` given to the
- * `openai` client counts every HTTP attempt of the call that carries it.
+ * Key of the call's {@link CallDeadline} put in each request's `fetchOptions`; the `fetch` given to
+ * the `openai` client counts every HTTP attempt of the call that carries it, and runs the deadline
+ * over each attempt's body.
  */
-const ATTEMPTS = Symbol("sdk.modelCallAttempts");
+const DEADLINE = Symbol("sdk.modelCallDeadline");
 
-const countingFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-  const counter = (init as Record<symbol, { count: number } | undefined> | undefined)?.[ATTEMPTS];
-  if (counter) counter.count++;
-  return globalThis.fetch(input, init);
+const countingFetch = async (
+  input: string | URL | Request,
+  init?: RequestInit,
+): Promise<Response> => {
+  const deadline = (init as Record<symbol, CallDeadline | undefined> | undefined)?.[DEADLINE];
+  if (!deadline) return globalThis.fetch(input, init);
+  deadline.attempts++;
+  deadline.disarm();
+  const started = Date.now();
+  // Until the headers arrive the client's own timeout bounds the attempt (and retries it).
+  const response = await globalThis.fetch(input, init);
+  deadline.arm(started);
+  return bodyUnderDeadline(response, deadline);
 };
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -148,33 +162,20 @@ function hostOf(baseURL: string): string {
   }
 }
 
-/** Reads a streamed answer; the timeout bounds each wait for the next chunk. */
+/** Reads a streamed answer; the call's deadline bounds it whole. */
 async function readStream(
   stream: AsyncIterable<ChunkLike>,
-  idleMs: number,
-  idle: AbortController,
 ): Promise<RawAnswer & { complete: boolean }> {
   let content = "";
   let id: string | undefined;
   let usage: UsageLike = {};
   let complete = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => idle.abort(), idleMs);
-  };
-  arm();
-  try {
-    for await (const chunk of stream) {
-      arm();
-      id ??= chunk.id || undefined;
-      const choice = chunk.choices?.[0];
-      content += choice?.delta?.content ?? "";
-      if (choice?.finish_reason) complete = true;
-      if (chunk.usage) usage = chunk.usage;
-    }
-  } finally {
-    clearTimeout(timer);
+  for await (const chunk of stream) {
+    id ??= chunk.id || undefined;
+    const choice = chunk.choices?.[0];
+    content += choice?.delta?.content ?? "";
+    if (choice?.finish_reason) complete = true;
+    if (chunk.usage) usage = chunk.usage;
   }
   return { content, id, usage, complete };
 }
@@ -264,16 +265,16 @@ export class ModelCaller {
   ): Promise<ModelAnswer> {
     const config = this.config(intent);
     runLog().addSecret(config.apiKey);
+    // A token of the extra body (`{"provider": {"auth_token": ...}}`) is cut from every line too.
+    for (const secret of secretFieldValues(config.extraBody)) runLog().addSecret(secret);
     const client = await this.#client(config);
     const body = buildRequestBody(config, messages);
     log("request", { intent, host: hostOf(config.baseURL), body: requestForLog(body) });
-    const streamed = body.stream === true;
-    const attempts = { count: 0 };
-    // Streams: the client's timeout ends when the headers arrive; this bounds the gaps after.
-    const idle = streamed ? new AbortController() : undefined;
-    const signal = idle
-      ? (options.signal ? AbortSignal.any([options.signal, idle.signal]) : idle.signal)
-      : options.signal;
+    // The client's timeout ends when the headers arrive; the deadline bounds the rest.
+    const deadline = new CallDeadline(config.timeoutMs);
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, deadline.signal])
+      : deadline.signal;
     const started = Date.now();
     let answer: RawAnswer;
     try {
@@ -281,18 +282,20 @@ export class ModelCaller {
         signal,
         timeout: config.timeoutMs,
         maxRetries: config.maxRetries,
-        fetchOptions: { [ATTEMPTS]: attempts },
+        fetchOptions: { [DEADLINE]: deadline },
       });
-      if (idle && isAsyncIterable(response)) {
-        const read = await readStream(response as AsyncIterable<ChunkLike>, config.timeoutMs, idle);
+      if (isAsyncIterable(response)) {
+        // A wrapping client that bypasses the SDK's fetch: the stream gets the deadline from here.
+        if (deadline.attempts === 0) deadline.arm();
+        const read = await readStream(response as AsyncIterable<ChunkLike>);
         // The client ends an aborted stream quietly; tell the reason.
         options.signal?.throwIfAborted();
-        if (idle.signal.aborted) throw idle.signal.reason;
+        if (deadline.expired) throw deadline.signal.reason;
         if (!read.complete) {
           throw new ModelCallError(
             `${describe(config)}: the streamed answer ended before it was complete ` +
               `(no finish_reason after ${read.content.length} characters).`,
-            { ...details(config, Math.max(1, attempts.count)), kind: "connection" },
+            { ...details(config, Math.max(1, deadline.attempts)), kind: "connection" },
           );
         }
         answer = read;
@@ -308,12 +311,14 @@ export class ModelCaller {
       // The client reports an abort as its own error; callers expect the signal's reason.
       const ms = Date.now() - started;
       if (options.signal?.aborted) {
-        log("aborted", { intent, ms, attempts: attempts.count });
+        log("aborted", { intent, ms, attempts: deadline.attempts });
         throw options.signal.reason;
       }
-      const error = await toCallError(e, config, attempts.count, idle?.signal.aborted === true);
-      log("error", { intent, ms, attempts: attempts.count, error });
+      const error = await toCallError(e, config, deadline.attempts, deadline.expired);
+      log("error", { intent, ms, attempts: deadline.attempts, error });
       throw error;
+    } finally {
+      deadline.disarm();
     }
     const u = answer.usage;
     const usage: AIUsageInfo = {
@@ -329,7 +334,7 @@ export class ModelCaller {
     log("answer", {
       intent,
       ms: usage.timeCostMs,
-      attempts: attempts.count,
+      attempts: deadline.attempts,
       usage,
       content: answer.content,
     });
@@ -365,7 +370,7 @@ async function toCallError(
   e: unknown,
   config: IntentModelConfig,
   counted: number,
-  idleTimedOut: boolean,
+  deadlinePassed: boolean,
 ): Promise<unknown> {
   if (e instanceof SdkError) return e;
   // URLs in messages (Deno's fetch quotes the request URL) keep only their origin.
@@ -385,7 +390,7 @@ async function toCallError(
     ? (e as { status: number }).status
     : undefined;
   let kind: ModelCallErrorKind;
-  if (idleTimedOut || e instanceof APIConnectionTimeoutError) kind = "timeout";
+  if (deadlinePassed || e instanceof APIConnectionTimeoutError) kind = "timeout";
   else if (status !== undefined) kind = "http";
   else if (e instanceof APIConnectionError) kind = "connection";
   else kind = "other";
@@ -405,9 +410,9 @@ async function toCallError(
   );
   if (kind === "timeout") {
     return new ModelTimeoutError(
-      `${describe(config)}: timed out after ${config.timeoutMs} ms ${
-        idleTimedOut ? "waiting for the next streamed chunk" : "per attempt"
-      } (${tries}). Raise SDK_MODEL_TIMEOUT if the model needs longer.`,
+      `${describe(config)}: timed out after ${config.timeoutMs} ms (${tries}): the whole answer ` +
+        `of an attempt, first byte to last, must arrive within SDK_MODEL_TIMEOUT. Raise it if the ` +
+        `model needs longer.`,
       { ...details(config, attempts), timeoutMs: config.timeoutMs },
       { cause: e },
     );

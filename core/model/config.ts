@@ -38,10 +38,10 @@ export interface IntentModelConfig {
 }
 
 /** Default timeout of one HTTP attempt of a model call, ms (`SDK_MODEL_TIMEOUT`). */
-export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
 
 /** Default number of retries after the first attempt (`SDK_MODEL_MAX_RETRIES`). */
-export const DEFAULT_MODEL_MAX_RETRIES = 2;
+const DEFAULT_MODEL_MAX_RETRIES = 2;
 
 const PREFIX: Record<ModelIntent, string> = {
   default: "SDK_MODEL_",

@@ -132,7 +132,7 @@ export interface PlannerDialect {
 // ---- conversation --------------------------------------------------------------------------
 
 /** The sentence stating the image size (docs/model-protocol.md, "The image"). */
-export function screenSentence(image: { width: number; height: number }): string {
+function screenSentence(image: { width: number; height: number }): string {
   return `The screenshot is ${image.width} x ${image.height} pixels.`;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Prompt images as parts of a model request: the model layer's side of the prompt objects with
- * images (spec 2.5) that `agent/prompt_input.ts` reads and checks.
+ * images (spec 2.5) that `session/prompt_input.ts` reads and checks.
  *
  * @module
  */

@@ -29,7 +29,7 @@ const PAGE_DOM_HELP =
   'A <page-dom> block, when given, lists the page\'s elements, one per line, indented by nesting: tag#id, attributes, text="own text", box=(left,top,width,height) in logical pixels of the screen (CSS pixels of the viewport on a web page); "hidden" marks an element that is not rendered, "off-screen" one outside the screen. It also shows what the screenshot cannot (link targets, hidden elements).';
 
 /** Describes an action space for the planner, one action per line with its parameters. */
-export function describeActionSpace(
+function describeActionSpace(
   actions: readonly DeviceAction[],
   locateInPlan: boolean,
 ): string {

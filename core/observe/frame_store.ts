@@ -47,7 +47,8 @@ class FileFrameStore implements FrameStore {
     return (await nodePath()).join(this.dir, `frame-${n}.${ext(format)}`);
   }
   async put(n: number, format: FrameFormat, base64: string): Promise<void> {
-    await writeFileAtomic(await this.#file(n, format), decodeBase64(base64));
+    // Frames show the screen: this user's only.
+    await writeFileAtomic(await this.#file(n, format), decodeBase64(base64), { private: true });
     this.#formats.set(n, format);
   }
   async read(n: number): Promise<string> {

@@ -5,12 +5,12 @@
  * @module
  */
 
-import type { CallSession, FrozenContext } from "../agent/session.ts";
+import type { CallSession, FrozenContext } from "../session/session.ts";
 import type { AbstractInterface } from "../device/types.ts";
-import type { ScreenSettings } from "../agent/screen.ts";
-import type { ResolvedPrompt } from "../agent/prompt_input.ts";
+import type { ScreenSettings } from "../session/screen.ts";
+import type { ResolvedPrompt } from "../session/prompt_input.ts";
 import type { ResolvedPromptImage } from "../model/prompt_images.ts";
-import type { AIContextApiName } from "../agent/context.ts";
+import type { AIContextApiName } from "../session/context.ts";
 import type { ModelIntent } from "../model/config.ts";
 
 /** What an observation query adds to a call: the final screen and the frames (internal). */

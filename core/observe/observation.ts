@@ -5,10 +5,10 @@
  * @module
  */
 
-import type { FrozenContext } from "../agent/session.ts";
-import { resolvePrompt } from "../agent/prompt_input.ts";
-import type { AIContextApiName } from "../agent/context.ts";
-import type { TUserPrompt } from "../agent/options.ts";
+import type { FrozenContext } from "../session/session.ts";
+import { resolvePrompt } from "../session/prompt_input.ts";
+import type { AIContextApiName } from "../session/context.ts";
+import type { TUserPrompt } from "../session/options.ts";
 import { AssertionError, InvalidStateError } from "../errors.ts";
 import { checkAssertion, extractData } from "../insight/extract.ts";
 import { observationText } from "../model/prompts.ts";

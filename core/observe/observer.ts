@@ -19,11 +19,11 @@
  */
 
 import { InvalidStateError } from "../errors.ts";
-import type { FrozenContext } from "../agent/session.ts";
+import type { FrozenContext } from "../session/session.ts";
 import type { FrameStream, StreamFrame } from "../device/types.ts";
-import { sourceEncoding } from "../agent/screen.ts";
-import type { TUserPrompt } from "../agent/options.ts";
-import { errorMessage } from "../agent/execution.ts";
+import { sourceEncoding } from "../session/screen.ts";
+import type { TUserPrompt } from "../session/options.ts";
+import { errorMessage } from "../session/execution.ts";
 import { unrefTimer } from "../runtime/runtime.ts";
 import { createFrameStore, splitDataUri } from "./frame_store.ts";
 import type { FrameFormat, FrameStore } from "./frame_store.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { errorMessage } from "../agent/execution.ts";
+import { errorMessage } from "../session/execution.ts";
 
 // Typed by what the registry calls, so that `observer.ts` and `observation.ts` can both hold it
 // without importing each other.

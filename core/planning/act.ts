@@ -5,15 +5,15 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
-import { captureFor } from "../agent/session.ts";
-import { toLocatedElement } from "../agent/screen.ts";
-import type { Screen } from "../agent/screen.ts";
-import { performAction } from "../agent/perform.ts";
-import { locateWithCache, rememberLocate } from "../agent/cache/locate_cache.ts";
-import { replayPlan, toCacheAction } from "../agent/cache/plan_cache.ts";
-import type { PlanCacheAction } from "../agent/cache/yaml_io.ts";
-import type { AllowedUploadDir } from "../agent/upload_paths.ts";
+import type { CallSession } from "../session/session.ts";
+import { captureFor } from "../session/session.ts";
+import { toLocatedElement } from "../session/screen.ts";
+import type { Screen } from "../session/screen.ts";
+import { performAction } from "../session/perform.ts";
+import { locateWithCache, rememberLocate } from "../cache/locate_cache.ts";
+import { replayPlan, toCacheAction } from "../cache/plan_cache.ts";
+import type { PlanCacheAction } from "../session/cache_file.ts";
+import type { AllowedUploadDir } from "../session/upload_paths.ts";
 import type { LocatedElement, Rect } from "../device/types.ts";
 import { PlanningError } from "../errors.ts";
 import { planSystemPrompt, planUserText } from "../model/prompts.ts";
@@ -38,8 +38,11 @@ export interface PlanRunOptions {
   deepThink: boolean;
   /** Maximum planning cycles. */
   cycleLimit: number;
-  /** How many actions one JSON plan may carry (the dialects plan one). Default 1. */
-  maxActionsPerPlan?: number;
+  /**
+   * How many actions one JSON plan may carry (the dialects plan one): the agent's
+   * `maxActionsPerPlan`, whose default is `DEFAULT_MAX_ACTIONS_PER_PLAN` (5) in `session/options.ts`.
+   */
+  maxActionsPerPlan: number;
   /**
    * Locate each planned element with deepLocate (two calls, the second on a zoomed crop) instead
    * of using the planner's box (JSON protocol only; dialects give their own coordinates).
@@ -111,13 +114,13 @@ export async function runPlan(
   // The actions done so far, for the plan cache (a failed replay's first ones included);
   // undefined once one cannot be cached.
   let done: PlanCacheAction[] | undefined = [...replay?.performed ?? []];
-  const history = done.map((a) => `${a.type} ${JSON.stringify(a.param)}`);
+  const history = done.map((a) => masked(s, `${a.type} ${JSON.stringify(a.param)}`));
   for (let cycle = 1; cycle <= options.cycleLimit; cycle++) {
     s.signal?.throwIfAborted();
     const actions = s.device.actionSpace();
     const screen = await captureFor(s, "planning");
     const useBoxes = !options.deepThink && !options.deepLocate;
-    const maxActions = options.maxActionsPerPlan ?? 1;
+    const maxActions = options.maxActionsPerPlan;
     const plan = await modelStep(s, {
       kind: "Planning",
       title: `Plan step ${cycle}`,
@@ -191,11 +194,13 @@ export async function runPlan(
       acted.push(...regions);
       // One action keeps the plan's log, as before; several have their own.
       const single = plan.fitted.length === 1 && !planned.log ? plan.log : undefined;
-      history.push(single ?? describePlanned(planned));
+      // A value typed as a secret (a password field) is *** in what the model reads next.
+      history.push(masked(s, single ?? describePlanned(planned)));
     }
     await s.recorder.flush();
     if (plan.finished && allRan) {
-      if (done && s.cache?.write) {
+      // A plan that typed a secret is not cached: written as ***, it could not be replayed.
+      if (done && s.cache?.write && !done.some((a) => s.secrets?.has(a.param.value))) {
         s.cache.store.putPlan({
           type: "plan",
           prompt: instruction,
@@ -235,8 +240,13 @@ function dropRest(
   for (const [i, planned] of rest.entries()) {
     const why = i === 0 ? surprise : `dropped with "${first}", whose check found: ${surprise}`;
     recordNotPerformed(s, describePlanned(planned), `Dropped before it ran: ${why}.`);
-    history.push(`(not done: ${describePlanned(planned)}; ${why})`);
+    history.push(masked(s, `(not done: ${describePlanned(planned)}; ${why})`));
   }
+}
+
+/** `text` with the secrets typed so far written as `***`. */
+function masked(s: CallSession, text: string): string {
+  return s.secrets ? s.secrets.mask(text) : text;
 }
 
 /** A report step for a planned action that is not performed, and why. */
@@ -327,7 +337,7 @@ async function runDialectPlan(
     } else if (step.type === "wait") {
       await sleep(step.ms, s.signal);
     }
-    history.push({ answer: step.historyAnswer, image: screen.image });
+    history.push({ answer: masked(s, step.historyAnswer), image: screen.image });
     await s.recorder.flush();
     if (step.type === "finished") return step.output;
   }

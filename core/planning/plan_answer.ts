@@ -17,6 +17,7 @@ import { ModelResponseError } from "../errors.ts";
 import type { ModelImageSize } from "../model/chat.ts";
 import type { ModelFamily } from "../model/families/types.ts";
 import { boxField } from "../model/families/box.ts";
+import { checkParamShape } from "../device/param_shape.ts";
 
 /** A planned action as the answer gives it, keys trimmed. */
 export interface PlannedAction {
@@ -42,7 +43,7 @@ export interface FittedAction {
 }
 
 /** The object with its keys trimmed (`{" type": 1}` -> `{type: 1}`); not recursive. */
-export function trimKeys(value: Record<string, unknown>): Record<string, unknown> {
+function trimKeys(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.trim(), v]));
 }
 
@@ -137,6 +138,8 @@ export function fitPlannedAction(
   options: FitOptions,
   raw: string,
 ): FittedAction {
+  // Before anything copies or logs them: a parameter nested 100,000 deep would overflow.
+  checkParamShape(planned.type, planned.param, "the model's plan");
   const action = actions.find((a) => a.name === planned.type);
   const unusable = (why: string) => new ModelResponseError(why, raw);
   if (!action) {

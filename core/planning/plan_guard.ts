@@ -13,10 +13,10 @@
  * @module
  */
 
-import type { CallSession } from "../agent/session.ts";
-import { captureFor } from "../agent/session.ts";
-import type { Screen } from "../agent/screen.ts";
-import { toLocatedElement } from "../agent/screen.ts";
+import type { CallSession } from "../session/session.ts";
+import { captureFor } from "../session/session.ts";
+import type { Screen } from "../session/screen.ts";
+import { toLocatedElement } from "../session/screen.ts";
 import { targetDifference } from "../device/target_identity.ts";
 import type { Point, Rect, TargetIdentity } from "../device/types.ts";
 import { changedShare, type ChangeRegion, screenThumbnail } from "../image/screen_change.ts";
@@ -28,7 +28,7 @@ import { REGION_MATCH_THRESHOLD, regionSimilarity } from "../image/region_match.
  * rest of a plan is dropped: a spinner, a counter or a caret elsewhere stays below it; a dialog,
  * a new page or another app does not.
  */
-export const SURPRISE_SHARE = 0.1;
+const SURPRISE_SHARE = 0.1;
 
 /** What the check before a further action found. */
 export interface GuardCheck {

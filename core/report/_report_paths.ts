@@ -14,6 +14,17 @@ import { FileError } from "../errors.ts";
 import { nodeFs, nodePath, processIdentity } from "../runtime/runtime.ts";
 import { lockReport, type ReportLock } from "./_report_lock.ts";
 
+/**
+ * Whether `name` may be a `reportFileName` (spec 2.1) of a report or a merged report: not blank,
+ * no path separator or NUL, and not `.` or `..` once a `.html` suffix is cut. The writer and the
+ * merger both check with it.
+ */
+export function isReportFileName(name: unknown): name is string {
+  if (typeof name !== "string" || !name.trim() || /[/\\\0]/.test(name)) return false;
+  const base = name.replace(/\.html$/i, "");
+  return base !== "." && base !== ".." && base.trim() !== "";
+}
+
 /** What a writer asked for: the report folder, the name, the layout. */
 export interface ReportLayout {
   /** `<run dir>/report`. */

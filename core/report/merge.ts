@@ -12,6 +12,7 @@ import { metaTag } from "./_format.ts";
 import { type Entry, locateSource, type Source } from "./_merge_read.ts";
 import { ChunkedFile, SourceWriter } from "./_merge_write.ts";
 import { exists, moveIntoPlace, removeSources } from "./_merge_output.ts";
+import { isReportFileName } from "./_report_paths.ts";
 import { mergedViewerPage } from "./merged_viewer.ts";
 import type { ReportAttributes, ReportMeta, TestStatus } from "./types.ts";
 
@@ -187,9 +188,7 @@ export class ReportMergingTool {
     opts: MergeReportsOptions = {},
   ): Promise<string | null> {
     const entries = [...this.#entries];
-    if (
-      typeof reportFileName !== "string" || !reportFileName.trim() || /[/\\\0]/.test(reportFileName)
-    ) {
+    if (reportFileName !== "AUTO" && !isReportFileName(reportFileName)) {
       throw new SdkTypeError(
         `Cannot merge reports as 'reportFileName' must be 'AUTO' or a file name without path ` +
           `separators: current value is ${show(reportFileName)}`,
@@ -224,12 +223,6 @@ export class ReportMergingTool {
     const name = reportFileName === "AUTO"
       ? autoName(Date.now())
       : reportFileName.replace(/\.html$/i, "");
-    if (name === "." || name === ".." || !name.trim()) {
-      throw new SdkTypeError(
-        `Cannot merge reports as 'reportFileName' must name a file: current value is ` +
-          show(reportFileName),
-      );
-    }
     const fs = await nodeFs();
     const path = await nodePath();
     const outputDir = opts.outputDir !== undefined

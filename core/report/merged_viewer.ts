@@ -15,7 +15,7 @@ import { InternalError } from "../errors.ts";
 import { viewerPage, viewerScriptHash } from "./viewer.ts";
 
 /** The merged section's stylesheet (uses the viewer's CSS variables). */
-export const MERGED_STYLE: string = String.raw`
+const MERGED_STYLE: string = String.raw`
 .sources{margin-bottom:12px;padding-bottom:8px;border-bottom:1px solid var(--line);max-height:45vh;overflow:auto}
 .src-label{font-size:11px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);font-weight:600;margin:2px 0 8px}
 .src{display:block;width:100%;text-align:left;font:inherit;color:inherit;background:var(--card);border:1px solid var(--line);border-left:4px solid #b0b6bf;border-radius:8px;padding:8px 11px;margin-bottom:6px;cursor:pointer}
@@ -44,7 +44,7 @@ export const MERGED_STYLE: string = String.raw`
  * `DOMContentLoaded` handler (it comes later in the page) and exposes the sources as
  * `window.__SDK_MERGED__` (a getter that parses again, for tests).
  */
-export const MERGED_SCRIPT: string = String.raw`
+const MERGED_SCRIPT: string = String.raw`
 (function () {
 "use strict";
 var STATUSES = { passed: 1, failed: 1, timedOut: 1, skipped: 1, interrupted: 1 };

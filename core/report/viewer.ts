@@ -498,7 +498,7 @@ document.addEventListener("DOMContentLoaded", start);
 `;
 
 /** The viewer's stylesheet: the page's own, then each feature's, one rule after another. */
-export const VIEWER_STYLE: string = (BASE_STYLE + FILTER_STYLE + TIMELINE_STYLE + REPLAY_STYLE +
+const VIEWER_STYLE: string = (BASE_STYLE + FILTER_STYLE + TIMELINE_STYLE + REPLAY_STYLE +
   NAV_STYLE).replace(/}\n/g, "}");
 
 /**
@@ -511,7 +511,7 @@ export const VIEWER_STYLE: string = (BASE_STYLE + FILTER_STYLE + TIMELINE_STYLE 
  * literal or multi-line string that this could change, and no statement that relies on a line
  * break (the viewer tests parse and run the result).
  */
-export const VIEWER_SCRIPT: string = `
+const VIEWER_SCRIPT: string = `
 (function () {
 "use strict";
 ${CORE_SCRIPT}${FILTER_SCRIPT}${TIMELINE_SCRIPT}${REPLAY_SCRIPT}${NAV_SCRIPT}})();

@@ -17,6 +17,7 @@ import {
 import {
   claimReportTarget,
   generatedName,
+  isReportFileName,
   type ReportLayout,
   type ReportTarget,
   reportTarget,
@@ -202,7 +203,7 @@ export class ReportWriter implements ReportScreenshotSink {
     const createdAt = Date.now();
     const format = options.outputFormat ?? "single-html";
     const given = options.name;
-    if (given !== undefined && (!given.trim() || /[/\\\0]/.test(given))) {
+    if (given !== undefined && !isReportFileName(given)) {
       throw new SdkTypeError(
         `Cannot create report as 'reportFileName' must be a file name without path ` +
           `separators: current value is '${given}'`,

@@ -226,11 +226,18 @@ export const BASE_CHILD_ENV: readonly (string | RegExp)[] = [
 ];
 
 /**
+ * What no pattern of {@link childEnv} passes: a name that holds a key, a password, a token, a
+ * secret, a credential, auth or signing material anywhere (`ANDROID_KEYSTORE_PASS`,
+ * `OHOS_SIGN_PWD`, `XDG_..._TOKEN`). A tool that needs such a variable names it exactly.
+ */
+const SECRET_LOOKING_NAME: RegExp = /KEY|PASS|PWD|TOKEN|SECRET|CRED|AUTH|SIGN/i;
+
+/**
  * The environment of a child the SDK starts: only the variables `allow` names (besides
  * {@link BASE_CHILD_ENV}), so the SDK's model settings and keys (`SDK_MODEL_API_KEY`, ...) and
- * anything else of the program stay home, then `set` on top. A variable that names a key
- * (`*_API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`) is never passed by a pattern, only by its
- * exact name.
+ * anything else of the program stay home, then `set` on top. A variable whose name looks secret
+ * ({@link SECRET_LOOKING_NAME}) is never passed by a pattern, only by its exact name; the tools
+ * that outlive a run (the adb server) and the desktop helpers are given exact names only.
  *
  * @param allow variable names, or patterns of names, the tool needs (e.g. `"DISPLAY"`,
  * `/^ANDROID_/`).
@@ -245,7 +252,7 @@ export function childEnv(
     (globalThis as unknown as { process?: { env: Record<string, string | undefined> } })
       .process?.env ?? {};
   const rules = [...BASE_CHILD_ENV, ...allow];
-  const secret = /(API_KEY|TOKEN|SECRET|PASSWORD)$/i;
+  const secret = SECRET_LOOKING_NAME;
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(source)) {
     if (value === undefined) continue;

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { nodeBuiltin } from "./runtime.ts";
+import { nodeBuiltin, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./runtime.ts";
 
 type FsSync = typeof import("node:fs");
 type PathModule = typeof import("node:path");
@@ -32,6 +32,8 @@ export interface LogFileOptions {
   stem?: string;
   /** Called once when the file cannot be written; the log then drops lines. */
   onError?: (error: unknown) => void;
+  /** Applied to each line when it is written (lines wait in memory until then). */
+  transform?: (line: string) => string;
 }
 
 /** Flush at once when this many bytes are waiting, whatever the caller's flush points. */
@@ -84,6 +86,7 @@ export class RotatingLogFile {
   readonly #maxTotal: number;
   readonly #stem: string;
   readonly #onError?: (error: unknown) => void;
+  readonly #transform?: (line: string) => string;
   #fs?: FsSync;
   #path?: PathModule;
   #dir?: string;
@@ -91,7 +94,7 @@ export class RotatingLogFile {
   #file?: string;
   /** Bytes of {@link #file} as this process knows them. */
   #size = 0;
-  #buffer: Uint8Array[] = [];
+  #buffer: string[] = [];
   #buffered = 0;
   #broken = false;
   /** Resolves once lines can be written (or the file failed): what waited is written then. */
@@ -104,6 +107,7 @@ export class RotatingLogFile {
     this.#maxTotal = Math.max(this.#maxFile, options.maxTotalBytes);
     this.#stem = options.stem ?? defaultStem();
     this.#onError = options.onError;
+    this.#transform = options.transform;
     const modules = Promise.all([
       nodeBuiltin<FsSync>("node:fs"),
       nodeBuiltin<PathModule>("node:path"),
@@ -127,9 +131,9 @@ export class RotatingLogFile {
   /** Queues one line (its newline included); writes the batch when enough is waiting. */
   append(line: string): void {
     if (this.#broken) return;
-    const bytes = encoder.encode(line);
-    this.#buffer.push(bytes);
-    this.#buffered += bytes.length;
+    this.#buffer.push(line);
+    // Characters, not bytes: only the point of an early flush depends on it.
+    this.#buffered += line.length;
     unflushed.add(this);
     installExitHook();
     if (this.#buffered >= FLUSH_AT_BYTES) this.flush();
@@ -141,7 +145,8 @@ export class RotatingLogFile {
    */
   flush(): void {
     if (this.#broken || !this.#fs || this.#buffer.length === 0) return;
-    const lines = this.#buffer;
+    const transform = this.#transform;
+    const lines = this.#buffer.map((l) => encoder.encode(transform ? transform(l) : l));
     this.#buffer = [];
     this.#buffered = 0;
     unflushed.delete(this);
@@ -175,12 +180,13 @@ export class RotatingLogFile {
       at += b.length;
     }
     try {
-      this.#fs!.appendFileSync(this.#file!, data);
+      this.#fs!.appendFileSync(this.#file!, data, { mode: PRIVATE_FILE_MODE });
     } catch (e) {
       if ((e as { code?: string }).code !== "ENOENT") throw e;
       // The directory was deleted under a running process (`rm -rf sdk_run`): start it again.
-      this.#fs!.mkdirSync(this.#dir!, { recursive: true });
-      this.#fs!.appendFileSync(this.#file!, data);
+      this.#makeDir();
+      this.#makeFile();
+      this.#fs!.appendFileSync(this.#file!, data, { mode: PRIVATE_FILE_MODE });
       this.#size = 0;
     }
     this.#size += bytes;
@@ -188,14 +194,41 @@ export class RotatingLogFile {
 
   /** Starts the next part, after deleting the oldest files so that it fits under the total cap. */
   #openNextPart(): void {
-    const fs = this.#fs!;
     const dir = this.#dir!;
-    fs.mkdirSync(dir, { recursive: true });
+    this.#makeDir();
     this.#part++;
     const name = this.#part === 1 ? `${this.#stem}.log` : `${this.#stem}.${this.#part}.log`;
     this.#file = this.#path!.join(dir, name);
     this.#size = 0;
+    this.#makeFile();
     this.#prune();
+  }
+
+  /**
+   * The log folder, this user's only (0700; its parents follow the umask). Modes are explicit:
+   * Deno's `node:fs` ignores the umask when appending creates a file.
+   */
+  #makeDir(): void {
+    const fs = this.#fs!;
+    const dir = this.#dir!;
+    fs.mkdirSync(this.#path!.dirname(dir), { recursive: true });
+    try {
+      fs.mkdirSync(dir, { mode: PRIVATE_DIR_MODE });
+    } catch (e) {
+      if ((e as { code?: string }).code !== "EEXIST") throw e;
+    }
+    try {
+      fs.chmodSync(dir, PRIVATE_DIR_MODE);
+    } catch {
+      // Another user's folder keeps its mode; the files are still 0600.
+    }
+  }
+
+  /** The current part, 0600 (one an older version left readable included). */
+  #makeFile(): void {
+    const fs = this.#fs!;
+    fs.closeSync(fs.openSync(this.#file!, "a", PRIVATE_FILE_MODE));
+    fs.chmodSync(this.#file!, PRIVATE_FILE_MODE);
   }
 
   /** Deletes the oldest `sdk-*.log` files until the others plus a full new part fit the cap. */

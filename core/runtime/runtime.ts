@@ -138,16 +138,44 @@ export async function runDir(): Promise<string> {
   return path.resolve(cwd(), getEnv("SDK_RUN_DIR") || "sdk_run");
 }
 
+/** The mode of the SDK's private folders: this user's only. */
+export const PRIVATE_DIR_MODE = 0o700;
+
+/** The mode of the SDK's private files (run logs, cache files, observed frames). */
+export const PRIVATE_FILE_MODE = 0o600;
+
 /**
- * Writes a file atomically: a temporary file beside it, then a rename, so a reader never sees a
- * half-written file. Creates the parent directory.
+ * Makes `dir` a folder of this user only (0700): its parents as the umask says, the folder itself
+ * with an explicit mode (Deno's `node:fs` ignores the umask where a mode is given or appends
+ * create files, so modes are always explicit), and an existing one is made 0700 too (a folder
+ * another user owns keeps its mode).
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+async function ensurePrivateDir(dir: string): Promise<void> {
   const fs = await nodeFs();
   const path = await nodePath();
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.mkdir(path.dirname(dir), { recursive: true });
+  await fs.mkdir(dir, { mode: PRIVATE_DIR_MODE }).catch((e) => {
+    if ((e as { code?: string }).code !== "EEXIST") throw e;
+  });
+  await fs.chmod(dir, PRIVATE_DIR_MODE).catch(() => {});
+}
+
+/**
+ * Writes a file atomically: a temporary file beside it, then a rename, so a reader never sees a
+ * half-written file. Creates the parent directory; with `private: true` the parent is made a
+ * private folder ({@link ensurePrivateDir}) and the file 0600, else both follow the umask.
+ */
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: { private?: boolean } = {},
+): Promise<void> {
+  const fs = await nodeFs();
+  const path = await nodePath();
+  if (options.private) await ensurePrivateDir(path.dirname(file));
+  else await fs.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
-  await fs.writeFile(tmp, data);
+  await fs.writeFile(tmp, data, options.private ? { mode: PRIVATE_FILE_MODE } : {});
   await fs.rename(tmp, file);
 }
 

@@ -31,6 +31,19 @@ export interface EnvInterpolation {
 const REFERENCE = /(\$?)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
+ * The names a text reads (`${NAME}`, not the escaped `$${NAME}`), each once, in order.
+ *
+ * @param text a string value of the script.
+ */
+export function referencedEnvVars(text: string): string[] {
+  const names: string[] = [];
+  for (const [, escape, name] of text.matchAll(REFERENCE)) {
+    if (!escape && !names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+/**
  * Replaces `${NAME}` by the variable's value and `$${NAME}` by the literal `${NAME}`.
  *
  * @param text a string value of the script.

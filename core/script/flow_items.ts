@@ -19,8 +19,8 @@
  *   `fileChooserAllowedDir`. All three call `aiAct`.
  * - `aiTap`, `aiHover`, `aiDoubleClick`, `aiRightClick`, `aiClearInput`, `aiLongPress` (+
  *   `duration`): the element, as the item's value or as `locate` (not both); the locate options
- *   `deepLocate`, `deepThink` (deprecated name of `deepLocate`), `context`, `xpath`,
- *   `cacheable`; `aiTap` also `fileChooserAccept`. Every item that locates takes these, and
+ *   `deepLocate`, `deepThink` (deprecated name of `deepLocate`), `context`, `xpath`, `locator`
+ *   (an exported script's), `cacheable`; `aiTap` also `fileChooserAccept`. Every item that locates takes these, and
  *   `locate`.
  * - `aiInput`, locate-first (recommended, as the API): `- aiInput: the search box` with
  *   `value: cats`; `mode` (`replace`, `typeOnly`, `clear`, deprecated `append`),
@@ -67,7 +67,8 @@
  * @module
  */
 
-import type { TUserPrompt } from "../agent/options.ts";
+import type { TUserPrompt } from "../session/options.ts";
+import { isCacheRecord } from "../session/cache_file.ts";
 import { sleep } from "../runtime/runtime.ts";
 import {
   bool,
@@ -148,11 +149,35 @@ export interface FlowItemSpec {
   readonly targets?: readonly string[];
 }
 
+/**
+ * `locator`: a location as `agent.exportScript()` writes it (docs/yaml-and-cli.md, "Exported
+ * scripts"): `xpaths`, a list, and `target`, the element's identity; other keys a platform keeps
+ * are passed on.
+ */
+const locator: Reader<unknown> = {
+  describe: "a locator mapping (xpaths: a list of xpaths, target: the element's identity)",
+  read(node, at) {
+    const value = jsonValue.read(node, at);
+    if (
+      node.kind !== "map" ||
+      !isCacheRecord({ ...(value as object), type: "locate", prompt: "" })
+    ) {
+      failAt(
+        at,
+        node.pos,
+        `'${at.key}' of ${at.owner} must be ${this.describe}, as an exported script writes it`,
+      );
+    }
+    return value;
+  },
+};
+
 const locateOptions = {
   deepLocate: bool,
   deepThink: bool,
   context: text,
   xpath: text,
+  locator,
   cacheable: bool,
 };
 
@@ -304,6 +329,7 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
       autoDismissKeyboard: bool,
       keyboardTypeDelay: ms,
       inputStrategy: oneOf("legacy", "sequential", "bulk"),
+      secret: bool,
     },
     normalize(value, options, { valueAt, optionAt, pos }) {
       const { locate, ...rest } = options;

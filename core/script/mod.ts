@@ -42,7 +42,15 @@ export {
   scriptTargetOf,
   TARGET_SECTIONS,
 } from "./script_schema.ts";
-export type { PlatformScriptFile, ScriptFile, ScriptReadOptions } from "./script_schema.ts";
+export type {
+  PlatformScriptFile,
+  ScriptFile,
+  ScriptFileReadOptions,
+  ScriptReadOptions,
+} from "./script_schema.ts";
+export { envRefusal, isSdkSecretVariable } from "./script_trust.ts";
+export type { ScriptTrustOptions } from "./script_trust.ts";
+export { isInsideFolder, UNTRUSTED_REFUSED_ITEMS } from "./untrusted_check.ts";
 export type {
   ScriptAgentOptions,
   ScriptSectionSchema,
@@ -50,6 +58,7 @@ export type {
 } from "./script_sections.ts";
 export type { ScriptTask, ScriptTasks } from "./script_tasks.ts";
 export { runPlatformYaml } from "./platform_run.ts";
+export type { ExportedScript, ExportScriptOptions } from "./script_export.ts";
 export type {
   ScriptPlatform,
   ScriptPlatformAgent,

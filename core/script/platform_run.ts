@@ -7,17 +7,18 @@
  * @module
  */
 
-import type { AgentOptions } from "../agent/options.ts";
+import type { AgentOptions } from "../session/options.ts";
 import { nodePath, writeFileAtomic } from "../runtime/runtime.ts";
 import type { EnvLookup } from "./env_vars.ts";
 import { runScriptTasks, type RunYamlResult } from "./run_yaml.ts";
+import type { ScriptTrustOptions } from "./script_trust.ts";
 import { parsePlatformScriptFile } from "./script_schema.ts";
 import type { ScriptSectionSchema } from "./script_sections.ts";
 import { readScriptSource, scriptAgentOptions } from "./script_source.ts";
 import type { YamlAgent } from "./yaml_agent.ts";
 
 /** Options of a platform's `run...Yaml` (`runMobileAYaml`, ...). */
-export interface RunPlatformYamlOptions<A, O> {
+export interface RunPlatformYamlOptions<A, O> extends ScriptTrustOptions {
   /** Agent and device options that outrank the script's `agent` and platform sections. */
   agentOptions?: O;
   /** Named in errors when the script is text. Default `"script.yaml"`. */
@@ -62,6 +63,9 @@ export type PlatformYamlAgent = YamlAgent & {
  * `options.fileName`, else the working directory), the results are written there as JSON once
  * the tasks ran to the end (tasks failed under `continueOnError` included; not when the script
  * stopped on an error), and its absolute path is returned.
+ * With `options.untrusted` (and `allowEnv`, `workDir`) the script is read as one you did not
+ * write (docs/security.md): what it may not do is refused before the agent exists, and the
+ * section's `untrusted.switches` are off unless `options.agentOptions` turn them on.
  * @throws {YamlScriptError} for an invalid script (nothing runs then); what `createAgent` and
  * `launch` throw; a task's error (wrapped as `YamlTaskError`) unless the task has
  * `continueOnError`; the file system's error when the output cannot be written.
@@ -79,11 +83,18 @@ export async function runPlatformYaml<
   const source = await readScriptSource(script, options.fileName);
   const parsed = await parsePlatformScriptFile(schema, source.text, source.fileName, {
     env: options.env,
+    untrusted: options.untrusted,
+    allowEnv: options.allowEnv,
+    workDir: options.workDir,
   });
-  const agent = await createAgent(
-    parsed.section,
-    scriptAgentOptions(source.fileName, parsed.agent),
-  );
+  const section = { ...parsed.section };
+  if (options.untrusted) {
+    // What reaches past the screen stays off unless the caller's own options turn it on.
+    for (const key of schema.untrusted?.switches ?? []) {
+      (section as Record<string, unknown>)[key] = false;
+    }
+  }
+  const agent = await createAgent(section, scriptAgentOptions(source.fileName, parsed.agent));
   let run: RunYamlResult;
   try {
     options.onAgent?.(agent);

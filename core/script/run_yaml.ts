@@ -5,7 +5,8 @@
  * @module
  */
 
-import { errorMessage } from "../agent/execution.ts";
+import { errorMessage } from "../session/execution.ts";
+import { untrustedAgentRefusal } from "../device/powers.ts";
 import { FLOW_ITEMS } from "./flow_items.ts";
 import { readScriptTasks, type ScriptReadOptions } from "./script_schema.ts";
 import type { ScriptTasks } from "./script_tasks.ts";
@@ -17,6 +18,7 @@ import {
   type YamlTaskOutcome,
 } from "./script_errors.ts";
 import type { YamlAgent } from "./yaml_agent.ts";
+import { journalOf, type JournalScript } from "../session/action_journal.ts";
 
 /** Options of {@link runYamlScript}. */
 export interface RunYamlOptions extends ScriptReadOptions {
@@ -44,12 +46,24 @@ export interface RunYamlResult {
 }
 
 /**
+ * Refuses to run an untrusted script on an agent whose action space reaches past the screen (a
+ * device shell, raw driver requests): the script's prompts could steer the model to them.
+ *
+ * @throws {YamlScriptError} at the top of the file, naming the actions and the options that
+ * remove them.
+ */
+function refuseAgentForUntrusted(agent: unknown, fileName: string): void {
+  const why = untrustedAgentRefusal(agent);
+  if (why !== undefined) throw new YamlScriptError(why, { fileName, line: 1, column: 1 });
+}
+
+/**
  * Checks that the agent has every method the script's items call, before anything runs.
  *
  * @throws {YamlScriptError} naming every item whose method the agent lacks (a `javascript` item
  * on an agent without `evaluateJavaScript`), up to the limit of errors a file reports.
  */
-export function checkAgentMethods(agent: YamlAgent, script: ScriptTasks): void {
+function checkAgentMethods(agent: YamlAgent, script: ScriptTasks): void {
   const errors: YamlScriptError[] = [];
   let more = false;
   for (const [ti, task] of script.tasks.entries()) {
@@ -114,8 +128,13 @@ export async function runScriptTasks(
 ): Promise<RunYamlResult> {
   checkAgentMethods(agent, script);
   const { signal } = options;
-  const result: Record<string, unknown> = {};
-  const tasks: YamlTaskOutcome[] = [];
+  // The agent's journal learns which item each call comes from, for agent.exportScript().
+  const journal = journalOf(agent);
+  const source: JournalScript | undefined = script.source === undefined ? undefined : {
+    source: script.source,
+    fileName: script.fileName,
+    variables: script.variables ?? new Map(),
+  };
   let unnamed = 0;
   // Result keys come from the file: positions do not depend on what ran.
   const keys = script.tasks.map((task) =>
@@ -123,11 +142,31 @@ export async function runScriptTasks(
       FLOW_ITEMS[item.key].result ? item.name ?? String(unnamed++) : undefined
     )
   );
+  if (source) journal?.startScript(source);
+  try {
+    return await runTasks(agent, script, keys, signal, (ti, ii) => {
+      if (source) journal?.scriptItem(source, ti, ii);
+    });
+  } finally {
+    journal?.endScript();
+  }
+}
+
+async function runTasks(
+  agent: YamlAgent,
+  script: ScriptTasks,
+  keys: (string | undefined)[][],
+  signal: AbortSignal | undefined,
+  onItem: (task: number, item: number) => void,
+): Promise<RunYamlResult> {
+  const result: Record<string, unknown> = {};
+  const tasks: YamlTaskOutcome[] = [];
   for (const [ti, task] of script.tasks.entries()) {
     let failure: YamlTaskError | undefined;
     for (const [ii, item] of task.flow.entries()) {
       try {
         signal?.throwIfAborted();
+        onItem(ti, ii);
         const value = await FLOW_ITEMS[item.key].run(agent, item, signal);
         const key = keys[ti][ii];
         if (key !== undefined) setResult(result, key, value);
@@ -174,7 +213,10 @@ export async function runScriptTasks(
  * @param agent the agent to act with (`Agent.runYaml` passes itself).
  * @param content the script's text.
  * @param options `fileName` named in errors (default `"script.yaml"`); `env` reads environment
- * variables (default: the process environment); `signal` stops the run.
+ * variables (default: the process environment); `signal` stops the run; `untrusted` (with
+ * `allowEnv`, `workDir`) for a script you did not write: what it may not do is refused before
+ * anything runs, and so is an agent whose action space reaches past the screen
+ * (docs/security.md, "Running scripts you did not write").
  * @returns every result item's value (see {@link RunYamlResult}) and how each task ended.
  * @throws {YamlScriptError} before anything runs: invalid YAML, an unknown key, a wrong type, a
  * missing required key or environment variable, or a method the agent lacks.
@@ -201,5 +243,6 @@ export async function runYamlScript(
   options: RunYamlOptions = {},
 ): Promise<RunYamlResult> {
   const script = await readScriptTasks(content, options, agentFlowKeys(agent));
+  if (options.untrusted) refuseAgentForUntrusted(agent, script.fileName);
   return await runScriptTasks(agent, script, { signal: options.signal });
 }

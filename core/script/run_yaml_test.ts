@@ -1,6 +1,6 @@
 import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
-import type { LocateResultValue } from "../agent/options.ts";
+import type { LocateResultValue } from "../session/options.ts";
 import { runYamlScript } from "./run_yaml.ts";
 import { YamlScriptError, YamlTaskError } from "./script_errors.ts";
 import type { YamlAgent } from "./yaml_agent.ts";

@@ -7,17 +7,24 @@
  * @module
  */
 
-import type { AgentOptions } from "../agent/options.ts";
+import type { AgentOptions } from "../session/options.ts";
 import type { RunPlatformYamlResult } from "./platform_run.ts";
+import type { ScriptTrustOptions } from "./script_trust.ts";
+import type { ExportedScript, ExportScriptOptions } from "./script_export.ts";
 
 /** What a tool reads of a platform's agent after the run. */
 export interface ScriptPlatformAgent {
   /** The report's path once the agent is destroyed; `undefined`/`null` without a report. */
   readonly reportFile?: string | null;
+  /** Writes the run as an exported script (`agent.exportScript()`; `sdk run --record`). */
+  exportScript?(path: string, options?: ExportScriptOptions): Promise<ExportedScript>;
 }
 
-/** Options a tool gives a platform's runner. */
-export interface ScriptPlatformRunOptions {
+/**
+ * Options a tool gives a platform's runner; `untrusted`, `allowEnv` and `workDir` say whether the
+ * file is the user's own (./script_trust.ts).
+ */
+export interface ScriptPlatformRunOptions extends ScriptTrustOptions {
   /** Agent options that outrank the file's sections (the command line's flags). */
   agentOptions?: AgentOptions;
   /** The script's file, when `script` is its text: named in errors, and the cache id's source. */

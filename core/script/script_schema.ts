@@ -29,6 +29,8 @@
 
 import { getEnv } from "../runtime/runtime.ts";
 import type { EnvLookup } from "./env_vars.ts";
+import { envRefusal, type ScriptTrustOptions } from "./script_trust.ts";
+import { checkUntrustedScript } from "./untrusted_check.ts";
 import { scriptErrors, YamlScriptError } from "./script_errors.ts";
 import { flowKeysFor } from "./flow_items.ts";
 import {
@@ -80,7 +82,7 @@ export interface PlatformScriptFile<S> extends ScriptTasks {
 }
 
 /** How a script's text is read. */
-export interface ScriptReadOptions {
+export interface ScriptReadOptions extends ScriptTrustOptions {
   /** Named in errors. Default `"script.yaml"`. */
   fileName?: string;
   /** Reads environment variables for `${NAME}`. Default: the process environment. */
@@ -89,6 +91,17 @@ export interface ScriptReadOptions {
    * Receives each warning about the script (a deprecated form, such as the former `target:`
    * section), as `file:line:column: message`. Default: `console.warn`.
    */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * How a whole script file is read: `env` reads variables for `${NAME}`, `onWarning` receives
+ * warnings, and the trust options say whether the file is yours (./script_trust.ts).
+ */
+export interface ScriptFileReadOptions extends ScriptTrustOptions {
+  /** Reads environment variables for `${NAME}`. Default: the process environment. */
+  env?: EnvLookup;
+  /** Receives each warning about the script. Default: `console.warn`. */
   onWarning?: (message: string) => void;
 }
 
@@ -125,10 +138,24 @@ export const SCRIPT_SECTION_KEYS: Readonly<{
   agent: AGENT_SECTION_KEYS,
 };
 
-function topContext(options: ScriptReadOptions, flowKeys?: readonly string[]): ReadContext {
+/**
+ * The context of a whole file; every variable its `${NAME}` read goes into `variables` (the
+ * export of a run writes their values back as `${NAME}`).
+ */
+function topContext(
+  options: ScriptReadOptions,
+  flowKeys?: readonly string[],
+  variables = new Map<string, string>(),
+): ReadContext {
+  const env = options.env ?? getEnv;
   return {
     fileName: options.fileName ?? "script.yaml",
-    env: options.env ?? getEnv,
+    env: (name) => {
+      const value = env(name);
+      if (value !== undefined) variables.set(name, value);
+      return value;
+    },
+    refuseEnv: (name) => envRefusal(name, options),
     path: "",
     key: "",
     owner: "the script",
@@ -229,10 +256,13 @@ export function readScriptTasks(
   options: ScriptReadOptions,
   flowKeys?: readonly string[],
 ): Promise<ScriptTasks> {
-  const at = topContext(options, flowKeys);
+  const variables = new Map<string, string>();
+  const at = topContext(options, flowKeys, variables);
   return readWhole(at, async () => {
     const { node } = await readTop(content, at, options.onWarning);
-    return { fileName: at.fileName, tasks: collect(at, () => readTasks(node, at)) ?? [] };
+    if (options.untrusted) await checkUntrustedScript(node, at, options);
+    const tasks = collect(at, () => readTasks(node, at)) ?? [];
+    return { fileName: at.fileName, tasks, source: content, variables };
   });
 }
 
@@ -245,7 +275,9 @@ export function readScriptTasks(
  * @param content the file's text.
  * @param fileName named in errors.
  * @param options `env` reads environment variables for `${NAME}`; `onWarning` receives
- * warnings (the former name `target` of the `web` section is read, with one).
+ * warnings (the former name `target` of the `web` section is read, with one); `untrusted`,
+ * `allowEnv` and `workDir` say whether the file is yours (./script_trust.ts): an untrusted
+ * file that asks for what it may not do fails with every refusal.
  * @throws {YamlScriptError} as {@link parseScriptTasks}, and for an unknown key or a wrong value
  * in `web` or `agent`, a missing `url` (or one that is not an absolute URL without `serve`), a
  * device platform's section, or no target section. Every error of the file is in one error.
@@ -264,11 +296,13 @@ export function readScriptTasks(
 export function parseScriptFile(
   content: string,
   fileName: string,
-  options: { env?: EnvLookup; onWarning?: (message: string) => void } = {},
+  options: ScriptFileReadOptions = {},
 ): Promise<ScriptFile> {
-  const at = topContext({ ...options, fileName }, flowKeysFor("web"));
+  const variables = new Map<string, string>();
+  const at = topContext({ ...options, fileName }, flowKeysFor("web"), variables);
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
+    if (options.untrusted) await checkUntrustedScript(node, at, options);
     for (const entry of node.entries) {
       if (PLATFORM_TARGET_SECTIONS.includes(entry.key)) {
         collect(at, () =>
@@ -284,7 +318,7 @@ export function parseScriptFile(
     const web = collect(at, () => readWebSection(section("web"), at, node.pos))!;
     const agent = collect(at, () => readAgentSection(section("agent"), at)) ?? {};
     const tasks = collect(at, () => readTasks(node, at)) ?? [];
-    return { fileName: at.fileName, tasks, target: "web", web, agent };
+    return { fileName: at.fileName, tasks, source: content, variables, target: "web", web, agent };
   });
 }
 
@@ -328,11 +362,20 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
   schema: ScriptSectionSchema<S>,
   content: string,
   fileName: string,
-  options: { env?: EnvLookup; onWarning?: (message: string) => void } = {},
+  options: ScriptFileReadOptions = {},
 ): Promise<PlatformScriptFile<S>> {
-  const at = topContext({ ...options, fileName }, flowKeysFor(schema.key));
+  const variables = new Map<string, string>();
+  const at = topContext({ ...options, fileName }, flowKeysFor(schema.key), variables);
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
+    if (options.untrusted) {
+      await checkUntrustedScript(
+        node,
+        at,
+        options,
+        schema as unknown as ScriptSectionSchema<Record<string, unknown>>,
+      );
+    }
     for (const entry of node.entries) {
       if (
         [...TARGET_SECTIONS, ...PLATFORM_TARGET_SECTIONS, FORMER_WEB_KEY].includes(entry.key) &&
@@ -351,6 +394,8 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
     return {
       fileName: at.fileName,
       tasks: collect(at, () => readTasks(node, at)) ?? [],
+      source: content,
+      variables,
       target: schema.key,
       section: read?.section ?? ({} as S),
       ...(read?.output !== undefined && { output: read.output }),

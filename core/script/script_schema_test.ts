@@ -452,3 +452,16 @@ test("FLOW_ITEM_KEYS and SCRIPT_SECTION_KEYS list every key for tools", () => {
   assert.ok(SCRIPT_SECTION_KEYS.agent.includes("aiActContext"));
   assert.ok(SCRIPT_SECTION_KEYS.top.includes("mobilea"));
 });
+
+test("parseScriptFile() reads the web section's nativeDialogs: dismiss or accept", async () => {
+  const parse = (text: string) => parseScriptFile(text, "f.yaml", { env });
+  const script = await parse("web:\n  url: https://x\n  nativeDialogs: accept\ntasks: []\n");
+  assert.deepEqual(script.web, { url: "https://x", nativeDialogs: "accept" });
+  await rejects("web:\n  url: https://x\n  nativeDialogs: ignore\ntasks: []\n", {
+    line: 3,
+    column: 18,
+    key: "nativeDialogs",
+    path: "web.nativeDialogs",
+    message: /dismiss.*accept.*got "ignore"/,
+  }, parse);
+});

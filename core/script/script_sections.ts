@@ -7,9 +7,9 @@
  * @module
  */
 
-import type { CacheStrategy } from "../agent/cache/options.ts";
-import type { AgentOptions } from "../agent/options.ts";
-import type { AIContextApiName } from "../agent/context.ts";
+import type { CacheStrategy } from "../session/cache_options.ts";
+import type { AgentOptions } from "../session/options.ts";
+import type { AIContextApiName } from "../session/context.ts";
 import {
   bool,
   childAt,
@@ -64,6 +64,8 @@ export interface ScriptWebTarget {
   keyboardTypeDelay?: number;
   /** Page agent option (spec 4.7). */
   inputStrategy?: "legacy" | "sequential" | "bulk";
+  /** Page agent option (docs/web.md, "Native dialogs"); a script cannot give a function. */
+  nativeDialogs?: "dismiss" | "accept";
 }
 
 /**
@@ -110,6 +112,23 @@ export interface ScriptSectionSchema<S extends Record<string, unknown>> {
   readonly fields: { readonly [K in keyof S]-?: Reader<S[K]> };
   /** What the section holds, for the message when it is not a mapping: `"deviceId, launch, ..."`. */
   readonly describe: string;
+  /**
+   * What an untrusted script may not set in the section (docs/security.md, "Running scripts you
+   * did not write").
+   */
+  readonly untrusted?: {
+    /**
+     * Switches that add actions reaching past the screen (`exposeRunBridgeShellAction`): `true`
+     * in the script is refused, and an untrusted run turns them off unless the caller's own
+     * options turn them on.
+     */
+    readonly switches?: readonly string[];
+    /**
+     * Keys refused outright, each with why (`bridgePath`: "names a program to run"); a key of a
+     * nested mapping is written `mirrorConfig.ffmpegPath`.
+     */
+    readonly refused?: Readonly<Record<string, string>>;
+  };
 }
 
 const webFields: { [K in keyof ScriptWebTarget]-?: Reader<ScriptWebTarget[K]> } = {
@@ -135,6 +154,7 @@ const webFields: { [K in keyof ScriptWebTarget]-?: Reader<ScriptWebTarget[K]> } 
   forceChromeSelectRendering: bool,
   keyboardTypeDelay: num({ min: 0, unit: "ms" }),
   inputStrategy: oneOf("legacy", "sequential", "bulk"),
+  nativeDialogs: oneOf("dismiss", "accept"),
 };
 
 const contextFields: { [K in "default" | AIContextApiName]-?: Reader<string> } = {
@@ -248,7 +268,7 @@ export function readAgentSection(
  * The key every device platform's section takes besides its own: `output`, the JSON file its
  * script's results are written to, as the `web` section's.
  */
-export const PLATFORM_OUTPUT_KEY = "output";
+const PLATFORM_OUTPUT_KEY = "output";
 
 /**
  * Reads and checks a device platform's section with its schema: a mapping, or empty (`{}`).

@@ -7,7 +7,7 @@
 
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
-import type { AgentOptions } from "../agent/options.ts";
+import type { AgentOptions } from "../session/options.ts";
 import type { ScriptAgentOptions } from "./script_sections.ts";
 
 /** A script's text and the name its errors use. */

@@ -21,6 +21,24 @@ import {
   text,
 } from "./value_readers.ts";
 import type { YamlMapNode, YamlNode } from "./yaml_parse.ts";
+import { referencedEnvVars } from "./env_vars.ts";
+import { isSecretVariableName } from "../session/secrets.ts";
+
+/** The values of the variables named like secrets that a prompt's text (or `prompt`) reads. */
+function secretValuesRead(node: YamlNode, at: ReadContext): string[] {
+  const text = node.kind === "map" ? node.entries.find((e) => e.key === "prompt")?.value : node;
+  if (!text || text.kind !== "scalar" || typeof text.value !== "string") return [];
+  return referencedEnvVars(text.value).filter(isSecretVariableName)
+    .filter((name) => at.refuseEnv?.(name) === undefined)
+    .map((name) => at.env(name) ?? "")
+    .filter((value) => value !== "");
+}
+
+/** Whether a scalar's text reads a variable whose name looks secret (`${LOGIN_PASSWORD}`). */
+function readsSecretVariable(node: YamlNode): boolean {
+  return node.kind === "scalar" && typeof node.value === "string" &&
+    referencedEnvVars(node.value).some(isSecretVariableName);
+}
 
 /** One task of the `tasks` section. */
 export interface ScriptTask {
@@ -42,6 +60,13 @@ export interface ScriptTasks {
   fileName: string;
   /** The tasks in order. */
   tasks: ScriptTask[];
+  /** The script's text, when it was read from text (`agent.exportScript()` keeps it). */
+  source?: string;
+  /**
+   * The environment variables its `${NAME}` read, with their values: `agent.exportScript()`
+   * writes a value typed from one as its `${NAME}`, never the value.
+   */
+  variables?: ReadonlyMap<string, string>;
 }
 
 const taskFields: Record<string, Reader<unknown>> = {
@@ -181,13 +206,25 @@ function readFlowItem(node: YamlNode, at: ReadContext, taskName: string): Script
   }
   const { name, ...rest } = options as { name?: string };
   const valueAt = childAt(at, flow.key, `task '${taskName}'`);
-  const read = spec.normalize
+  const read: { value: unknown; options: Record<string, unknown> } = spec.normalize
     ? spec.normalize(flow.value, rest, {
       valueAt,
       optionAt: (key) => childAt(at, key, owner),
       pos: flow.keyPos,
     })
     : { value: spec.value.read(flow.value, valueAt), options: rest };
+  // The values an aiAct instruction reads from variables named like secrets are its secrets.
+  if (spec.method === "aiAct") {
+    const values = secretValuesRead(flow.value, at);
+    if (values.length > 0) read.options.secrets = values;
+  }
+  // A value read from a variable named like a secret is typed as one (docs/security.md).
+  if (spec.options.secret && read.options.secret === undefined) {
+    const typed = flow.key === "aiInput" && node.entries.some((e) => e.key === "locate")
+      ? flow.value
+      : node.entries.find((e) => e.key === "value")?.value;
+    if (typed && readsSecretVariable(typed)) read.options.secret = true;
+  }
   return {
     key: flow.key,
     value: read.value,

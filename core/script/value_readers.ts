@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { TUserPrompt } from "../agent/options.ts";
+import type { TUserPrompt } from "../session/options.ts";
 import { type EnvLookup, interpolateEnvVars } from "./env_vars.ts";
 import { MAX_SCRIPT_ERRORS, YamlScriptError } from "./script_errors.ts";
 import type { SourcePosition, YamlNode, YamlScalarNode } from "./yaml_parse.ts";
@@ -32,6 +32,11 @@ export interface ReadContext {
   readonly errors?: { readonly list: YamlScriptError[] };
   /** The flow keys the script's target offers, for the unknown flow key's message. */
   readonly flowKeys?: readonly string[];
+  /**
+   * Why the script may not read a variable (`envRefusal` of ./script_trust.ts), or `undefined`
+   * when it may; a refused variable is never looked up.
+   */
+  readonly refuseEnv?: (name: string) => string | undefined;
 }
 
 /** The errors of one file, gathered while it is read (`list`: in the order found). */
@@ -156,7 +161,20 @@ function stringValue(
   node: YamlScalarNode & { value: string },
   at: ReadContext,
 ): { text: string; interpolated: boolean } {
-  const r = interpolateEnvVars(node.value, at.env);
+  const refused: [string, string][] = [];
+  const r = interpolateEnvVars(node.value, (name) => {
+    const why = at.refuseEnv?.(name);
+    if (why === undefined) return at.env(name);
+    refused.push([name, why]);
+    return "";
+  });
+  if (refused.length) {
+    failAt(
+      at,
+      node.pos,
+      `'\${${refused[0][0]}}' in '${at.key}' of ${at.owner} is refused: ${refused[0][1]}`,
+    );
+  }
   if (r.missing.length) {
     failAt(
       at,

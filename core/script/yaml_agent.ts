@@ -20,7 +20,7 @@ import type {
   LocateResultValue,
   RecordToReportOptions,
   TUserPrompt,
-} from "../agent/options.ts";
+} from "../session/options.ts";
 
 /** HTTP methods of a driver request (spec 4.9 `runDriverRequest`). */
 export type DriverRequestMethod = "GET" | "POST" | "DELETE" | "PUT";

@@ -256,7 +256,7 @@ function requireBlock(text: string, tag: string, kind: CallKind): string {
 }
 
 /** Splits a `<history>` block into logs: `(none)` is empty, `N. ` prefixes are dropped. */
-export function parseHistory(block: string): string[] {
+function parseHistory(block: string): string[] {
   const trimmed = block.trim();
   if (trimmed === "" || trimmed === "(none)") return [];
   return trimmed.split(/\r?\n/).filter((l) => l.trim() !== "").map((l) =>

@@ -9,9 +9,7 @@
 
 import { Buffer } from "node:buffer";
 
-/** Message commands (their four ASCII letters, read as a little-endian word). */
-export const A_SYNC = 0x434e5953;
-/** Connect: arg0 protocol version, arg1 max payload, payload the system identity banner. */
+/** Message commands (their four ASCII letters, read as a little-endian word). Connect: arg0 protocol version, arg1 max payload, payload the system identity banner. */
 export const A_CNXN = 0x4e584e43;
 /** Authentication: arg0 type (1 token, 2 signature, 3 RSA public key). */
 export const A_AUTH = 0x48545541;
@@ -23,11 +21,7 @@ export const A_OKAY = 0x59414b4f;
 export const A_CLSE = 0x45534c43;
 /** Write stream data. */
 export const A_WRTE = 0x45545257;
-/** TLS upgrade request (not used by the simulator). */
-export const A_STLS = 0x534c5453;
 
-/** Original protocol version: payloads carry a checksum. */
-export const A_VERSION_MIN = 0x01000000;
 /** Protocol version that skips the checksum (adb 29 speaks this one). */
 export const A_VERSION_SKIP_CHECKSUM = 0x01000001;
 /** Largest payload the simulator accepts and sends, bytes (adb's MAX_PAYLOAD since Android 9). */
@@ -50,16 +44,6 @@ export interface AdbMessage {
   arg1: number;
   /** Payload (may be empty). */
   payload: Uint8Array;
-}
-
-/** The four letters of a command, for logs. */
-export function commandName(command: number): string {
-  return String.fromCharCode(
-    command & 0xff,
-    (command >>> 8) & 0xff,
-    (command >>> 16) & 0xff,
-    (command >>> 24) & 0xff,
-  );
 }
 
 /** Encodes a message; `checksum` false writes 0 in the checksum word. */
@@ -127,8 +111,6 @@ export const SHELL_STDERR = 2;
 export const SHELL_EXIT = 3;
 /** Shell protocol: the host closed standard input. */
 export const SHELL_CLOSE_STDIN = 4;
-/** Shell protocol: terminal window size changed (text `rowsxcols,xpixelsxypixels`). */
-export const SHELL_WINDOW_SIZE_CHANGE = 5;
 
 /** Encodes one shell protocol packet. */
 export function shellPacket(id: number, data: Uint8Array): Uint8Array {

@@ -29,7 +29,7 @@ const TOUCH_SLOP_DP = 8;
 const LONG_PRESS_TIMEOUT_MS = 400;
 
 /** The touch slop in physical pixels, as `getDimensionPixelSize` rounds 8 dp at a density. */
-export function touchSlop(density: number): number {
+function touchSlop(density: number): number {
   return Math.max(1, Math.round(TOUCH_SLOP_DP * density));
 }
 

@@ -1,8 +1,8 @@
 /**
  * The Android shell of the adb front (private to `@sdk/mobilea/testing`): the phone shell of
  * `@sdk/web/testing` with the device commands an automation SDK runs (`input`, `screencap`, `wm`,
- * `getprop`, `dumpsys`, `am`, `monkey`, `pm`, `cmd`, `ime`, `settings`, `app_process`) beside the
- * toybox tools, answered from the virtual phone.
+ * `getprop`, `dumpsys`, `am`, `monkey`, `pm`, `cmd`, `ime`, `settings`, `app_process`,
+ * `uiautomator`) beside the toybox tools, answered from the virtual phone.
  *
  * @module
  */
@@ -14,6 +14,7 @@ import { screencap, wm } from "./_android_screen.ts";
 import { dumpsys, getprop, ime, settings } from "./_android_system.ts";
 import { am, monkey, pm } from "./_android_apps.ts";
 import { appProcess } from "./_android_app_process.ts";
+import { uiautomator } from "./_android_uiautomator.ts";
 
 /** `cmd SERVICE ...`: the services' shell commands that have a command of their own too. */
 const cmd: AndroidCommand = (args, io, device) => {
@@ -41,4 +42,5 @@ export const ANDROID_COMMANDS: Readonly<Record<string, AndroidCommand>> = {
   cmd,
   ime,
   settings,
+  uiautomator,
 };

@@ -1,6 +1,11 @@
 import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
-import { runShell, type SimulatorInput, type VirtualPhone } from "@sdk/web/testing";
+import {
+  runShell,
+  type ScreenElement,
+  type SimulatorInput,
+  type VirtualPhone,
+} from "@sdk/web/testing";
 import type { AndroidDevice } from "./_android_device.ts";
 import { ANDROID_COMMANDS } from "./_android_shell.ts";
 
@@ -233,4 +238,157 @@ test("toybox date: strftime conversions, %N and %3N, %:z, -u, -I and -d @SECONDS
   // Now, in milliseconds: a 13-digit number within a second of the host's clock.
   const now = Number((await sh("date +%s%3N")).out);
   assert.ok(Math.abs(now - Date.now()) < 1000, `date +%s%3N gave ${now}`);
+});
+
+/** A phone showing the notes app, whose page answers `readScreenElements` with `children`. */
+function phoneShowing(children: ScreenElement[]): ReturnType<typeof fakePhone> {
+  const phone = fakePhone();
+  return {
+    ...phone,
+    foregroundApp: () => ({
+      packageName: "com.example.notes",
+      activity: "com.example.notes.MainActivity",
+    }),
+    foregroundPage: () =>
+      ({
+        evaluate: () => Promise.resolve({ width: 412, height: 915, location: "/", children }),
+      }) as unknown as ReturnType<VirtualPhone["foregroundPage"]>,
+  };
+}
+
+function element(over: Partial<ScreenElement>): ScreenElement {
+  return {
+    kind: "column",
+    rect: { left: 0, top: 0, right: 100, bottom: 40 },
+    text: "",
+    id: "",
+    description: "",
+    hint: "",
+    password: false,
+    checkable: false,
+    checked: false,
+    clickable: false,
+    enabled: true,
+    focused: false,
+    scrollable: false,
+    selected: false,
+    opacity: 1,
+    backgroundColor: "#00000000",
+    zIndex: 0,
+    children: [],
+    ...over,
+  };
+}
+
+test("uiautomator dump: the XML AccessibilityNodeInfoDumper writes, to the file, then the message", async () => {
+  const row = (n: number, top: number) =>
+    element({
+      kind: "listItem",
+      id: `note-${n}`,
+      text: `Note ${n}`,
+      clickable: true,
+      rect: { left: 0, top, right: 412, bottom: top + 64 },
+    });
+  const phone = phoneShowing([
+    element({
+      kind: "row",
+      rect: { left: 0, top: 0, right: 412, bottom: 56 },
+      children: [
+        element({
+          kind: "text",
+          text: 'Notes & "more"',
+          rect: { left: 16, top: 16, right: 80, bottom: 40 },
+        }),
+        element({ kind: "button", text: "\u2190", description: "Back", clickable: true }),
+        element({ kind: "button", clickable: true, id: "icon" }),
+      ],
+    }),
+    element({
+      kind: "list",
+      rect: { left: 0, top: 56, right: 412, bottom: 4000 },
+      children: [row(1, 56), row(2, 120), row(60, 3900)],
+    }),
+    element({
+      kind: "textInput",
+      hint: "Write something",
+      rect: { left: 0, top: 900, right: 412, bottom: 948 },
+    }),
+    element({
+      kind: "textInput",
+      password: true,
+      text: "pw\u00e9",
+      rect: { left: 0, top: 800, right: 412, bottom: 848 },
+    }),
+  ]);
+  const { out, err, code, device } = await sh("uiautomator dump", phone);
+  assert.deepEqual([out, err, code], ["UI hierchary dumped to: /sdcard/window_dump.xml\n", "", 0]);
+  const xml = new TextDecoder().decode(device.files.get("/sdcard/window_dump.xml"));
+  const flags = 'checkable="false" checked="false" clickable="false" enabled="true" ' +
+    'focusable="false" focused="false" scrollable="false" long-clickable="false" ' +
+    'password="false" selected="false"';
+  assert.ok(
+    xml.startsWith(
+      "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>" +
+        '<hierarchy rotation="0"><node index="0" text="" resource-id="" ' +
+        `class="android.widget.FrameLayout" package="com.example.notes" content-desc="" ${flags} ` +
+        'bounds="[0,0][1080,2400]"><node index="0" text="" resource-id="" ' +
+        `class="android.widget.LinearLayout" package="com.example.notes" content-desc="" ${flags} ` +
+        'bounds="[0,0][1080,2400]"><node index="0" text="" resource-id="android:id/content" ' +
+        `class="android.widget.FrameLayout" package="com.example.notes" content-desc="" ${flags} ` +
+        'bounds="[0,0][1080,2400]">',
+    ),
+    xml.slice(0, 900),
+  );
+  assert.ok(xml.endsWith("</node></node></node></hierarchy>"));
+  // Text escaped as KXmlSerializer does; bounds in physical pixels (x 2.625) clipped to the
+  // screen; a row off screen is left out; a clickable node without any text is NAF.
+  assert.match(
+    xml,
+    /<node index="0" text="Notes &amp; &quot;more&quot;" resource-id="" class="android\.widget\.TextView" [^>]*bounds="\[42,42\]\[210,105\]" \/>/,
+  );
+  assert.match(
+    xml,
+    /<node index="1" text="\u2190" resource-id="" class="android\.widget\.Button" package="com\.example\.notes" content-desc="Back" checkable="false" checked="false" clickable="true" enabled="true" focusable="true"/,
+  );
+  assert.match(
+    xml,
+    /<node NAF="true" index="2" text="" resource-id="com\.example\.notes:id\/icon" class="android\.widget\.Button"/,
+  );
+  assert.match(
+    xml,
+    /<node index="1" text="" resource-id="" class="android\.widget\.ListView" [^>]*bounds="\[0,147\]\[1080,2400\]">/,
+  );
+  assert.match(
+    xml,
+    /<node index="0" text="Note 1" resource-id="com\.example\.notes:id\/note-1" class="android\.widget\.TextView" [^>]*bounds="\[0,147\]\[1080,315\]" \/>/,
+  );
+  assert.doesNotMatch(xml, /Note 60/);
+  // An empty field's text is its hint; a password's its dots.
+  assert.match(xml, /text="Write something" resource-id="" class="android\.widget\.EditText"/);
+  assert.match(xml, /text="\u2022\u2022\u2022" [^>]*password="true"/);
+  // Another file; /dev/tty (no terminal) is not written, the message printed all the same.
+  const other = await sh(
+    "uiautomator dump --compressed /data/local/tmp/d.xml && cat /data/local/tmp/d.xml",
+    phone,
+  );
+  assert.ok(other.out.startsWith("UI hierchary dumped to: /data/local/tmp/d.xml\n<?xml "));
+  const tty = await sh("uiautomator dump /dev/tty", phone);
+  assert.deepEqual([tty.out, tty.device.files.size], ["UI hierchary dumped to: /dev/tty\n", 0]);
+});
+
+test("uiautomator without a known subcommand prints its help on stderr, exit code 0", async () => {
+  const { out, err, code } = await sh("uiautomator");
+  assert.deepEqual([out, code], ["", 0]);
+  assert.match(
+    err,
+    /^Usage: uiautomator <subcommand> \[options\]\n\nAvailable subcommands:\n\nhelp: displays help message\n\nruntest: /,
+  );
+  assert.match(
+    err,
+    /\ndump: creates an XML dump of current UI hierarchy\n {4}dump \[--verbose\]\[file\]\n/,
+  );
+  assert.match(
+    err,
+    /default is\n {6}\/sdcard\/window_dump\.xml\n\nevents: prints out accessibility events until terminated\n\n$/,
+  );
 });

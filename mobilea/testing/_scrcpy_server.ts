@@ -31,7 +31,7 @@ import { startScreenEncoder } from "./_scrcpy_encoder.ts";
 import type { VirtualPhone } from "@sdk/web/testing";
 
 /** The scrcpy server version the simulator speaks; the client must ask for exactly this one. */
-export const SIMULATED_SCRCPY_VERSION = "3.3.3";
+const SIMULATED_SCRCPY_VERSION = "3.3.3";
 
 /** The main class of the scrcpy server. */
 export const SCRCPY_MAIN = "com.genymobile.scrcpy.Server";

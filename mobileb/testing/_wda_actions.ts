@@ -21,7 +21,7 @@ export const EDGE_POINTS = 20;
 /** Down-to-up time from which an edge swipe shows the app switcher instead of going home, ms. */
 export const APP_SWITCHER_MS = 500;
 /** How long the drag of `dragfromtoforduration` moves, after its hold, ms. */
-export const DRAG_MOVE_MS = 100;
+const DRAG_MOVE_MS = 100;
 // One finger position per frame while a finger moves.
 const FRAME_MS = 16;
 

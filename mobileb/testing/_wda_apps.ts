@@ -14,7 +14,7 @@ import type { WdaRequest, WdaRoute, WdaState } from "./_wda_state.ts";
 /** SpringBoard: the home screen and app switcher, as WDA reports it. */
 export const SPRINGBOARD = "com.apple.springboard";
 /** Safari: where web URLs open. */
-export const SAFARI = "com.apple.mobilesafari";
+const SAFARI = "com.apple.mobilesafari";
 
 /**
  * The name of the app in front, as WDA's `activeAppInfo` and the source's Application element give
@@ -29,24 +29,24 @@ export function activeAppName(phone: VirtualPhone): string {
 }
 
 /** XCUIApplicationState: unknown (not installed), not running, background, foreground. */
-export const APP_STATE = { unknown: 0, notRunning: 1, background: 3, foreground: 4 } as const;
+const APP_STATE = { unknown: 0, notRunning: 1, background: 3, foreground: 4 } as const;
 
 /** The phone's package for a bundle id. */
-export function packageOf(bundleId: string): string {
+function packageOf(bundleId: string): string {
   if (bundleId === SPRINGBOARD) return LAUNCHER_PACKAGE;
   if (bundleId === SAFARI) return BROWSER_PACKAGE;
   return bundleId;
 }
 
 /** The bundle id for a phone's package. */
-export function bundleIdOf(packageName: string): string {
+function bundleIdOf(packageName: string): string {
   if (packageName === LAUNCHER_PACKAGE) return SPRINGBOARD;
   if (packageName === BROWSER_PACKAGE) return SAFARI;
   return packageName;
 }
 
 /** Installed bundle ids, SpringBoard and Safari included. */
-export function installedBundleIds(phone: VirtualPhone): string[] {
+function installedBundleIds(phone: VirtualPhone): string[] {
   return phone.packages().map(bundleIdOf);
 }
 
@@ -72,12 +72,12 @@ export function requireInstalled(phone: VirtualPhone, bundleId: unknown): string
 }
 
 /** The app in front, as a bundle id (SpringBoard for the home screen and app switcher). */
-export function activeBundleId(phone: VirtualPhone): string {
+function activeBundleId(phone: VirtualPhone): string {
   return bundleIdOf(phone.foregroundApp().packageName);
 }
 
 /** The XCUIApplicationState of an app. */
-export function appState(phone: VirtualPhone, bundleId: string): number {
+function appState(phone: VirtualPhone, bundleId: string): number {
   if (!installedBundleIds(phone).includes(bundleId)) return APP_STATE.unknown;
   if (activeBundleId(phone) === bundleId) return APP_STATE.foreground;
   if (bundleId === SPRINGBOARD) return APP_STATE.background;
@@ -87,7 +87,7 @@ export function appState(phone: VirtualPhone, bundleId: string): number {
 }
 
 /** A process id for an app that stays the same while the front runs (not a real process). */
-export function pidOf(bundleId: string): number {
+function pidOf(bundleId: string): number {
   let hash = 0;
   for (const char of bundleId) hash = (hash * 31 + char.codePointAt(0)!) % 60000;
   return 1000 + hash;

@@ -29,9 +29,9 @@ import { typeKeys } from "./_wda_keys.ts";
 import type { WdaRequest, WdaRoute, WdaState } from "./_wda_state.ts";
 
 /** The W3C WebDriver key of an element reference (WebDriverAgent's `W3C_ELEMENT_KEY`). */
-export const W3C_ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
+const W3C_ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
 /** The JSON Wire Protocol key WDA sends beside it. */
-export const JSONWP_ELEMENT_KEY = "ELEMENT";
+const JSONWP_ELEMENT_KEY = "ELEMENT";
 
 /** An element reference as WDA answers it (compact responses, WDA's default). */
 function elementReference(state: WdaState, id: string): Record<string, string> {

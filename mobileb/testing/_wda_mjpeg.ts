@@ -45,7 +45,7 @@ const STREAM_HEADER = "HTTP/1.0 200 OK\r\nServer: WDA MJPEG Server\r\nConnection
  * Captures the phone's screen as a JPEG with Chromium's own encoder: `quality` 1-100, `percent`
  * of the physical size.
  */
-export function jpegCapturer(
+function jpegCapturer(
   phone: VirtualPhone,
 ): (quality: number, percent: number) => Promise<Uint8Array> {
   const sessions = new WeakMap<Page, Promise<CDPSession>>();

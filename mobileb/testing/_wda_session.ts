@@ -13,7 +13,7 @@ import { launchOrActivate, requireInstalled, SPRINGBOARD, terminate } from "./_w
 import type { WdaRequest, WdaRoute, WdaState } from "./_wda_state.ts";
 
 /** WDA's session information: the session id and its capabilities. */
-export function sessionInformation(state: WdaState): unknown {
+function sessionInformation(state: WdaState): unknown {
   const bundleId = state.session?.bundleId;
   return {
     sessionId: state.session?.id ?? null,

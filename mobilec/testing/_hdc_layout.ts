@@ -13,7 +13,12 @@
  * @module
  */
 
-import type { VirtualPhone } from "@sdk/web/testing";
+import {
+  readScreenElements,
+  type ScreenElement,
+  type ScreenElementKind,
+  type VirtualPhone,
+} from "@sdk/web/testing";
 
 /** One node of the layout: HarmonyOS's attribute names, every value a string. */
 export interface LayoutNode {
@@ -21,96 +26,25 @@ export interface LayoutNode {
   children: LayoutNode[];
 }
 
-// Runs in the page: the drawn elements of the body as nodes, bounds in CSS pixels.
-const COLLECT = `(() => {
-  const typeOf = (el, style) => {
-    const tag = el.tagName.toLowerCase();
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (tag === "button" || el.getAttribute("role") === "button" ||
-      (tag === "input" && /^(button|submit|reset)$/.test(type))) return "Button";
-    if (tag === "a" && el.hasAttribute("href")) return "Hyperlink";
-    if (tag === "input" && type === "checkbox") return "Checkbox";
-    if (tag === "input" && type === "radio") return "Radio";
-    if (tag === "input" && type === "range") return "Slider";
-    if (tag === "input" && type === "search") return "Search";
-    if (tag === "input") return "TextInput";
-    if (tag === "textarea" || el.isContentEditable) return "TextArea";
-    if (tag === "select") return "Select";
-    if (tag === "img" || tag === "svg" || tag === "canvas") return "Image";
-    if (tag === "ul" || tag === "ol") return "List";
-    if (tag === "li") return "ListItem";
-    const scrolls = /(auto|scroll)/.test(style.overflowY + style.overflowX) &&
-      (el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth);
-    if (scrolls) return "Scroll";
-    if (ownText(el)) return "Text";
-    return style.display.includes("flex") && !style.flexDirection.startsWith("column")
-      ? "Row" : "Column";
-  };
-  const ownText = (el) => [...el.childNodes].filter((n) => n.nodeType === 3)
-    .map((n) => n.textContent).join(" ").replace(/\\s+/g, " ").trim();
-  const color = (css) => {
-    const m = /rgba?\\(([\\d.]+),\\s*([\\d.]+),\\s*([\\d.]+)(?:,\\s*([\\d.]+))?\\)/.exec(css);
-    if (!m) return "#00000000";
-    const hex = (n) => Math.round(Number(n)).toString(16).padStart(2, "0").toUpperCase();
-    return "#" + hex(m[4] === undefined ? 255 : Number(m[4]) * 255) + hex(m[1]) + hex(m[2]) + hex(m[3]);
-  };
-  const SKIP = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title"]);
-  const walk = (el) => {
-    if (SKIP.has(el.tagName.toLowerCase())) return [];
-    const style = getComputedStyle(el);
-    if (style.display === "none") return [];
-    const children = [];
-    for (const child of el.children) children.push(...walk(child));
-    const r = el.getBoundingClientRect();
-    if (style.visibility === "hidden" || r.width <= 0 || r.height <= 0) return children;
-    const type = typeOf(el, style);
-    const editable = type === "TextInput" || type === "TextArea" || type === "Search";
-    const checkable = type === "Checkbox" || type === "Radio";
-    const interactive = ["Button", "Hyperlink", "Checkbox", "Radio", "Slider", "Select"].includes(type) ||
-      editable || style.cursor === "pointer" || typeof el.onclick === "function";
-    return [{
-      type,
-      rect: { left: r.left, top: r.top, right: r.right, bottom: r.bottom },
-      text: editable ? String(el.value ?? el.textContent ?? "") : ["Button", "Hyperlink"].includes(type)
-        ? (el.innerText || el.textContent || "").replace(/\\s+/g, " ").trim() : ownText(el),
-      id: el.id || "",
-      description: el.getAttribute("aria-label") || el.getAttribute("alt") || "",
-      hint: el.getAttribute("placeholder") || "",
-      checkable, checked: checkable && el.checked === true,
-      clickable: interactive, enabled: !el.disabled,
-      focused: document.activeElement === el,
-      scrollable: type === "Scroll" || type === "List" && el.scrollHeight > el.clientHeight,
-      selected: el.getAttribute("aria-selected") === "true" || el.selected === true,
-      opacity: Number(style.opacity),
-      backgroundColor: color(style.backgroundColor),
-      zIndex: Number.parseInt(style.zIndex) || 0,
-      children,
-    }];
-  };
-  const body = document.body;
-  return { width: innerWidth, height: innerHeight, location: location.pathname + location.hash,
-    children: body ? walk(body) : [] };
-})()`;
-
-interface RawNode {
-  type: string;
-  rect: { left: number; top: number; right: number; bottom: number };
-  text: string;
-  id: string;
-  description: string;
-  hint: string;
-  checkable: boolean;
-  checked: boolean;
-  clickable: boolean;
-  enabled: boolean;
-  focused: boolean;
-  scrollable: boolean;
-  selected: boolean;
-  opacity: number;
-  backgroundColor: string;
-  zIndex: number;
-  children: RawNode[];
-}
+/** ArkUI's component name for each kind of drawn element. */
+const ARKUI_TYPES: Readonly<Record<ScreenElementKind, string>> = {
+  button: "Button",
+  link: "Hyperlink",
+  checkbox: "Checkbox",
+  radio: "Radio",
+  slider: "Slider",
+  search: "Search",
+  textInput: "TextInput",
+  textArea: "TextArea",
+  select: "Select",
+  image: "Image",
+  list: "List",
+  listItem: "ListItem",
+  scroll: "Scroll",
+  text: "Text",
+  row: "Row",
+  column: "Column",
+};
 
 /** The window id uitest reports for the app on screen (a fixed number: there is one window). */
 const WINDOW_ID = "1";
@@ -151,16 +85,11 @@ const TOP_KEYS = [
  */
 export async function dumpLayout(phone: VirtualPhone): Promise<LayoutNode> {
   const { packageName, activity } = phone.foregroundApp();
-  const raw = await phone.foregroundPage().evaluate(COLLECT) as {
-    width: number;
-    height: number;
-    location: string;
-    children: RawNode[];
-  };
+  const raw = await readScreenElements(phone);
   const px = (n: number) => Math.round(n * phone.density);
   const screen = bounds(0, 0, phone.width, phone.height);
   let next = 0;
-  const convert = (node: RawNode, hierarchy: string): LayoutNode => {
+  const convert = (node: ScreenElement, hierarchy: string): LayoutNode => {
     const id = String(++next);
     const clipped = bounds(
       Math.max(0, px(node.rect.left)),
@@ -199,7 +128,7 @@ export async function dumpLayout(phone: VirtualPhone): Promise<LayoutNode> {
         scrollable: String(node.scrollable),
         selected: String(node.selected),
         text: node.text,
-        type: node.type,
+        type: ARKUI_TYPES[node.kind],
         visible: "true",
         zIndex: String(node.zIndex),
       },

@@ -32,9 +32,9 @@ import { missionList } from "./_hdc_missions.ts";
 import { AA_HELP, BM_COMMANDS, BM_HELP, KNOWN_AA, UITEST_HELP } from "./_hdc_help.ts";
 
 /** How long `uitest uiInput longClick` holds, ms (the simulator's choice). */
-export const LONG_CLICK_MS = 1500;
+const LONG_CLICK_MS = 1500;
 /** Default speed of `swipe`, `fling`, `drag` and `dircFling`, px/s (uitest's default). */
-export const DEFAULT_SWIPE_SPEED = 600;
+const DEFAULT_SWIPE_SPEED = 600;
 /** JPEG quality of `snapshot_display` files. */
 const SNAPSHOT_JPEG_QUALITY = 90;
 

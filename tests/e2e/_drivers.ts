@@ -10,7 +10,7 @@
  */
 
 import { after } from "node:test";
-import { test } from "../helpers/test.ts";
+import { test, type TestOptions } from "../helpers/test.ts";
 import type { Browser as BrowserB, Page as PageB } from "playwright-core";
 import { type Browser as BrowserA, launch, type Page as PageA } from "puppeteer-core";
 import { DriverAPageAgent, DriverBPageAgent } from "@sdk/web";
@@ -255,4 +255,20 @@ export function driverTest(name: string, fn: (e2e: E2e) => Promise<void>): void 
       await fn(env(driver, url));
     });
   }
+}
+
+/**
+ * Registers `fn` as one test, `"<driver>: name"`, for one driver only: for a test file that keeps
+ * to one browser.
+ */
+export function singleDriverTest(
+  driver: DriverName,
+  name: string,
+  fn: (e2e: E2e) => Promise<void>,
+  options: TestOptions = {},
+): void {
+  test(`${driver}: ${name}`, options, async () => {
+    const { url } = await appServer;
+    await fn(env(driver, url));
+  });
 }

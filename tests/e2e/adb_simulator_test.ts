@@ -382,6 +382,58 @@ test("adb push and pull go through the sync service to the simulator's file syst
   }
 });
 
+test("uiautomator dump writes the window's hierarchy as tools pull and parse it, boxes measured in the page", async () => {
+  await freshNotes();
+  const dumped = await shell("uiautomator dump");
+  assert.deepEqual(dumped, {
+    out: "UI hierchary dumped to: /sdcard/window_dump.xml\n",
+    err: "",
+    code: 0,
+  });
+  const dir = await mkdtemp(join(tmpdir(), "adb-sim-"));
+  try {
+    const pull = await adb("-s", front.serial, "pull", "/sdcard/window_dump.xml", dir);
+    assert.equal(pull.code, 0, pull.stderr);
+    const xml = await readFile(join(dir, "window_dump.xml"), "utf8");
+    assert.match(
+      xml,
+      /^<\?xml version='1\.0' encoding='UTF-8' standalone='yes' \?><hierarchy rotation="0"><node /,
+    );
+    // Note 3 as a TextView of the app's package with its resource id; its bounds are the page's
+    // box of #note-3 in physical pixels (CSS pixels x 2.625, rounded), clipped to the screen
+    const note = /<node [^>]*resource-id="com\.example\.notes:id\/note-3"[^>]*>/.exec(xml)?.[0];
+    assert.ok(note, "no node for #note-3");
+    assert.match(note, / text="Note 3" /);
+    assert.match(note, / class="android\.widget\.TextView" package="com\.example\.notes" /);
+    const box = (await phone.foregroundPage().locator("#note-3").boundingBox())!;
+    // (the page is 412 CSS pixels wide: its right edge, 1082, is clipped to the screen's 1080).
+    const edges = [box.x, box.y, box.x + box.width, box.y + box.height]
+      .map((v, i) => Math.min(Math.round(v * DENSITY), i % 2 ? 2400 : 1080));
+    assert.match(
+      note,
+      new RegExp(` bounds="\\[${edges[0]},${edges[1]}\\]\\[${edges[2]},${edges[3]}\\]"`),
+    );
+    // Only what is on screen: Note 30 is below the fold.
+    assert.doesNotMatch(xml, /Note 30/);
+    // Tapping the center of the bounds opens the note, as a tool reading the dump would do.
+    const [l, t, r, b] = note.match(/bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"/)!.slice(1).map(
+      Number,
+    );
+    await shell(`input tap ${Math.round((l + r) / 2)} ${Math.round((t + b) / 2)}`);
+    await waitFor(() => phone.foregroundPage().url().endsWith("#/note/3"), "the detail of Note 3");
+    // Dumped and printed in one command, as MobileA's target checks read it.
+    const both = await shell(
+      "uiautomator dump /data/local/tmp/d.xml && cat /data/local/tmp/d.xml",
+    );
+    assert.match(both.out, /^UI hierchary dumped to: \/data\/local\/tmp\/d\.xml\n<\?xml /);
+    assert.match(both.out, /class="android\.widget\.EditText"[^>]*focusable="true"/);
+    assert.doesNotMatch(both.out, /id\/note-3"/, "the hidden list is not dumped");
+    assert.match(both.out, /text="Note 3" resource-id="com\.example\.notes:id\/detail-title"/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test("the yadb helper, once pushed, commits any Unicode text through app_process", async () => {
   await freshNotes();
   const page = phone.foregroundPage();

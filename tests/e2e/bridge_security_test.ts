@@ -281,17 +281,17 @@ test("forged extension clients get no welcome, no command and nothing the agent 
     forge({ type: "hello", token: "guessed-token-0000", version: "0.1.0" }),
     // The new hello, then a made-up proof.
     forge(
-      { type: "hello", protocol: 2, nonce: nonce(), version: "0.1.0" },
+      { type: "hello", protocol: 3, nonce: nonce(), version: "0.1.0" },
       (f) => f.type === "challenge" ? { type: "auth", proof: nonce() } : undefined,
     ),
     // The new hello, then the server's own proof sent back.
     forge(
-      { type: "hello", protocol: 2, nonce: nonce(), version: "0.1.0" },
+      { type: "hello", protocol: 3, nonce: nonce(), version: "0.1.0" },
       (f) => f.type === "challenge" ? { type: "auth", proof: f.proof } : undefined,
     ),
     // Claiming to be unpaired.
     forge(
-      { type: "hello", protocol: 2, nonce: nonce(), version: "0.1.0" },
+      { type: "hello", protocol: 3, nonce: nonce(), version: "0.1.0" },
       (f) => f.type === "challenge" ? { type: "auth", unpaired: true } : undefined,
     ),
   ]);
@@ -310,7 +310,7 @@ test("forged extension clients get no welcome, no command and nothing the agent 
   await setExtension({ port });
   await connected;
   const password = "hunter2-not-for-forgers";
-  const late = forge({ type: "hello", protocol: 2, nonce: nonce(), version: "0.1.0" });
+  const late = forge({ type: "hello", protocol: 3, nonce: nonce(), version: "0.1.0" });
   await agent.aiInput("the key input", { value: password });
   assert.equal(await page.inputValue("#key-input"), password);
   const { frames, code } = await late;

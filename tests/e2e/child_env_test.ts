@@ -27,6 +27,11 @@ const FIXTURE_ENV: Record<string, string> = {
   OPENAI_API_KEY: `${SECRET}-openai`,
   SDK_BRIDGE_TOKEN: `${SECRET}-bridge`,
   ANDROID_API_KEY: `${SECRET}-android`,
+  // Signing secrets under a tool's prefix: no pattern passes them (issue 36).
+  ANDROID_KEYSTORE_PASS: `${SECRET}-keystore`,
+  ADB_SIGNING_KEY_PASSPHRASE: `${SECRET}-adb-signing`,
+  OHOS_SIGN_PWD: `${SECRET}-ohos-sign`,
+  HDC_AUTH_CREDENTIAL: `${SECRET}-hdc`,
   // What each tool may read: passed on.
   ANDROID_SDK_HOME: "/tmp/child-env-android",
   OHOS_HDC_SERVER_PORT: "8710",
@@ -110,7 +115,16 @@ const SECRETS = ["SDK_MODEL_API_KEY", "SDK_MODEL_BASE_URL", "OPENAI_API_KEY", "S
 
 function assertNoSecrets(kind: string, env: Record<string, string>): void {
   assert.ok(env.PATH && env.HOME, `${kind}: its environment was read (PATH, HOME)`);
-  for (const name of [...SECRETS, "ANDROID_API_KEY"]) {
+  for (
+    const name of [
+      ...SECRETS,
+      "ANDROID_API_KEY",
+      "ANDROID_KEYSTORE_PASS",
+      "ADB_SIGNING_KEY_PASSPHRASE",
+      "OHOS_SIGN_PWD",
+      "HDC_AUTH_CREDENTIAL",
+    ]
+  ) {
     assert.equal(env[name], undefined, `${kind} has ${name} in its environment`);
   }
   for (const [name, value] of Object.entries(env)) {

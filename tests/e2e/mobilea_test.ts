@@ -43,7 +43,13 @@ import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts"
 import { freePort } from "../helpers/free_port.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
-import { NOTES_TASK_OUTPUT, notesTaskPlanner, phoneBox } from "../helpers/phone.ts";
+import {
+  lastInput,
+  locateBy,
+  NOTES_TASK_OUTPUT,
+  notesTaskPlanner,
+  phoneBox,
+} from "../helpers/phone.ts";
 
 const NOTES = "com.example.notes";
 const SETTINGS = "com.example.settings";
@@ -155,20 +161,6 @@ async function mobileAgent(
   return { agent, model, device };
 }
 
-/** Locates by a map of descriptions to selectors on the phone's current page. */
-function locateBy(targets: Record<string, string>, target: VirtualPhone = phone) {
-  return async ({ target: description }: { target: string }) => {
-    const selector = targets[description.trim()];
-    return selector ? await boxOf(selector, target) : null;
-  };
-}
-
-function lastInput<T extends VirtualPhone["inputs"][number]["type"]>(type: T) {
-  return phone.inputs.filter((i) => i.type === type).at(-1) as
-    | Extract<VirtualPhone["inputs"][number], { type: T }>
-    | undefined;
-}
-
 for (const shrink of [1, 3]) {
   test(
     `aiTap lands on the element at density 2.625${
@@ -177,12 +169,12 @@ for (const shrink of [1, 3]) {
     async () => {
       await freshNotes();
       const { agent, model } = await mobileAgent({
-        locate: locateBy({ "Note 12": "#note-12" }),
+        locate: locateBy(phone, { "Note 12": "#note-12" }),
       }, { screenshotShrinkFactor: shrink });
       const box = await boxOf("#note-12");
       await agent.aiTap("Note 12");
       // The tap reached the phone in physical pixels inside the element's box x density.
-      const tap = lastInput("tap");
+      const tap = lastInput(phone, "tap");
       assert.ok(tap);
       const inside = (v: number, start: number, size: number) =>
         v >= start * DENSITY && v <= (start + size) * DENSITY;
@@ -245,7 +237,9 @@ test("aiInput types ASCII, accented, Chinese and %s text into the field, and hid
   await phone.launchApp(NOTES);
   await page().evaluate(() => location.hash = "#/note/4");
   await waitFor(async () => await page().locator("#note-text").isVisible(), "the text field");
-  const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) });
+  const { agent } = await mobileAgent({
+    locate: locateBy(phone, { "the Text field": "#note-text" }),
+  });
   const cases: [string, "keys" | "ime"][] = [
     ["hello world 42", "keys"],
     ["café crème", "ime"],
@@ -255,7 +249,7 @@ test("aiInput types ASCII, accented, Chinese and %s text into the field, and hid
   for (const [value, method] of cases) {
     await agent.aiInput("the Text field", { value });
     assert.equal(await page().locator("#note-text").inputValue(), value, `typing ${value}`);
-    const typed = lastInput("text");
+    const typed = lastInput(phone, "text");
     assert.equal(typed?.method, method, `${value} went through ${typed?.method}`);
     assert.equal(await phone.keyboardShown(), false, "the keyboard is still up");
   }
@@ -283,7 +277,9 @@ test(
     await freshNotes();
     await page().evaluate(() => location.hash = "#/note/5");
     await waitFor(async () => await page().locator("#note-text").isVisible(), "the text field");
-    const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) });
+    const { agent } = await mobileAgent({
+      locate: locateBy(phone, { "the Text field": "#note-text" }),
+    });
     /** The text-entry and key commands the device received since `from` (no taps, no dumpsys). */
     const entered = (from: number) =>
       front.commands.slice(from).filter((c) =>
@@ -340,7 +336,9 @@ test("without the yadb helper, text only it types is a MissingDependencyError be
   const removed = await adb("-s", front.serial, "shell", "rm", "/data/local/tmp/yadb");
   assert.equal(removed.code, 0, removed.stderr);
   try {
-    const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) });
+    const { agent } = await mobileAgent({
+      locate: locateBy(phone, { "the Text field": "#note-text" }),
+    });
     await agent.aiInput("the Text field", { value: "kept" });
     const from = front.commands.length;
     const error = await agent.aiInput("the Text field", { value: "café" }).then(
@@ -376,7 +374,7 @@ test("launch, terminate, back, home and recentApps show in the phone's state", a
   assert.equal(phone.foregroundApp().packageName, NOTES);
   await agent.terminate("My Settings");
   assert.ok(!phone.runningApps().includes(SETTINGS), "settings still runs");
-  assert.deepEqual(lastInput("stop"), { type: "stop", packageName: SETTINGS });
+  assert.deepEqual(lastInput(phone, "stop"), { type: "stop", packageName: SETTINGS });
   // Back from the notes app's first page leaves it for the home screen.
   await agent.back();
   assert.equal(phone.foregroundApp().packageName, "com.android.launcher3");
@@ -444,7 +442,7 @@ test("the planner's Launch and Terminate resolve app names through appNameMappin
   await agent.aiAct("open my settings, then stop it");
   const launched = phone.inputs.filter((i) => i.type === "launch").at(-1);
   assert.equal(launched && "packageName" in launched ? launched.packageName : undefined, SETTINGS);
-  assert.deepEqual(lastInput("stop"), { type: "stop", packageName: SETTINGS });
+  assert.deepEqual(lastInput(phone, "stop"), { type: "stop", packageName: SETTINGS });
 });
 
 test("PullGesture swipes from near the top edge down, or from near the bottom edge up", async () => {
@@ -486,7 +484,7 @@ test("PullGesture swipes from near the top edge down, or from near the bottom ed
 });
 
 test("without the scrcpy server jar aiPinch rejects with MissingDependencyError, saying what to push where; Pinch is not in the action space", async () => {
-  const { agent, model, device } = await mobileAgent({ locate: locateBy({ map: "#list" }) });
+  const { agent, model, device } = await mobileAgent({ locate: locateBy(phone, { map: "#list" }) });
   await assert.rejects(
     agent.aiPinch("map", { direction: "out" }),
     (e: Error) =>
@@ -524,7 +522,7 @@ test("with the scrcpy server jar pushed, aiPinch zooms the zoom app in and out t
     );
     assert.equal(push.code, 0, push.stderr);
     const { agent, model, device } = await mobileAgent(
-      { locate: locateBy({ "the photo": "#photo" }, zoomPhone) },
+      { locate: locateBy(zoomPhone, { "the photo": "#photo" }) },
       { serial: zoomFront.serial },
     );
     const zoom = async () =>
@@ -714,11 +712,11 @@ test("a device gone in the middle of a step is a ConnectionError (lost) naming i
 
 test("aiScroll swipes the list the right way, aiLongPress holds long enough to pin a note", async () => {
   await freshNotes();
-  const { agent } = await mobileAgent({ locate: locateBy({ "Note 3": "#note-3" }) });
+  const { agent } = await mobileAgent({ locate: locateBy(phone, { "Note 3": "#note-3" }) });
   await agent.aiScroll(undefined, { direction: "down", distance: 300 });
   const scrolled = await page().evaluate<number>("scrollY");
   assert.ok(scrolled > 100, `the list scrolled by ${scrolled} CSS px, expected about 300 or more`);
-  const swipe = lastInput("swipe");
+  const swipe = lastInput(phone, "swipe");
   assert.ok(swipe);
   assert.ok(swipe.y2 < swipe.y1, "revealing content below moves the finger up");
   await agent.aiScroll(undefined, { direction: "up", scrollType: "scrollToTop" });
@@ -735,7 +733,9 @@ test("autoDismissKeyboard: false leaves the keyboard up after aiInput", async ()
   await freshNotes();
   await page().evaluate(() => location.hash = "#/note/6");
   await waitFor(async () => await page().locator("#note-text").isVisible(), "the text field");
-  const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) }, {
+  const { agent } = await mobileAgent({
+    locate: locateBy(phone, { "the Text field": "#note-text" }),
+  }, {
     autoDismissKeyboard: false,
   });
   await agent.aiInput("the Text field", { value: "stay" });

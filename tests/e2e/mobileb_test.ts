@@ -46,7 +46,7 @@ import { imageSizeFromDataUri } from "../../core/image/size.ts";
 import { freePort } from "../helpers/free_port.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
-import { phoneBox } from "../helpers/phone.ts";
+import { locateBy, phoneBox } from "../helpers/phone.ts";
 
 const NOTES = "com.example.notes";
 const SETTINGS = "com.example.settings";
@@ -146,13 +146,6 @@ async function mobileAgent(
   return { agent, model, device };
 }
 
-function locateBy(targets: Record<string, string>, target: VirtualPhone = phone) {
-  return async ({ target: description }: { target: string }) => {
-    const selector = targets[description.trim()];
-    return selector ? await boxOf(selector, target) : null;
-  };
-}
-
 /** The fingers of the touch events the phone got since `from` (an index into its inputs). */
 function touchesSince(from: number, target: VirtualPhone = phone): TouchPoint[][] {
   return target.inputs.slice(from).filter((
@@ -170,7 +163,7 @@ for (const shrink of [1, 3]) {
     async () => {
       await freshNotes();
       const { agent, model } = await mobileAgent({
-        locate: locateBy({ "Note 12": "#note-12" }),
+        locate: locateBy(phone, { "Note 12": "#note-12" }),
       }, { screenshotShrinkFactor: shrink });
       const box = await boxOf("#note-12");
       const from = phone.inputs.length;
@@ -211,7 +204,7 @@ test("aiInput types ASCII and non-ASCII text, replaces it, and dismisses the key
   await freshNotes();
   await phone.launchApp(NOTES);
   const { agent } = await mobileAgent({
-    locate: locateBy({ "Note 1": "#note-1", "the note text field": "#note-text" }),
+    locate: locateBy(phone, { "Note 1": "#note-1", "the note text field": "#note-text" }),
     // Two taps on one spot within the double-tap interval (300 ms) are a double tap, which
     // selects text, on iOS as in Chromium: the agent's default wait keeps its taps apart.
   }, { waitAfterAction: 500 });
@@ -263,7 +256,11 @@ test("aiScroll, the planner's Swipe, aiLongPress and aiDoubleClick act on the no
   const plans = [{ type: "Swipe", param: { direction: "up", distance: 200 } }];
   let step = 0;
   const { agent } = await mobileAgent({
-    locate: locateBy({ "Note 2": "#note-2", "Note 1": "#note-1", "the +1 button": "#increment" }),
+    locate: locateBy(phone, {
+      "Note 2": "#note-2",
+      "Note 1": "#note-1",
+      "the +1 button": "#increment",
+    }),
     plan() {
       const action = plans[step++];
       return action ? { log: "swipe", action } : { log: "done", finished: true };
@@ -412,7 +409,7 @@ test("a reused session is used as given and left alive after destroy", async () 
   const sessionId: string = created.value.sessionId;
   await freshNotes();
   const { agent, device } = await mobileAgent({
-    locate: locateBy({ "Note 3": "#note-3" }),
+    locate: locateBy(phone, { "Note 3": "#note-3" }),
   }, { sessionId });
   await agent.aiTap("Note 3");
   await waitFor(() => page().url().endsWith("#/note/3"), "Note 3");
@@ -439,7 +436,7 @@ test("clearing a field goes through the W3C element reference, with no ELEMENT k
   // A WDA that answers element references with the W3C key only, as a W3C-only server does.
   const w3cOnly = await startWdaFront(phone, { legacyElementKey: false });
   const { agent } = await mobileAgent({
-    locate: locateBy({ "Note 1": "#note-1", "the note text field": "#note-text" }),
+    locate: locateBy(phone, { "Note 1": "#note-1", "the note text field": "#note-text" }),
   }, {
     driverPort: w3cOnly.port,
     driverMjpegPort: w3cOnly.mjpegPort,
@@ -484,9 +481,9 @@ test("two devices at once on distinct ports each drive their own phone", async (
   try {
     await freshNotes();
     await freshNotes(second);
-    const one = await mobileAgent({ locate: locateBy({ "Note 5": "#note-5" }) });
+    const one = await mobileAgent({ locate: locateBy(phone, { "Note 5": "#note-5" }) });
     const two = await mobileAgent(
-      { locate: locateBy({ "Note 7": "#note-7" }, second) },
+      { locate: locateBy(second, { "Note 7": "#note-7" }) },
       { driverPort: secondFront.port, driverMjpegPort: secondFront.mjpegPort },
     );
     await Promise.all([one.agent.aiTap("Note 5"), two.agent.aiTap("Note 7")]);
@@ -575,7 +572,7 @@ test(
 
 test("a driver error answer fails the step with WDA's error, message and the route", async () => {
   await freshNotes();
-  const { agent } = await mobileAgent({ locate: locateBy({ "Note 2": "#note-2" }) });
+  const { agent } = await mobileAgent({ locate: locateBy(phone, { "Note 2": "#note-2" }) });
   await agent.aiLocate("Note 2"); // the session exists before the fault is set
   front.injectFault({
     method: "POST",
@@ -602,7 +599,7 @@ test("a driver error answer fails the step with WDA's error, message and the rou
 
 test("a connection dropped mid-step fails it naming the route and host:port", async () => {
   await freshNotes();
-  const { agent } = await mobileAgent({ locate: locateBy({ "Note 4": "#note-4" }) });
+  const { agent } = await mobileAgent({ locate: locateBy(phone, { "Note 4": "#note-4" }) });
   front.injectFault({ method: "GET", path: "/screenshot", kind: "drop" });
   await assert.rejects(agent.aiTap("Note 4"), (e: Error) => {
     const cause = e instanceof ConnectionError ? e : e.cause;

@@ -43,7 +43,13 @@ import {
 import { type HdcFront, startHdcFront } from "@sdk/mobilec/testing";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
-import { NOTES_TASK_OUTPUT, notesTaskPlanner, phoneBox } from "../helpers/phone.ts";
+import {
+  lastInput,
+  locateBy,
+  NOTES_TASK_OUTPUT,
+  notesTaskPlanner,
+  phoneBox,
+} from "../helpers/phone.ts";
 
 const NOTES = "com.example.notes";
 const SETTINGS = "com.example.settings";
@@ -146,19 +152,6 @@ async function mobileAgent(
   return { agent, model, device };
 }
 
-function locateBy(targets: Record<string, string>, target: VirtualPhone = phone) {
-  return async ({ target: description }: { target: string }) => {
-    const selector = targets[description.trim()];
-    return selector ? await boxOf(selector, target) : null;
-  };
-}
-
-function lastInput<T extends VirtualPhone["inputs"][number]["type"]>(type: T) {
-  return phone.inputs.filter((i) => i.type === type).at(-1) as
-    | Extract<VirtualPhone["inputs"][number], { type: T }>
-    | undefined;
-}
-
 /** The uitest commands the SDK ran, newest last (`click 123 456`, `keyEvent Back`, ...). */
 function uiInputs(): string[] {
   return front.commands.map((c) => c.argv.at(-1) ?? "").filter((a) => a.startsWith("uitest"))
@@ -173,11 +166,11 @@ for (const shrink of [1, 3]) {
     async () => {
       await freshNotes();
       const { agent, model } = await mobileAgent({
-        locate: locateBy({ "Note 12": "#note-12" }),
+        locate: locateBy(phone, { "Note 12": "#note-12" }),
       }, { screenshotShrinkFactor: shrink });
       const box = await boxOf("#note-12");
       await agent.aiTap("Note 12");
-      const tap = lastInput("tap");
+      const tap = lastInput(phone, "tap");
       assert.ok(tap);
       const inside = (v: number, start: number, size: number) =>
         v >= start * DENSITY && v <= (start + size) * DENSITY;
@@ -274,11 +267,13 @@ test("exposeRunToolShellAction: false: no RunToolShell for the planner, runToolS
 
 test("aiInput types ASCII, accented, Chinese and quoted text, and hides the keyboard", async () => {
   await openNote(4);
-  const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) });
+  const { agent } = await mobileAgent({
+    locate: locateBy(phone, { "the Text field": "#note-text" }),
+  });
   for (const value of ["hello world 42", "café crème", "你好，世界", `it's "quoted" $HOME`]) {
     await agent.aiInput("the Text field", { value });
     assert.equal(await page().locator("#note-text").inputValue(), value, `typing ${value}`);
-    assert.deepEqual(lastInput("text"), { type: "text", text: value, method: "ime" });
+    assert.deepEqual(lastInput(phone, "text"), { type: "text", text: value, method: "ime" });
     assert.equal(await phone.keyboardShown(), false, "the keyboard is still up");
   }
   // The field was emptied with Ctrl+A and Backspace, the keyboard hidden with Escape (esc-first).
@@ -319,7 +314,9 @@ test(
   },
   async () => {
     await openNote(5);
-    const { agent } = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) });
+    const { agent } = await mobileAgent({
+      locate: locateBy(phone, { "the Text field": "#note-text" }),
+    });
     /** The text and key commands uitest received since `from` (no clicks). */
     const entered = (from: number) =>
       uiInputs().slice(from).filter((c) => c.startsWith("text ") || c.startsWith("keyEvent "));
@@ -412,12 +409,12 @@ test(
 
 test("autoDismissKeyboard: false leaves the keyboard up; back-first dismisses with Back", async () => {
   await openNote(6);
-  const kept = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) }, {
+  const kept = await mobileAgent({ locate: locateBy(phone, { "the Text field": "#note-text" }) }, {
     autoDismissKeyboard: false,
   });
   await kept.agent.aiInput("the Text field", { value: "stay" });
   assert.equal(await phone.keyboardShown(), true);
-  const back = await mobileAgent({ locate: locateBy({ "the Text field": "#note-text" }) }, {
+  const back = await mobileAgent({ locate: locateBy(phone, { "the Text field": "#note-text" }) }, {
     keyboardDismissStrategy: "back-first",
   });
   await back.agent.aiInput("the Text field", { value: "gone" });
@@ -447,7 +444,7 @@ test("launch (bundle, bundle/Ability, mapped name, URL), terminate, back, home, 
   assert.equal(phone.foregroundApp().packageName, NOTES);
   await agent.terminate("My Settings");
   assert.ok(!phone.runningApps().includes(SETTINGS), "settings still runs");
-  assert.deepEqual(lastInput("stop"), { type: "stop", packageName: SETTINGS });
+  assert.deepEqual(lastInput(phone, "stop"), { type: "stop", packageName: SETTINGS });
   // A web URL opens in the phone's browser app.
   await agent.launch(`${apps.url}settings/index.html`);
   assert.equal(phone.foregroundApp().packageName, BROWSER_PACKAGE);
@@ -523,7 +520,7 @@ test("the planner's Launch and Terminate resolve app names; no Pinch, aiPinch is
   await agent.aiAct("open my settings, then stop it");
   const launched = phone.inputs.filter((i) => i.type === "launch").at(-1);
   assert.deepEqual(launched, { type: "launch", packageName: SETTINGS, activity: "MainAbility" });
-  assert.deepEqual(lastInput("stop"), { type: "stop", packageName: SETTINGS });
+  assert.deepEqual(lastInput(phone, "stop"), { type: "stop", packageName: SETTINGS });
   assert.ok(!device.actionSpace().some((a) => a.name === "Pinch"));
   await assert.rejects(
     agent.aiPinch(undefined, { direction: "out" }),
@@ -550,11 +547,11 @@ test("aiAct runs a task over the two screens of the notes app", async () => {
 
 test("aiScroll swipes the list the right way, aiLongPress holds long enough to pin a note", async () => {
   await freshNotes();
-  const { agent } = await mobileAgent({ locate: locateBy({ "Note 3": "#note-3" }) });
+  const { agent } = await mobileAgent({ locate: locateBy(phone, { "Note 3": "#note-3" }) });
   await agent.aiScroll(undefined, { direction: "down", distance: 300 });
   const scrolled = await page().evaluate<number>("scrollY");
   assert.ok(scrolled > 100, `the list scrolled by ${scrolled} CSS px, expected about 300 or more`);
-  const swipe = lastInput("swipe");
+  const swipe = lastInput(phone, "swipe");
   assert.ok(swipe);
   assert.ok(swipe.y2 < swipe.y1, "revealing content below moves the finger up");
   // uitest takes a speed: 300 vp in 500 ms is 1950 px/s at density 3.25.
@@ -571,7 +568,7 @@ test("aiDoubleClick counts twice; the planner's Swipe and DragAndDrop move one f
   await openNote(8);
   let step = 0;
   const { agent } = await mobileAgent({
-    locate: locateBy({ "the +1 button": "#increment" }),
+    locate: locateBy(phone, { "the +1 button": "#increment" }),
     async plan() {
       step++;
       if (step === 1) {
@@ -601,7 +598,7 @@ test("aiDoubleClick counts twice; the planner's Swipe and DragAndDrop move one f
   const from = await boxOf("#count");
   const to = await boxOf("#increment");
   await agent.aiAct("swipe up, then drag the count onto the +1 button");
-  const swipe = lastInput("swipe");
+  const swipe = lastInput(phone, "swipe");
   assert.ok(swipe && swipe.x1 === swipe.x2, "a vertical swipe");
   // 200 vp up from the screen's center, in physical pixels.
   assert.ok(Math.abs(swipe.y1 - swipe.y2 - 200 * DENSITY) <= 1, JSON.stringify(swipe));
@@ -631,7 +628,7 @@ test("legacy typing with keyboardTypeDelay sends one code point at a time; custo
     call: () => Promise.resolve(),
   };
   const { agent, device } = await mobileAgent(
-    { locate: locateBy({ "the Text field": "#note-text" }) },
+    { locate: locateBy(phone, { "the Text field": "#note-text" }) },
     { keyboardTypeDelay: 5, customActions: [custom] },
   );
   assert.equal(device.actionSpace().at(-1)?.name, "Shake");

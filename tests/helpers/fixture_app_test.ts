@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { test } from "./test.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -80,6 +81,55 @@ test("list.html adds, completes and deletes items and shows the count", async ()
     }
     assert.equal(await page.textContent("#item-count"), "1 item");
   });
+});
+
+test("todos.html: each trap of a batched plan puts another element where its target was", async () => {
+  // The center of an element now, and the data-key of what is at a point now.
+  const keyAt = (page: Page, selector: string) =>
+    page.evaluate((sel) => {
+      const r = document.querySelector(sel)!.getBoundingClientRect();
+      return [r.left + r.width / 2, r.top + r.height / 2];
+    }, selector);
+  const at = (page: Page, point: number[]) =>
+    page.evaluate(([x, y]) => {
+      const el = document.elementFromPoint(x, y)?.closest("[data-key]") as HTMLElement | null;
+      return el?.dataset.key;
+    }, point);
+  await onPage("todos.html", async (page) => {
+    // A new row takes the place of the Active filter link.
+    const active = await keyAt(page, '[data-key="filter:Active"]');
+    await page.fill("#title", "Water plants");
+    await page.press("#title", "Enter");
+    assert.equal(await at(page, active), "row:Water plants");
+    // Typing a todo opens its suggestions over the Note field.
+    const note = await keyAt(page, "#note");
+    await page.click("#title");
+    await page.keyboard.type("Pay rent");
+    assert.equal(await at(page, note), "option:Pay rent online");
+    await page.click('[data-key="option:Pay rent"]');
+    assert.deepEqual(
+      [await page.inputValue("#title"), await at(page, note)],
+      ["Pay rent", "field:note"],
+    );
+  });
+  for (const act of ['[data-key="button:clear-completed"]', '[data-key="filter:Active"]']) {
+    await onPage("todos.html", async (page) => {
+      // Clear completed, or the Active filter, puts the next row where "Write the report" was.
+      const write = await keyAt(page, '[data-key="toggle:Write the report"]');
+      await page.click(act);
+      // The filter follows the address's fragment, on the hashchange event after the click.
+      await page.waitForFunction(
+        "window.appState.items.length === 3 || window.appState.filter === 'active'",
+      );
+      assert.equal(await at(page, write), "toggle:Call mum");
+      const s = await state<{ items: { text: string }[]; filter: string; events: unknown[] }>(
+        page,
+      );
+      assert.equal(s.events.length, 1, "the app recorded the press");
+      assert.equal(s.items.length, act.includes("clear") ? 3 : 4);
+      assert.equal(s.filter, act.includes("clear") ? "all" : "active");
+    });
+  }
 });
 
 test("form.html shows a summary of the submitted values", async () => {

@@ -1,6 +1,7 @@
 /**
  * What the phone tests share: measuring an element on the virtual phone's screen for the test
- * model, and the planner of the notes fixture's two-screen task.
+ * model, locating by a map of descriptions to selectors, the phone's last input of a kind, and the
+ * planner of the notes fixture's two-screen task.
  *
  * @module
  */
@@ -19,6 +20,30 @@ export async function phoneBox(phone: VirtualPhone, selector: string): Promise<T
   const box = await phone.foregroundPage().locator(selector).boundingBox();
   assert.ok(box, `${selector} is not on the phone's screen`);
   return { left: box.x, top: box.y, width: box.width, height: box.height };
+}
+
+/**
+ * A test model's locate answer from a map of descriptions to selectors on `phone`'s page now:
+ * the element's box, or `null` (not found) for a description the map lacks.
+ */
+export function locateBy(
+  phone: VirtualPhone,
+  targets: Record<string, string>,
+): (call: { target: string }) => Promise<TargetBox | null> {
+  return async ({ target }) => {
+    const selector = targets[target.trim()];
+    return selector ? await phoneBox(phone, selector) : null;
+  };
+}
+
+/** The last input of `type` the phone recorded, or `undefined`. */
+export function lastInput<T extends VirtualPhone["inputs"][number]["type"]>(
+  phone: VirtualPhone,
+  type: T,
+): Extract<VirtualPhone["inputs"][number], { type: T }> | undefined {
+  return phone.inputs.filter((i) => i.type === type).at(-1) as
+    | Extract<VirtualPhone["inputs"][number], { type: T }>
+    | undefined;
 }
 
 /** What {@link notesTaskPlanner} finishes with. */

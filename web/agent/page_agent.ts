@@ -20,6 +20,7 @@ import { DriverBPageDriver } from "../driver_b/playwright_driver.ts";
 import type { PageDriver } from "../page/page_driver.ts";
 import { WebPageDevice } from "../page/web_device.ts";
 import type { WebPageDeviceOptions } from "../page/web_device.ts";
+import { checkNativeDialogs } from "../page/native_dialogs.ts";
 
 /** Options of a page agent: the shared agent options (spec 2.1) plus the web ones (spec 4.7). */
 export interface WebPageAgentOptions extends AgentOptions, WebPageDeviceOptions {}
@@ -27,6 +28,7 @@ export interface WebPageAgentOptions extends AgentOptions, WebPageDeviceOptions 
 /** Checks the web options of a page agent (private to the package). */
 export function checkWebOptions(options: WebPageAgentOptions): void {
   checkInputOptions(options);
+  checkNativeDialogs(options.nativeDialogs);
   for (const key of ["waitForNavigationTimeout", "waitForNetworkIdleTimeout"] as const) {
     const v = options[key];
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) {
@@ -47,8 +49,9 @@ export class WebPageAgent extends Agent<WebPageDevice> {
    * Creates the agent over a page driver.
    *
    * @throws {SdkRangeError} for negative or non-finite timeouts or `keyboardTypeDelay`.
-   * @throws {SdkTypeError} for a malformed custom action or one reusing an action's name, or
-   * `enableTouchEventsInActionSpace` with a driver that has no touch input.
+   * @throws {SdkTypeError} for a malformed custom action or one reusing an action's name,
+   * `enableTouchEventsInActionSpace` with a driver that has no touch input, or a `nativeDialogs`
+   * that is neither `"dismiss"`, `"accept"` nor a function.
    */
   constructor(driver: PageDriver, options: WebPageAgentOptions = {}) {
     checkWebOptions(options);
@@ -62,6 +65,7 @@ export class WebPageAgent extends Agent<WebPageDevice> {
         forceSameTabNavigation: options.forceSameTabNavigation,
         forceChromeSelectRendering: options.forceChromeSelectRendering,
         customActions: options.customActions,
+        nativeDialogs: options.nativeDialogs,
       }),
       options,
     );

@@ -3,19 +3,21 @@
  * worker connects to as a client (docs/bridge.md). Private to the package.
  *
  * Wire format (JSON text frames), the extension's `background.js` being the other end. First the
- * pairing handshake (protocol 2): each side proves it holds the pairing token without sending it,
+ * pairing handshake (protocol 3): each side proves it holds the pairing token without sending it,
  * the server first, so the extension tells nothing to a server that cannot prove it:
- * - extension -> SDK `{type: "hello", protocol: 2, nonce: Ne, version}` (`Ne`, `Ns`: 32 random
+ * - extension -> SDK `{type: "hello", protocol: 3, nonce: Ne, version}` (`Ne`, `Ns`: 32 random
  *   bytes in hex);
  * - SDK -> extension `{type: "challenge", nonce: Ns, proof}`, `proof` = HMAC-SHA256 keyed with the
- *   token of `sdk-bridge/2 server <port> <Ne> <Ns>` (hex), or `{type: "challenge", nonce: Ns,
+ *   token of `sdk-bridge/3 server <address> <Ne> <Ns>` (hex), or `{type: "challenge", nonce: Ns,
  *   unpaired: true}` when the SDK has no token (`allowUnpaired`);
- * - extension -> SDK `{type: "auth", proof}`, HMAC of `sdk-bridge/2 extension <port> <Ns> <Ne>`
+ * - extension -> SDK `{type: "auth", proof}`, HMAC of `sdk-bridge/3 extension <address> <Ns> <Ne>`
  *   (`{type: "auth", unpaired: true}` when the popup allows an unpaired SDK), or `{type: "refuse",
  *   reason: "proof" | "unpaired"}` and it closes;
  * - SDK -> extension `{type: "welcome"}`, or the server closes the socket with a 4000-range code
- *   and a reason. The port in both proofs binds them to this server: a program on another port
- *   cannot relay them. Only then:
+ *   and a reason. `<address>` is the host and port the extension dialled (`127.0.0.1:3766`), as
+ *   the server reads them off the connection itself (its local address), never off a header: a
+ *   program that relays the bytes from another address or port (a relay on `127.0.0.1` to an SDK
+ *   on `[::1]`) makes the proofs differ. Only then:
  * - SDK -> extension `{id, method, params}`; extension -> SDK `{id, result}` or `{id, error}`;
  * - extension -> SDK `{type: "event", method, params}` (DevTools-protocol events of the driven
  *   tab), `{type: "detached", reason}`, and `{type: "ping"}` every 20 s (it keeps the extension's
@@ -37,37 +39,56 @@
 import { WebSocketServer } from "ws";
 import { createServer, type IncomingMessage, STATUS_CODES } from "node:http";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { setTimeout } from "node:timers";
+import { setImmediate, setTimeout } from "node:timers";
 import { ConnectionError, holdOpen, ToolError } from "../_core.ts";
 
 /** Close codes the server uses to reject an extension: it did not prove it holds the token. */
-export const CLOSE_BAD_TOKEN = 4001;
+const CLOSE_BAD_TOKEN = 4001;
 /** Another extension is already connected to this bridge. */
-export const CLOSE_BUSY = 4002;
+const CLOSE_BUSY = 4002;
 /** No hello (or no proof) within the handshake time. */
-export const CLOSE_NO_HELLO = 4003;
+const CLOSE_NO_HELLO = 4003;
 /** The client speaks an older protocol (it sends its token instead of proving it holds it). */
-export const CLOSE_OUTDATED = 4004;
+const CLOSE_OUTDATED = 4004;
 
 /** The pairing handshake's version (docs/bridge.md, security). */
-export const BRIDGE_PROTOCOL = 2;
+const BRIDGE_PROTOCOL = 3;
 
-/** The text the server's proof signs. */
-export function serverProofText(port: number, extensionNonce: string, serverNonce: string): string {
-  return `sdk-bridge/${BRIDGE_PROTOCOL} server ${port} ${extensionNonce} ${serverNonce}`;
+/** The text the server's proof signs; `address` is where the extension dialled (`host:port`). */
+function serverProofText(address: string, extensionNonce: string, serverNonce: string): string {
+  return `sdk-bridge/${BRIDGE_PROTOCOL} server ${address} ${extensionNonce} ${serverNonce}`;
 }
 
 /** The text the extension's proof signs. */
-export function extensionProofText(
-  port: number,
+function extensionProofText(
+  address: string,
   serverNonce: string,
   extensionNonce: string,
 ): string {
-  return `sdk-bridge/${BRIDGE_PROTOCOL} extension ${port} ${serverNonce} ${extensionNonce}`;
+  return `sdk-bridge/${BRIDGE_PROTOCOL} extension ${address} ${serverNonce} ${extensionNonce}`;
 }
 
+/**
+ * The host and port a connection arrived at, as the extension wrote them when it dialled:
+ * `127.0.0.1:3766` (an IPv4 address mapped into IPv6 as IPv4), `[::1]:3766`.
+ */
+function dialledAddress(localAddress: string | undefined, localPort: number | undefined): string {
+  const host = (localAddress ?? "").replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "");
+  return `${host.includes(":") ? `[${host}]` : host}:${localPort ?? 0}`;
+}
+
+/**
+ * The largest frame a socket may send before it paired (its hello and auth are a few hundred
+ * bytes): a larger one closes it (1009) before it is read. After pairing frames carry screenshots.
+ */
+const PRE_PAIRING_MAX_FRAME = 4 * 1024;
+/** All the bytes a socket may send before it paired, frames' headers included. */
+const PRE_PAIRING_MAX_BYTES = 16 * 1024;
+/** The largest frame of a paired extension. */
+const MAX_FRAME = 64 * 1024 * 1024;
+
 /** HMAC-SHA256 of `text` keyed with the pairing token, in hex. */
-export function pairingProof(token: string, text: string): string {
+function pairingProof(token: string, text: string): string {
   return createHmac("sha256", token).update(text).digest("hex");
 }
 
@@ -80,6 +101,7 @@ interface Socket {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
+  terminate(): void;
   on(event: "message", listener: (data: unknown) => void): void;
   on(event: "close", listener: () => void): void;
   on(event: "error", listener: (error: Error) => void): void;
@@ -96,7 +118,7 @@ interface Server {
 export type BridgeRefusal = "token" | "unpaired";
 
 /** The tool named by the errors the extension answers with. */
-export const BRIDGE_EXTENSION_TOOL = "SDK Bridge extension";
+const BRIDGE_EXTENSION_TOOL = "SDK Bridge extension";
 
 /** Options of {@link BridgeServer}. */
 export interface BridgeServerOptions {
@@ -186,7 +208,7 @@ export class BridgeServer {
     http.unref();
     const server = new WebSocketServer({
       server: http,
-      maxPayload: 64 * 1024 * 1024,
+      maxPayload: MAX_FRAME,
       verifyClient: (info: { origin: string }) => this.#originAllowed(info.origin),
     }) as unknown as Server;
     // The HTTP server's later errors (none expected once it listens) must not go unhandled.
@@ -194,7 +216,7 @@ export class BridgeServer {
     server.on("connection", (socket, request) => {
       // The extension's socket does not keep the process alive either.
       request.socket.unref();
-      this.#accept(socket);
+      this.#accept(socket, request);
     });
     this.#http = http;
     this.#server = server;
@@ -214,11 +236,33 @@ export class BridgeServer {
     return true;
   }
 
-  #accept(socket: Socket): void {
+  #accept(socket: Socket, request: IncomingMessage): void {
     // hello -> challenge sent -> ready; the timer covers the whole handshake.
     let stage: "hello" | "auth" | "ready" | "closed" = "hello";
     let extensionNonce = "";
     let serverNonce = "";
+    // Where this connection arrived, which the proofs bind (read off the socket, not a header).
+    const address = dialledAddress(request.socket.localAddress, request.socket.localPort);
+    // Before pairing a frame is a few KB at most, refused before it is buffered (`ws` checks a
+    // frame's length in its header against its receiver's limit), and so are the bytes in all.
+    const receiver = (socket as unknown as { _receiver?: { _maxPayload?: number } })._receiver;
+    const limit = (bytes: number) => {
+      if (receiver && typeof receiver._maxPayload === "number") receiver._maxPayload = bytes;
+    };
+    limit(PRE_PAIRING_MAX_FRAME);
+    let received = 0;
+    const countBytes = (chunk: { length: number }) => {
+      received += chunk.length;
+      if (stage === "ready" || received <= PRE_PAIRING_MAX_BYTES) return;
+      // `ws` closes a frame over the limit itself (1009), a tick later: this is for the rest.
+      setImmediate(() => {
+        if (stage === "ready" || socket.readyState !== 1) return;
+        stage = "closed";
+        this.#lastRejection = "a client sent more than a pairing handshake before pairing";
+        socket.terminate();
+      });
+    };
+    request.socket.on("data", countBytes);
     const helloTimer = setTimeout(() => {
       stage = "closed";
       socket.close(CLOSE_NO_HELLO, "no pairing handshake");
@@ -268,9 +312,9 @@ export class BridgeServer {
           // The reason never carries a token, the client's or ours.
           return turnAway(
             CLOSE_OUTDATED,
-            "rebuild and reload the SDK Bridge extension: this SDK needs pairing protocol 2",
-            "an extension of an older version (it sends its pairing token instead of proving " +
-              "it holds it) connected: rebuild it with 'deno task build:extension' and reload it",
+            "rebuild and reload the SDK Bridge extension: this SDK needs pairing protocol 3",
+            "an extension of an older version (an older pairing protocol) connected: rebuild " +
+              "it with 'deno task build:extension' and reload it",
           );
         }
         if (typeof message.nonce !== "string" || !NONCE.test(message.nonce)) {
@@ -284,7 +328,7 @@ export class BridgeServer {
           token === undefined ? { type: "challenge", nonce: serverNonce, unpaired: true } : {
             type: "challenge",
             nonce: serverNonce,
-            proof: pairingProof(token, serverProofText(this.port!, extensionNonce, serverNonce)),
+            proof: pairingProof(token, serverProofText(address, extensionNonce, serverNonce)),
           },
         ));
         return;
@@ -300,7 +344,10 @@ export class BridgeServer {
         for (const turnedAway of [...this.#rejectionWaiters]) turnedAway(refusal, why);
         return;
       }
-      if (message.type !== "auth" || !this.#proofHolds(message, extensionNonce, serverNonce)) {
+      if (
+        message.type !== "auth" ||
+        !this.#proofHolds(message, address, extensionNonce, serverNonce)
+      ) {
         // Not the extension: one that holds the token proves it. The connect call keeps waiting
         // for the real one (the timeout's message names this).
         return turnAway(
@@ -318,6 +365,8 @@ export class BridgeServer {
       }
       clearTimeout(helloTimer);
       stage = "ready";
+      request.socket.off("data", countBytes);
+      limit(MAX_FRAME);
       this.#client = socket;
       socket.send(JSON.stringify({ type: "welcome" }));
       for (const wake of this.#clientWaiters) wake();
@@ -327,6 +376,7 @@ export class BridgeServer {
   /** Whether an `auth` message proves the token (or, unpaired, says it is). */
   #proofHolds(
     message: Record<string, unknown>,
+    address: string,
     extensionNonce: string,
     serverNonce: string,
   ): boolean {
@@ -335,7 +385,7 @@ export class BridgeServer {
     if (typeof message.proof !== "string") return false;
     const expected = pairingProof(
       token,
-      extensionProofText(this.port!, serverNonce, extensionNonce),
+      extensionProofText(address, serverNonce, extensionNonce),
     );
     return tokenMatches(expected, message.proof);
   }

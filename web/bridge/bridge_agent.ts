@@ -34,8 +34,10 @@ export interface AgentOverBrowserBridgeOptions extends WebPageAgentOptions {
    */
   allowRemoteAccess?: boolean;
   /**
-   * Interface to bind; wins over `allowRemoteAccess`. A host other than `127.0.0.1`,
-   * `localhost` or `::1` needs a pairing token.
+   * Interface to bind; wins over `allowRemoteAccess`: `127.0.0.1` (`localhost` is taken as it),
+   * or `0.0.0.0` / `::` (every interface, with a pairing token). The extension dials
+   * `127.0.0.1` only and the pairing proofs bind that address, so any other host (`::1`, a LAN
+   * address) is a `TypeError`: only a relay could reach it.
    */
   host?: string;
   /** TCP port of the bridge server. Default 3766 ({@link DEFAULT_BRIDGE_PORT}). */
@@ -73,7 +75,9 @@ interface Link {
   detached: string | undefined;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+const LOOPBACK = new Set(["127.0.0.1", "localhost"]);
+/** Where the bridge may listen: where the extension dials, or every interface. */
+const LISTEN_HOSTS = new Set(["127.0.0.1", "localhost", "0.0.0.0", "::"]);
 
 /** Options of a connect call (spec 4.7). */
 export interface BridgeConnectOptions {
@@ -150,7 +154,22 @@ export class AgentOverBrowserBridge extends WebPageAgent {
         `AgentOverBrowserBridge: 'enableWaterFlowAnimation' must be a boolean: current value is ${typeof enableWaterFlowAnimation}`,
       );
     }
-    const boundHost = host ?? (allowRemoteAccess ? "0.0.0.0" : "127.0.0.1");
+    // The extension dials ws://127.0.0.1:<port> only, and the pairing proofs bind that address:
+    // the bridge listens there, or on every interface (for a tunnel that lands on 127.0.0.1).
+    if (host !== undefined && !LISTEN_HOSTS.has(host)) {
+      throw new SdkTypeError(
+        `AgentOverBrowserBridge: 'host' ${
+          JSON.stringify(host)
+        } is not where the extension dials: ` +
+          `it connects to 127.0.0.1 only, and the pairing proofs bind that address, so a bridge on ` +
+          `::1 or another address could only be reached through a relay. Use 127.0.0.1 (the ` +
+          `default), or 0.0.0.0 / :: (every interface, with a token) for a tunnel that lands on ` +
+          `127.0.0.1`,
+      );
+    }
+    const boundHost = host === "localhost"
+      ? "127.0.0.1"
+      : host ?? (allowRemoteAccess ? "0.0.0.0" : "127.0.0.1");
     const pairing = token ?? (process.env[BRIDGE_TOKEN_ENV] || undefined);
     if (pairing !== undefined && (typeof pairing !== "string" || pairing.length < 8)) {
       throw new SdkTypeError(

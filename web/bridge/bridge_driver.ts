@@ -11,6 +11,8 @@ import type {
   DriverRequest,
   FileChooserWatch,
   MouseButton,
+  NativeDialogType,
+  PageDialog,
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
@@ -54,8 +56,8 @@ const BUTTON_BITS: Record<MouseButton, number> = { left: 1, right: 2, middle: 4 
  * A {@link PageDriver} over a {@link BridgeChannel}: the tab the SDK Bridge extension drives.
  * Input goes through `Input.dispatchMouseEvent` / `dispatchKeyEvent` / `insertText`, screenshots
  * through `Page.captureScreenshot`, scripts through `Runtime.evaluate`, file choosers through
- * `Page.setInterceptFileChooserDialog`. Touch and the screencast work as on the other Chromium
- * drivers.
+ * `Page.setInterceptFileChooserDialog`, native dialogs through `Page.handleJavaScriptDialog`.
+ * Touch and the screencast work as on the other Chromium drivers.
  *
  * Call {@link BridgePageDriver.start} once the tab is attached, before any other member.
  */
@@ -426,6 +428,29 @@ export class BridgePageDriver implements PageDriver {
         if (--this.#chooserWatches === 0) setIntercept(false);
       },
     };
+  }
+
+  /**
+   * Hands the tab's native dialogs to `listener` (`Page.javascriptDialogOpening`), answered with
+   * `Page.handleJavaScriptDialog`; see {@link PageDriver.onDialog}. Without a listener a dialog
+   * stays open in the tab, for the user to answer.
+   */
+  onDialog(listener: (dialog: PageDialog) => void): Unsubscribe {
+    const answer = (accept: boolean, promptText?: string) =>
+      this.#channel.send("Page.handleJavaScriptDialog", {
+        accept,
+        ...(promptText === undefined ? {} : { promptText }),
+      }).then(() => {});
+    return once(this.#channel.onEvent((method, params) => {
+      if (method !== "Page.javascriptDialogOpening") return;
+      listener({
+        type: params.type as NativeDialogType,
+        message: String(params.message ?? ""),
+        defaultValue: String(params.defaultPrompt ?? ""),
+        accept: (promptText?: string) => answer(true, promptText),
+        dismiss: () => answer(false),
+      });
+    }));
   }
 
   /** Listens for the top-level document's `load` event (`Page.loadEventFired`). */

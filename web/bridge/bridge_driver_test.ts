@@ -31,6 +31,9 @@ testPageDriverContract("BridgePageDriver", {
     // Chromium it covers the top 56 px of the view without resizing the page, so the screencast's
     // frames came out 780x437 for a 780x493 viewport.
     ({ context } = await launchWithBridgeExtension(tmp, { port: server.port!, token: TOKEN }));
+    // Playwright, which only launched the browser, would dismiss the tabs' native dialogs when
+    // nothing listens: a listener that leaves them alone lets the driver under test answer them.
+    context.on("dialog", () => {});
     await server.waitForClient(15_000);
   },
   async open({ width, height, dpr }) {

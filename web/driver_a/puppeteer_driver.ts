@@ -7,13 +7,15 @@
  * @module
  */
 
-import type { FileChooser, HTTPRequest, KeyInput } from "puppeteer-core";
+import type { Dialog, FileChooser, HTTPRequest, KeyInput } from "puppeteer-core";
 import type { DriverAPage as Page } from "./types.ts";
 import type {
   ButtonOptions,
   ClickOptions,
   DriverRequest,
   FileChooserWatch,
+  NativeDialogType,
+  PageDialog,
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
@@ -225,6 +227,24 @@ export class DriverAPageDriver implements PageDriver {
     const handler = () => listener();
     this.page.on("load", handler);
     return once(() => this.page.off("load", handler));
+  }
+
+  /**
+   * Hands the page's native dialogs to `listener` (DriverA's `dialog` event); see
+   * {@link PageDriver.onDialog}. Without a listener DriverA leaves a dialog open, and the page
+   * blocked.
+   */
+  onDialog(listener: (dialog: PageDialog) => void): Unsubscribe {
+    const handler = (dialog: Dialog) =>
+      listener({
+        type: dialog.type() as NativeDialogType,
+        message: dialog.message(),
+        defaultValue: dialog.defaultValue(),
+        accept: (promptText?: string) => dialog.accept(promptText),
+        dismiss: () => dialog.dismiss(),
+      });
+    this.page.on("dialog", handler);
+    return once(() => this.page.off("dialog", handler));
   }
 
   /**

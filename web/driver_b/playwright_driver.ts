@@ -7,13 +7,15 @@
  * @module
  */
 
-import type { FileChooser, Request } from "playwright-core";
+import type { Dialog, FileChooser, Request } from "playwright-core";
 import type { DriverBPage as Page } from "./types.ts";
 import type {
   ButtonOptions,
   ClickOptions,
   DriverRequest,
   FileChooserWatch,
+  NativeDialogType,
+  PageDialog,
   PageDriver,
   PageDriverKeyboard,
   PageDriverMouse,
@@ -233,6 +235,23 @@ export class DriverBPageDriver implements PageDriver {
     const handler = () => listener();
     this.page.on("load", handler);
     return once(() => this.page.off("load", handler));
+  }
+
+  /**
+   * Hands the page's native dialogs to `listener` (DriverB's `dialog` event); see
+   * {@link PageDriver.onDialog}. Without a listener DriverB dismisses every dialog itself.
+   */
+  onDialog(listener: (dialog: PageDialog) => void): Unsubscribe {
+    const handler = (dialog: Dialog) =>
+      listener({
+        type: dialog.type() as NativeDialogType,
+        message: dialog.message(),
+        defaultValue: dialog.defaultValue(),
+        accept: (promptText?: string) => dialog.accept(promptText),
+        dismiss: () => dialog.dismiss(),
+      });
+    this.page.on("dialog", handler);
+    return once(() => this.page.off("dialog", handler));
   }
 
   /**

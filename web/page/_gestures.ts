@@ -23,11 +23,11 @@ import {
 import type { PageDriver, PageDriverTouch, TouchPoint, ViewportInfo } from "./page_driver.ts";
 
 /** Default hold of `LongPress` on the web, ms (spec 8). */
-export const DEFAULT_LONG_PRESS_MS = 500;
+const DEFAULT_LONG_PRESS_MS = 500;
 /** Default duration of `Pinch`, ms (spec 8). */
-export const DEFAULT_PINCH_MS = 500;
+const DEFAULT_PINCH_MS = 500;
 /** Default duration of `Swipe`, ms: a quick flick that carousels take as a swipe. */
-export const DEFAULT_SWIPE_MS = 300;
+const DEFAULT_SWIPE_MS = 300;
 // One pointer or finger move per frame, so the page sees a smooth movement.
 const STEP_MS = 16;
 // A drag moves in this many steps: enough for HTML5 drag and drop to start and for pointer-based

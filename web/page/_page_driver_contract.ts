@@ -9,7 +9,7 @@
 import { after, before } from "node:test";
 import { test as nodeTest } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
-import type { DriverRequest, PageDriver } from "./page_driver.ts";
+import type { DriverRequest, PageDialog, PageDriver } from "./page_driver.ts";
 import { pngSize, startServer, type TestServer } from "../_test_support.ts";
 import { imageSizeFromDataUri } from "../../core/image/size.ts";
 import { decodeBase64, encodeBase64 } from "../../core/image/base64.ts";
@@ -123,6 +123,44 @@ export function testPageDriverContract(name: string, harness: PageDriverHarness)
       const png = await driver.screenshot({ format: "png", quality: 30 });
       assert.deepEqual(pngSize(png), { width: 1280, height: 960 });
     }, { width: 640, height: 480, dpr: 2 }));
+
+  test(`${name}.onDialog hands each native dialog to its listener, which answers it`, () =>
+    withPage(async (driver) => {
+      const seen: string[] = [];
+      const answerWith = (answer: (dialog: PageDialog) => Promise<void>) =>
+        driver.onDialog!((dialog) => {
+          seen.push(`${dialog.type}|${dialog.message}|${dialog.defaultValue}`);
+          void answer(dialog);
+        });
+      let off = answerWith((d) => d.type === "prompt" ? d.accept("Ada") : d.accept());
+      await driver.goto(`${server.origin}/blank`);
+      const ask = `[String(alert("hi")), confirm("sure?"), prompt("name?", "guest")]`;
+      assert.deepEqual(await driver.evaluate(ask), ["undefined", true, "Ada"]);
+      off();
+      // Another listener, and only it, gets the next ones.
+      off = answerWith((d) => d.dismiss());
+      assert.deepEqual(await driver.evaluate(ask), ["undefined", false, null]);
+      assert.deepEqual(seen, [
+        "alert|hi|",
+        "confirm|sure?|",
+        "prompt|name?|guest",
+        "alert|hi|",
+        "confirm|sure?|",
+        "prompt|name?|guest",
+      ]);
+      off();
+      // Leaving a page whose beforeunload handler asks to stay (after a user's click).
+      off = answerWith((d) => d.accept());
+      await driver.evaluate(`addEventListener("beforeunload", (event) => {
+        event.preventDefault();
+        event.returnValue = "unsaved";
+      })`);
+      await driver.mouse.click(5, 5);
+      await driver.goto(`${server.origin}/other`);
+      assert.equal(new URL(await driver.url()).pathname, "/other");
+      assert.equal(seen.at(-1), "beforeunload||");
+      off();
+    }));
 
   test(`${name} request events pair start and end by id and flag the main-frame navigation`, () =>
     withPage(async (driver) => {

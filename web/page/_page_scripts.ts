@@ -8,8 +8,11 @@
  * @module
  */
 
-/** What {@link editFocusedField} does to the focused field. */
-export type FieldEdit = "selectAll" | "caretToEnd";
+/**
+ * What {@link editFocusedField} does to the focused field; `isSecret` only tells whether it is a
+ * password field.
+ */
+export type FieldEdit = "selectAll" | "caretToEnd" | "isSecret";
 
 interface PageElement {
   readonly tagName: string;
@@ -19,6 +22,7 @@ interface PageElement {
   readonly ownerDocument: PageDocument;
   readonly contentDocument?: PageDocument | null;
   readonly value?: string;
+  readonly type?: string;
   select?(): void;
   setSelectionRange?(start: number, end: number): void;
 }
@@ -72,6 +76,9 @@ export function editFocusedField(edit: FieldEdit): boolean {
     break;
   }
   if (!element) return false;
+  if (edit === "isSecret") {
+    return element.tagName === "INPUT" && String(element.type).toLowerCase() === "password";
+  }
   // Tag names, not instanceof: an element in a frame belongs to another realm.
   if (element.tagName === "INPUT" || element.tagName === "TEXTAREA") {
     if (edit === "selectAll") {

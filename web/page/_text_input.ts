@@ -29,6 +29,7 @@ export async function inputText(
   param: ActionParams,
   signal: AbortSignal | undefined,
   overrides: InputActionOptions | undefined,
+  secret?: { value: boolean },
 ): Promise<void> {
   const typing = typeSettings(overrides, host.typeDelay, host.inputStrategy);
   const target = readLocateParam("Input", param, false);
@@ -39,6 +40,8 @@ export async function inputText(
     : readStringParam("Input", param, "value", true);
   if (target) await clickAt(host, target, signal);
   signal?.throwIfAborted();
+  // A password field takes a secret: the SDK writes the value as *** wherever it records it.
+  if (secret && !secret.value && (await editField(host, "isSecret"))) secret.value = true;
   if (mode === "typeOnly" || mode === "append") {
     if (!(await editField(host, "caretToEnd"))) await host.driver().keyboard.press("End");
     await type(host, value ?? "", typing, signal);

@@ -89,7 +89,9 @@ export function webActions(host: WebActionHost, touchEnabled: boolean): DeviceAc
       await host.driver().mouse.move(x, y);
       host.pointerMoved([x, y]);
     }),
-    inputAction((param, context) => inputText(host, param, context.signal, context.inputOptions)),
+    inputAction((param, context) =>
+      inputText(host, param, context.signal, context.inputOptions, context.secret)
+    ),
     clearInputAction((param, { signal }) => clearInput(host, param, signal)),
     keyboardPressAction(async (param, { signal }) => {
       const target = readLocateParam("KeyboardPress", param, false);

@@ -170,6 +170,39 @@ export interface FileChooserWatch {
   stop(): void;
 }
 
+/**
+ * What opened a native dialog: the page's `alert()`, `confirm()` or `prompt()`, or leaving a page
+ * whose `beforeunload` handler asks to stay.
+ */
+export type NativeDialogType = "alert" | "confirm" | "prompt" | "beforeunload";
+
+/**
+ * A native dialog the page opened, from {@link PageDriver.onDialog}. The page's script waits
+ * (and the page with it) until the dialog is accepted or dismissed.
+ */
+export interface PageDialog {
+  /** What opened it. */
+  readonly type: NativeDialogType;
+  /** Its text (Chromium shows none for `beforeunload`: `""`). */
+  readonly message: string;
+  /** A prompt's default answer; `""` for the other types. */
+  readonly defaultValue: string;
+  /**
+   * Presses OK: `confirm()` returns true, `prompt()` returns `promptText`, a `beforeunload` dialog
+   * lets the page go.
+   *
+   * @throws {Error} when the dialog was already answered, or the page is gone.
+   */
+  accept(promptText?: string): Promise<void>;
+  /**
+   * Presses Cancel: `confirm()` returns false, `prompt()` null, and a `beforeunload` dialog keeps
+   * the page (the navigation is cancelled).
+   *
+   * @throws {Error} as {@link PageDialog.accept} does.
+   */
+  dismiss(): Promise<void>;
+}
+
 /** Options of {@link PageDriver.startScreencast}. */
 export interface ScreencastOptions {
   /** JPEG quality, 1-100. */
@@ -266,6 +299,13 @@ export interface PageDriver {
    * without it cannot choose files.
    */
   watchFileChooser?(): FileChooserWatch;
+  /**
+   * Calls `listener` with each native dialog the page opens (`alert`, `confirm`, `prompt`,
+   * `beforeunload`). While a listener is on, the driver leaves every dialog to it: the page stays
+   * blocked until the dialog is answered, so the listener must answer each one. Optional: a
+   * driver without it leaves dialogs to its library.
+   */
+  onDialog?(listener: (dialog: PageDialog) => void): Unsubscribe;
   /**
    * Starts the browser's screencast of the viewport (the DevTools protocol's `Page.startScreencast`;
    * Chromium-based browsers). Optional: the device falls back to screenshots without it.

@@ -11,6 +11,7 @@
 import type {
   AbstractInterface,
   DeviceAction,
+  DeviceEvent,
   ElementsDescriptionOptions,
   FrameStream,
   FrameStreamOptions,
@@ -30,6 +31,11 @@ import { PageSetup } from "./_page_setup.ts";
 import { screenshotDataUri, startScreencastStream } from "./_page_capture.ts";
 import { ActionSettler, EVENT_FLUSH_MAX_MS, withinMs } from "./_settle.ts";
 import { webActions } from "./_web_actions.ts";
+import {
+  checkNativeDialogs,
+  NativeDialogAnswerer,
+  type NativeDialogsOption,
+} from "./native_dialogs.ts";
 
 /** Options of {@link WebPageDevice}. */
 export interface WebPageDeviceOptions {
@@ -85,6 +91,13 @@ export interface WebPageDeviceOptions {
    */
   // deno-lint-ignore no-explicit-any
   customActions?: DeviceAction<any>[];
+  /**
+   * How the page's native dialogs (`alert`, `confirm`, `prompt`, `beforeunload`) are answered,
+   * from the moment the device is created; each answered dialog is a device event (a `Log` step
+   * of the report). Default `"dismiss"`: Cancel, except that `beforeunload` lets the page go.
+   * `"accept"`: OK on every dialog. A function answers each one. See {@link NativeDialogsOption}.
+   */
+  nativeDialogs?: NativeDialogsOption;
 }
 
 /** Default of {@link WebPageDeviceOptions.waitForNavigationTimeout}, in ms. */
@@ -130,6 +143,8 @@ export class WebPageDevice implements AbstractInterface {
   #pointer: Point | undefined;
   #destroyed = false;
   readonly #streams = new Set<FrameStream>();
+  readonly #dialogs: NativeDialogAnswerer;
+  readonly #eventListeners = new Set<(event: DeviceEvent) => void>();
 
   /**
    * Starts the DevTools-protocol screencast of the current page as a frame stream (spec 4.4
@@ -147,7 +162,8 @@ export class WebPageDevice implements AbstractInterface {
   readonly startFrameStream?: (options: FrameStreamOptions) => Promise<FrameStream>;
 
   /**
-   * Creates a device over a page's driver. Listeners are added at the first `beforeAction`.
+   * Creates a device over a page's driver. It answers the page's native dialogs from now on
+   * (`nativeDialogs`); its other listeners are added at the first `beforeAction`.
    *
    * @param driver the page, through its driver's {@link PageDriver}.
    * @param options timeouts and typing delay; see {@link WebPageDeviceOptions}.
@@ -155,7 +171,8 @@ export class WebPageDevice implements AbstractInterface {
    * unknown `inputStrategy`, or `'bulk'` with a positive `keyboardTypeDelay`.
    * @throws {SdkTypeError} when `forceSameTabNavigation`, `forceChromeSelectRendering` or
    * `enableTouchEventsInActionSpace` is not a boolean, touch is enabled on a driver without touch
-   * input, or a custom action is malformed or reuses an action's name.
+   * input, a custom action is malformed or reuses an action's name, or `nativeDialogs` is neither
+   * `"dismiss"`, `"accept"` nor a function.
    */
   constructor(driver: PageDriver, options: WebPageDeviceOptions = {}) {
     this.#driver = driver;
@@ -164,6 +181,7 @@ export class WebPageDevice implements AbstractInterface {
       "forceChromeSelectRendering",
       "enableTouchEventsInActionSpace",
     ]);
+    checkNativeDialogs(options.nativeDialogs);
     this.#pageSetup = new PageSetup({
       sameTabNavigation: options.forceSameTabNavigation ?? true,
       selectRendering: options.forceChromeSelectRendering ?? true,
@@ -207,6 +225,8 @@ export class WebPageDevice implements AbstractInterface {
       this.startFrameStream = (options: FrameStreamOptions) =>
         startScreencastStream(this.#driver, options, this.#streams);
     }
+    this.#dialogs = new NativeDialogAnswerer(options.nativeDialogs, (event) => this.#emit(event));
+    this.#dialogs.watch(driver);
   }
 
   /** The driver this device acts through: the current page's. */
@@ -217,11 +237,13 @@ export class WebPageDevice implements AbstractInterface {
   /**
    * Switches the device to another page's driver (a browser-wide agent following its active
    * page). The event listeners move to the new driver, an action being settled stops waiting for
-   * the old page, and the pointer position is forgotten. The old page is left open.
+   * the old page, and the pointer position is forgotten. The old page is left open, and its
+   * native dialogs are still answered: every page the device drove is, until `destroy()`.
    */
   setDriver(driver: PageDriver): void {
     if (driver === this.#driver) return;
     this.#driver = driver;
+    if (!this.#destroyed) this.#dialogs.watch(driver);
     this.#pointer = undefined;
     this.#settler.driverChanged();
   }
@@ -350,13 +372,24 @@ export class WebPageDevice implements AbstractInterface {
   }
 
   /**
+   * Subscribes to the device's events: each native dialog it answered, once answered (title
+   * `Dialog: <type>, <answer>`, the dialog's message as text, its type, message, default value
+   * and answer as parameters). Returns the unsubscription.
+   */
+  onDeviceEvent(listener: (event: DeviceEvent) => void): () => void {
+    this.#eventListeners.add(listener);
+    return () => this.#eventListeners.delete(listener);
+  }
+
+  /**
    * Removes the device's listeners from the driver and its init scripts (same-tab navigation,
-   * select rendering) from later documents; the current document keeps them. Never closes the
-   * page. Idempotent; after it, `beforeAction`/`afterAction` do nothing (actions still reach the
-   * page).
+   * select rendering) from later documents; the current document keeps them. Stops answering
+   * native dialogs: the pages' dialogs are their driver library's again. Never closes the page.
+   * Idempotent; after it, `beforeAction`/`afterAction` do nothing (actions still reach the page).
    */
   async destroy(): Promise<void> {
     this.#destroyed = true;
+    this.#dialogs.stop();
     const streams = [...this.#streams].map((stream) => stream.stop().catch(() => {}));
     this.#settler.destroy();
     await withinMs(
@@ -372,6 +405,16 @@ export class WebPageDevice implements AbstractInterface {
    */
   setForceSameTabNavigation(enabled: boolean): void {
     this.#pageSetup.setSameTabNavigation(enabled);
+  }
+
+  #emit(event: DeviceEvent): void {
+    for (const listener of [...this.#eventListeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure is its own; the dialog was answered.
+      }
+    }
   }
 
   async #preparePage(): Promise<void> {

@@ -14,7 +14,7 @@ export const PLAYGROUND_HOST_ENV = "SDK_PLAYGROUND_HOST";
 export const DEFAULT_PLAYGROUND_HOST = "127.0.0.1";
 
 /** The request header that carries the token in the page's API calls. */
-export const TOKEN_HEADER = "x-playground-token";
+const TOKEN_HEADER = "x-playground-token";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);

@@ -75,7 +75,7 @@ function isoWeek(tm: Tm): { week: number; year: number } {
 }
 
 /** Formats with strftime's conversions and toybox's `%N`, `%<digit>N` and `%:z`. */
-export function formatDate(format: string, ms: number, nanos: number, utc: boolean): string {
+function formatDate(format: string, ms: number, nanos: number, utc: boolean): string {
   const tm = brokenDown(ms, utc);
   const zone = (colon: boolean) => {
     const sign = tm.offsetMinutes >= 0 ? "+" : "-";

@@ -58,4 +58,10 @@ export {
   type SimulatedShellIo,
 } from "./phone_shell.ts";
 export { TOYBOX_COMMANDS } from "./toybox.ts";
+export {
+  readScreenElements,
+  type ScreenElement,
+  type ScreenElementKind,
+  type ScreenElements,
+} from "./_screen_elements.ts";
 export type { DriverBBrowser, DriverBPage } from "../driver_b/types.ts";

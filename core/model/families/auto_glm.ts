@@ -171,7 +171,7 @@ function waitSeconds(duration: string | undefined): number {
 }
 
 /** Reads one AutoGLM answer into a neutral step. */
-export function parseAutoGlmAnswer(
+function parseAutoGlmAnswer(
   raw: string,
   context: DialectParseContext,
   toRect: (raw: unknown, image: ModelImageSize) => DialectLocate["rect"],

@@ -32,7 +32,7 @@ import type { ModelFamily } from "./types.ts";
 const UI_TARS_KEPT_IMAGES = 2;
 
 /** How long `wait()` sleeps, ms. */
-export const UI_TARS_WAIT_MS = 1000;
+const UI_TARS_WAIT_MS = 1000;
 
 interface TarsAction {
   /** Signature shown in the prompt. */
@@ -244,7 +244,7 @@ function tarsName(written: string): string | undefined {
 }
 
 /** Reads one UI-TARS answer into a neutral step. */
-export function parseUiTarsAnswer(
+function parseUiTarsAnswer(
   raw: string,
   context: DialectParseContext,
   toRect: (raw: unknown, image: ModelImageSize) => DialectLocate["rect"],
