@@ -12,6 +12,7 @@ import { isSdkSecretVariable } from "@sdk/core/script";
 import { DEFAULT_PLAYGROUND_PORT, PLAYGROUND_HOST_ENV, type WebPageAgentOptions } from "@sdk/web";
 import {
   AGENT_OPTION_KINDS,
+  agentFlagHelpLines,
   agentFlagNames,
   convertFlagValue,
   type FlagKind,
@@ -52,12 +53,15 @@ export interface RunCommand {
   agentOptions: Partial<WebPageAgentOptions>;
 }
 
+/** A command with help of its own: `sdk <topic> --help`. */
+export type HelpTopic = "run" | "playground" | "mcp";
+
 /** What the command line asks for; `help` with a `topic` is the help of that command. */
 export type CliCommand =
   | RunCommand
   | PlaygroundCommand
   | McpCommand
-  | { command: "help"; topic?: "playground" | "mcp" }
+  | { command: "help"; topic?: HelpTopic }
   | { command: "version" };
 
 /**
@@ -227,6 +231,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         `or "sdk mcp"`,
     );
   }
+  if (flagsOf(rest).some((a) => a === "--help" || a === "-h")) {
+    return { command: "help", topic: "run" };
+  }
   const run: RunCommand = {
     command: "run",
     paths: [],
@@ -251,6 +258,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   return run;
 }
 
+/** The arguments before `--`: after it, `-h` is a path or a URL as typed. */
+function flagsOf(rest: readonly string[]): readonly string[] {
+  return rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+}
+
 /** `--env NAME`: only with `--untrusted`, a variable's name, never one of the SDK's secrets. */
 function checkEnvFlags(run: RunCommand): void {
   if (run.env.length > 0 && !run.untrusted) {
@@ -273,8 +285,7 @@ function checkEnvFlags(run: RunCommand): void {
 }
 
 function parsePlayground(rest: readonly string[]): CliCommand {
-  const flags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
-  if (flags.some((a) => a === "--help" || a === "-h")) {
+  if (flagsOf(rest).some((a) => a === "--help" || a === "-h")) {
     return { command: "help", topic: "playground" };
   }
   const playground: PlaygroundCommand = {
@@ -304,20 +315,9 @@ function parsePlayground(rest: readonly string[]): CliCommand {
   return playground;
 }
 
-/** The text of `sdk --help`, or of `sdk playground --help` with the topic. */
-export function helpText(topic?: "playground" | "mcp"): string {
-  if (topic === "playground") return playgroundHelpText();
-  if (topic === "mcp") return mcpHelpText();
-  return `sdk: run natural-language UI automation scripts
-
-Usage:
-  sdk run <file|dir|glob>... [flags]   run .yaml, .yml and .feature files
-  sdk playground <url> [flags]         try agent calls by hand on a live page (see --help of it)
-  sdk mcp [--http] [--port N]          the platforms as MCP tools for AI assistants (docs/mcp.md)
-  sdk --help | --version
-
-Flags of "sdk run":
-  --concurrent N          run N files at once, each in its own browser context (default 1)
+/** The flags of `sdk run` other than agent options, as its help lists them. */
+const RUN_FLAG_HELP =
+  `  --concurrent N          run N files at once, each in its own browser context (default 1)
   --continue-on-error     keep running the other files after one fails
   --headed                show the browser window
   --keep-window           leave the browser open after the run (with --headed), until Ctrl+C
@@ -331,14 +331,51 @@ Flags of "sdk run":
   --record PATH           write each script's run as a script of instant actions with their
                           locators, which reruns without model calls: PATH is a .yaml file for
                           one script, else a folder (docs/yaml-and-cli.md, "Exported scripts")
+  --help, -h              this help`;
 
-Agent options (spec 2.1), as kebab-case flags; they win over a script's "agent:" section:
-${agentFlagNames().map((f) => `  --${f}`).join("\n")}
+/** What the help of `sdk` and of `sdk run` say after the flags. */
+function runHelpTail(): string {
+  return `Agent options (spec 2.1), as kebab-case flags; they win over a script's "agent:" section:
+${agentFlagHelpLines().join("\n")}
 
 Booleans take --flag, --flag=false or --no-flag; JSON options take JSON text.
-The model comes from the SDK_MODEL_* variables (or --model-config JSON).
+The model comes from the SDK_MODEL_* variables (or --model-config JSON). Every file and its
+model settings are checked before Chromium starts: a file with an error fails at once.
 Exit code: 0 when every file passed, 1 when any failed (an invalid script, YAML syntax
 errors included, fails its file), 2 for a usage error.`;
+}
+
+/** The text of `sdk --help`, or of `sdk <topic> --help`. */
+export function helpText(topic?: HelpTopic): string {
+  if (topic === "playground") return playgroundHelpText();
+  if (topic === "mcp") return mcpHelpText();
+  if (topic === "run") {
+    return `sdk run: run YAML scripts and Gherkin features in Chromium, one merged report
+
+Usage:
+  sdk run <file|dir|glob>... [flags]
+
+Runs .yaml, .yml and .feature files (a folder is searched for them), each file in its own
+browser context with its own agent and report, then prints a summary table and the merged
+report's path (docs/yaml-and-cli.md).
+
+Flags:
+${RUN_FLAG_HELP}
+
+${runHelpTail()}`;
+  }
+  return `sdk: run natural-language UI automation scripts
+
+Usage:
+  sdk run <file|dir|glob>... [flags]   run .yaml, .yml and .feature files (see --help of it)
+  sdk playground <url> [flags]         try agent calls by hand on a live page (see --help of it)
+  sdk mcp [--http] [--port N]          the platforms as MCP tools for AI assistants (docs/mcp.md)
+  sdk --help | --version
+
+Flags of "sdk run":
+${RUN_FLAG_HELP}
+
+${runHelpTail()}`;
 }
 
 function playgroundHelpText(): string {
@@ -360,6 +397,7 @@ Flags:
   --dotenv FILE           read environment variables from FILE (default: .env when present)
   --<agent option>        every agent option flag of "sdk run" (sdk --help lists them)
 
-The model comes from the SDK_MODEL_* variables (or --model-config JSON).
+The model comes from the SDK_MODEL_* variables (or --model-config JSON). Every file and its
+model settings are checked before Chromium starts: a file with an error fails at once.
 Exit code: 0 after Ctrl+C, 1 when it cannot start, 2 for a usage error.`;
 }

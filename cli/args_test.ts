@@ -112,6 +112,47 @@ test("help and version", () => {
   assert.deepEqual(parseCliArgs(["--version"]), { command: "version" });
 });
 
+test("sdk run --help and -h give the help of sdk run, wherever they stand before --", () => {
+  for (
+    const argv of [
+      ["run", "--help"],
+      ["run", "-h"],
+      ["run", "flows/", "--help"],
+      ["run", "--concurrent", "2", "-h"],
+    ]
+  ) {
+    assert.deepEqual(parseCliArgs(argv), { command: "help", topic: "run" }, argv.join(" "));
+  }
+  // After --, -h is a path as typed.
+  assert.deepEqual(run("--", "-h").paths, ["-h"]);
+  const help = helpText("run");
+  assert.match(help, /^sdk run: /);
+  assert.match(help, /sdk run <file\|dir\|glob>\.\.\. \[flags\]/);
+  assert.match(help, /--concurrent N +run N files at once/);
+});
+
+test("every agent option flag in the help has a value type and a description", () => {
+  for (const topic of [undefined, "run"] as const) {
+    const help = helpText(topic);
+    for (const [option, kind] of Object.entries(AGENT_OPTION_KINDS)) {
+      const flag = `--${kebabCase(option)}`;
+      const lines = help.split("\n");
+      const at = lines.findIndex((l) => l.trimStart().split(" ")[0] === flag);
+      assert.ok(at >= 0, `${topic ?? "sdk"} --help has a line for ${flag}`);
+      // The text follows in its column, or on the next line when the flag is too long.
+      const line = /\S\s{2,}\S/.test(lines[at]) ? lines[at] : `${lines[at]}  ${lines[at + 1]}`;
+      const [, value, description] = /^\s*--[a-z-]+( [A-Z0-9|a-z-]+)?\s{2,}(\S.*)$/.exec(line) ??
+        [];
+      assert.ok(description && description.length > 10, `${flag} is described: ${line}`);
+      if (kind.type === "boolean") assert.equal(value, undefined, `${flag} takes no value`);
+      else assert.ok(value, `${flag} shows its value type: ${line}`);
+      if (kind.type === "enum") {
+        assert.equal(value!.trim(), kind.values.join("|"), `${flag} lists its values`);
+      }
+    }
+  }
+});
+
 test("sdk playground takes one URL, its flags and the agent option flags", () => {
   assert.deepEqual(parseCliArgs(["playground", "https://example.com"]), {
     command: "playground",

@@ -36,6 +36,8 @@ import { loadDotenv } from "./dotenv.ts";
 import { runPool } from "./pool.ts";
 import { createProgress } from "./progress.ts";
 import { runScriptFile } from "./run_file.ts";
+import { prepareScriptFile } from "./prepare.ts";
+import type { DriverBBrowser as Browser } from "@sdk/web";
 import { type FileResult, formatSummaryTable, type RunSummary } from "./summary.ts";
 
 /** Where the command line reads and writes; the process's own by default. */
@@ -46,6 +48,12 @@ export interface CliIo {
   stderr: { write(text: string): unknown };
   /** The working directory. */
   cwd: string;
+  /**
+   * A Chromium for `sdk run` to run its web files in (each in a context of its own) instead of
+   * launching one; it is left open. For tools that embed the command line, like the demo's
+   * offline YAML run.
+   */
+  browser?: Browser;
 }
 
 const processIo = (): CliIo => ({
@@ -158,9 +166,22 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
   const records = recordPaths(run, files, io.cwd);
   const startedAt = new Date();
   const started = performance.now();
+  // The report name flag names the merged report: each file keeps its own generated name.
+  const { reportFileName, ...flags } = run.agentOptions;
+  // Every file is read and checked, its model settings too, before a browser starts: a typo
+  // fails at once.
+  const trust = { untrusted: run.untrusted, allowEnv: run.env, workDir: io.cwd };
+  const preparations = await Promise.all(
+    files.map((file) => prepareScriptFile(file.path, file.shown, flags, trust)),
+  );
+  // Chromium starts when the first file that needs it is about to run (never, when none does).
   // Ctrl+C aborts the files still running, then the merged report is written and the browser
   // closed below; Playwright's own handler would end the process before that.
-  const browser = await launchChromium({ headless: !run.headed, handleSignals: false });
+  let launched: Promise<Browser> | undefined;
+  const browser = () =>
+    launched ??= io.browser
+      ? Promise.resolve(io.browser)
+      : launchChromium({ headless: !run.headed, handleSignals: false });
   const abort = new AbortController();
   // The standard reason of an abort, as AbortSignal.abort() gives.
   const onInterrupt = () => abort.abort(new DOMException("interrupted (Ctrl+C)", "AbortError"));
@@ -172,17 +193,17 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
   let anyFailed = false;
   let results: (FileResult | undefined)[];
   try {
-    // The report name flag names the merged report: each file keeps its own generated name.
-    const { reportFileName, ...flags } = run.agentOptions;
-    results = await runPool(files, run.concurrent, async (file) => {
-      const result = await runScriptFile(file.path, {
+    results = await runPool(files, run.concurrent, async (file, index) => {
+      const preparation = preparations[index];
+      const needsBrowser = preparation.ok && preparation.prepared.kind !== "platform";
+      const result = await runScriptFile(file.path, preparation, {
         shown: file.shown,
-        browser,
+        browser: needsBrowser ? await browser() : undefined,
         cwd: io.cwd,
         flags,
         progress,
         continueOnError: run.continueOnError,
-        trust: { untrusted: run.untrusted, allowEnv: run.env, workDir: io.cwd },
+        trust,
         signal: abort.signal,
         warn: (message) => io.stderr.write(`warning: ${message}\n`),
         record: records.get(file.path),
@@ -200,7 +221,7 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
       await writeFile(path, redact(JSON.stringify(summary, null, 2)) + "\n");
     }
     io.stdout.write(`\n${formatSummaryTable(summary)}\n`);
-    if (run.headed && run.keepWindow) {
+    if (run.headed && run.keepWindow && launched) {
       io.stdout.write("The browser stays open: press Ctrl+C to quit.\n");
       if (!abort.signal.aborted) {
         await new Promise((done) => abort.signal.addEventListener("abort", done, { once: true }));
@@ -210,7 +231,8 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
   } finally {
     progress.close();
     process.off("SIGINT", onInterrupt);
-    await browser.close();
+    // A browser given by the caller stays theirs.
+    if (launched && !io.browser) await (await launched.catch(() => undefined))?.close();
   }
 }
 

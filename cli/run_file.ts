@@ -7,40 +7,42 @@
  * @module
  */
 
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, extname, resolve } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import process from "node:process";
 import type { Browser } from "playwright-core";
 import { runGherkinFeature } from "@sdk/core/gherkin";
 import {
-  parseScriptFile,
   runScriptTasks,
   type ScriptAgentOptions,
   scriptAgentOptions,
+  type ScriptPlatformAgent,
   scriptTargetOf,
   type ScriptTrustOptions,
+  type ScriptWebTarget,
   YamlTaskError,
   type YamlTaskOutcome,
 } from "@sdk/core/script";
-import {
-  PLATFORM_TARGET_SECTIONS,
-  type ScriptPlatformAgent,
-  type ScriptWebTarget,
-} from "@sdk/core/script";
-import { DriverBPageAgent, type WebPageAgentOptions } from "@sdk/web";
-import { SdkTypeError } from "@sdk/core";
+import { DriverBPageAgent, stripAnsi, type WebPageAgentOptions } from "@sdk/web";
+import { InternalError, SdkTypeError } from "@sdk/core";
+import type { Preparation } from "./prepare.ts";
 import { scriptPlatform } from "./platforms.ts";
 import type { Progress } from "./progress.ts";
 import type { FileResult, ItemResult } from "./summary.ts";
-import { checkUntrustedFeature } from "./untrusted_feature.ts";
-import { type OpenedTarget, openTarget, readFeatureTags } from "./web_target.ts";
+import {
+  locatedNavigationError,
+  type OpenedTarget,
+  openTarget,
+  readFeatureTags,
+  urlPosition,
+} from "./web_target.ts";
 
 /** What every file of a run shares, and how the file was named. */
 export interface RunFileContext {
   /** The file as the user typed it (progress, the summary and errors name it so). */
   shown?: string;
-  /** The browser; each file gets its own context. */
-  browser: Browser;
+  /** The browser, for a web script or a feature (each file gets its own context). */
+  browser?: Browser;
   /** The working directory: files are shown relative to it unless `shown` is given. */
   cwd: string;
   /** Agent options from the command line's flags; they win over the file's. */
@@ -89,14 +91,20 @@ export function agentOptionsOf(
 }
 
 /**
- * Runs one file and says how it ended; never throws for the file's own failures (a bad script,
- * a failing task, a page that does not open): they become a `failed` result.
+ * Runs one file, prepared by `prepareScriptFile`, and says how it ended; never throws for the
+ * file's own failures (a bad script, a failing task, a page that does not open): they become a
+ * `failed` result. A file whose preparation failed ends at once with that error.
  */
-export async function runScriptFile(file: string, ctx: RunFileContext): Promise<FileResult> {
+export async function runScriptFile(
+  file: string,
+  preparation: Preparation,
+  ctx: RunFileContext,
+): Promise<FileResult> {
   const shown = ctx.shown ?? file;
   const started = performance.now();
   const result: FileResult = { file: shown, status: "passed", durationMs: 0, items: [] };
   ctx.progress.start(shown);
+  for (const warning of preparation.warnings) warn(ctx, result, warning);
   let target: OpenedTarget | undefined;
   let agent: DriverBPageAgent | undefined;
   const makeAgent = (web: Partial<ScriptWebTarget>, section: ScriptAgentOptions) => {
@@ -109,10 +117,9 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
   };
   let recorded: ScriptPlatformAgent | undefined;
   try {
-    const text = await readFile(file, "utf8");
-    const trust = ctx.trust ?? {};
-    if (extname(file).toLowerCase() === ".feature") {
-      if (trust.untrusted) await checkUntrustedFeature(text, shown, file, trust.workDir ?? ctx.cwd);
+    if (!preparation.ok) throw preparation.error;
+    const prepared = preparation.prepared;
+    if (prepared.kind === "feature") {
       if (ctx.record) {
         warn(
           ctx,
@@ -120,19 +127,19 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
           `${shown}: --record writes YAML scripts' runs; a feature file's is not recorded`,
         );
       }
-      target = await openTarget(ctx.browser, {}, file);
-      result.items = await runFeature(makeAgent({}, {}), text, shown, target, ctx);
-    } else if (PLATFORM_TARGET_SECTIONS.includes(await scriptTargetOf(text, shown) ?? "")) {
-      await runPlatformScript(file, text, ctx, result, (a) => recorded = a);
+      target = await openTarget(browserOf(ctx), {}, file);
+      result.items = await runFeature(makeAgent({}, {}), prepared.text, shown, target, ctx);
+    } else if (prepared.kind === "platform") {
+      await runPlatformScript(file, prepared.text, ctx, result, (a) => recorded = a);
     } else {
-      const script = await parseScriptFile(text, shown, {
-        ...trust,
-        onWarning: (w) => warn(ctx, result, w),
-      });
-      target = await openTarget(ctx.browser, script.web, file);
+      const script = prepared.script;
+      target = await openTarget(browserOf(ctx), script.web, file);
       const yamlAgent = makeAgent(script.web, script.agent);
       recorded = yamlAgent;
-      await target.open(script.web);
+      const at = urlPosition(prepared.text);
+      await target.open(script.web).catch((e) => {
+        throw locatedNavigationError(e, at ? `${shown}:${at.line}:${at.column}` : shown);
+      });
       const run = await runScriptTasks(yamlAgent, script, { signal: ctx.signal })
         .catch((e) => failedItems(e, result));
       result.items = itemsOf(run.tasks);
@@ -149,7 +156,7 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
     }
   } catch (e) {
     result.status = "failed";
-    result.error = e instanceof Error ? e.message : String(e);
+    result.error = stripAnsi(e instanceof Error ? e.message : String(e));
   } finally {
     if (agent) {
       await agent.destroy().catch(() => {});
@@ -161,6 +168,12 @@ export async function runScriptFile(file: string, ctx: RunFileContext): Promise<
     ctx.progress.end(result);
   }
   return result;
+}
+
+/** The run's browser, which a web script or a feature needs. */
+function browserOf(ctx: RunFileContext): Browser {
+  if (!ctx.browser) throw new InternalError("sdk run: a web file ran without a browser");
+  return ctx.browser;
 }
 
 /** Keeps a warning about the file in its result and prints it. */
@@ -205,7 +218,7 @@ function failedItems(e: unknown, result: FileResult): never {
   if (e instanceof YamlTaskError) {
     result.items = [
       ...itemsOf(e.tasks),
-      { name: e.taskName, status: "failed", error: e.message },
+      { name: e.taskName, status: "failed", error: stripAnsi(e.message) },
     ];
   }
   throw e;
@@ -216,7 +229,7 @@ function itemsOf(tasks: readonly YamlTaskOutcome[]): ItemResult[] {
   return tasks.map((t) => ({
     name: t.name,
     status: t.status,
-    ...(t.error ? { error: t.error.message } : {}),
+    ...(t.error ? { error: stripAnsi(t.error.message) } : {}),
   }));
 }
 
@@ -283,12 +296,18 @@ async function runFeature(
       }
       if (tags.viewport) await target.page.setViewportSize(tags.viewport);
       ctx.progress.step(shown, `Scenario: ${info.name}`);
-      await target.open({ url: tags.url, serve: tags.serve });
+      await target.open({ url: tags.url, serve: tags.serve }).catch((e) => {
+        throw locatedNavigationError(e, `${shown}:${info.line}`);
+      });
     },
   });
   return results.map((r) => ({
     name: r.name,
     status: r.status === "passed" ? "passed" : "failed",
-    ...(r.error ? { error: r.error.message } : r.status === "skipped" ? { error: "skipped" } : {}),
+    ...(r.error
+      ? { error: stripAnsi(r.error.message) }
+      : r.status === "skipped"
+      ? { error: "skipped" }
+      : {}),
   }));
 }

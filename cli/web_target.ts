@@ -12,13 +12,19 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { ScriptWebTarget } from "@sdk/core/script";
 import { DEFAULT_VIEWPORT } from "@sdk/web/chromium";
 import { serveStatic, type StaticServer } from "./serve.ts";
-import { SdkTypeError } from "@sdk/core";
+import { NavigationError, SdkTypeError } from "@sdk/core";
+import { openUrl } from "@sdk/web";
 
 /** A page opened for one script file, in its own browser context. */
 export interface OpenedTarget {
   /** The page the agent drives. */
   page: Page;
-  /** Resolves a target's `url` (under its `serve` folder when it has one) and opens it. */
+  /**
+   * Resolves a target's `url` (under its `serve` folder when it has one) and opens it.
+   *
+   * @throws {NavigationError} when the page does not open, or its network does not go idle as
+   * `waitForNetworkIdle` asks.
+   */
   open(target: Pick<ScriptWebTarget, "url" | "serve" | "waitForNetworkIdle">): Promise<void>;
   /** Closes the context and any server it started. */
   close(): Promise<void>;
@@ -59,14 +65,22 @@ export async function openTarget(
           if (!servers.has(folder)) servers.set(folder, serveStatic(folder));
           url = new URL(target.url.replace(/^\/+/, ""), (await servers.get(folder)!).url).href;
         }
-        await page.goto(url, { waitUntil: "load" });
+        await openUrl(page, url);
         const idle = target.waitForNetworkIdle;
         if (idle) {
           const options = typeof idle === "object" ? idle : {};
+          const timeout = options.timeout ?? 5000;
           try {
-            await page.waitForLoadState("networkidle", { timeout: options.timeout ?? 5000 });
+            await page.waitForLoadState("networkidle", { timeout });
           } catch (e) {
-            if (!options.continueOnNetworkIdleError) throw e;
+            if (options.continueOnNetworkIdleError) return;
+            throw new NavigationError(
+              `${url} opened, but its network did not go idle within ${timeout} ms ` +
+                `(waitForNetworkIdle): raise its timeout, or set continueOnNetworkIdleError: true ` +
+                `to go on anyway`,
+              { url, reason: "network-idle-timeout" },
+              { cause: e },
+            );
           }
         }
       },
@@ -129,4 +143,29 @@ export function readFeatureTags(tags: readonly string[]): FeatureTags {
     }
   }
   return out;
+}
+
+/**
+ * Where a YAML script's `url` of its `web` (or former `target`) section is, for errors about the
+ * page it names: the 1-based line and column of the value.
+ */
+export function urlPosition(text: string): { line: number; column: number } | undefined {
+  const lines = text.split("\n");
+  const section = lines.findIndex((l) => /^(web|target)\s*:\s*(#.*)?$/.test(l));
+  if (section < 0) return undefined;
+  for (let i = section + 1; i < lines.length; i++) {
+    if (/^\S/.test(lines[i]) && !lines[i].startsWith("#")) return undefined;
+    const m = /^(\s+url\s*:\s*)\S/.exec(lines[i]);
+    if (m) return { line: i + 1, column: m[1].length + 1 };
+  }
+  return undefined;
+}
+
+/**
+ * A {@link NavigationError} with `where` (`file:line:col`) before its message; any other error
+ * as it is.
+ */
+export function locatedNavigationError(error: unknown, where: string): unknown {
+  if (!(error instanceof NavigationError)) return error;
+  return new NavigationError(`${where}: ${error.message}`, error, { cause: error.cause });
 }

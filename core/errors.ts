@@ -31,6 +31,7 @@ export type SdkErrorCode =
   | "CONNECTION_REFUSED"
   | "CONNECTION_LOST"
   | "CONNECTION_TIMEOUT"
+  | "NAVIGATION_FAILED"
   | "DEPENDENCY_MISSING"
   | "TOOL_FAILED"
   | "ACTION_UNSUPPORTED"
@@ -326,6 +327,37 @@ export class ConnectionError extends SdkError {
       : details.kind === "lost"
       ? "CONNECTION_LOST"
       : "CONNECTION_TIMEOUT";
+  }
+}
+
+/**
+ * A page the SDK was told to open did not open: the browser could not reach the address (a host
+ * name that does not resolve, nothing listening, a refused or reset connection, a certificate
+ * it does not trust) or the page did not load in time. The message names the URL, the browser's
+ * own reason and what to check, on one line and without terminal escapes; `cause` keeps the
+ * driver library's error (with its call log).
+ */
+export class NavigationError extends SdkError {
+  /** Always `"NavigationError"`, whatever a bundler renames the class to. */
+  override readonly name: string = "NavigationError";
+  /** Always `"NAVIGATION_FAILED"`. */
+  override readonly code: SdkErrorCode = "NAVIGATION_FAILED";
+  /** The address that was opened. */
+  readonly url: string;
+  /**
+   * The browser's reason, e.g. `"net::ERR_NAME_NOT_RESOLVED"`, `"timeout"`; `"unknown"` when the
+   * driver gave none.
+   */
+  readonly reason: string;
+  /** Creates the error; `message` names the URL and says what to check. */
+  constructor(
+    message: string,
+    details: { url: string; reason: string },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.url = details.url;
+    this.reason = details.reason;
   }
 }
 

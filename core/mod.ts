@@ -100,6 +100,7 @@ export {
   ModelConfigError,
   ModelResponseError,
   ModelTimeoutError,
+  NavigationError,
   PlanningError,
   PromptImageError,
   QUOTE_EXCERPT_CHARS,
@@ -128,7 +129,7 @@ export type {
   PlannerDialect,
 } from "./model/dialect.ts";
 export type { ResolvedPromptImage } from "./model/prompt_images.ts";
-export { MODEL_CONFIG_KEYS, resolveIntentConfig } from "./model/config.ts";
+export { checkModelConfigKeys, MODEL_CONFIG_KEYS, resolveIntentConfig } from "./model/config.ts";
 export type { IntentModelConfig, ModelIntent } from "./model/config.ts";
 export { getModelFamily, MODEL_FAMILY_NAMES } from "./model/families/mod.ts";
 export type { ModelFamily } from "./model/families/mod.ts";

@@ -44,6 +44,7 @@ export {
   InvalidStateError,
   LocateError,
   MissingDependencyError,
+  NavigationError,
   SdkRangeError,
   SdkTypeError,
   ToolError,

@@ -104,3 +104,4 @@ export {
   type BridgeChannel,
   BridgePageDriver,
 } from "./bridge/bridge_driver.ts";
+export { type NavigablePage, openUrl, type OpenUrlOptions, stripAnsi } from "./page/navigation.ts";

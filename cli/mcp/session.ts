@@ -7,6 +7,7 @@
  */
 
 import { InvalidStateError, isSdkError, SdkTypeError } from "@sdk/core";
+import { stripAnsi } from "@sdk/web";
 import { checkWebOpen, DEFAULT_MCP_GUARD, type McpGuardOptions } from "./guard.ts";
 import {
   openAndroid,
@@ -54,12 +55,28 @@ function arg(args: Args, name: string, kind: "string" | "number" | "boolean", re
   return v;
 }
 
-/** The error of a failed tool call as MCP tool error text: class, code and message. */
-function errorResult(e: unknown, secrets: readonly string[] = []): ToolResult {
-  let message = e instanceof Error ? e.message : String(e);
+/** A failed call's error as text: class, code and message, secrets masked, no terminal escapes. */
+function errorText(e: unknown, secrets: readonly string[]): string {
+  // A driver library's message may carry terminal escapes (Playwright's call log): never to a client.
+  let message = stripAnsi(e instanceof Error ? e.message : String(e));
   for (const secret of secrets) if (secret.length >= 8) message = message.split(secret).join("***");
   const head = isSdkError(e) ? `${e.name} (${e.code})` : e instanceof Error ? e.name : "Error";
-  return { content: [{ type: "text", text: `${head}: ${message}` }], isError: true };
+  return `${head}: ${message}`;
+}
+
+/** The error of a failed tool call as MCP tool error text: class, code and message. */
+function errorResult(e: unknown, secrets: readonly string[] = []): ToolResult {
+  return { content: [{ type: "text", text: errorText(e, secrets) }], isError: true };
+}
+
+/** Destroys a target's agent (finalizing its report), then releases what was opened for it. */
+async function closeTarget(target: OpenTarget): Promise<string | undefined> {
+  try {
+    await target.agent.destroy();
+  } finally {
+    await target.close?.();
+  }
+  return target.agent.reportFile ?? undefined;
 }
 
 /** The targets and tool calls of one MCP session. */
@@ -90,20 +107,25 @@ export class McpSession {
   async close(): Promise<string | undefined> {
     const target = this.#target;
     this.#target = undefined;
-    if (!target) return undefined;
-    try {
-      await target.agent.destroy();
-    } finally {
-      await target.close?.();
-    }
-    return target.agent.reportFile ?? undefined;
+    return target ? await closeTarget(target) : undefined;
   }
 
+  /**
+   * Opens a new target, then closes the previous one: a connect that fails leaves the open
+   * target as it was, still the one the `ai_*` tools drive.
+   */
   async #open(open: () => Promise<OpenTarget>): Promise<ToolResult> {
-    const previous = this.#target ? `${this.#target.label} closed; ` : "";
-    await this.close();
-    this.#target = await open();
-    return text(`${previous}${this.#target.label} is open.`);
+    const opened = await open();
+    const previous = this.#target;
+    this.#target = opened;
+    if (!previous) return text(`${opened.label} is open.`);
+    let closed = `${previous.label} closed`;
+    try {
+      await closeTarget(previous);
+    } catch (e) {
+      closed += ` (closing it failed: ${errorText(e, this.#secrets)})`;
+    }
+    return text(`${closed}; ${opened.label} is open.`);
   }
 
   #agent() {

@@ -37,7 +37,11 @@ async function load<T>(pkg: string, importer: () => Promise<T>): Promise<T> {
   }
 }
 
-/** `web_open`: a new page at `url` in a launched Chromium, or in the browser at `cdpEndpoint`. */
+/**
+ * `web_open`: a new page at `url` in a launched Chromium, or in the browser at `cdpEndpoint`.
+ *
+ * @throws {NavigationError} when the page does not open (what was opened for it is closed).
+ */
 export async function openWeb(args: { url: string; cdpEndpoint?: string }): Promise<OpenTarget> {
   if (!URL.canParse(args.url)) {
     throw new SdkTypeError(
@@ -50,9 +54,16 @@ export async function openWeb(args: { url: string; cdpEndpoint?: string }): Prom
     const browser = await chromium.connectOverCDP(args.cdpEndpoint);
     const context = browser.contexts()[0] ?? await browser.newContext();
     const page = await context.newPage();
-    await page.goto(args.url, { waitUntil: "load" });
-    // The browser's other tabs may hold the focus, and keys go to the focused tab only.
-    await page.bringToFront();
+    try {
+      await web.openUrl(page, args.url);
+      // The browser's other tabs may hold the focus, and keys go to the focused tab only.
+      await page.bringToFront();
+    } catch (e) {
+      // The browser is the user's: only the page opened here goes, and the connection.
+      await page.close().catch(() => {});
+      await browser.close().catch(() => {});
+      throw e;
+    }
     return {
       agent: new web.DriverBPageAgent(page, MCP_AGENT_OPTIONS),
       label: `web page ${args.url} (browser at ${args.cdpEndpoint})`,
@@ -71,7 +82,7 @@ export async function openWeb(args: { url: string; cdpEndpoint?: string }): Prom
   const browser = await launchChromium({ headless: true, handleSignals: false });
   try {
     const page = await (await browser.newContext({ viewport: DEFAULT_VIEWPORT })).newPage();
-    await page.goto(args.url, { waitUntil: "load" });
+    await web.openUrl(page, args.url);
     return {
       agent: new web.DriverBPageAgent(page, MCP_AGENT_OPTIONS),
       label: `web page ${args.url}`,
@@ -149,13 +160,22 @@ export async function openDesktop(
     });
     return { agent, label: `remote desktop ${args.rdpHost}:${args.rdpPort ?? 3389}` };
   }
-  // The server's own process: the X display the device uses is its DISPLAY.
+  // The server's own process: the X display the device uses is its DISPLAY (put back when the
+  // connect fails, so that the target still open keeps its display).
+  const before = process.env.DISPLAY;
   if (args.display !== undefined) process.env.DISPLAY = args.display;
-  const agent = await computer.agentForComputer({
-    ...MCP_AGENT_OPTIONS,
-    ...(args.headless !== undefined && { headless: args.headless }),
-    ...(args.displayId !== undefined && { displayId: args.displayId }),
-  });
+  let agent;
+  try {
+    agent = await computer.agentForComputer({
+      ...MCP_AGENT_OPTIONS,
+      ...(args.headless !== undefined && { headless: args.headless }),
+      ...(args.displayId !== undefined && { displayId: args.displayId }),
+    });
+  } catch (e) {
+    if (before === undefined) delete process.env.DISPLAY;
+    else process.env.DISPLAY = before;
+    throw e;
+  }
   return {
     agent,
     label: args.headless ? "headless desktop" : `desktop at DISPLAY=${process.env.DISPLAY}`,

@@ -47,7 +47,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: "web_open",
     description:
-      "Open a web page in headless Chromium (or in the browser at cdp_endpoint) and drive it. Closes the session's previous target.",
+      "Open a web page in headless Chromium (or in the browser at cdp_endpoint) and drive it. Once it is open, the session's previous target is closed; when it fails, that target stays open.",
     inputSchema: schema({
       url: str("The page's address, absolute (https://...)."),
       cdp_endpoint: str(
@@ -57,7 +57,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "android_connect",
-    description: "Drive an Android device through adb. Closes the session's previous target.",
+    description:
+      "Drive an Android device through adb. Once it is open, the session's previous target is closed; when it fails, that target stays open.",
     inputSchema: schema({
       device_id: str(
         "The device's serial as `adb devices` lists it; the first device when left out.",
@@ -69,7 +70,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: "ios_connect",
     description:
-      "Drive an iPhone or iPad through its WebDriverAgent. Closes the session's previous target.",
+      "Drive an iPhone or iPad through its WebDriverAgent. Once it is open, the session's previous target is closed; when it fails, that target stays open.",
     inputSchema: schema({
       host: str("WebDriverAgent's host (localhost by default)."),
       port: int("WebDriverAgent's port (8100 by default)."),
@@ -77,7 +78,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "harmony_connect",
-    description: "Drive a HarmonyOS device through hdc. Closes the session's previous target.",
+    description:
+      "Drive a HarmonyOS device through hdc. Once it is open, the session's previous target is closed; when it fails, that target stays open.",
     inputSchema: schema({
       device_id: str(
         "The device's connect key as `hdc list targets` lists it; the first device when left out.",
@@ -87,7 +89,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: "desktop_connect",
     description:
-      "Drive a desktop: the server's display, a headless one of its own, or a remote one over RDP (the password comes from the server's SDK_RDP_PASSWORD, never from here). Closes the session's previous target.",
+      "Drive a desktop: the server's display, a headless one of its own, or a remote one over RDP (the password comes from the server's SDK_RDP_PASSWORD, never from here). Once it is open, the session's previous target is closed; when it fails, that target stays open.",
     inputSchema: schema({
       headless: bool("Start a private virtual display (Linux) instead of using the server's."),
       display: str("The X display to drive, e.g. :1 (the server's DISPLAY by default)."),

@@ -1,14 +1,18 @@
 /**
  * Where a report goes on disk, and how a writer claims its file: one report per agent, always.
- * The file is created with an exclusive create (`open(path, "wx")`), so a name in use (by another
- * agent of this process, by another process, or by an earlier run's report) is never replaced or
- * appended to: the writer takes `<name>-2` (then `-3`, ...) and the console names both files.
+ * A name belongs to the agent holding its marker (`_report_lock.ts`, taken exclusively): while a
+ * live agent (of this process or another) holds it, the writer takes `<name>-2` (then `-3`, ...)
+ * and the console names both files, so two live agents never share a file. A report whose agent
+ * finished (destroyed, or its process gone), or that has no marker, is replaced by the next agent
+ * of that name, atomically: its first bytes go to a temporary file that is renamed over the old
+ * one, so a reader sees the old report or the new one, never a mix or nothing.
  *
  * @module
  */
 
 import { FileError } from "../errors.ts";
-import { nodeFs, nodePath } from "../runtime/runtime.ts";
+import { nodeFs, nodePath, processIdentity } from "../runtime/runtime.ts";
+import { lockReport, type ReportLock } from "./_report_lock.ts";
 
 /**
  * Whether `name` may be a `reportFileName` (spec 2.1) of a report or a merged report: not blank,
@@ -71,57 +75,76 @@ export async function reportTarget(layout: ReportLayout, name: string): Promise<
 }
 
 /**
- * Creates the report's file with its first bytes, under the first free name: `layout.name`, else
- * `<name>-2`, `<name>-3`, ... A name is free when its HTML file does not exist; the file is created
- * exclusively, so two writers (in one process or in two) never get the same one.
+ * Creates the report's file with its first bytes, under the first name no live agent holds:
+ * `layout.name`, else `<name>-2`, `<name>-3`, ... A finished agent's report of that name is
+ * replaced in one rename (with `html-and-external-assets`, its `screenshots/` and `executions/`
+ * go too).
  *
  * @param layout the folder, the name asked for and the format.
  * @param head the file's first bytes for a given report name (the viewer and the meta tag).
  * @param warn whether a taken name is warned about (the name was the user's `reportFileName`).
- * @returns the claimed target and the bytes written.
- * @throws {FileError} when no name up to `-9999` is free; the file system's error when the folder
- * cannot be created or the file written (nothing is left behind then).
+ * @returns the claimed target, the bytes written, and the marker to release when the agent
+ * finishes.
+ * @throws {FileError} when live agents hold every name up to `-9999`; the file system's error
+ * when the folder cannot be created or the file written (nothing is left behind then).
  */
 export async function claimReportTarget(
   layout: ReportLayout,
   head: (name: string) => Uint8Array,
   warn: boolean,
-): Promise<{ target: ReportTarget; size: number }> {
+): Promise<{ target: ReportTarget; size: number; lock: ReportLock }> {
   const fs = await nodeFs();
   const path = await nodePath();
   await fs.mkdir(layout.reportDir, { recursive: true });
   const asked = await reportTarget(layout, layout.name);
   for (let n = 1; n <= MAX_TRIES; n++) {
     const target = n === 1 ? asked : await reportTarget(layout, `${layout.name}-${n}`);
-    if (layout.external) await fs.mkdir(path.dirname(target.file), { recursive: true });
-    let handle;
-    try {
-      handle = await fs.open(target.file, "wx");
-    } catch (e) {
-      if ((e as { code?: string }).code === "EEXIST") continue;
-      throw e;
-    }
+    const dir = path.dirname(target.file);
+    if (layout.external) await fs.mkdir(dir, { recursive: true });
+    const lock = await lockReport(target.file);
+    if (!lock) continue;
     const bytes = head(target.name);
+    const tmp = `${target.file}.${(await processIdentity()).pid}-${
+      Math.random().toString(36).slice(2, 8)
+    }.tmp`;
     try {
-      await handle.writeFile(bytes);
+      await fs.writeFile(tmp, bytes);
+      await fs.rename(tmp, target.file);
+      if (layout.external) {
+        // The finished agent's images and dumps: the new report names none of them.
+        for (const old of ["screenshots", "executions"]) {
+          await fs.rm(path.join(dir, old), { recursive: true, force: true });
+        }
+      }
     } catch (e) {
-      await handle.close().catch(() => {});
-      await fs.rm(target.file, { force: true }).catch(() => {});
+      await fs.rm(tmp, { force: true }).catch(() => {});
+      await lock.release().catch(() => {});
       throw e;
     }
-    await handle.close();
     if (n > 1 && warn) {
       console.warn(
-        `Report ${asked.file} is in use (another agent of this process or of another process, ` +
-          `or an earlier run, has it), so this agent's report is ${target.file}: nothing is ` +
+        `Report ${asked.file} belongs to an agent still running (another agent of this process ` +
+          `or of another process), so this agent's report is ${target.file}: nothing is ` +
           `replaced or mixed. Give each agent its own reportFileName to choose both names.`,
       );
     }
-    return { target, size: bytes.length };
+    return { target, size: bytes.length, lock };
   }
   throw new FileError(
-    `Cannot create the report: ${asked.file} and its ${MAX_TRIES - 1} numbered variants ` +
-      `(-2 ... -${MAX_TRIES}) all exist; remove old reports or choose another reportFileName`,
+    `Cannot create the report: agents still running hold ${asked.file} and its ` +
+      `${MAX_TRIES - 1} numbered variants (-2 ... -${MAX_TRIES}); finish them, or choose another ` +
+      `reportFileName`,
     { path: asked.file, reason: "invalid" },
   );
+}
+
+/** `<interface>-YYYY-MM-DD_HH-mm-ss-<4 hex>`, in local time, which is what a person looks for. */
+export function generatedName(interfaceType: string, time: number): string {
+  const d = new Date(time);
+  const p = (n: number) => String(n).padStart(2, "0");
+  const stamp = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}_` +
+    `${p(d.getHours())}-${p(d.getMinutes())}-${p(d.getSeconds())}`;
+  const rand = Math.floor(Math.random() * 0x10000).toString(16).padStart(4, "0");
+  const kind = interfaceType.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "report";
+  return `${kind}-${stamp}-${rand}`;
 }

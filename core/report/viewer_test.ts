@@ -122,17 +122,25 @@ test("viewer renders executions, steps, screenshots and scaled target overlays i
     assert.equal(await page.locator(".lightbox").count(), 0);
     assert.deepEqual(errors, []);
 
-    // What a step costs on disk: the image once (plus the step), then only the step.
-    const before = (await stat(file)).size;
+    // What a step costs on disk: the image once (plus the step), then only the step. (A report
+    // of its own: a finalized one takes no more writes.)
+    const costs = await ReportWriter.create({
+      name: "step-costs",
+      meta: { sdkVersion: "0.1.0", interfaceType: "web-page" },
+    });
+    await costs.writeExecution(execution({ id: "start" }));
+    const costFile = costs.file!;
+    const before = (await stat(costFile)).size;
     const uri = shots[0].uri.replace("base64,", "base64,AAAA");
-    const fresh = writer.addScreenshot(uri);
-    await writer.writeExecution(execution({ id: "m", steps: [step({ screenshot: fresh })] }));
-    const first = (await stat(file)).size - before;
-    assert.equal(writer.addScreenshot(uri.slice(0)), fresh);
-    await writer.writeExecution(
+    const fresh = costs.addScreenshot(uri);
+    await costs.writeExecution(execution({ id: "m", steps: [step({ screenshot: fresh })] }));
+    const first = (await stat(costFile)).size - before;
+    assert.equal(costs.addScreenshot(uri.slice(0)), fresh);
+    await costs.writeExecution(
       execution({ id: "m", steps: [step({ screenshot: fresh }), step({ screenshot: fresh })] }),
     );
-    const repeated = (await stat(file)).size - before - first;
+    const repeated = (await stat(costFile)).size - before - first;
+    await costs.finalize();
     assert.ok(first > uri.length && first < uri.length + 1000, `first step: ${first} bytes`);
     assert.ok(repeated < 500, `repeated screenshot step: ${repeated} bytes`);
   });

@@ -16,11 +16,13 @@ import {
 } from "./_format.ts";
 import {
   claimReportTarget,
+  generatedName,
   isReportFileName,
   type ReportLayout,
   type ReportTarget,
   reportTarget,
 } from "./_report_paths.ts";
+import type { ReportLock } from "./_report_lock.ts";
 import type { ReportExecution, ReportMeta, ReportScreenshotSink } from "./types.ts";
 import { viewerPage, viewerScriptHash } from "./viewer.ts";
 import { logger } from "../log/run_log.ts";
@@ -49,9 +51,10 @@ export interface ReportWriterOptions {
    * `<run dir>/report/<name>.html`, and a name already ending in `.html` is kept as is; with
    * `html-and-external-assets` it names the directory. Default: generated from the interface
    * type, the local time and 4 random hex digits, e.g. `web-page-2026-11-22_14-30-05-ab12`.
-   * A name whose report exists (another agent's, of this process or another, or an earlier
-   * run's) is never replaced: the writer takes `<name>-2` (then `-3`, ...) and the console
-   * names both files.
+   * A name whose agent is still running (another agent of this process or another) is never
+   * replaced: the writer takes `<name>-2` (then `-3`, ...) and the console names both files. A
+   * report whose agent finished (its writer finalized, or its process gone) is replaced,
+   * atomically, by the first write of the next writer of that name.
    */
   name?: string;
   /** Header of the report; `name` and `createdAt` are filled in here. */
@@ -159,6 +162,10 @@ export class ReportWriter implements ReportScreenshotSink {
   /** Bytes of the file known to be complete; a failed append is cut back to this. */
   #size = 0;
   #file: string | undefined;
+  /** The marker that this writer's agent is live; released by {@link finalize}. */
+  #lock: ReportLock | undefined;
+  /** Set by {@link finalize}: later writes are dropped, the file is no longer this writer's. */
+  #finalized = false;
   readonly #memory: MemoryReport | undefined;
 
   private constructor(
@@ -303,6 +310,11 @@ export class ReportWriter implements ReportScreenshotSink {
     }
     const dump = this.#persistDump && exec.status !== "running";
     return this.#enqueue(async () => {
+      if (this.#finalized) {
+        // The report is final, and its name may belong to the next agent already.
+        log("dropped after finalize", { file: this.#file, execution: snapshot.id });
+        return;
+      }
       // The first write claims the file, and with it the report's final name.
       if (this.#file === undefined) await this.#claim();
       const target = this.#target!;
@@ -346,9 +358,10 @@ export class ReportWriter implements ReportScreenshotSink {
   }
 
   /**
-   * Writes screenshots still queued and waits for all writes. Safe to call more than once; each
-   * call returns the current path. When no execution was ever written there is no file and the
-   * queue is dropped.
+   * Writes screenshots still queued and waits for all writes, then marks the report finished: the
+   * next writer of its name replaces it, and later writes of this writer are dropped. Safe to call
+   * more than once; each call returns the current path. When no execution was ever written there
+   * is no file and the queue is dropped.
    *
    * @returns the report file path, or undefined when no file was written.
    * @throws {Error} the file system's error when the last writes fail.
@@ -360,18 +373,22 @@ export class ReportWriter implements ReportScreenshotSink {
       if (this.#file === undefined) {
         // No execution reached the file: no report (spec 2.8), nothing to keep.
         this.#pending = [];
+        this.#finalized = true;
         return;
       }
       const shots = this.#pending;
-      if (shots.length === 0) return;
       this.#pending = [];
       try {
-        await this.#writeAssets(shots);
-        await this.#append(target, shots.map((s) => this.#screenshotTag(s)).join(""));
+        if (shots.length > 0) {
+          await this.#writeAssets(shots);
+          await this.#append(target, shots.map((s) => this.#screenshotTag(s)).join(""));
+        }
       } catch (error) {
         this.#pending = shots.concat(this.#pending);
         throw error;
       }
+      this.#finalized = true;
+      await this.#lock?.release();
     });
     if (this.#file) log("finalized", { file: this.#file, bytes: this.#size });
     return this.#file;
@@ -458,11 +475,11 @@ export class ReportWriter implements ReportScreenshotSink {
   }
 
   /**
-   * Creates the report file, the viewer and the meta tag in it, under the first free name (see
-   * `claimReportTarget`): the asked-for name, else `<name>-2`, ...
+   * Creates the report file, the viewer and the meta tag in it, under the first name no live
+   * agent holds (see `claimReportTarget`): the asked-for name, else `<name>-2`, ...
    */
   async #claim(): Promise<void> {
-    const { target, size } = await claimReportTarget(this.#layout!, (name) => {
+    const { target, size, lock } = await claimReportTarget(this.#layout!, (name) => {
       const meta = { ...this.meta, name };
       const page = viewerPage({
         title: name,
@@ -475,6 +492,7 @@ export class ReportWriter implements ReportScreenshotSink {
     this.#target = target;
     this.#size = size;
     this.#file = target.file;
+    this.#lock = lock;
   }
 
   /** Appends one chunk in one call, to the file {@link #claim} created. */
@@ -562,17 +580,6 @@ function snapshotExecution(exec: ReportExecution): ExecutionSnapshot {
       return headJson === "{}" ? `{${body}}` : `${headJson.slice(0, -1)},${body}}`;
     },
   };
-}
-
-/** `<interface>-YYYY-MM-DD_HH-mm-ss-<4 hex>`, in local time, which is what a person looks for. */
-function generatedName(interfaceType: string, time: number): string {
-  const d = new Date(time);
-  const p = (n: number) => String(n).padStart(2, "0");
-  const stamp = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}_` +
-    `${p(d.getHours())}-${p(d.getMinutes())}-${p(d.getSeconds())}`;
-  const rand = Math.floor(Math.random() * 0x10000).toString(16).padStart(4, "0");
-  const kind = interfaceType.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "report";
-  return `${kind}-${stamp}-${rand}`;
 }
 
 function assetName(shot: PendingShot): string {

@@ -2,6 +2,8 @@ import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { hostname } from "node:os";
 import { parseReportHtml, reportTags } from "./_format.ts";
 import { execution, fakePng, step, withRunDir } from "./_test_helpers.ts";
 import { reportToHtml, ReportWriter } from "./writer.ts";
@@ -236,7 +238,8 @@ test("ReportWriter with persistExecutionDump writes a JSON file per finished exe
   await withRunDir(async (dir) => {
     const writer = await ReportWriter.create({ name: "d", meta, persistExecutionDump: true });
     await writer.writeExecution(execution({ id: "x/1", status: "running" }));
-    assert.deepEqual(await readdir(join(dir, "report")), ["d.html"]);
+    // The report, and while its writer is live, the marker that says so.
+    assert.deepEqual((await readdir(join(dir, "report"))).sort(), [".d.html.lock", "d.html"]);
     await writer.writeExecution(execution({ id: "x/1", status: "failed", error: "boom" }));
     const dump = JSON.parse(await readFile(join(dir, "report", "d.x_1.execution.json"), "utf8"));
     assert.equal(dump.meta.name, "d");
@@ -292,24 +295,83 @@ test("ReportWriter: two writers with one name at the same time get <name>.html a
   });
 });
 
-test("ReportWriter: a name whose report exists already (another process, an earlier run) is never replaced: -2, then -3", async () => {
+test("ReportWriter: a re-run replaces its own finished report, atomically (a reader always finds a whole file), without -2 or a warning; a report without a marker too", async () => {
+  await withRunDir(async (dir) => {
+    const reportDir = join(dir, "report");
+    const file = join(reportDir, "kept.html");
+    const warnings = await warningsOf(async () => {
+      const first = await ReportWriter.create({ name: "kept", meta });
+      await first.writeExecution(execution({ id: "first-run" }));
+      assert.equal(await first.finalize(), file);
+      assert.deepEqual(await readdir(reportDir), ["kept.html"], "the marker goes with finalize");
+      // A reader polls the file while the next run replaces it.
+      let polling = true, reads = 0;
+      const poller = (async () => {
+        while (polling) {
+          const text = await readFile(file, "utf8");
+          assert.ok(text.startsWith("<!"), `a whole report at read ${reads}: ${text.slice(0, 40)}`);
+          reads++;
+          await new Promise((r) => setTimeout(r, 0));
+        }
+      })();
+      const second = await ReportWriter.create({ name: "kept", meta });
+      await second.writeExecution(execution({ id: "second-run" }));
+      await second.finalize();
+      polling = false;
+      await poller;
+      assert.ok(reads > 0);
+      assert.equal(second.file, file);
+      assert.equal(second.meta.name, "kept");
+      assert.deepEqual((await parsed(file)).executions.map((e) => e.id), ["second-run"]);
+      // A report no marker claims (an earlier version's, a copied one) belongs to no live agent.
+      await writeFile(join(reportDir, "legacy.html"), "an earlier run's report");
+      const third = await ReportWriter.create({ name: "legacy", meta });
+      await third.writeExecution(execution({ id: "3" }));
+      await third.finalize();
+      assert.equal(third.file, join(reportDir, "legacy.html"));
+      assert.deepEqual((await parsed(third.file!)).executions.map((e) => e.id), ["3"]);
+    });
+    assert.deepEqual(warnings, []);
+    assert.deepEqual((await readdir(reportDir)).sort(), ["kept.html", "legacy.html"]);
+  });
+});
+
+test("ReportWriter: a report whose agent's process is alive keeps its name (-2, with a warning); once that process is gone, the next run replaces it", async () => {
   await withRunDir(async (dir) => {
     const reportDir = join(dir, "report");
     await mkdir(reportDir, { recursive: true });
-    await writeFile(join(reportDir, "kept.html"), "another process's report");
-    const warnings = await warningsOf(async () => {
-      const second = await ReportWriter.create({ name: "kept", meta });
-      await second.writeExecution(execution({ id: "1" }));
-      assert.equal(second.file, join(reportDir, "kept-2.html"));
-      assert.equal(second.meta.name, "kept-2");
-      const third = await ReportWriter.create({ name: "kept", meta, persistExecutionDump: true });
-      await third.writeExecution(execution({ id: "1" }));
-      assert.equal(third.file, join(reportDir, "kept-3.html"));
-      assert.ok(await readFile(join(reportDir, "kept-3.1.execution.json"), "utf8"));
-    });
-    assert.equal(await readFile(join(reportDir, "kept.html"), "utf8"), "another process's report");
-    assert.equal(warnings.length, 2, warnings.join("\n"));
-    assert.ok(warnings[1].includes(join(reportDir, "kept-3.html")), warnings[1]);
+    const other = spawn("sleep", ["60"], { stdio: "ignore" });
+    try {
+      await writeFile(join(reportDir, "live.html"), "the live agent's report");
+      await writeFile(
+        join(reportDir, ".live.html.lock"),
+        JSON.stringify({ pid: other.pid, host: hostname(), createdAt: Date.now() }),
+      );
+      const warnings = await warningsOf(async () => {
+        const second = await ReportWriter.create({ name: "live", meta });
+        await second.writeExecution(execution({ id: "1" }));
+        assert.equal(second.file, join(reportDir, "live-2.html"));
+        assert.equal(second.meta.name, "live-2");
+        await second.finalize();
+      });
+      assert.equal(warnings.length, 1, warnings.join("\n"));
+      assert.ok(warnings[0].includes(join(reportDir, "live.html")), warnings[0]);
+      assert.match(warnings[0], /agent still running/);
+      assert.equal(await readFile(join(reportDir, "live.html"), "utf8"), "the live agent's report");
+    } finally {
+      other.kill("SIGKILL");
+      await new Promise((resolve) => other.once("exit", resolve));
+    }
+    // The process is gone (killed, never destroyed its agent): its report is the next run's.
+    const third = await ReportWriter.create({ name: "live", meta, persistExecutionDump: true });
+    await third.writeExecution(execution({ id: "1" }));
+    assert.equal(third.file, join(reportDir, "live.html"));
+    assert.ok(await readFile(join(reportDir, "live.1.execution.json"), "utf8"));
+    await third.finalize();
+    assert.deepEqual(
+      (await readdir(reportDir)).filter((f) => f.endsWith(".html") || f.endsWith(".lock")).sort(),
+      ["live-2.html", "live.html"],
+    );
   });
 });
 
@@ -435,4 +497,16 @@ test("ReportWriter.create() rejects an unknown storage", async () => {
     (e: unknown) =>
       e instanceof TypeError && /'storage' must be "file" or "memory"/.test(e.message),
   );
+});
+
+test("ReportWriter: after finalize the report is final: a late write (a call still in flight at destroy()) is dropped", async () => {
+  await withRunDir(async () => {
+    const writer = await ReportWriter.create({ name: "final", meta });
+    await writer.writeExecution(execution({ id: "1" }));
+    const file = (await writer.finalize())!;
+    const before = await readFile(file, "utf8");
+    await writer.writeExecution(execution({ id: "late" }));
+    assert.equal(await readFile(file, "utf8"), before);
+    assert.equal(await writer.finalize(), file);
+  });
 });

@@ -235,3 +235,26 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/** What this process is, for a marker file other processes read: its id and its host. */
+export async function processIdentity(): Promise<{ pid: number; host: string }> {
+  const os = await nodeBuiltin<{ hostname(): string }>("node:os");
+  const proc = await nodeBuiltin<{ pid: number }>("node:process");
+  return { pid: proc.pid, host: os.hostname() };
+}
+
+/**
+ * Whether the process `pid` of this host is running: a signal-0 probe (`ESRCH`: gone; `EPERM`:
+ * there, another user's).
+ *
+ * @throws {Error} in a browser runtime.
+ */
+export async function processRunning(pid: number): Promise<boolean> {
+  const proc = await nodeBuiltin<{ kill(pid: number, signal: number): void }>("node:process");
+  try {
+    proc.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code !== "ESRCH";
+  }
+}

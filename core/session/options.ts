@@ -34,9 +34,11 @@ export interface AgentOptions {
   persistExecutionDump?: boolean;
   /**
    * Report file name (`single-html`) without or with `.html`; with `html-and-external-assets`,
-   * the report's folder name. Default: generated. A name whose report exists (another agent's,
-   * of this process or another, or an earlier run's) is never replaced: the agent takes
-   * `<name>-2` (then `-3`, ...), and the console names both files; `reportFile` is the path taken.
+   * the report's folder name. Default: generated. A name whose agent is still running (another
+   * agent of this process or another) is never replaced: the agent takes `<name>-2` (then `-3`,
+   * ...), and the console names both files. A report whose agent finished (destroyed, or its
+   * process gone: an earlier run) is replaced by the next agent of that name, atomically.
+   * `reportFile` is the path taken.
    */
   reportFileName?: string;
   /** Print where the report is. Default `true`. */

@@ -5,7 +5,8 @@
  * listing, properties, features, packages, shell, screencap, push and pull, starting activities,
  * waiting for boot; and the answers appium-adb depends on (`cmd package resolve-activity --brief`,
  * `cmd package list packages --show-versioncode`, `date +%s%3N`), and Android's gestures told
- * apart by its touch slop and long-press timeout.
+ * apart by its touch slop and long-press timeout. adbkit runs in its own process, out of the
+ * workspace's dependencies (tests/helpers/clients.ts).
  *
  * @module
  */
@@ -14,19 +15,16 @@ import { after, before } from "node:test";
 import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
-import adbkit from "@devicefarmer/adbkit";
 import { startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
 import { type AdbFront, startAdbFront } from "@sdk/mobilea/testing";
 import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+import { type Clients, readableOf, type Remote, startClients } from "../helpers/clients.ts";
 
-// adbkit is CommonJS: its default import is module.exports, whose default is the Adb class.
-const Adb = adbkit.default;
 const NOTES = "com.example.notes";
 
 let browser: Browser;
@@ -34,9 +32,14 @@ let apps: StaticServer;
 let phone: VirtualPhone;
 let front: AdbFront;
 let server: PrivateAdbServer;
-let device: ReturnType<ReturnType<typeof Adb.createClient>["getDevice"]>;
+let clients: Clients;
+let device: Remote;
+
+/** adbkit's `Adb.util.readAll`: a stream's bytes. */
+const readAll = (stream: Remote): Promise<Buffer> => clients.adbUtil.readAll(stream);
 
 before(async () => {
+  clients = await startClients();
   browser = await launchChromium();
   apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
   phone = await startVirtualPhone({
@@ -47,7 +50,8 @@ before(async () => {
   front = await startAdbFront(phone);
   server = await startPrivateAdbServer();
   await server.connect(front.serial);
-  device = Adb.createClient({ host: "127.0.0.1", port: server.port }).getDevice(front.serial);
+  device = await (await clients.adbkit.createClient({ host: "127.0.0.1", port: server.port }))
+    .getDevice(front.serial);
 });
 
 after(async () => {
@@ -56,11 +60,12 @@ after(async () => {
   await phone?.close();
   await apps?.close();
   await browser?.close();
+  await clients?.close();
 });
 
 /** adbkit's shell (the legacy `shell:` service): its output as text. */
 async function kitShell(command: string): Promise<string> {
-  return (await Adb.util.readAll(await device.shell(command))).toString();
+  return (await readAll(await device.shell(command))).toString();
 }
 
 /** `adb -s <simulator> shell <command>`: output and exit code (shell protocol v2). */
@@ -78,7 +83,7 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
 }
 
 async function freshNotes(): Promise<void> {
-  await device.shell(`am force-stop ${NOTES}`).then(Adb.util.readAll);
+  await readAll(await device.shell(`am force-stop ${NOTES}`));
   await device.startActivity({ component: `${NOTES}/.MainActivity`, wait: true });
   await waitFor(async () => (await phone.foregroundPage().$("#note-3")) !== null, "the list");
 }
@@ -93,7 +98,7 @@ async function centerOf(selector: string): Promise<[number, number]> {
 }
 
 test("adbkit: the device, its state, properties, features, packages and boot", async () => {
-  const client = Adb.createClient({ host: "127.0.0.1", port: server.port });
+  const client = await clients.adbkit.createClient({ host: "127.0.0.1", port: server.port });
   const devices = await client.listDevices();
   assert.ok(
     devices.some((d: { id: string; type: string }) => d.id === front.serial && d.type === "device"),
@@ -118,18 +123,15 @@ test("adbkit: the device, its state, properties, features, packages and boot", a
 test("adbkit: shell, screencap, push and pull, start and clear an app", async () => {
   assert.equal(await kitShell("wm size"), "Physical size: 1080x2400\n");
   assert.equal(await kitShell("xyz"), "/system/bin/sh: xyz: inaccessible or not found\n");
-  const png = PNG.sync.read(await Adb.util.readAll(await device.screencap()));
+  const png = PNG.sync.read(await readAll(await device.screencap()));
   assert.deepEqual([png.width, png.height], [1080, 2400]);
-  const pushed = await device.push(
-    Readable.from([Buffer.from("hello from adbkit")]),
-    "/sdcard/kit.txt",
-  );
-  await new Promise((resolve, reject) => pushed.on("end", resolve).on("error", reject));
+  const pushed = await device.push(readableOf(Buffer.from("hello from adbkit")), "/sdcard/kit.txt");
+  await clients.waitEvent(pushed, "end");
   assert.equal(await kitShell("cat /sdcard/kit.txt"), "hello from adbkit");
   const stat = await device.stat("/sdcard/kit.txt");
   assert.equal(stat.size, 17);
   const pulled = await device.pull("/sdcard/kit.txt");
-  assert.equal((await Adb.util.readAll(pulled)).toString(), "hello from adbkit");
+  assert.equal((await readAll(pulled)).toString(), "hello from adbkit");
   await device.startActivity({ component: `${NOTES}/.MainActivity`, wait: true });
   assert.equal(phone.foregroundApp().packageName, NOTES);
   await assert.rejects(

@@ -20,6 +20,7 @@ import { startTestModel, type TargetBox, type TestModel } from "@sdk/core/testin
 import { parseReportHtml } from "../../core/report/_format.ts";
 import { launchChromium, measure } from "../helpers/browser.ts";
 import { FIXTURE_APP_DIR, serveStatic } from "../helpers/static_server.ts";
+import { freePort } from "../helpers/free_port.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const MAIN = join(ROOT, "cli/bin.ts");
@@ -251,6 +252,74 @@ test("an invalid script fails its file (exit 1), a YAML syntax error too; every 
   assert.deepEqual(files[3].warnings.length, 1);
   assert.match(files[3].warnings[0], /old\.yaml:1:1: 'target' is the former name of 'web'/);
   assert.match(run.stdout + run.stderr, /'target' is the former name of 'web'/);
+});
+
+test("a page that does not open fails its file with a NavigationError naming the file:line of its url, the address and what to check, without terminal escapes", async () => {
+  const port = await freePort();
+  await Deno.writeTextFile(
+    join(work, "unreachable.yaml"),
+    `web:\n  url: http://127.0.0.1:${port}/login\ntasks:\n  - name: t\n    flow:\n      - sleep: 1\n`,
+  );
+  await Deno.writeTextFile(
+    join(work, "unreachable.feature"),
+    `@url:http://127.0.0.1:${port}/\nFeature: F\n\n  Scenario: S\n    Then the page shows a heading\n`,
+  );
+  const summaryFile = join(work, "out/unreachable.json");
+  const run = await sdk(
+    "run",
+    "unreachable.yaml",
+    "unreachable.feature",
+    "--continue-on-error",
+    "--summary",
+    summaryFile,
+  );
+  assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
+  assert.ok(!(run.stdout + run.stderr).includes("\u001b"), "no terminal escapes when piped");
+  const [yaml, feature] = JSON.parse(await readFile(summaryFile, "utf8")).files;
+  const address = `http://127.0.0.1:${port}/`;
+  assert.equal(
+    yaml.error,
+    `unreachable.yaml:2:8: Cannot open ${address}login: net::ERR_CONNECTION_REFUSED; nothing ` +
+      `accepts connections there: check that the server runs and listens on that host and port`,
+  );
+  assert.match(
+    feature.items[0].error,
+    new RegExp(`^unreachable\\.feature:4: Cannot open ${address}: net::ERR_CONNECTION_REFUSED; `),
+  );
+  assert.match(run.stdout, /unreachable\.yaml:2:8: Cannot open/);
+});
+
+test("sdk run checks its scripts and the model settings before it starts Chromium: a typo or a missing key fails at once, with no browser", async () => {
+  await Deno.writeTextFile(
+    join(work, "typo.yaml"),
+    `web:\n  url: http://127.0.0.1:9/\ntasks:\n  - name: t\n    flow:\n      - aiTapp: the button\n`,
+  );
+  await Deno.writeTextFile(
+    join(work, "keyless.yaml"),
+    `web:\n  url: http://127.0.0.1:9/\ntasks:\n  - name: t\n    flow:\n      - aiTap: the button\n`,
+  );
+  // A Chromium that cannot start: a run that launched it would stop with MissingDependencyError.
+  const noChromium = { SDK_CHROMIUM_PATH: join(work, "no-chromium") };
+  const summaryFile = join(work, "out/early.json");
+  const started = performance.now();
+  const typo = await sdkWith(noChromium, "run", "typo.yaml", "--summary", summaryFile);
+  assert.equal(typo.code, 1, `${typo.stdout}\n${typo.stderr}`);
+  assert.doesNotMatch(typo.stderr, /MissingDependencyError|Chromium/);
+  assert.match(JSON.parse(await readFile(summaryFile, "utf8")).files[0].error, /^typo\.yaml:6:9: /);
+  // The model's key forgotten: the file fails naming it, before any browser.
+  const keyless = await sdkWith(
+    { ...noChromium, SDK_MODEL_API_KEY: "" },
+    "run",
+    "keyless.yaml",
+    "--summary",
+    summaryFile,
+  );
+  assert.equal(keyless.code, 1, `${keyless.stdout}\n${keyless.stderr}`);
+  assert.doesNotMatch(keyless.stderr, /MissingDependencyError|Chromium/);
+  const error = JSON.parse(await readFile(summaryFile, "utf8")).files[0].error;
+  assert.match(error, /SDK_MODEL_API_KEY is not set/);
+  // Both runs together took what starting Deno twice takes.
+  assert.ok(performance.now() - started < 15_000, `${performance.now() - started} ms`);
 });
 
 test("an SDK error that stops the whole run is one line with its class and code, exit 1", {

@@ -3,7 +3,8 @@
  * package (WebdriverIO's W3C client), talking to the front as a user's own tools talk to a real
  * iPhone's WebDriverAgent, with the W3C commands WebDriverAgent supports: session, status,
  * window rect, screenshot, source, element finding and element commands, actions, URL, and WDA's
- * error answers as the client reads them.
+ * error answers as the client reads them. The client runs in its own process, out of the
+ * workspace's dependencies (tests/helpers/clients.ts).
  *
  * @module
  */
@@ -15,11 +16,11 @@ import { Buffer } from "node:buffer";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
-import WebDriver from "webdriver";
 import { startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
 import { startWdaFront, type WdaFront } from "@sdk/mobileb/testing";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+import { type Clients, type Remote, startClients } from "../helpers/clients.ts";
 
 const NOTES = "com.example.notes";
 const W3C = "element-6066-11e4-a52e-4f735466cecf";
@@ -28,8 +29,10 @@ let browser: Browser;
 let apps: StaticServer;
 let phone: VirtualPhone;
 let wda: WdaFront;
+let clients: Clients;
 
 before(async () => {
+  clients = await startClients();
   browser = await launchChromium();
   apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
   phone = await startVirtualPhone({
@@ -50,13 +53,14 @@ after(async () => {
   await phone?.close();
   await apps?.close();
   await browser?.close();
+  await clients?.close();
 });
 
-type Client = Awaited<ReturnType<typeof WebDriver.newSession>>;
+type Client = Remote;
 
 /** A W3C session through the client, launching `bundleId` as an iOS client asks for it. */
 function newSession(bundleId = NOTES): Promise<Client> {
-  return WebDriver.newSession({
+  return clients.webdriver.newSession({
     protocol: "http",
     hostname: "127.0.0.1",
     port: wda.port,
@@ -125,7 +129,9 @@ test("find elements and act on them with W3C element references", async () => {
       "predicate string",
       "label ENDSWITH '5'",
     );
-    const texts = await Promise.all(inTable.map((e) => client.getElementText(e[W3C])));
+    const texts: string[] = await Promise.all(
+      inTable.map((e: Record<string, string>) => client.getElementText(e[W3C])),
+    );
     assert.equal(texts[0], "Note 5");
     assert.ok(texts.every((text) => text.endsWith("5")), texts.join());
     const chained = await client.findElement(

@@ -290,7 +290,8 @@ export class AgentOverBrowserBridge extends WebPageAgent {
    *
    * @param options as for {@link AgentOverBrowserBridge.connectCurrentTab}.
    * @throws {ConnectionError} as {@link AgentOverBrowserBridge.connectCurrentTab}.
-   * @throws {ToolError} when the extension cannot open the tab or Chrome cannot navigate to `url`.
+   * @throws {ToolError} when the extension cannot open the tab.
+   * @throws {NavigationError} when Chrome cannot open `url` (its reason and what to check).
    */
   async connectNewTabWithUrl(url: string, options: BridgeConnectOptions = {}): Promise<void> {
     if (typeof url !== "string") {

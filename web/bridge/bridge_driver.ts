@@ -26,6 +26,7 @@ import type {
 } from "../page/page_driver.ts";
 import type { ScreenshotEncoding } from "../_core.ts";
 import { LocateError, SdkTypeError, ToolError } from "../_core.ts";
+import { navigationError } from "../page/navigation.ts";
 import { pressCombo } from "../page/_press_combo.ts";
 import { protocolTouch } from "../page/_touch.ts";
 import { protocolScreencast, type ScreencastSession } from "../page/_screencast.ts";
@@ -288,8 +289,8 @@ export class BridgePageDriver implements PageDriver {
   /**
    * Navigates and resolves once the new document is parsed (DOMContentLoaded).
    *
-   * @throws {ToolError} with the browser's error text when the navigation fails, or after
-   * {@link BRIDGE_NAVIGATION_TIMEOUT_MS}.
+   * @throws {NavigationError} naming the URL, Chrome's reason and what to check when the
+   * navigation fails; {ToolError} after {@link BRIDGE_NAVIGATION_TIMEOUT_MS}.
    */
   goto(url: string): Promise<void> {
     return this.#navigation(async () => {
@@ -297,12 +298,7 @@ export class BridgePageDriver implements PageDriver {
         loaderId?: string;
         errorText?: string;
       };
-      if (result.errorText) {
-        throw new ToolError(`Navigation to ${url} failed: ${result.errorText}`, {
-          tool: "Chrome",
-          output: result.errorText,
-        });
-      }
+      if (result.errorText) throw navigationError(url, new Error(result.errorText));
       return result.loaderId !== undefined;
     });
   }

@@ -29,6 +29,7 @@ import type {
 } from "../page/page_driver.ts";
 import type { ScreenshotEncoding } from "../_core.ts";
 import { guardPageCalls, lostConnectionError, type PageConnection } from "../page/_connection.ts";
+import { navigationError } from "../page/navigation.ts";
 import { pressCombo } from "../page/_press_combo.ts";
 import { type ProtocolSession, protocolTouch } from "../page/_touch.ts";
 import { protocolScreencast, type ScreencastSession } from "../page/_screencast.ts";
@@ -172,9 +173,19 @@ export class DriverAPageDriver implements PageDriver {
   // These wait for DOMContentLoaded, not just the commit, like DriverB's: the device waits for
   // `load` itself, within its own timeout.
 
-  /** Navigates and resolves once the new document is parsed (DOMContentLoaded). */
+  /**
+   * Navigates and resolves once the new document is parsed (DOMContentLoaded).
+   *
+   * @throws {NavigationError} when the page does not open (the URL, the browser's reason, what
+   * to check); a `ConnectionError` (`lost`) when the page or the browser went away.
+   */
   async goto(url: string): Promise<void> {
-    await this.page.goto(url, { waitUntil: "domcontentloaded" });
+    try {
+      await this.page.goto(url, { waitUntil: "domcontentloaded" });
+    } catch (error) {
+      const lost = lostConnectionError(error, this.#connection(), this.#endpoint());
+      throw lost !== error ? lost : navigationError(url, error);
+    }
   }
 
   /** Reloads and resolves once the new document is parsed. */

@@ -113,8 +113,9 @@ function listen(server: http.Server, port: number, host: string): Promise<number
  * @throws {SdkTypeError} without `url` or `target`, or for a `url` that is not an absolute URL.
  * @throws {SdkRangeError} for a port outside 0-65535.
  * @throws {ConnectionError} (`refused`) when the port is in use.
- * @throws {MissingDependencyError} when no Chromium (or no playwright-core) is found; the
- * driver's error when the browser does not open the page.
+ * @throws {MissingDependencyError} when no Chromium (or no playwright-core) is found.
+ * @throws {NavigationError} when the browser does not open the page: the URL, the browser's
+ * reason and what to check.
  *
  * @example
  * ```ts ignore

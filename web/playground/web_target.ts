@@ -8,6 +8,7 @@
 import { DriverBPageAgent, type WebPageAgentOptions } from "../agent/page_agent.ts";
 import { DEFAULT_VIEWPORT } from "../chromium/launch.ts";
 import type { PlaygroundTarget } from "./target.ts";
+import { openUrl } from "../page/navigation.ts";
 
 /** What {@link launchPageTarget} reads of the playground's options. */
 export interface PageTargetOptions {
@@ -25,8 +26,8 @@ export interface PageTargetOptions {
  * Launches Chromium, opens `url` in a new page and waits for its `load` event.
  *
  * @returns a target whose `close()` closes that browser.
- * @throws {MissingDependencyError} when no Chromium is found; the driver's error when the page
- * does not open (the browser is closed).
+ * @throws {MissingDependencyError} when no Chromium is found.
+ * @throws {NavigationError} when the page does not open (the browser is closed).
  */
 export async function launchPageTarget(
   url: string,
@@ -46,7 +47,7 @@ export async function launchPageTarget(
   try {
     const context = await browser.newContext({ viewport: options.viewport ?? DEFAULT_VIEWPORT });
     const page = await context.newPage();
-    await page.goto(url, { waitUntil: "load" });
+    await openUrl(page, url);
     return {
       // The playground passes the web options it was given (the seam names the shared ones).
       createAgent: (agentOptions: WebPageAgentOptions) => new DriverBPageAgent(page, agentOptions),
