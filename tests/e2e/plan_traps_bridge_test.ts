@@ -9,22 +9,10 @@
  * @module
  */
 
-import { after, afterEach, before } from "node:test";
 import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
-import * as fs from "node:fs/promises";
-import * as os from "node:os";
-import * as path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import type { AgentOverBrowserBridge } from "@sdk/web";
-import type { PlanCall, TestModel } from "@sdk/core/testing";
-import {
-  launchWithBridgeExtension,
-  openFixture,
-  startBridgeAgent,
-} from "../helpers/bridge_extension.ts";
-import { freePort } from "../helpers/free_port.ts";
-import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "../helpers/static_server.ts";
+import type { PlanCall } from "@sdk/core/testing";
+import { openFixture, startBridgeAgent, useBridgeFixture } from "../helpers/bridge_extension.ts";
 import {
   hits,
   performedKeys,
@@ -34,34 +22,7 @@ import {
   wrongTargets,
 } from "../helpers/plan_traps.ts";
 
-const TOKEN = "test-pairing-token-traps-01234567";
-
-let tmp: string;
-let context: BrowserContext;
-let app: StaticServer;
-let port: number;
-const models: TestModel[] = [];
-const agents: AgentOverBrowserBridge[] = [];
-const pages: Page[] = [];
-
-before(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), "sdk-bridge-traps-"));
-  app = await serveStatic(FIXTURE_APP_DIR);
-  port = await freePort();
-  ({ context } = await launchWithBridgeExtension(tmp, { port, token: TOKEN }));
-});
-
-afterEach(async () => {
-  await Promise.allSettled(agents.splice(0).map((a) => a.destroy()));
-  await Promise.allSettled(pages.splice(0).map((p) => p.close()));
-});
-
-after(async () => {
-  await Promise.allSettled(models.map((m) => m.close()));
-  await context?.close();
-  await app?.close();
-  if (tmp) await fs.rm(tmp, { recursive: true, force: true });
-});
+const bridge = useBridgeFixture("sdk-bridge-traps-", "test-pairing-token-traps-01234567");
 
 for (const trap of TRAPS) {
   test(
@@ -70,14 +31,14 @@ for (const trap of TRAPS) {
       timeout: 90_000,
     },
     async () => {
-      const page = await openFixture(context, app.url, trap.path);
-      pages.push(page);
+      const page = await openFixture(bridge.context, bridge.app.url, trap.path);
+      bridge.pages.push(page);
       // The drivers' e2e viewport: the window's own is shorter, and the filter links a new row
       // pushes down would leave it.
       await page.setViewportSize({ width: 1280, height: 800 });
       const scripted = trapModel(page, trap);
       const agent = await startBridgeAgent(
-        { port, token: TOKEN, models, agents },
+        bridge,
         () => page,
         { plan: (call: PlanCall) => scripted.plan(call) },
       );

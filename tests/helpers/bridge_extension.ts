@@ -7,6 +7,9 @@
  * @module
  */
 
+import { after, afterEach, before } from "node:test";
+import * as fs from "node:fs/promises";
+import * as os from "node:os";
 import * as path from "node:path";
 import { chromium } from "playwright-core";
 import type { BrowserContext, Page, Worker } from "playwright-core";
@@ -14,6 +17,8 @@ import { AgentOverBrowserBridge, type AgentOverBrowserBridgeOptions } from "@sdk
 import { startTestModel, type TestModel, type TestModelScript } from "@sdk/core/testing";
 import { buildExtension } from "../../scripts/build_extension.ts";
 import { CHROMIUM_ARGS, findChromium } from "./browser.ts";
+import { freePort } from "./free_port.ts";
+import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "./static_server.ts";
 
 /** The browser and the extension's service worker. */
 export interface ExtensionBrowser {
@@ -128,4 +133,44 @@ export async function openFixture(
   await page.goto(new URL(file, appUrl).href);
   await page.bringToFront();
   return page;
+}
+
+/** What a bridge test file shares: the browser with the extension, the fixture app, the agents. */
+export interface BridgeFixture extends BridgeAgents {
+  /** Chromium's context with the extension (set once `before` ran). */
+  context: BrowserContext;
+  /** The fixture app's server (set once `before` ran). */
+  app: StaticServer;
+  /** Tabs the file opened; closed after each test. */
+  pages: Page[];
+}
+
+/**
+ * Sets up a bridge test file: before its tests, Chromium with the extension paired by `token` on
+ * a free port and the fixture app served; after each test, its agents destroyed and its tabs
+ * closed; after the file, the models, the browser, the server and the temporary folder gone.
+ */
+export function useBridgeFixture(prefix: string, token: string): BridgeFixture {
+  const fixture = { token, models: [], agents: [], pages: [] } as unknown as BridgeFixture;
+  let tmp: string | undefined;
+  before(async () => {
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+    fixture.app = await serveStatic(FIXTURE_APP_DIR);
+    fixture.port = await freePort();
+    ({ context: fixture.context } = await launchWithBridgeExtension(tmp, {
+      port: fixture.port,
+      token,
+    }));
+  });
+  afterEach(async () => {
+    await Promise.allSettled(fixture.agents.splice(0).map((a) => a.destroy()));
+    await Promise.allSettled(fixture.pages.splice(0).map((p) => p.close()));
+  });
+  after(async () => {
+    await Promise.allSettled(fixture.models.map((m) => m.close()));
+    await fixture.context?.close();
+    await fixture.app?.close();
+    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+  });
+  return fixture;
 }
