@@ -6,7 +6,7 @@
  * @module
  */
 
-import { after } from "node:test";
+import { after } from "../helpers/test.ts";
 import { startE2e } from "./_setup.ts";
 import { defineMatrixTests, HARDEST_SCALE_FAMILIES } from "./_coordinates.ts";
 

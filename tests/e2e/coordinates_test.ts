@@ -14,8 +14,7 @@
  * families, so the three files run in parallel. Shared pieces: _coordinates.ts.
  */
 
-import { after } from "node:test";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { ModelResponseError } from "@sdk/core";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { after } from "node:test";
+import { after } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";

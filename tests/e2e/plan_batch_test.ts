@@ -7,11 +7,10 @@
  * @module
  */
 
-import { after } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { PlanCall, PlanReply } from "@sdk/core/testing";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import { measure } from "../helpers/browser.ts";
 import { appState, startE2e } from "./_setup.ts";
 
