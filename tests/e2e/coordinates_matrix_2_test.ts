@@ -1,6 +1,6 @@
 /**
  * The coordinate matrix, part 2 of `MATRIX_PARTS` (_coordinates.ts; see coordinates_test.ts):
- * with family qwen2.5-vl and gpt-5, at every device pixel ratio and shrink factor, each action lands on its
+ * with family qwen3-vl, at every device pixel ratio and shrink factor, each action lands on its
  * target across the whole viewport.
  *
  * @module

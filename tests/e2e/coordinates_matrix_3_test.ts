@@ -1,6 +1,6 @@
 /**
  * The coordinate matrix, part 3 of `MATRIX_PARTS` (_coordinates.ts; see coordinates_test.ts):
- * with family gemini and kimi, at every device pixel ratio and shrink factor, each action lands on its
+ * with family qwen2.5-vl, at every device pixel ratio and shrink factor, each action lands on its
  * target across the whole viewport.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * The coordinate matrix, part 5 of `MATRIX_PARTS` (_coordinates.ts; see coordinates_test.ts):
- * with family qwen3 and qwen3.5, at every device pixel ratio and shrink factor, each action lands on its
+ * with family gemini, at every device pixel ratio and shrink factor, each action lands on its
  * target across the whole viewport.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * The coordinate matrix, part 6 of `MATRIX_PARTS` (_coordinates.ts; see coordinates_test.ts):
- * with family qwen3.6 and kimi3, at every device pixel ratio and shrink factor, each action lands on its
+ * with family kimi, at every device pixel ratio and shrink factor, each action lands on its
  * target across the whole viewport.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * The coordinate matrix, part 7 of `MATRIX_PARTS` (_coordinates.ts; see coordinates_test.ts):
- * with family glm-v and xiaomi-mimo, at every device pixel ratio and shrink factor, each action lands on its
+ * with family doubao-vision, at every device pixel ratio and shrink factor, each action lands on its
  * target across the whole viewport.
  *
  * @module

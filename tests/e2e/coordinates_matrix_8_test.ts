@@ -1,6 +1,6 @@
 /**
  * The coordinate matrix, part 8 of `MATRIX_PARTS` (_coordinates.ts; see coordinates_test.ts):
- * with family vlm-ui-tars and vlm-ui-tars-doubao, at every device pixel ratio and shrink factor, each action lands on its
+ * with family doubao-seed, at every device pixel ratio and shrink factor, each action lands on its
  * target across the whole viewport.
  *
  * @module

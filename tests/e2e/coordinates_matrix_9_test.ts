@@ -1,6 +1,6 @@
 /**
  * The coordinate matrix, part 9 of `MATRIX_PARTS` (_coordinates.ts; see coordinates_test.ts):
- * with family vlm-ui-tars-doubao-1.5 and auto-glm, at every device pixel ratio and shrink factor, each action lands on its
+ * with family qwen3, at every device pixel ratio and shrink factor, each action lands on its
  * target across the whole viewport.
  *
  * @module

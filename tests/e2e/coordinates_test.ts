@@ -10,7 +10,7 @@
  * - here: the physical pixels of `aiLocate`, point answers, and the checks that the parts of the
  *   matrix and of the answer shapes hold every family;
  * - coordinates_matrix_<n>_test.ts: the matrix (every action across the viewport at every dpr
- *   and shrink), part n of `MATRIX_PARTS`, two families a file;
+ *   and shrink), part n of `MATRIX_PARTS`, one family a file;
  * - coordinates_wrapped_test.ts: tolerant parsing of fenced and prose-wrapped answers;
  * - coordinates_shapes_test.ts and coordinates_shapes_more_test.ts: each family's answer shapes
  *   (loose strings, nested lists, points), half the families each;
