@@ -1,5 +1,5 @@
-import { after, before } from "node:test";
-import { test } from "../tests/helpers/test.ts";
+import { before } from "node:test";
+import { after, test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -21,6 +21,7 @@ import { join, relative } from "node:path";
 import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
+  cleanupsSkippedByFilter,
   coreLayerViolations,
   globMatcher,
   importCircles,
@@ -196,6 +197,10 @@ const results: [string, string[]][] = [
   [
     `every test has a time limit (${testTexts.size} test files checked)`,
     testsWithoutTimeLimit(testTexts),
+  ],
+  [
+    `every test file's cleanup runs under --filter (${testTexts.size} files checked)`,
+    cleanupsSkippedByFilter(testTexts),
   ],
 ];
 const lint = await docLint(all);

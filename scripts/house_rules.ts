@@ -11,7 +11,8 @@
  * - core's lower layers never import its upper ones ({@link CORE_LAYERS});
  * - a product file has at most {@link MAX_PRODUCT_FILE_LINES} lines;
  * - a test file takes `test` from `tests/helpers/test.ts`, which gives every test a time limit,
- *   never from `node:test` directly.
+ *   never from `node:test` directly; and `after` from there too, whose cleanup runs also when
+ *   `--filter` skips the file's tests.
  *
  * `scripts/check_architecture.ts` reads the real graph and runs these in `deno task check`.
  *
@@ -283,6 +284,31 @@ export function testsWithoutTimeLimit(files: ReadonlyMap<string, string>): strin
       );
       if (names.includes("test") || names.includes("it")) {
         wrong.push(`${path}: takes test from node:test; import { test } from ${TEST_HELPER}`);
+        break;
+      }
+    }
+  }
+  return wrong.sort();
+}
+
+/**
+ * Files that take `after` from `node:test` instead of {@link TEST_HELPER}: under Deno, node:test's
+ * `after` hooks do not run when `--filter` skips a test of the file, so what the file started (a
+ * browser, a server, a child process) would outlive a filtered run.
+ *
+ * @param files test file path -> its text.
+ */
+export function cleanupsSkippedByFilter(files: ReadonlyMap<string, string>): string[] {
+  const wrong: string[] = [];
+  const nodeTestImport = /^import\s*\{([^}]*)\}\s*from\s*["']node:test["']/gm;
+  for (const [path, text] of files) {
+    if (path === TEST_HELPER) continue;
+    for (const m of text.matchAll(nodeTestImport)) {
+      const names = m[1].split(",").map((n) => n.trim().split(/\s+as\s+/)[0]);
+      if (names.includes("after")) {
+        wrong.push(
+          `${path}: takes after from node:test, which a --filter skips; import { after } from ${TEST_HELPER}`,
+        );
         break;
       }
     }

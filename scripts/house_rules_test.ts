@@ -1,6 +1,7 @@
 import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import {
+  cleanupsSkippedByFilter,
   coreLayerViolations,
   globMatcher,
   importCircles,
@@ -116,5 +117,21 @@ test("testsWithoutTimeLimit() names a test file that takes test from node:test",
   assert.deepEqual(testsWithoutTimeLimit(files), [
     "core/a_test.ts: takes test from node:test; import { test } from tests/helpers/test.ts",
     "tests/e2e/_drivers.ts: takes test from node:test; import { test } from tests/helpers/test.ts",
+  ]);
+});
+
+test("cleanupsSkippedByFilter() names a file that takes after from node:test", () => {
+  const files = new Map([
+    ["core/a_test.ts", 'import { after, before } from "node:test";\n'],
+    [
+      "core/b_test.ts",
+      'import { before } from "node:test";\nimport { after, test } from "../tests/helpers/test.ts";\n',
+    ],
+    ["tests/e2e/_drivers.ts", 'import { after as cleanup } from "node:test";\n'],
+    ["tests/helpers/test.ts", 'import { test as nodeTest } from "node:test";\n'],
+  ]);
+  assert.deepEqual(cleanupsSkippedByFilter(files), [
+    "core/a_test.ts: takes after from node:test, which a --filter skips; import { after } from tests/helpers/test.ts",
+    "tests/e2e/_drivers.ts: takes after from node:test, which a --filter skips; import { after } from tests/helpers/test.ts",
   ]);
 });

@@ -7,7 +7,8 @@
  */
 
 import { type Browser, chromium, type Page } from "playwright-core";
-import { after, before } from "node:test";
+import { after } from "../../tests/helpers/test.ts";
+import { before } from "node:test";
 import type { Buffer } from "node:buffer";
 import { pathToFileURL } from "node:url";
 import { execution, step } from "./_test_helpers.ts";

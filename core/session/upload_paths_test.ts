@@ -1,7 +1,7 @@
 // The upload path policy (spec 4.2 aiAct rules 4 and 5, spec 7) against real temporary
 // directories, files and symlinks.
-import { after, before, describe } from "node:test";
-import { test } from "../../tests/helpers/test.ts";
+import { before, describe } from "node:test";
+import { after, test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -56,12 +56,14 @@ export function completionHandler(
       path,
       kind: null,
       request: null,
+      requestBytes: 0,
       authorization,
       status: 0,
     };
     calls.push(record);
     try {
-      const raw = await readBody(req);
+      const { text: raw, bytes } = await readBody(req);
+      record.requestBytes = bytes;
       let body: unknown;
       try {
         body = JSON.parse(raw);

@@ -46,8 +46,8 @@ export function sendError(res: ServerResponse, error: HttpError): void {
   }, { "x-should-retry": "false" });
 }
 
-/** The request body as text. */
-export function readBody(req: IncomingMessage): Promise<string> {
+/** The request body as text, and its size in bytes as it arrived. */
+export function readBody(req: IncomingMessage): Promise<{ text: string; bytes: number }> {
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     req.on("data", (c: Uint8Array) => chunks.push(c));
@@ -58,7 +58,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
         all.set(c, offset);
         offset += c.length;
       }
-      resolve(new TextDecoder().decode(all));
+      resolve({ text: new TextDecoder().decode(all), bytes: all.length });
     });
     req.on("error", reject);
   });

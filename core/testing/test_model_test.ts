@@ -428,6 +428,27 @@ test("startTestModel() records the request without image data", async () => {
   });
 });
 
+test("startTestModel() records each request body's size in bytes as received, images included", async () => {
+  await withModel({ script: { assert: () => ({ pass: true }) } }, async (model) => {
+    const body = JSON.stringify({
+      model: model.modelName,
+      messages: [
+        { role: "system", content: SYSTEM.assert },
+        await userMessage("<assertion>\nthe café is open\n</assertion>", [1280, 800]),
+      ],
+    });
+    const response = await fetch(`${model.baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${model.apiKey}`, "content-type": "application/json" },
+      body,
+    });
+    assert.equal(response.status, 200, await response.text());
+    // "é" is two bytes: the size is the body's bytes, not its characters.
+    assert.equal(model.calls[0].requestBytes, new TextEncoder().encode(body).length);
+    assert.equal(model.calls[0].requestBytes, body.length + 1);
+  });
+});
+
 test("startTestModel() returns an OpenAI response with usage and counts a repeated system prompt as cached", async () => {
   await withModel({ script: { assert: () => ({ pass: true }) } }, async (model) => {
     const client = clientFor(model);

@@ -159,6 +159,11 @@ export interface RecordedCall {
   /** The request body with image data left out; `null` when it was not JSON. */
   request: Record<string, unknown> | null;
   /**
+   * Size of the request body as the server received it, bytes (images included): what the SDK
+   * really sent, e.g. to check that a conversation's history stays bounded. 0 until it is read.
+   */
+  requestBytes: number;
+  /**
    * The `Authorization` header: `"expected"` (the server's key), `"other"` (some other value) or
    * `"none"`. Its value is never recorded.
    */

@@ -1,29 +1,31 @@
 /// <reference lib="dom" />
 
 /**
- * What the coordinate tests share (coordinates_test.ts and coordinates_matrix_*_test.ts): the
- * families and scales, the page with pointer events logged, where an action landed, and the
- * matrix of actions across the viewport per family and scale.
+ * What the coordinate tests share (coordinates_*_test.ts): the families and scales, the page with
+ * pointer events logged, where an action landed, and the matrix of actions across the viewport per
+ * family and scale, in parts of one family (one file each: coordinates_matrix_<n>_test.ts), so no
+ * file takes minutes on a loaded machine and the parts run in parallel.
  *
  * @module
  */
 
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type {
   AnswerWrap,
+  PlanReply,
   TargetBox,
   TestModelCall,
   TestModelFamily,
   TestModelOptions,
 } from "@sdk/core/testing";
-import { appState, type E2eEnv } from "./_setup.ts";
+import { appState, type E2eEnv, startE2e, StillPendingError, within } from "./_setup.ts";
 
 export const WIDTH = 1280;
 export const HEIGHT = 800;
 
-/** Families run by the aiLocate test. */
+/** Families whose mapping differs; the aiLocate test runs them. */
 export const FULL_MATRIX_FAMILIES = [
   "default",
   "qwen3-vl",
@@ -32,7 +34,7 @@ export const FULL_MATRIX_FAMILIES = [
   "gpt-5",
   "kimi",
 ] as const satisfies readonly TestModelFamily[];
-/** Families that map like one above; the matrix runs every family at every scale. */
+/** Families that map like one above. */
 export const HARDEST_SCALE_FAMILIES = [
   "doubao-vision",
   "kimi3",
@@ -64,14 +66,89 @@ export const SCALES: readonly { dpr: number; shrink: number }[] = [
   { dpr: 2, shrink: 2 },
 ];
 
-/** The planning-dialect families: their locate answers use their own box conventions too. */
-export const DIALECT_MATRIX_FAMILIES = [
-  "vlm-ui-tars",
-  "vlm-ui-tars-doubao",
-  "vlm-ui-tars-doubao-1.5",
-  "auto-glm",
-  "auto-glm-multilingual",
-] as const;
+/**
+ * The matrix in parts, each run by its own file (`coordinates_matrix_<n>_test.ts` runs part n,
+ * from 1): every family the test model answers in, planning dialects included (their locate
+ * answers use their own box conventions too), in exactly one part (coordinates_test.ts checks
+ * both).
+ */
+export const MATRIX_PARTS: readonly (readonly AnyFamily[])[] = [
+  ["default"],
+  ["qwen3-vl"],
+  ["qwen2.5-vl"],
+  ["gpt-5"],
+  ["gemini"],
+  ["kimi"],
+  ["doubao-vision"],
+  ["doubao-seed"],
+  ["qwen3"],
+  ["qwen3.5"],
+  ["qwen3.6"],
+  ["kimi3"],
+  ["glm-v"],
+  ["xiaomi-mimo"],
+  ["vlm-ui-tars"],
+  ["vlm-ui-tars-doubao"],
+  ["vlm-ui-tars-doubao-1.5"],
+  ["auto-glm"],
+  ["auto-glm-multilingual"],
+];
+
+/**
+ * How long one coordinate test's body may run, ms: a test takes about a second alone and some
+ * ten on a machine at load 15. One that hangs fails after this, and the file goes on.
+ */
+export const COORDINATE_TEST_BODY_MS = 90_000;
+
+/** How long closing a test's page may take before the test gives up on it, ms. */
+const PAGE_CLOSE_TIMEOUT_MS = 20_000;
+
+/**
+ * Declares a coordinate test: `fn` runs on a fresh actions page at `dpr` ({@link openActions})
+ * for at most {@link COORDINATE_TEST_BODY_MS}, then the page's browser context is closed (at most
+ * 20 s). The test fails with `fn`'s error when it has one: a close that fails after it (a browser
+ * that went away fails the close too) does not hide it. When `fn` hung or the close failed, the
+ * browser is reset, so the next test gets a working one instead of hanging on the same.
+ */
+export function pageTest(
+  name: string,
+  env: E2eEnv,
+  dpr: number,
+  fn: (page: Page) => Promise<void>,
+): void {
+  // node:test's limit comes after the body's and the close's own, which leave time to clean up.
+  const timeout = COORDINATE_TEST_BODY_MS + PAGE_CLOSE_TIMEOUT_MS + 30_000;
+  test(name, { timeout }, async () => {
+    const page = await openActions(env, dpr);
+    const failure = await within(fn(page), COORDINATE_TEST_BODY_MS, "the test").then(
+      () => undefined,
+      (e: unknown) => e ?? new Error("the test failed"),
+    );
+    const closeFailure = await within(
+      page.context().close(),
+      PAGE_CLOSE_TIMEOUT_MS,
+      "closing the page",
+    ).then(() => undefined, (e: unknown) => e ?? new Error("closing the page failed"));
+    if (failure instanceof StillPendingError || closeFailure) await env.resetBrowser();
+    if (failure) {
+      if (closeFailure) console.warn(`${name}: after the failure, ${closeFailure}`);
+      throw failure;
+    }
+    if (closeFailure) throw closeFailure;
+  });
+}
+
+/**
+ * Defines the matrix tests of part `n` (from 1) of {@link MATRIX_PARTS}, with a browser and app of
+ * their own: what a `coordinates_matrix_<n>_test.ts` file does.
+ */
+export async function defineMatrixPart(n: number): Promise<void> {
+  const families = MATRIX_PARTS[n - 1];
+  if (!families) throw new RangeError(`no matrix part ${n}: there are ${MATRIX_PARTS.length}`);
+  const env = await startE2e();
+  after(() => env.close());
+  defineMatrixTests(env, families);
+}
 
 /** Target descriptions the tests use, and the element each one names. */
 export const TARGETS: Readonly<Record<string, string>> = {
@@ -173,6 +250,27 @@ export function locateIn(page: Page) {
   };
 }
 
+/** A plan handler that double-clicks the fixture's button once, then finishes. */
+export function planDoubleClickOnce(page: Page): () => Promise<PlanReply> {
+  let planned = false;
+  return async () => {
+    if (planned) return { log: "done", finished: true, output: "double-clicked" };
+    planned = true;
+    return {
+      log: "Double-click the button",
+      action: {
+        type: "DoubleClick",
+        param: {
+          locate: {
+            prompt: "the Double-click me button",
+            box: await boxOf(page, "#dblclick-button"),
+          },
+        },
+      },
+    };
+  };
+}
+
 /**
  * Asserts that the last `type` event landed at the center of `selector` (within `tolerance` CSS
  * pixels: the 0-1000 grid is coarser than a pixel once an image is shrunk) and on that element.
@@ -237,64 +335,61 @@ export async function agentFor(
 export function defineMatrixTests(env: E2eEnv, families: readonly AnyFamily[]): void {
   for (const family of families) {
     for (const { dpr, shrink } of SCALES) {
-      test(
+      pageTest(
         `aiTap, aiDoubleClick, aiRightClick, aiHover, aiInput and aiScroll land on their targets with family ${
           familyLabel(family)
         } at ${scaleLabel(dpr, shrink)}`,
-        async () => {
-          const page = await openActions(env, dpr);
-          try {
-            const { agent, model } = await agentFor(env, page, family, dpr, shrink);
-            // The 0-1000 grid is about 1.3 CSS px at any scale, and one image pixel is shrink / dpr
-            // CSS px: rounding both (and the click point) stays within 1.5 + shrink / dpr.
-            const tolerance = 1.5 + shrink / dpr;
+        env,
+        dpr,
+        async (page) => {
+          const { agent, model } = await agentFor(env, page, family, dpr, shrink);
+          // The 0-1000 grid is about 1.3 CSS px at any scale, and one image pixel is shrink / dpr
+          // CSS px: rounding both (and the click point) stays within 1.5 + shrink / dpr.
+          const tolerance = 1.5 + shrink / dpr;
 
-            await agent.aiTap("the Click me button"); // top left
-            assert.equal(await appState(page, "clicks"), 1);
-            await assertLandedOn(page, "click", "#click-button", tolerance);
+          await agent.aiTap("the Click me button"); // top left
+          assert.equal(await appState(page, "clicks"), 1);
+          await assertLandedOn(page, "click", "#click-button", tolerance);
 
-            await agent.aiDoubleClick("the Double-click me button"); // top middle
-            assert.equal(await appState(page, "doubleClicks"), 1);
-            await assertLandedOn(page, "dblclick", "#dblclick-button", tolerance);
+          await agent.aiDoubleClick("the Double-click me button"); // top middle
+          assert.equal(await appState(page, "doubleClicks"), 1);
+          await assertLandedOn(page, "dblclick", "#dblclick-button", tolerance);
 
-            await agent.aiRightClick("the Right-click me area"); // top right
-            assert.equal(await appState(page, "rightClicks"), 1);
-            await assertLandedOn(page, "contextmenu", "#right-target", tolerance);
+          await agent.aiRightClick("the Right-click me area"); // top right
+          assert.equal(await appState(page, "rightClicks"), 1);
+          await assertLandedOn(page, "contextmenu", "#right-target", tolerance);
 
-            await agent.aiHover("the Hover over me card"); // bottom left
-            assert.equal(await appState(page, "hoverCount"), 1);
-            await assertLandedOn(page, "mousemove", "#hover-card", tolerance);
+          await agent.aiHover("the Hover over me card"); // bottom left
+          assert.equal(await appState(page, "hoverCount"), 1);
+          await assertLandedOn(page, "mousemove", "#hover-card", tolerance);
 
-            await agent.aiInput("the Type here field", { value: "far field" }); // bottom middle
-            assert.equal(await appState(page, "inputValue"), "far field");
+          await agent.aiInput("the Type here field", { value: "far field" }); // bottom middle
+          assert.equal(await appState(page, "inputValue"), "far field");
 
-            await agent.aiScroll("the scrollable list", { direction: "down", distance: 120 }); // bottom right
-            assert.ok(
-              (await appState<number>(page, "innerScrollTop")) > 0,
-              "the wheel did not scroll the list under the located point",
+          await agent.aiScroll("the scrollable list", { direction: "down", distance: 120 }); // bottom right
+          assert.ok(
+            (await appState<number>(page, "innerScrollTop")) > 0,
+            "the wheel did not scroll the list under the located point",
+          );
+          await assertLandedOn(page, "wheel", "#scroll-box", tolerance);
+
+          await agent.aiTap("the corner button"); // the bottom-right corner of the viewport
+          assert.equal(await appState(page, "cornerClicks"), 1);
+          await assertLandedOn(page, "click", "#corner-button", tolerance);
+
+          // Nothing else was clicked on the way.
+          assert.equal(await appState(page, "clicks"), 1);
+          assert.equal(await appState(page, "doubleClicks"), 1);
+          assert.equal(await appState(page, "rightClicks"), 1);
+
+          // The model saw the shrunk (and for qwen2.5-vl padded) physical screenshot, as JPEG.
+          const images = model.calls.map((c) => c.call?.image);
+          assert.equal(images.length, 7);
+          for (const image of images) {
+            assert.deepEqual(
+              image && { width: image.width, height: image.height, format: image.format },
+              { ...expectedImage(family, dpr, shrink), format: "jpeg" },
             );
-            await assertLandedOn(page, "wheel", "#scroll-box", tolerance);
-
-            await agent.aiTap("the corner button"); // the bottom-right corner of the viewport
-            assert.equal(await appState(page, "cornerClicks"), 1);
-            await assertLandedOn(page, "click", "#corner-button", tolerance);
-
-            // Nothing else was clicked on the way.
-            assert.equal(await appState(page, "clicks"), 1);
-            assert.equal(await appState(page, "doubleClicks"), 1);
-            assert.equal(await appState(page, "rightClicks"), 1);
-
-            // The model saw the shrunk (and for qwen2.5-vl padded) physical screenshot, as JPEG.
-            const images = model.calls.map((c) => c.call?.image);
-            assert.equal(images.length, 7);
-            for (const image of images) {
-              assert.deepEqual(
-                image && { width: image.width, height: image.height, format: image.format },
-                { ...expectedImage(family, dpr, shrink), format: "jpeg" },
-              );
-            }
-          } finally {
-            await page.context().close();
           }
         },
       );

@@ -9,8 +9,7 @@
  * @module
  */
 
-import { after } from "node:test";
-import { test, type TestOptions } from "../helpers/test.ts";
+import { after, test, type TestOptions } from "../helpers/test.ts";
 import type { Browser as BrowserB, Page as PageB } from "playwright-core";
 import { type Browser as BrowserA, launch, type Page as PageA } from "puppeteer-core";
 import { DriverAPageAgent, DriverBPageAgent } from "@sdk/web";

@@ -14,8 +14,8 @@
  * @module
  */
 
-import { after, afterEach, before } from "node:test";
-import { test } from "../helpers/test.ts";
+import { afterEach, before } from "node:test";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs/promises";

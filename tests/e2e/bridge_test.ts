@@ -11,8 +11,8 @@
  * @module
  */
 
-import { after, afterEach, before } from "node:test";
-import { test } from "../helpers/test.ts";
+import { afterEach, before } from "node:test";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";

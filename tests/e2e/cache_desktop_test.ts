@@ -9,7 +9,7 @@
  * @module
  */
 
-import { after, before } from "node:test";
+import { before } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
 import { parse } from "yaml";
@@ -18,7 +18,7 @@ import { agentForComputer, ComputerAgent, RDPDevice } from "@sdk/computer";
 import type { AgentOptions } from "@sdk/core";
 import { startTestModel } from "@sdk/core/testing";
 import type { PlanReply, TestModel, TestModelOptions } from "@sdk/core/testing";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import {
   type DesktopApp,
   type DesktopAppState,

@@ -10,13 +10,13 @@
  * @module
  */
 
-import { after, before } from "node:test";
+import { before } from "node:test";
 import assert from "node:assert/strict";
 import { parse } from "yaml";
 import type { Browser } from "playwright-core";
 import type { Agent } from "@sdk/core";
 import { startTestModel, type TestModel, type TestModelOptions } from "@sdk/core/testing";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import {
   freshInbox,

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { after, before } from "node:test";
-import { test } from "../helpers/test.ts";
+import { before } from "node:test";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";

@@ -12,8 +12,8 @@
  * @module
  */
 
-import { after, before } from "node:test";
-import { test } from "../helpers/test.ts";
+import { before } from "node:test";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";

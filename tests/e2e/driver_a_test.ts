@@ -6,8 +6,7 @@
  * @module
  */
 
-import { after } from "node:test";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { type Browser, launch, type Page } from "puppeteer-core";
 import type { Page as DriverBPage } from "playwright-core";

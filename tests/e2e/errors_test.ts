@@ -7,7 +7,7 @@
  * @module
  */
 
-import { after } from "node:test";
+import { after } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { readFile, rm } from "node:fs/promises";
 import type { Page as PageB } from "playwright-core";

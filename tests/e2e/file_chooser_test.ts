@@ -5,7 +5,7 @@
  * directory and the page's own record of what its inputs received.
  */
 
-import { after } from "node:test";
+import { after } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { after, before } from "node:test";
+import { before } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -23,7 +23,7 @@ import { startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
 import { type AdbFront, startAdbFront } from "@sdk/mobilea/testing";
 import { startWdaFront, type WdaFront } from "@sdk/mobileb/testing";
 import { type HdcFront, startHdcFront } from "@sdk/mobilec/testing";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import { findChromium, launchChromium } from "../helpers/browser.ts";
 import { type CdpChromium, startCdpChromium } from "../helpers/cdp_chromium.ts";
 import { FIXTURE_APP_DIR, serveStatic, type StaticServer } from "../helpers/static_server.ts";

@@ -6,8 +6,7 @@
  * `destroy()`, merged with `ReportMergingTool` and read in Chromium the way a person reads them.
  */
 
-import { after } from "node:test";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";

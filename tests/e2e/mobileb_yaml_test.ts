@@ -6,10 +6,10 @@
  * @module
  */
 
-import { after, before } from "node:test";
-import { test } from "../helpers/test.ts";
+import { before } from "node:test";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -209,11 +209,19 @@ test("bad mobileb scripts fail before anything runs, naming the key", async () =
   assert.equal(phone.inputs.length, before);
 });
 
+/** Whether `path` exists. */
+function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
+
 test("sdk run runs a mobileb script file through @sdk/mobileb and merges its report", async () => {
   const dir = await mkdtemp(join(tmpdir(), "sdk-mobileb-cli-"));
   try {
+    // The script sits in a folder of its own and runs from its parent: its output is relative to
+    // the script's folder, not to the working directory.
+    await mkdir(join(dir, "flows"));
     await writeFile(
-      join(dir, "notes.yaml"),
+      join(dir, "flows", "notes.yaml"),
       `mobileb:
   driverHost: 127.0.0.1
   driverPort: \${WDA_PORT}
@@ -238,7 +246,7 @@ tasks:
         "--allow-all",
         fileURLToPath(new URL("../../cli/bin.ts", import.meta.url)),
         "run",
-        "notes.yaml",
+        "flows/notes.yaml",
         "--summary",
         "summary.json",
       ],
@@ -271,8 +279,9 @@ tasks:
     assert.match(await readFile(file.report, "utf8"), /Note 3/);
     assert.deepEqual(front.sessionIds(), [], "the run deleted its session");
     // The section's output: the named results, as a web script's.
-    assert.equal(file.output, join(dir, "out", "notes.json"));
-    const output = JSON.parse(await readFile(join(dir, "out", "notes.json"), "utf8"));
+    assert.equal(file.output, join(dir, "flows", "out", "notes.json"));
+    assert.equal(await exists(join(dir, "out")), false, "no output beside the working directory");
+    const output = JSON.parse(await readFile(join(dir, "flows", "out", "notes.json"), "utf8"));
     assert.deepEqual(Object.keys(output), ["note"]);
     assert.equal(output.note.center.length, 2);
   } finally {

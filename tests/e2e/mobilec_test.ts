@@ -10,8 +10,8 @@
  * @module
  */
 
-import { after, before } from "node:test";
-import { test } from "../helpers/test.ts";
+import { before } from "node:test";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import process from "node:process";
 import { fileURLToPath } from "node:url";

@@ -6,10 +6,10 @@
  * @module
  */
 
-import { after, before } from "node:test";
-import { test } from "../helpers/test.ts";
+import { before } from "node:test";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -211,11 +211,19 @@ test("bad mobilec scripts fail before anything runs, naming the key or the devic
   assert.equal(phone.inputs.length, before);
 });
 
+/** Whether `path` exists. */
+function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
+
 test("sdk run runs a mobilec script file on the device through @sdk/mobilec", async () => {
   const dir = await mkdtemp(join(tmpdir(), "sdk-mobilec-cli-"));
   try {
+    // The script sits in a folder of its own and runs from its parent: its output is relative to
+    // the script's folder, not to the working directory.
+    await mkdir(join(dir, "flows"));
     await writeFile(
-      join(dir, "notes.yaml"),
+      join(dir, "flows", "notes.yaml"),
       `mobilec:
   deviceId: ${front.connectKey}
   toolPath: \${HDC_PATH}
@@ -240,7 +248,7 @@ tasks:
         "--allow-all",
         fileURLToPath(new URL("../../cli/bin.ts", import.meta.url)),
         "run",
-        "notes.yaml",
+        "flows/notes.yaml",
         "--summary",
         "summary.json",
       ],
@@ -264,8 +272,9 @@ tasks:
     assert.ok(file.report, "the file's own report is named in the summary");
     assert.match(await readFile(file.report, "utf8"), /Note 3/);
     // The section's output: the named results, as a web script's.
-    assert.equal(file.output, join(dir, "out", "notes.json"));
-    const output = JSON.parse(await readFile(join(dir, "out", "notes.json"), "utf8"));
+    assert.equal(file.output, join(dir, "flows", "out", "notes.json"));
+    assert.equal(await exists(join(dir, "out")), false, "no output beside the working directory");
+    const output = JSON.parse(await readFile(join(dir, "flows", "out", "notes.json"), "utf8"));
     assert.deepEqual(Object.keys(output), ["note"]);
     assert.equal(output.note.center.length, 2);
   } finally {

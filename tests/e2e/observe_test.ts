@@ -9,12 +9,13 @@
  * @module
  */
 
-import { after } from "node:test";
+import { after } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startTestModel } from "@sdk/core/testing";
 import type { AssertCall, ExtractCall, TestModel, TestModelScript } from "@sdk/core/testing";
+import type { WebPageAgent } from "@sdk/web";
 import { driverTest, type E2e, type E2ePage } from "./_drivers.ts";
 import { loadJsCodecs } from "../../core/image/backend.ts";
 import { decodeBase64 } from "../../core/image/base64.ts";
@@ -322,17 +323,43 @@ driverTest("thinning keeps at most maxFrames over a 20 s recording", async (env)
   await observation.dispose();
 });
 
+/**
+ * How long a recording of `agent`'s page takes to hold its first frame on this machine now, ms: the
+ * screencast's first frame comes in tens of ms on an idle machine, near a second at load 25.
+ */
+async function firstFrameDelay(agent: WebPageAgent): Promise<number> {
+  const started = Date.now();
+  const observer = await agent.startObserving({ intervalMs: 200, watchdogMs: 0 });
+  await until(() => Promise.resolve(observer.bufferedFrameCount >= 1), 30_000);
+  const delay = Date.now() - started;
+  assert.ok(observer.bufferedFrameCount >= 1, `no frame after ${delay} ms`);
+  await (await observer.stop()).dispose();
+  return delay;
+}
+
 driverTest("the watchdog stops a recording nobody stops", async (env) => {
   const { agent } = await observeAgent(env, "?animate");
-  const observer = await agent.startObserving({ intervalMs: 200, watchdogMs: 700 });
-  await sleep(1500);
-  assert.equal(observer.stopped, true, "stopped by the watchdog");
+  // The watchdog fires well after the first frame can come on this machine as loaded as it is now
+  // (a fixed 700 ms let a loaded machine's first frame come after it: a recording of no frame).
+  const watchdogMs = Math.max(1000, 4 * await firstFrameDelay(agent));
+  const observer = await agent.startObserving({ intervalMs: 200, watchdogMs });
+  // Nobody calls stop(): wait for the watchdog, however late a loaded machine runs its timer.
+  await until(() => Promise.resolve(observer.stopped), watchdogMs + 30_000);
+  assert.equal(observer.stopped, true, `stopped by the watchdog (${watchdogMs} ms)`);
+  // The watchdog's stop, still finishing (a frame being written is kept); stop() hands it over.
+  const observation = await observer.stop();
   const count = observer.bufferedFrameCount;
+  assert.equal(observation.frameCount, count);
   await sleep(500);
   assert.equal(observer.bufferedFrameCount, count, "no frame after the auto-stop");
-  const observation = await observer.stop();
-  assert.ok(observation.endedAt - observation.startedAt < 1400);
-  assert.ok(observation.frameCount >= 1);
+  const ranMs = observation.endedAt - observation.startedAt;
+  // Not before the watchdog's time, and not long after it (the stop itself takes a moment).
+  assert.ok(ranMs >= watchdogMs, `the recording ran ${ranMs} ms, the watchdog is ${watchdogMs} ms`);
+  assert.ok(
+    ranMs < 2 * watchdogMs,
+    `the recording ran ${ranMs} ms, the watchdog is ${watchdogMs} ms`,
+  );
+  assert.ok(observation.frameCount >= 1, `${observation.frameCount} frames`);
   await observation.dispose();
 });
 

@@ -7,11 +7,10 @@
  * @module
  */
 
-import { after } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { PlanCall, PlanReply } from "@sdk/core/testing";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import { measure } from "../helpers/browser.ts";
 import { appState, startE2e } from "./_setup.ts";
 
@@ -222,6 +221,39 @@ test("actions beyond maxActionsPerPlan are not performed, and the report says so
     s.title === "Not performed: type ada@example.com into #email"
   );
   assert.match(notPerformed?.thought ?? "", /more than maxActionsPerPlan \(2\)/);
+});
+
+test("a plan that says finished while actions past maxActionsPerPlan were dropped plans again, and the dropped action is done", async () => {
+  const page = await env.open("profile.html");
+  const histories: string[][] = [];
+  const { agent, model } = await env.agent(page, {
+    plan: async (call) => {
+      histories.push(call.history);
+      if (histories.length === 1) {
+        return {
+          log: "three fields",
+          actions: await Promise.all(FIELDS.slice(0, 3).map(([s, v]) => input(page, s, v))),
+          // Said for the whole list: with its third action dropped the task is not done.
+          finished: true,
+          output: "too early",
+        };
+      }
+      const values = (await profile(page)).values;
+      if (values.email === "") {
+        return { log: "the email", action: await input(page, ...FIELDS[2]) };
+      }
+      return { log: "done", finished: true, output: "all three" };
+    },
+  }, { maxActionsPerPlan: 2 });
+  assert.equal(await agent.aiAct("fill the first three fields"), "all three");
+  const values = (await profile(page)).values;
+  assert.deepEqual(
+    [values.first, values.last, values.email],
+    ["Ada", "Lovelace", "ada@example.com"],
+  );
+  assert.equal(model.calls.filter((c) => c.kind === "plan").length, 3);
+  // The second planning call saw the two actions done, and only them.
+  assert.deepEqual(histories[1], ["type Ada into #first", "type Lovelace into #last"]);
 });
 
 test("maxActionsPerPlan must be a positive integer", async () => {

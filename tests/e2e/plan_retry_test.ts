@@ -8,8 +8,7 @@
  * @module
  */
 
-import { after } from "node:test";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { ModelResponseError } from "@sdk/core";

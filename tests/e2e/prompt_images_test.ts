@@ -12,7 +12,7 @@
  * @module
  */
 
-import { after } from "node:test";
+import { after } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { after, before } from "node:test";
-import { test } from "../helpers/test.ts";
+import { before } from "node:test";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";

@@ -1,5 +1,4 @@
-import { after } from "node:test";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { DriverBPageAgent } from "@sdk/web";

@@ -6,8 +6,7 @@
  * (`reportFileName`, `generateReport: false`, `destroy()`).
  */
 
-import { after } from "node:test";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { mkdir, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";

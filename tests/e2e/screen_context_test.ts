@@ -7,7 +7,7 @@
  * @module
  */
 
-import { after, before } from "node:test";
+import { before } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
@@ -18,7 +18,7 @@ import { startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
 import { type AdbFront, startAdbFront } from "@sdk/mobilea/testing";
 import { startWdaFront, type WdaFront } from "@sdk/mobileb/testing";
 import { type HdcFront, startHdcFront } from "@sdk/mobilec/testing";
-import { test } from "../helpers/test.ts";
+import { after, test } from "../helpers/test.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
 import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";

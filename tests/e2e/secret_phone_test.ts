@@ -8,8 +8,8 @@
  * @module
  */
 
-import { after, before } from "node:test";
-import { test } from "../helpers/test.ts";
+import { before } from "node:test";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { after, before } from "node:test";
-import { test } from "../helpers/test.ts";
+import { before } from "node:test";
+import { after, test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { fileURLToPath } from "node:url";

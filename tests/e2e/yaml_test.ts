@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { readFile, rm } from "node:fs/promises";
-import { after } from "node:test";
+import { after } from "../helpers/test.ts";
 import { AssertionError, LocateError } from "@sdk/core";
 import type { ReportExecution } from "@sdk/core/report";
 import { parseReportHtml } from "../../core/report/_format.ts";

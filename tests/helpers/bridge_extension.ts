@@ -7,7 +7,8 @@
  * @module
  */
 
-import { after, afterEach, before } from "node:test";
+import { after } from "./test.ts";
+import { afterEach, before } from "node:test";
 import * as fs from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { after, before } from "node:test";
+import { after } from "./test.ts";
+import { before } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { TargetBox } from "../../core/testing/mod.ts";
 import {

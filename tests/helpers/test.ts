@@ -6,6 +6,10 @@
  *
  * A test that needs longer says so with `{ timeout: ms }`, as with node:test.
  *
+ * What a file starts (browsers, servers, child processes) it closes in {@link after}, also taken
+ * from here: node:test's `after` does not run under Deno when `--filter` skips a test of the file
+ * (issue 41: a filtered run left its Chromium running), this one always runs.
+ *
  * @module
  */
 
@@ -49,4 +53,52 @@ export function test(
     { timeout: DEFAULT_TEST_TIMEOUT_MS, ...options },
     body as (t: TestContext) => void | Promise<void>,
   );
+}
+
+/** How long one cleanup of {@link after} may take before the others run without it, ms. */
+export const CLEANUP_TIMEOUT_MS = 60_000;
+
+const cleanups: (() => unknown)[] = [];
+
+/**
+ * Registers `fn` to run once the file's tests are over, as node:test's `after` does, but also when
+ * `--filter` skips some or all of them: Deno's node:test runs no `after` hook then, so a browser or
+ * server the file started (at load time or in a `before` hook) would outlive the run. Cleanups run
+ * in the order they were registered, each bounded by {@link CLEANUP_TIMEOUT_MS}, all of them even
+ * when one fails; a failure or a timeout is reported as the file's error afterwards.
+ *
+ * Built on `Deno.test.afterAll`, which runs after the file's last test whatever the filter,
+ * also when tests failed or timed out.
+ *
+ * @param fn the cleanup: closes what the file opened.
+ */
+export function after(fn: () => unknown): void {
+  cleanups.push(fn);
+}
+
+// Registered when the file loads (hooks are registered before its tests run), once per file: each
+// test file runs in a worker of its own, with its own copy of this module.
+Deno.test.afterAll(runCleanups);
+
+async function runCleanups(): Promise<void> {
+  const failures: string[] = [];
+  for (const [i, fn] of cleanups.splice(0).entries()) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        Promise.resolve().then(fn),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`still running after ${CLEANUP_TIMEOUT_MS} ms`)),
+            CLEANUP_TIMEOUT_MS,
+          );
+        }),
+      ]);
+    } catch (error) {
+      failures.push(`cleanup ${i + 1}: ${(error as Error)?.stack ?? error}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  if (failures.length) throw new Error(`after(): ${failures.join("\n")}`);
 }

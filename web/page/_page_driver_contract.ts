@@ -6,8 +6,8 @@
  * @module
  */
 
-import { after, before } from "node:test";
-import { test as nodeTest } from "../../tests/helpers/test.ts";
+import { before } from "node:test";
+import { after, test as nodeTest } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import type { DriverRequest, PageDialog, PageDriver } from "./page_driver.ts";
 import { pngSize, startServer, type TestServer } from "../_test_support.ts";

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { after, before } from "node:test";
-import { test } from "../../tests/helpers/test.ts";
+import { before } from "node:test";
+import { after, test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import { isSdkError, NavigationError } from "@sdk/core";

@@ -1,5 +1,5 @@
-import { after, before } from "node:test";
-import { test as nodeTest } from "../../tests/helpers/test.ts";
+import { before } from "node:test";
+import { after, test as nodeTest } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import type { Browser as DriverBBrowser } from "playwright-core";
 import type { Browser as DriverABrowser } from "puppeteer-core";

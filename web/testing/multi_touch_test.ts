@@ -6,8 +6,8 @@
  * @module
  */
 
-import { after, before } from "node:test";
-import { test } from "../../tests/helpers/test.ts";
+import { before } from "node:test";
+import { after, test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { serveStatic, type StaticServer } from "../../tests/helpers/static_server.ts";
