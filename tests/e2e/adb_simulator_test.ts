@@ -421,6 +421,8 @@ test("uiautomator dump writes the window's hierarchy as tools pull and parse it,
     );
     await shell(`input tap ${Math.round((l + r) / 2)} ${Math.round((t + b) / 2)}`);
     await waitFor(() => phone.foregroundPage().url().endsWith("#/note/3"), "the detail of Note 3");
+    // The address changes before the page draws the detail: wait for its field.
+    await waitFor(() => phone.foregroundPage().isVisible("#note-text"), "the detail's text field");
     // Dumped and printed in one command, as MobileA's target checks read it.
     const both = await shell(
       "uiautomator dump /data/local/tmp/d.xml && cat /data/local/tmp/d.xml",

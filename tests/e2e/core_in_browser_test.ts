@@ -249,6 +249,7 @@ const ERROR_ARGS: Readonly<Record<string, readonly unknown[]>> = {
   ToolError: ["m", { tool: "adb" }],
   UnsupportedActionError: ["m", "aiHover"],
   FileError: ["m", { path: "p", reason: "missing" }],
+  NavigationError: ["m", { url: "https://example.test/", reason: "net::ERR_NAME_NOT_RESOLVED" }],
   YamlScriptError: ["m", { fileName: "f", line: 1, column: 1 }],
   YamlTaskError: ["m", {
     fileName: "f",
