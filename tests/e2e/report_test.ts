@@ -100,7 +100,9 @@ test("the report of a real session lists every execution with its status, steps,
     [["aiAct", "passed"], ["aiQuery", "passed"], ["aiAssert", "passed"], ["aiAssert", "failed"]],
   );
   const [act, query, passedAssert, failedAssert] = executions;
-  assert.equal(act.prompt, instruction);
+  // The password typed into the password field is a secret: the report writes it as ***, in the
+  // instruction too (docs/security.md).
+  assert.equal(act.prompt, instruction.replace("password secret", "password ***"));
   assert.equal(act.output, output);
   assert.deepEqual(query.output, items);
   assert.equal(passedAssert.prompt, "the list shows 'Call the plumber'");
@@ -122,7 +124,11 @@ test("the report of a real session lists every execution with its status, steps,
   );
   const planSteps = act.steps.filter((s) => s.kind === "Planning");
   const actionSteps = act.steps.filter((s) => s.kind === "Action");
-  assert.deepEqual(planSteps.map((s) => s.rawResponse), planAnswers);
+  // The model's answers as it gave them, but for the typed password, which the report masks.
+  assert.deepEqual(
+    planSteps.map((s) => s.rawResponse),
+    planAnswers.map((a) => a?.replaceAll('"value":"secret"', '"value":"***"')),
+  );
   assert.equal(planSteps[0].thought, HTML_THOUGHT);
   assert.deepEqual(actionSteps.map((s) => s.title), ["Input", "Input", "Tap", "Input", "Tap"]);
   assert.equal(plannedBoxes.length, 5);
