@@ -69,11 +69,8 @@ export function domTargetsAt(
     if (label && label.trim()) return clean(label, NAME_MAX);
     const by = el.getAttribute("aria-labelledby");
     if (by) {
-      const text = by.split(/\s+/).map((
-        id,
-      ) => (doc.getElementById(id) ? textOf(doc.getElementById(id)!) : "")).join(
-        " ",
-      );
+      const text = by.split(/\s+/).map((id) => doc.getElementById(id))
+        .map((labelledBy) => labelledBy ? textOf(labelledBy) : "").join(" ");
       if (text.trim()) return clean(text, NAME_MAX);
     }
     const tag = el.tagName.toLowerCase();
