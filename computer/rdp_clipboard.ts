@@ -16,8 +16,11 @@
 import { SdkTypeError, sleep, ToolError } from "@sdk/core";
 import type { X11Connection } from "./x11.ts";
 
-/** How long each confirmation of the clipboard channel may take, ms. */
-const CLIPBOARD_STEP_MS = 5000;
+/**
+ * How long each confirmation of the clipboard channel may take, ms: a loaded machine (xrdp, its
+ * X server and the client share the cores with the session's app) took over 5 s once.
+ */
+const CLIPBOARD_STEP_MS = 15_000;
 /**
  * ms between the client sending the pasted text and the next key: the text and the keys take
  * different ways to the session's app (a virtual channel, the input channel), and an app
