@@ -70,6 +70,7 @@
 import type { TUserPrompt } from "../session/options.ts";
 import { isCacheRecord } from "../session/cache_file.ts";
 import { sleep } from "../runtime/runtime.ts";
+import { AssertionError } from "../errors.ts";
 import {
   bool,
   either,
@@ -129,8 +130,16 @@ export interface FlowItemSpec {
   readonly required?: readonly string[];
   /** The agent method the item calls; `undefined` for items that need none (`sleep`). */
   readonly method?: keyof YamlAgent;
-  /** Whether the item's value is a result (stored under `name`, else by position). */
-  readonly result?: boolean;
+  /**
+   * Whether the item's value is a result: `true` stores it under `name`, else by position;
+   * `"named"` only when the item has a `name` (`aiAssert`).
+   */
+  readonly result?: boolean | "named";
+  /**
+   * The result stored under the item's `name` when the item fails with `error` (`aiAssert`:
+   * `{ pass: false, thought }`); nothing is stored when it returns `undefined`.
+   */
+  readonly failedResult?: (error: unknown) => unknown;
   /**
    * Reads value and options together where one depends on the other (the older forms);
    * default: the value read by {@link value}, the options as read.
@@ -443,11 +452,15 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
   aiAssert: {
     value: prompt,
     method: "aiAssert",
+    result: "named",
     options: { errorMessage: text, ...extractOptions },
-    run: (agent, item) => {
+    run: async (agent, item) => {
       const { errorMessage, ...options } = item.options;
-      return agent.aiAssert(p(item), errorMessage as string | undefined, options);
+      await agent.aiAssert(p(item), errorMessage as string | undefined, options);
+      if (item.name !== undefined) return { pass: true, thought: lastAssertThought(agent) };
     },
+    failedResult: (e) =>
+      e instanceof AssertionError ? { pass: false, thought: e.reason } : undefined,
   },
   aiWaitFor: {
     value: text,
@@ -563,7 +576,35 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
     options: { content: text },
     run: (agent, item) => agent.recordToReport(item.value as string | undefined, item.options),
   },
+  // The peer SDK's former name of recordToReport.
+  logScreenshot: {
+    value: optional(text),
+    method: "recordToReport",
+    options: { content: text },
+    run: (agent, item) => agent.recordToReport(item.value as string | undefined, item.options),
+  },
+  freezePageContext: {
+    value: nullValue,
+    method: "freezePageContext",
+    options: {},
+    run: (agent) => agent.freezePageContext!(),
+  },
+  unfreezePageContext: {
+    value: nullValue,
+    method: "unfreezePageContext",
+    options: {},
+    run: (agent) => agent.unfreezePageContext!(),
+  },
 };
+
+/**
+ * The model's reason of the agent's last assertion, from its log: `aiAssert` resolves with
+ * nothing (spec 4.4), and a named assertion stores `{ pass, thought }` as the peer SDK's does.
+ */
+function lastAssertThought(agent: YamlAgent): string | undefined {
+  const last = agent._unstableLogContent?.().executions.at(-1);
+  return last?.steps.findLast((s) => s.kind === "Assert")?.thought;
+}
 
 /** The `name` option of result items. */
 export const NAME_OPTION: Reader<string> = text;

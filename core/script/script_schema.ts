@@ -105,8 +105,16 @@ export interface ScriptFileReadOptions extends ScriptTrustOptions {
   onWarning?: (message: string) => void;
 }
 
-/** The former name of the `web` section, still read (with a warning). */
-const FORMER_WEB_KEY = "target";
+/**
+ * Other names of the `web` section, still read (with a warning): `target`, its former name, and
+ * `page` and `browser`, the peer SDK's names; each with how the warning calls it.
+ */
+const FORMER_WEB_KEYS: Readonly<Record<string, string>> = {
+  target: "the former name",
+  page: "the peer SDK's name",
+  browser: "the peer SDK's name",
+};
+const isFormerWebKey = (key: string) => Object.hasOwn(FORMER_WEB_KEYS, key);
 
 /** Target sections this version runs. */
 export const TARGET_SECTIONS: readonly string[] = ["web"];
@@ -198,20 +206,30 @@ async function readTop(
       { fileName: at.fileName, ...(node?.pos ?? { line: 1, column: 1 }) },
     );
   }
-  const former = node.entries.find((e) => e.key === FORMER_WEB_KEY);
+  const webEntries = node.entries.filter((e) => e.key === "web" || isFormerWebKey(e.key));
+  const hasWeb = webEntries.some((e) => e.key === "web");
+  const former = webEntries.find((e) => isFormerWebKey(e.key));
   for (const entry of node.entries) {
     collect(at, () => {
-      if (entry === former) {
-        if (node.entries.some((e) => e.key === "web")) {
+      if (isFormerWebKey(entry.key)) {
+        const kind = FORMER_WEB_KEYS[entry.key];
+        if (hasWeb) {
           failAt(
             childAt(at, entry.key, "the script"),
             entry.keyPos,
-            `'target' is the former name of 'web', and this script has both; keep 'web'`,
+            `'${entry.key}' is ${kind} of 'web', and this script has both; keep 'web'`,
+          );
+        }
+        if (entry !== former) {
+          failAt(
+            childAt(at, entry.key, "the script"),
+            entry.keyPos,
+            `'${entry.key}' and '${former!.key}' both name the 'web' section: keep one, as 'web'`,
           );
         }
         onWarning?.(
-          `${at.fileName}:${entry.keyPos.line}:${entry.keyPos.column}: 'target' is the former ` +
-            `name of 'web'; it is read as 'web' (rename it to 'web': the old name will go)`,
+          `${at.fileName}:${entry.keyPos.line}:${entry.keyPos.column}: '${entry.key}' is ` +
+            `${kind} of 'web'; it is read as 'web' (rename it to 'web': the old name will go)`,
         );
       } else if (!SCRIPT_SECTION_KEYS.top.includes(entry.key)) {
         failAt(
@@ -339,9 +357,9 @@ export async function scriptTargetOf(
   const { node } = await readWhole(at, () => readTop(content, at, undefined));
   const key = node.entries.find((e) =>
     TARGET_SECTIONS.includes(e.key) || PLATFORM_TARGET_SECTIONS.includes(e.key) ||
-    e.key === FORMER_WEB_KEY
+    isFormerWebKey(e.key)
   )?.key;
-  return key === FORMER_WEB_KEY ? "web" : key;
+  return key !== undefined && isFormerWebKey(key) ? "web" : key;
 }
 
 /**
@@ -378,7 +396,8 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
     }
     for (const entry of node.entries) {
       if (
-        [...TARGET_SECTIONS, ...PLATFORM_TARGET_SECTIONS, FORMER_WEB_KEY].includes(entry.key) &&
+        [...TARGET_SECTIONS, ...PLATFORM_TARGET_SECTIONS, ...Object.keys(FORMER_WEB_KEYS)]
+          .includes(entry.key) &&
         entry.key !== schema.key
       ) {
         collect(at, () =>
