@@ -78,6 +78,28 @@ test("the new web keys are read strictly: a near miss gets a suggestion, a heade
   assert.match(both.message, /both\.yaml:6:3: 'forceSameTabNavigation: true' .*autoFollowNewPage/);
 });
 
+test("an untrusted script may not give chromeArgs or cdpEndpoint, and its downloadPath and unstableLogContent stay inside the working folder", async () => {
+  const e = await errorOf(parseScriptFile(
+    "web:\n  url: https://example.com\n  chromeArgs: [--renderer-cmd-prefix=/bin/sh]\n" +
+      "  downloadPath: ../../outside\n  unstableLogContent: /tmp/log.json\n" +
+      "  cdpEndpoint: http://127.0.0.1:9222\n" + TASKS,
+    "hostile.yaml",
+    { untrusted: true, workDir: "." },
+  ));
+  assert.match(
+    e.message,
+    /hostile\.yaml:3:3: 'chromeArgs' of an untrusted script passes arguments/,
+  );
+  assert.match(e.message, /hostile\.yaml:4:17: 'downloadPath' .*outside the working folder/);
+  assert.match(e.message, /hostile\.yaml:5:23: 'unstableLogContent' .*outside the working folder/);
+  assert.match(e.message, /hostile\.yaml:6:3: 'cdpEndpoint' of an untrusted script attaches/);
+  await parseScriptFile(
+    "web:\n  url: https://example.com\n  unstableLogContent: true\n  downloadPath: out\n" + TASKS,
+    "fine.yaml",
+    { untrusted: true, workDir: "." },
+  );
+});
+
 test("the agent section reads testId, groupName and groupDescription, which are report attributes and not agent options", async () => {
   const script = await parseScriptFile(
     "web:\n  url: https://example.com\nagent:\n  testId: checkout-1\n" +

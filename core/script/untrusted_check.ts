@@ -279,11 +279,27 @@ async function checkWeb(web: YamlNode, at: ReadContext, scope: CheckScope): Prom
           }`,
         );
       }
-    } else if (["serve", "cookie", "output"].includes(entry.key)) {
+    } else if (["serve", "cookie", "output", "downloadPath"].includes(entry.key)) {
       await checkPaths(entry.value, keyAt, scope, scope.scriptDir, `a file or folder`);
+    } else if (entry.key === "unstableLogContent" && typeof scalarOf(entry.value) === "string") {
+      await checkPaths(entry.value, keyAt, scope, scope.scriptDir, `a file`);
+    } else if (Object.hasOwn(REFUSED_WEB_KEYS, entry.key)) {
+      refuse(
+        keyAt,
+        entry.keyPos,
+        `'${entry.key}' of an untrusted script ${REFUSED_WEB_KEYS[entry.key]}`,
+      );
     }
   }
 }
+
+/** Keys of the `web` section an untrusted script may not give, each with why. */
+const REFUSED_WEB_KEYS: Readonly<Record<string, string>> = {
+  chromeArgs: "passes arguments to the browser's process (--renderer-cmd-prefix runs a program)",
+  cdpEndpoint: "attaches to a running browser, with its sessions and files",
+};
+
+const scalarOf = (node: YamlNode) => node.kind === "scalar" ? node.value : undefined;
 
 async function checkPlatform(
   section: YamlNode,
