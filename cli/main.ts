@@ -39,6 +39,7 @@ import { runScriptFile } from "./run_file.ts";
 import { prepareScriptFile } from "./prepare.ts";
 import type { DriverBBrowser as Browser } from "@sdk/web";
 import { type FileResult, formatSummaryTable, type RunSummary } from "./summary.ts";
+import { needsOwnBrowser } from "./web_browser.ts";
 
 /** Where the command line reads and writes; the process's own by default. */
 export interface CliIo {
@@ -195,7 +196,9 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
   try {
     results = await runPool(files, run.concurrent, async (file, index) => {
       const preparation = preparations[index];
-      const needsBrowser = preparation.ok && preparation.prepared.kind !== "platform";
+      const prepared = preparation.ok ? preparation.prepared : undefined;
+      const needsBrowser = prepared !== undefined && prepared.kind !== "platform" &&
+        !(prepared.kind === "web" && needsOwnBrowser(prepared.script.web));
       const result = await runScriptFile(file.path, preparation, {
         shown: file.shown,
         browser: needsBrowser ? await browser() : undefined,
@@ -207,6 +210,7 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
         signal: abort.signal,
         warn: (message) => io.stderr.write(`warning: ${message}\n`),
         record: records.get(file.path),
+        headed: run.headed,
       });
       if (result.status === "failed") anyFailed = true;
       return result;
@@ -315,6 +319,7 @@ async function mergeReports(files: FileResult[], name?: string): Promise<string 
         testId: f.file,
         testTitle: f.file,
         testDescription: f.error ?? `${f.items.length} ${f.items.length === 1 ? "item" : "items"}`,
+        ...f.reportAttributes,
         testDuration: Math.round(f.durationMs),
         testStatus: f.status,
       },

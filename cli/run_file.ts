@@ -23,7 +23,13 @@ import {
   YamlTaskError,
   type YamlTaskOutcome,
 } from "@sdk/core/script";
-import { DriverBPageAgent, stripAnsi, type WebPageAgentOptions } from "@sdk/web";
+import {
+  DriverBBrowserAgent,
+  DriverBPageAgent,
+  stripAnsi,
+  type WebPageAgent,
+  type WebPageAgentOptions,
+} from "@sdk/web";
 import { InternalError, SdkTypeError } from "@sdk/core";
 import type { Preparation } from "./prepare.ts";
 import { scriptPlatform } from "./platforms.ts";
@@ -36,6 +42,12 @@ import {
   readFeatureTags,
   urlPosition,
 } from "./web_target.ts";
+import {
+  needsOwnBrowser,
+  openOwnBrowser,
+  type OwnBrowser,
+  writeLogContent,
+} from "./web_browser.ts";
 
 /** What every file of a run shares, and how the file was named. */
 export interface RunFileContext {
@@ -59,6 +71,8 @@ export interface RunFileContext {
   trust?: ScriptTrustOptions;
   /** Where to write the file's run as an exported script (`--record`), absolute. */
   record?: string;
+  /** Whether browsers a file launches for itself have a window (`--headed`). */
+  headed?: boolean;
 }
 
 /** The page options of a `web` section, which are agent options (spec 4.7). */
@@ -106,13 +120,24 @@ export async function runScriptFile(
   ctx.progress.start(shown);
   for (const warning of preparation.warnings) warn(ctx, result, warning);
   let target: OpenedTarget | undefined;
-  let agent: DriverBPageAgent | undefined;
+  let own: OwnBrowser | undefined;
+  let agent: WebPageAgent | undefined;
+  let logContent: true | string | undefined;
   const makeAgent = (web: Partial<ScriptWebTarget>, section: ScriptAgentOptions) => {
-    agent = new DriverBPageAgent(target!.page, {
+    const options: WebPageAgentOptions = {
       ...agentOptionsOf(file, web, section, ctx.flags),
       autoPrintReportMsg: false,
       onTaskStartTip: (tip) => ctx.progress.step(shown, tip),
-    });
+    };
+    const page = target!.page;
+    // autoFollowNewPage: a browser-wide agent over the file's context, acting on each new tab.
+    agent = web.autoFollowNewPage
+      ? new DriverBBrowserAgent(page.context(), page, {
+        ...options,
+        autoFollowNewPage: true,
+        forceSameTabNavigation: false,
+      })
+      : new DriverBPageAgent(page, options);
     return agent;
   };
   let recorded: ScriptPlatformAgent | undefined;
@@ -133,8 +158,11 @@ export async function runScriptFile(
       await runPlatformScript(file, prepared.text, ctx, result, (a) => recorded = a);
     } else {
       const script = prepared.script;
-      target = await openTarget(browserOf(ctx), script.web, file);
+      result.reportAttributes = reportAttributesOf(script.agent);
+      if (needsOwnBrowser(script.web)) own = await openOwnBrowser(script.web, ctx.headed === true);
+      target = await openTarget(own?.browser ?? browserOf(ctx), script.web, file);
       const yamlAgent = makeAgent(script.web, script.agent);
+      logContent = script.web.unstableLogContent || undefined;
       recorded = yamlAgent;
       const at = urlPosition(prepared.text);
       await target.open(script.web).catch((e) => {
@@ -158,16 +186,33 @@ export async function runScriptFile(
     result.status = "failed";
     result.error = stripAnsi(e instanceof Error ? e.message : String(e));
   } finally {
+    if (agent && logContent) {
+      await writeLogContent(logContent, file, agent._unstableLogContent()).catch((e) =>
+        warn(ctx, result, `${shown}: unstableLogContent could not be written: ${e.message}`)
+      );
+    }
     if (agent) {
       await agent.destroy().catch(() => {});
       result.report = agent.reportFile ?? undefined;
     }
     if (ctx.record && recorded?.exportScript) await record(recorded, file, ctx.record, ctx, result);
     await target?.close().catch(() => {});
+    await own?.close().catch(() => {});
     result.durationMs = performance.now() - started;
     ctx.progress.end(result);
   }
   return result;
+}
+
+/** What the `agent` section says of the file's entry in the merged report, when anything. */
+function reportAttributesOf(agent: ScriptAgentOptions): FileResult["reportAttributes"] {
+  const { testId, groupName, groupDescription } = agent;
+  if (testId === undefined && groupName === undefined && groupDescription === undefined) return;
+  return {
+    ...(testId !== undefined && { testId }),
+    ...(groupName !== undefined && { testTitle: groupName }),
+    ...(groupDescription !== undefined && { testDescription: groupDescription }),
+  };
 }
 
 /** The run's browser, which a web script or a feature needs. */
@@ -275,7 +320,7 @@ async function runPlatformScript(
 
 /** Runs every scenario of a feature file, each from the page of its `@url:` tag. */
 async function runFeature(
-  agent: DriverBPageAgent,
+  agent: WebPageAgent,
   text: string,
   shown: string,
   target: OpenedTarget,

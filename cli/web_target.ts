@@ -6,8 +6,8 @@
  * @module
  */
 
-import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { mkdir, readFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { ScriptWebTarget } from "@sdk/core/script";
 import { DEFAULT_VIEWPORT } from "@sdk/web/chromium";
@@ -32,7 +32,8 @@ export interface OpenedTarget {
 
 /**
  * Creates a browser context for a script file and its page, sized and set up as `web` asks
- * (viewport, device scale factor, user agent, cookies), without opening the URL yet.
+ * (viewport, device scale factor, user agent, cookies, extra HTTP headers, certificates the
+ * browser cannot verify, a download folder), without opening the URL yet.
  *
  * @param scriptFile the script's path: relative paths in `web` resolve from its folder.
  * @throws {SdkTypeError} naming the cookie file when it cannot be read or is not a JSON array of
@@ -51,8 +52,14 @@ export async function openTarget(
     },
     deviceScaleFactor: web.deviceScaleFactor,
     userAgent: web.userAgent,
+    ...(web.extraHTTPHeaders && { extraHTTPHeaders: web.extraHTTPHeaders }),
+    ...(web.acceptInsecureCerts && { ignoreHTTPSErrors: true }),
+    acceptDownloads: web.downloadPath !== undefined,
   });
   const servers = new Map<string, Promise<StaticServer>>();
+  const downloads = web.downloadPath === undefined
+    ? undefined
+    : saveDownloads(context, resolve(base, web.downloadPath));
   try {
     if (web.cookie) await context.addCookies(await readCookies(resolve(base, web.cookie)));
     const page = await context.newPage();
@@ -85,6 +92,8 @@ export async function openTarget(
         }
       },
       async close() {
+        // A download is gone with its context: each is saved first.
+        await downloads?.settled();
         await context.close();
         for (const server of servers.values()) await (await server).close();
       },
@@ -93,6 +102,26 @@ export async function openTarget(
     await context.close();
     throw e;
   }
+}
+
+/**
+ * Saves every download of the context's pages into `folder` (created when needed) under the
+ * name the page suggests; `settled()` waits for the saves begun so far.
+ */
+function saveDownloads(context: BrowserContext, folder: string): { settled(): Promise<void> } {
+  const saves: Promise<unknown>[] = [];
+  const watch = (page: Page) =>
+    page.on("download", (download) => {
+      saves.push(
+        mkdir(folder, { recursive: true })
+          .then(() => download.saveAs(join(folder, basename(download.suggestedFilename()))))
+          // A download the page cancels, or that fails, has nothing to save.
+          .catch(() => {}),
+      );
+    });
+  context.pages().forEach(watch);
+  context.on("page", watch);
+  return { settled: async () => void await Promise.all(saves) };
 }
 
 /** Cookies as Playwright takes them: each needs `name`, `value` and a `url` or `domain`. */
@@ -146,12 +175,12 @@ export function readFeatureTags(tags: readonly string[]): FeatureTags {
 }
 
 /**
- * Where a YAML script's `url` of its `web` (or former `target`) section is, for errors about the
+ * Where a YAML script's `url` of its `web` (or `target`, `page`, `browser`) section is, for errors about the
  * page it names: the 1-based line and column of the value.
  */
 export function urlPosition(text: string): { line: number; column: number } | undefined {
   const lines = text.split("\n");
-  const section = lines.findIndex((l) => /^(web|target)\s*:\s*(#.*)?$/.test(l));
+  const section = lines.findIndex((l) => /^(web|target|page|browser)\s*:\s*(#.*)?$/.test(l));
   if (section < 0) return undefined;
   for (let i = section + 1; i < lines.length; i++) {
     if (/^\S/.test(lines[i]) && !lines[i].startsWith("#")) return undefined;
