@@ -216,6 +216,21 @@ test("logScreenshot records the screen to the report as recordToReport does: the
   await agent.destroy();
 });
 
+test("agent.logScreenshot, the peer SDK's former name of recordToReport, records the same entry", async () => {
+  const agent = agentOn(screenOnly());
+  await agent.logScreenshot("after login", { content: "the home page" });
+  await agent.logScreenshot();
+  const log = agent._unstableLogContent().executions;
+  assert.deepEqual(
+    log.map((e) => [e.apiName, e.prompt, e.steps[0]?.kind, e.steps[0]?.thought]),
+    [
+      ["recordToReport", "after login", "Log", "the home page"],
+      ["recordToReport", "untitled", "Log", undefined],
+    ],
+  );
+  await agent.destroy();
+});
+
 test("freezePageContext and unfreezePageContext items freeze the screen for the items between them", async () => {
   const device = screenOnly();
   const agent = agentOn(device);
