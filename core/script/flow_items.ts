@@ -70,7 +70,6 @@
 import type { TUserPrompt } from "../session/options.ts";
 import { isCacheRecord } from "../session/cache_file.ts";
 import { sleep } from "../runtime/runtime.ts";
-import { AssertionError } from "../errors.ts";
 import {
   bool,
   either,
@@ -88,6 +87,7 @@ import {
   text,
 } from "./value_readers.ts";
 import type { DriverRequestMethod, YamlAgent } from "./yaml_agent.ts";
+import { assertFailedResult, runAssert, STATE_FLOW_ITEMS } from "./flow_items_state.ts";
 import type { SourcePosition, YamlNode } from "./yaml_parse.ts";
 
 /** A checked flow item, ready to run. */
@@ -454,13 +454,8 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
     method: "aiAssert",
     result: "named",
     options: { errorMessage: text, ...extractOptions },
-    run: async (agent, item) => {
-      const { errorMessage, ...options } = item.options;
-      await agent.aiAssert(p(item), errorMessage as string | undefined, options);
-      if (item.name !== undefined) return { pass: true, thought: lastAssertThought(agent) };
-    },
-    failedResult: (e) =>
-      e instanceof AssertionError ? { pass: false, thought: e.reason } : undefined,
+    run: runAssert,
+    failedResult: assertFailedResult,
   },
   aiWaitFor: {
     value: text,
@@ -576,35 +571,8 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
     options: { content: text },
     run: (agent, item) => agent.recordToReport(item.value as string | undefined, item.options),
   },
-  // The peer SDK's former name of recordToReport.
-  logScreenshot: {
-    value: optional(text),
-    method: "recordToReport",
-    options: { content: text },
-    run: (agent, item) => agent.recordToReport(item.value as string | undefined, item.options),
-  },
-  freezePageContext: {
-    value: nullValue,
-    method: "freezePageContext",
-    options: {},
-    run: (agent) => agent.freezePageContext!(),
-  },
-  unfreezePageContext: {
-    value: nullValue,
-    method: "unfreezePageContext",
-    options: {},
-    run: (agent) => agent.unfreezePageContext!(),
-  },
+  ...STATE_FLOW_ITEMS,
 };
-
-/**
- * The model's reason of the agent's last assertion, from its log: `aiAssert` resolves with
- * nothing (spec 4.4), and a named assertion stores `{ pass, thought }` as the peer SDK's does.
- */
-function lastAssertThought(agent: YamlAgent): string | undefined {
-  const last = agent._unstableLogContent?.().executions.at(-1);
-  return last?.steps.findLast((s) => s.kind === "Assert")?.thought;
-}
 
 /** The `name` option of result items. */
 export const NAME_OPTION: Reader<string> = text;

@@ -53,6 +53,7 @@ export type { ScriptTrustOptions } from "./script_trust.ts";
 export { isInsideFolder, UNTRUSTED_REFUSED_ITEMS } from "./untrusted_check.ts";
 export type {
   ScriptAgentOptions,
+  ScriptReportAttributes,
   ScriptSectionSchema,
   ScriptWebTarget,
 } from "./script_sections.ts";
