@@ -197,6 +197,17 @@ test("a named aiAssert stores { pass, thought } under its name; a failing one st
   await agent.destroy();
 });
 
+/** Each call of the agent's log as [apiName, title, first step's kind, its description]. */
+const recordsOf = (agent: Agent) =>
+  agent._unstableLogContent().executions.map((
+    e,
+  ) => [e.apiName, e.prompt, e.steps[0]?.kind, e.steps[0]?.thought]);
+
+const TWO_RECORDS = [
+  ["recordToReport", "after login", "Log", "the home page"],
+  ["recordToReport", "untitled", "Log", undefined],
+];
+
 test("logScreenshot records the screen to the report as recordToReport does: the value is the title, content the description", async () => {
   const agent = agentOn(screenOnly());
   await runYamlScript(
@@ -205,14 +216,7 @@ test("logScreenshot records the screen to the report as recordToReport does: the
       "      - logScreenshot: after login\n        content: the home page\n      - logScreenshot:\n",
     ),
   );
-  const log = agent._unstableLogContent().executions;
-  assert.deepEqual(
-    log.map((e) => [e.apiName, e.prompt, e.steps[0]?.kind, e.steps[0]?.thought]),
-    [
-      ["recordToReport", "after login", "Log", "the home page"],
-      ["recordToReport", "untitled", "Log", undefined],
-    ],
-  );
+  assert.deepEqual(recordsOf(agent), TWO_RECORDS);
   await agent.destroy();
 });
 
@@ -220,14 +224,7 @@ test("agent.logScreenshot, the peer SDK's former name of recordToReport, records
   const agent = agentOn(screenOnly());
   await agent.logScreenshot("after login", { content: "the home page" });
   await agent.logScreenshot();
-  const log = agent._unstableLogContent().executions;
-  assert.deepEqual(
-    log.map((e) => [e.apiName, e.prompt, e.steps[0]?.kind, e.steps[0]?.thought]),
-    [
-      ["recordToReport", "after login", "Log", "the home page"],
-      ["recordToReport", "untitled", "Log", undefined],
-    ],
-  );
+  assert.deepEqual(recordsOf(agent), TWO_RECORDS);
   await agent.destroy();
 });
 
