@@ -13,6 +13,7 @@ import process from "node:process";
 import type { Browser } from "playwright-core";
 import { runGherkinFeature } from "@sdk/core/gherkin";
 import {
+  readScriptAgentSection,
   runScriptTasks,
   type ScriptAgentOptions,
   scriptAgentOptions,
@@ -291,6 +292,9 @@ async function runPlatformScript(
   onAgent: (agent: ScriptPlatformAgent) => void,
 ): Promise<void> {
   const platform = await scriptPlatform((await scriptTargetOf(text, result.file))!);
+  // The platform's run reads the file in full; an error in the section is said by it.
+  const section = await readScriptAgentSection(text, result.file, ctx.trust).catch(() => ({}));
+  result.reportAttributes = reportAttributesOf(section);
   const flags: Record<string, unknown> = { ...ctx.flags };
   for (const key of PAGE_OPTION_KEYS) delete flags[key];
   let agent: ScriptPlatformAgent | undefined;

@@ -38,6 +38,7 @@ export {
   parseScriptFile,
   parseScriptTasks,
   PLATFORM_TARGET_SECTIONS,
+  readScriptAgentSection,
   SCRIPT_SECTION_KEYS,
   scriptTargetOf,
   TARGET_SECTIONS,

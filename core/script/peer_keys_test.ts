@@ -17,7 +17,7 @@ import type { AbstractInterface } from "../device/types.ts";
 import { createTestPng, startTestModel } from "../testing/mod.ts";
 import { runYamlScript } from "./run_yaml.ts";
 import { YamlScriptError, YamlTaskError } from "./script_errors.ts";
-import { parseScriptFile, scriptTargetOf } from "./script_schema.ts";
+import { parseScriptFile, readScriptAgentSection, scriptTargetOf } from "./script_schema.ts";
 import { scriptAgentOptions } from "./script_source.ts";
 
 Deno.env.set("SDK_RUN_DIR", mkdtempSync(join(tmpdir(), "sdk-peer-keys-")));
@@ -115,6 +115,18 @@ test("the agent section reads testId, groupName and groupDescription, which are 
   assert.deepEqual(scriptAgentOptions("checkout.yaml", script.agent), {
     cache: { id: "checkout" },
   });
+  // A device platform's file: the section alone, as the command line reads it for its report.
+  assert.deepEqual(
+    await readScriptAgentSection(
+      "mobilea:\n  launch: com.example\nagent:\n  testId: notes-1\ntasks: []\n",
+      "notes.yaml",
+    ),
+    { testId: "notes-1" },
+  );
+  const bad = await errorOf(
+    readScriptAgentSection("mobilea:\nagent:\n  testID: x\ntasks: []\n", "bad.yaml"),
+  );
+  assert.match(bad.message, /bad\.yaml:3:3: .*'testID'.*testId/);
 });
 
 test("page: and browser: are read as web: with a warning; two names of the web section are an error", async () => {

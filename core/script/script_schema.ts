@@ -422,3 +422,27 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
     };
   });
 }
+
+/**
+ * Reads a script file's `agent` section alone, for tools that need what it says apart from a run:
+ * the command line names a device platform's file in its merged report by the section's
+ * `testId`, `groupName` and `groupDescription`, and the platform's package runs the file.
+ *
+ * @param content the file's text.
+ * @param fileName named in errors.
+ * @param options as for {@link parseScriptFile}.
+ * @returns the section; `{}` when the file has none.
+ * @throws {YamlScriptError} for text that is not YAML, an unknown top key, or a wrong value in
+ * `agent`.
+ */
+export function readScriptAgentSection(
+  content: string,
+  fileName: string,
+  options: ScriptFileReadOptions = {},
+): Promise<ScriptAgentOptions> {
+  const at = topContext({ ...options, fileName });
+  return readWhole(at, async () => {
+    const { section } = await readTop(content, at, undefined);
+    return collect(at, () => readAgentSection(section("agent"), at)) ?? {};
+  });
+}

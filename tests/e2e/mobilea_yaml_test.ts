@@ -101,6 +101,7 @@ mobilea:
     My Settings: ${SETTINGS}
 agent:
   waitAfterAction: 50
+  testId: notes-1
 tasks:
   - name: open a note
     flow:
@@ -230,6 +231,7 @@ test("sdk run runs a mobilea script file on the device through @sdk/mobilea and 
   output: out/notes.json
 agent:
   waitAfterAction: 50
+  testId: notes-1
 tasks:
   - name: open a note
     flow:
@@ -270,6 +272,8 @@ tasks:
     const file = summary.files[0];
     assert.equal(file.status, "passed", JSON.stringify(file));
     assert.deepEqual(file.items.map((i: { name: string }) => i.name), ["open a note"]);
+    // The agent section's testId names the file in the merged report.
+    assert.deepEqual(file.reportAttributes, { testId: "notes-1" });
     assert.ok(file.report, "the file's own report is named in the summary");
     const report = await readFile(file.report, "utf8");
     assert.match(report, /Note 3/);
