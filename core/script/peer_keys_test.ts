@@ -93,6 +93,13 @@ test("an untrusted script may not give chromeArgs or cdpEndpoint, and its downlo
   assert.match(e.message, /hostile\.yaml:4:17: 'downloadPath' .*outside the working folder/);
   assert.match(e.message, /hostile\.yaml:5:23: 'unstableLogContent' .*outside the working folder/);
   assert.match(e.message, /hostile\.yaml:6:3: 'cdpEndpoint' of an untrusted script attaches/);
+  // The peer's names of the section are checked as web: is.
+  const page = await errorOf(parseScriptFile(
+    "page:\n  url: https://example.com\n  chromeArgs: [--no-sandbox]\n" + TASKS,
+    "page.yaml",
+    { untrusted: true, workDir: ".", onWarning: () => {} },
+  ));
+  assert.match(page.message, /page\.yaml:3:3: 'chromeArgs' of an untrusted script/);
   await parseScriptFile(
     "web:\n  url: https://example.com\n  unstableLogContent: true\n  downloadPath: out\n" + TASKS,
     "fine.yaml",

@@ -35,6 +35,7 @@ import { scriptErrors, YamlScriptError } from "./script_errors.ts";
 import { flowKeysFor } from "./flow_items.ts";
 import {
   AGENT_SECTION_KEYS,
+  FORMER_WEB_KEYS,
   readAgentSection,
   readPlatformSection,
   readWebSection,
@@ -105,15 +106,6 @@ export interface ScriptFileReadOptions extends ScriptTrustOptions {
   onWarning?: (message: string) => void;
 }
 
-/**
- * Other names of the `web` section, still read (with a warning): `target`, its former name, and
- * `page` and `browser`, the peer SDK's names; each with how the warning calls it.
- */
-const FORMER_WEB_KEYS: Readonly<Record<string, string>> = {
-  target: "the former name",
-  page: "the peer SDK's name",
-  browser: "the peer SDK's name",
-};
 const isFormerWebKey = (key: string) => Object.hasOwn(FORMER_WEB_KEYS, key);
 
 /** Target sections this version runs. */

@@ -257,6 +257,16 @@ const agentFields: { [K in keyof ScriptAgentOptions]-?: Reader<ScriptAgentOption
   groupDescription: text,
 };
 
+/**
+ * Other names of the `web` section, still read (with a warning): `target`, its former name, and
+ * `page` and `browser`, the peer SDK's names; each with how the warning calls it.
+ */
+export const FORMER_WEB_KEYS: Readonly<Record<string, string>> = {
+  target: "the former name",
+  page: "the peer SDK's name",
+  browser: "the peer SDK's name",
+};
+
 /** The keys of the `web` section. */
 export const WEB_SECTION_KEYS: readonly string[] = Object.keys(webFields);
 
