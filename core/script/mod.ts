@@ -59,7 +59,9 @@ export type {
 export type { ScriptTask, ScriptTasks } from "./script_tasks.ts";
 export { runPlatformYaml } from "./platform_run.ts";
 export type { ExportedScript, ExportScriptOptions } from "./script_export.ts";
+export { platformScripts } from "./script_platform.ts";
 export type {
+  PlatformScripts,
   ScriptPlatform,
   ScriptPlatformAgent,
   ScriptPlatformRunOptions,
@@ -84,8 +86,9 @@ export {
   text,
 } from "./value_readers.ts";
 export type { NumberBounds, ReadContext, Reader } from "./value_readers.ts";
-export { FLOW_ITEM_KEYS } from "./flow_items.ts";
-export type { ScriptFlowItem } from "./flow_items.ts";
+export { FLOW_ITEM_KEYS, platformFlowItems } from "./platform_items.ts";
+export type { PlatformFlowKey } from "./platform_items.ts";
+export type { FlowItemSpec, NormalizeContext, ScriptFlowItem } from "./flow_items.ts";
 export { YamlScriptError, YamlTaskError } from "./script_errors.ts";
 export type { YamlScriptErrorLocation, YamlTaskErrorDetails } from "./script_errors.ts";
 export { interpolateEnvVars } from "./env_vars.ts";

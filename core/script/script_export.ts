@@ -25,7 +25,7 @@ import {
   noLocatorComment,
   RECORDED_CALLS,
 } from "./export_items.ts";
-import { FLOW_ITEMS } from "./flow_items.ts";
+import { FLOW_ITEMS } from "./platform_items.ts";
 
 type YamlModule = typeof import("yaml");
 type YamlDoc = import("yaml").Document;

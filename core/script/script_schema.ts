@@ -32,7 +32,7 @@ import type { EnvLookup } from "./env_vars.ts";
 import { envRefusal, type ScriptTrustOptions } from "./script_trust.ts";
 import { checkUntrustedScript } from "./untrusted_check.ts";
 import { scriptErrors, YamlScriptError } from "./script_errors.ts";
-import { flowKeysFor } from "./flow_items.ts";
+import { flowKeysWith, platformFlowItems } from "./platform_items.ts";
 import {
   AGENT_SECTION_KEYS,
   readAgentSection,
@@ -104,6 +104,9 @@ export interface ScriptFileReadOptions extends ScriptTrustOptions {
   /** Receives each warning about the script. Default: `console.warn`. */
   onWarning?: (message: string) => void;
 }
+
+/** The flow items a web script adds to the shared ones: web agents run JavaScript in the page. */
+const WEB_ITEMS = platformFlowItems("javascript");
 
 /** The former name of the `web` section, still read (with a warning). */
 const FORMER_WEB_KEY = "target";
@@ -299,7 +302,7 @@ export function parseScriptFile(
   options: ScriptFileReadOptions = {},
 ): Promise<ScriptFile> {
   const variables = new Map<string, string>();
-  const at = topContext({ ...options, fileName }, flowKeysFor("web"), variables);
+  const at = topContext({ ...options, fileName }, flowKeysWith(WEB_ITEMS), variables);
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
     if (options.untrusted) await checkUntrustedScript(node, at, options);
@@ -365,7 +368,7 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
   options: ScriptFileReadOptions = {},
 ): Promise<PlatformScriptFile<S>> {
   const variables = new Map<string, string>();
-  const at = topContext({ ...options, fileName }, flowKeysFor(schema.key), variables);
+  const at = topContext({ ...options, fileName }, flowKeysWith(schema.items ?? {}), variables);
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
     if (options.untrusted) {

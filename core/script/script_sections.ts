@@ -26,6 +26,7 @@ import {
   text,
 } from "./value_readers.ts";
 import type { SourcePosition, YamlNode } from "./yaml_parse.ts";
+import type { FlowItemSpec } from "./flow_items.ts";
 
 /**
  * The `web` target section: the page a tool such as the command line opens before the tasks.
@@ -112,6 +113,12 @@ export interface ScriptSectionSchema<S extends Record<string, unknown>> {
   readonly fields: { readonly [K in keyof S]-?: Reader<S[K]> };
   /** What the section holds, for the message when it is not a mapping: `"deviceId, launch, ..."`. */
   readonly describe: string;
+  /**
+   * The flow items the platform's agents add to the shared ones (`platformFlowItems("launch",
+   * "back", ...)`): the keys an unknown flow key's message offers besides the shared ones. None
+   * when left out.
+   */
+  readonly items?: Readonly<Record<string, FlowItemSpec>>;
   /**
    * What an untrusted script may not set in the section (docs/security.md, "Running scripts you
    * did not write").
