@@ -221,6 +221,12 @@ export const WEB_SECTION_KEYS: readonly string[] = Object.keys(webFields);
 /** The keys of the `agent` section. */
 export const AGENT_SECTION_KEYS: readonly string[] = Object.keys(agentFields);
 
+/** The key of the web section, the target section core reads itself ({@link readWebSection}). */
+export const WEB_SECTION_KEY = "web";
+
+/** The former name of the web section, still read (with a warning). */
+export const FORMER_WEB_KEY = "target";
+
 /**
  * Reads and checks the `web` section: a mapping with `url`, an absolute URL unless `serve` is
  * given. `scriptPos` is where the script starts, named when the section is missing.
@@ -232,12 +238,12 @@ export function readWebSection(
 ): ScriptWebTarget {
   if (webNode === undefined) {
     failAt(
-      childAt(at, "web", "the script"),
+      childAt(at, WEB_SECTION_KEY, "the script"),
       scriptPos,
       "the script needs a target section: 'web' with the 'url' of the page to open",
     );
   }
-  const webAt = childAt(at, "web", "the script");
+  const webAt = childAt(at, WEB_SECTION_KEY, "the script");
   if (webNode.kind !== "map") {
     failAt(webAt, webNode.pos, `'web' must be a mapping with 'url': got ${describeNode(webNode)}`);
   }
