@@ -7,6 +7,8 @@
  * - {@link parseScriptFile}: reads and checks a whole script file (tasks, `agent`, `web`);
  *   {@link runScriptTasks} then runs its tasks.
  * - {@link FLOW_ITEM_KEYS} and {@link SCRIPT_SECTION_KEYS}: the keys each part accepts.
+ * - {@link platformFlowItems} and {@link platformScripts}: how a device platform names the flow
+ *   items its agents add and builds its `run...Yaml` and {@link ScriptPlatform} from its section.
  *
  * Every problem is a {@link YamlScriptError} naming the file, line, column and key; a failing
  * flow item is a {@link YamlTaskError} with the original error as `cause`. The flow keys and
