@@ -32,17 +32,20 @@ import type { EnvLookup } from "./env_vars.ts";
 import { envRefusal, type ScriptTrustOptions } from "./script_trust.ts";
 import { checkUntrustedScript } from "./untrusted_check.ts";
 import { scriptErrors, YamlScriptError } from "./script_errors.ts";
-import { flowKeysFor } from "./flow_items.ts";
+import { flowKeysWith, platformFlowItems } from "./platform_items.ts";
 import {
   AGENT_SECTION_KEYS,
+  FORMER_WEB_KEY,
   readAgentSection,
   readPlatformSection,
   readWebSection,
   type ScriptAgentOptions,
   type ScriptSectionSchema,
   type ScriptWebTarget,
+  WEB_SECTION_KEY,
   WEB_SECTION_KEYS,
 } from "./script_sections.ts";
+import { PLATFORM_SECTION_KEYS } from "../device/platform_sections.ts";
 import { readTasks, type ScriptTasks, TASK_KEYS } from "./script_tasks.ts";
 import {
   childAt,
@@ -105,22 +108,17 @@ export interface ScriptFileReadOptions extends ScriptTrustOptions {
   onWarning?: (message: string) => void;
 }
 
-/** The former name of the `web` section, still read (with a warning). */
-const FORMER_WEB_KEY = "target";
+/** The flow items a web script adds to the shared ones: web agents run JavaScript in the page. */
+const WEB_ITEMS = platformFlowItems("javascript");
 
 /** Target sections this version runs. */
-export const TARGET_SECTIONS: readonly string[] = ["web"];
+export const TARGET_SECTIONS: readonly string[] = [WEB_SECTION_KEY];
 
 /**
  * Target sections of device platforms, each read and run by its platform package's
- * `run...Yaml` (`mobilea`: `runMobileAYaml` of `@sdk/mobilea`, ...), not by {@link parseScriptFile}.
+ * `run...Yaml` (a phone's `runMobileAYaml`, ...), not by {@link parseScriptFile}.
  */
-export const PLATFORM_TARGET_SECTIONS: readonly string[] = [
-  "mobilea",
-  "mobileb",
-  "mobilec",
-  "computer",
-];
+export const PLATFORM_TARGET_SECTIONS: readonly string[] = PLATFORM_SECTION_KEYS;
 
 /**
  * The keys of each part of a script, for tools (the command line's help and checks): the top
@@ -202,7 +200,7 @@ async function readTop(
   for (const entry of node.entries) {
     collect(at, () => {
       if (entry === former) {
-        if (node.entries.some((e) => e.key === "web")) {
+        if (node.entries.some((e) => e.key === WEB_SECTION_KEY)) {
           failAt(
             childAt(at, entry.key, "the script"),
             entry.keyPos,
@@ -228,7 +226,7 @@ async function readTop(
   }
   const section = (key: string) =>
     node.entries.find((e) => e.key === key)?.value ??
-      (key === "web" ? former?.value : undefined);
+      (key === WEB_SECTION_KEY ? former?.value : undefined);
   return { node, section };
 }
 
@@ -299,7 +297,7 @@ export function parseScriptFile(
   options: ScriptFileReadOptions = {},
 ): Promise<ScriptFile> {
   const variables = new Map<string, string>();
-  const at = topContext({ ...options, fileName }, flowKeysFor("web"), variables);
+  const at = topContext({ ...options, fileName }, flowKeysWith(WEB_ITEMS), variables);
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
     if (options.untrusted) await checkUntrustedScript(node, at, options);
@@ -315,7 +313,7 @@ export function parseScriptFile(
           ));
       }
     }
-    const web = collect(at, () => readWebSection(section("web"), at, node.pos))!;
+    const web = collect(at, () => readWebSection(section(WEB_SECTION_KEY), at, node.pos))!;
     const agent = collect(at, () => readAgentSection(section("agent"), at)) ?? {};
     const tasks = collect(at, () => readTasks(node, at)) ?? [];
     return { fileName: at.fileName, tasks, source: content, variables, target: "web", web, agent };
@@ -341,7 +339,7 @@ export async function scriptTargetOf(
     TARGET_SECTIONS.includes(e.key) || PLATFORM_TARGET_SECTIONS.includes(e.key) ||
     e.key === FORMER_WEB_KEY
   )?.key;
-  return key === FORMER_WEB_KEY ? "web" : key;
+  return key === FORMER_WEB_KEY ? WEB_SECTION_KEY : key;
 }
 
 /**
@@ -365,7 +363,7 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
   options: ScriptFileReadOptions = {},
 ): Promise<PlatformScriptFile<S>> {
   const variables = new Map<string, string>();
-  const at = topContext({ ...options, fileName }, flowKeysFor(schema.key), variables);
+  const at = topContext({ ...options, fileName }, flowKeysWith(schema.items ?? {}), variables);
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
     if (options.untrusted) {

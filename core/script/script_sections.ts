@@ -26,6 +26,7 @@ import {
   text,
 } from "./value_readers.ts";
 import type { SourcePosition, YamlNode } from "./yaml_parse.ts";
+import type { FlowItemSpec } from "./flow_items.ts";
 
 /**
  * The `web` target section: the page a tool such as the command line opens before the tasks.
@@ -112,6 +113,12 @@ export interface ScriptSectionSchema<S extends Record<string, unknown>> {
   readonly fields: { readonly [K in keyof S]-?: Reader<S[K]> };
   /** What the section holds, for the message when it is not a mapping: `"deviceId, launch, ..."`. */
   readonly describe: string;
+  /**
+   * The flow items the platform's agents add to the shared ones (`platformFlowItems("launch",
+   * "back", ...)`): the keys an unknown flow key's message offers besides the shared ones. None
+   * when left out.
+   */
+  readonly items?: Readonly<Record<string, FlowItemSpec>>;
   /**
    * What an untrusted script may not set in the section (docs/security.md, "Running scripts you
    * did not write").
@@ -214,6 +221,12 @@ export const WEB_SECTION_KEYS: readonly string[] = Object.keys(webFields);
 /** The keys of the `agent` section. */
 export const AGENT_SECTION_KEYS: readonly string[] = Object.keys(agentFields);
 
+/** The key of the web section, the target section core reads itself ({@link readWebSection}). */
+export const WEB_SECTION_KEY = "web";
+
+/** The former name of the web section, still read (with a warning). */
+export const FORMER_WEB_KEY = "target";
+
 /**
  * Reads and checks the `web` section: a mapping with `url`, an absolute URL unless `serve` is
  * given. `scriptPos` is where the script starts, named when the section is missing.
@@ -225,12 +238,12 @@ export function readWebSection(
 ): ScriptWebTarget {
   if (webNode === undefined) {
     failAt(
-      childAt(at, "web", "the script"),
+      childAt(at, WEB_SECTION_KEY, "the script"),
       scriptPos,
       "the script needs a target section: 'web' with the 'url' of the page to open",
     );
   }
-  const webAt = childAt(at, "web", "the script");
+  const webAt = childAt(at, WEB_SECTION_KEY, "the script");
   if (webNode.kind !== "map") {
     failAt(webAt, webNode.pos, `'web' must be a mapping with 'url': got ${describeNode(webNode)}`);
   }
