@@ -10,7 +10,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import process from "node:process";
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { runGherkinFeature } from "@sdk/core/gherkin";
 import {
   runScriptTasks,
@@ -43,6 +43,11 @@ export interface RunFileContext {
   shown?: string;
   /** The browser, for a web script or a feature (each file gets its own context). */
   browser?: Browser;
+  /**
+   * The browser context every web file shares (`--share-browser-context`): the file opens a page
+   * in it instead of a context of its own, and leaves the context open.
+   */
+  sharedContext?: BrowserContext;
   /** The working directory: files are shown relative to it unless `shown` is given. */
   cwd: string;
   /** Agent options from the command line's flags; they win over the file's. */
@@ -127,13 +132,13 @@ export async function runScriptFile(
           `${shown}: --record writes YAML scripts' runs; a feature file's is not recorded`,
         );
       }
-      target = await openTarget(browserOf(ctx), {}, file);
+      target = await openTarget(browserOf(ctx), {}, file, ctx.sharedContext);
       result.items = await runFeature(makeAgent({}, {}), prepared.text, shown, target, ctx);
     } else if (prepared.kind === "platform") {
       await runPlatformScript(file, prepared.text, ctx, result, (a) => recorded = a);
     } else {
       const script = prepared.script;
-      target = await openTarget(browserOf(ctx), script.web, file);
+      target = await openTarget(browserOf(ctx), script.web, file, ctx.sharedContext);
       const yamlAgent = makeAgent(script.web, script.agent);
       recorded = yamlAgent;
       const at = urlPosition(prepared.text);
