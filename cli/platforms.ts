@@ -1,6 +1,6 @@
 /**
- * The device platforms whose scripts `sdk run` runs: a file with a `mobilea`, `mobileb` or
- * `mobilec` section goes to the {@link ScriptPlatform} that package exports. A package is loaded
+ * The device platforms whose scripts `sdk run` runs: a file with a `mobilea`, `mobileb`,
+ * `mobilec` or `computer` section goes to the {@link ScriptPlatform} that package exports. A package is loaded
  * only when such a file runs: each is an optional peer of `@sdk/cli`, so a web-only install does
  * not pull in adb's client.
  *
@@ -28,6 +28,10 @@ const PLATFORMS: Readonly<Record<string, PlatformPackage>> = {
   mobilec: {
     pkg: "@sdk/mobilec",
     load: async () => (await import("@sdk/mobilec")).mobileCScriptPlatform,
+  },
+  computer: {
+    pkg: "@sdk/computer",
+    load: async () => (await import("@sdk/computer")).computerScriptPlatform,
   },
 };
 
