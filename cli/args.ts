@@ -60,6 +60,8 @@ export interface RunCommand {
   shareBrowserContext: boolean;
   /** How many more times a failed file runs before it counts as failed. Default 0. */
   retry: number;
+  /** The extension bridge's port, for `bridgeMode` scripts. Default the bridge's (3766). */
+  bridgePort?: number;
   /** The fields the command line set with a flag (a batch file's keys do not override them). */
   given: Set<keyof RunCommand>;
 }
@@ -100,6 +102,7 @@ const RUN_FLAGS: Record<string, FlagKind & { field: keyof RunCommand }> = {
   "config": { type: "string", field: "config" },
   "share-browser-context": { type: "boolean", field: "shareBrowserContext" },
   "retry": { type: "number", field: "retry" },
+  "bridge-port": { type: "number", field: "bridgePort" },
 };
 
 /** `sdk playground <url>`: the playground on a page (docs/playground.md). */
@@ -276,6 +279,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (!(Number.isInteger(run.retry) && run.retry >= 0)) {
     throw new CliUsageError(`--retry takes a whole number >= 0: got ${run.retry}`);
   }
+  const port = run.bridgePort;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw new CliUsageError(`--bridge-port takes a whole number 0-65535: got ${port}`);
+  }
   return run;
 }
 
@@ -357,6 +364,8 @@ const RUN_FLAG_HELP =
                           A batch file given as the only path is read the same way
   --share-browser-context web files share one browser context (cookies, storage), in turn
   --retry N               run a failed file up to N more times before it counts as failed
+  --bridge-port N         the extension bridge's port for web scripts with bridgeMode (default
+                          3766); the pairing token comes from SDK_BRIDGE_TOKEN
   --help, -h              this help`;
 
 /** What the help of `sdk` and of `sdk run` say after the flags. */

@@ -195,6 +195,15 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
   });
   let anyFailed = false;
   let results: (FileResult | undefined)[];
+  let bridgeQueue: Promise<void> = Promise.resolve();
+  /** Waits for the bridge's port to be free; the function it gives frees it. */
+  const bridgeTurn = async (): Promise<() => void> => {
+    let release!: () => void;
+    const previous = bridgeQueue;
+    bridgeQueue = new Promise((done) => release = done);
+    await previous;
+    return release;
+  };
   // With --share-browser-context, web files open their pages in one context, made from the
   // batch's web section (its viewport and user agent), as the peer SDK does.
   let shared: Promise<BrowserContext> | undefined;
@@ -204,26 +213,35 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
   try {
     results = await runPool(files, run.concurrent, async (file, index) => {
       const preparation = preparations[index];
-      const needsBrowser = preparation.ok && preparation.prepared.kind !== "platform";
-      let result: FileResult;
-      for (let attempt = 1;; attempt++) {
-        result = await runScriptFile(file.path, preparation, {
-          shown: file.shown,
-          browser: needsBrowser ? await browser() : undefined,
-          sharedContext: needsBrowser ? await sharedContext?.() : undefined,
-          cwd: io.cwd,
-          flags,
-          progress,
-          continueOnError: run.continueOnError,
-          trust,
-          signal: abort.signal,
-          warn: (message) => io.stderr.write(`warning: ${message}\n`),
-          record: records.get(file.path),
-        });
-        if (attempt > 1) result.attempts = attempt;
-        // A file that could not be read fails the same way again.
-        if (result.status !== "failed" || attempt > run.retry || !preparation.ok) break;
-        if (abort.signal.aborted) break;
+      const prepared = preparation.ok ? preparation.prepared : undefined;
+      // A bridge script runs in your own Chrome; one at a time, as the bridge has one port.
+      const bridged = prepared?.kind === "web" && !!prepared.script.web.bridgeMode;
+      const needsBrowser = prepared !== undefined && prepared.kind !== "platform" && !bridged;
+      let result!: FileResult;
+      const release = bridged ? await bridgeTurn() : () => {};
+      try {
+        for (let attempt = 1;; attempt++) {
+          result = await runScriptFile(file.path, preparation, {
+            shown: file.shown,
+            browser: needsBrowser ? await browser() : undefined,
+            sharedContext: needsBrowser ? await sharedContext?.() : undefined,
+            cwd: io.cwd,
+            flags,
+            progress,
+            continueOnError: run.continueOnError,
+            trust,
+            signal: abort.signal,
+            warn: (message) => io.stderr.write(`warning: ${message}\n`),
+            record: records.get(file.path),
+            bridgePort: run.bridgePort,
+          });
+          if (attempt > 1) result.attempts = attempt;
+          // A file that could not be read fails the same way again.
+          if (result.status !== "failed" || attempt > run.retry || !preparation.ok) break;
+          if (abort.signal.aborted) break;
+        }
+      } finally {
+        release();
       }
       if (result.status === "failed") anyFailed = true;
       return result;

@@ -1,6 +1,7 @@
 /**
  * Runs one script file of a `sdk run` with its own agent and report: a YAML script's tasks on its
- * `web` page (in its own browser context, with a DriverB page agent), a device platform's script
+ * `web` page (in its own browser context, with a DriverB page agent; with `bridgeMode`, in your
+ * own Chrome through the extension bridge), a device platform's script
  * (`mobilea`, ...) through its platform package, or a Gherkin feature's scenarios on the page of
  * their `@url:` tag.
  *
@@ -23,7 +24,13 @@ import {
   YamlTaskError,
   type YamlTaskOutcome,
 } from "@sdk/core/script";
-import { DriverBPageAgent, stripAnsi, type WebPageAgentOptions } from "@sdk/web";
+import {
+  type AgentOverBrowserBridge,
+  DriverBPageAgent,
+  stripAnsi,
+  type WebPageAgentOptions,
+} from "@sdk/web";
+import { type BridgeTarget, connectBridgeTarget } from "./bridge_target.ts";
 import { InternalError, SdkTypeError } from "@sdk/core";
 import type { Preparation } from "./prepare.ts";
 import { scriptPlatform } from "./platforms.ts";
@@ -64,6 +71,8 @@ export interface RunFileContext {
   trust?: ScriptTrustOptions;
   /** Where to write the file's run as an exported script (`--record`), absolute. */
   record?: string;
+  /** The extension bridge's port for `bridgeMode` scripts (`--bridge-port`); default 3766. */
+  bridgePort?: number;
 }
 
 /** The page options of a `web` section, which are agent options (spec 4.7). */
@@ -121,6 +130,7 @@ export async function runScriptFile(
     return agent;
   };
   let recorded: ScriptPlatformAgent | undefined;
+  let bridge: BridgeTarget | undefined;
   try {
     if (!preparation.ok) throw preparation.error;
     const prepared = preparation.prepared;
@@ -138,13 +148,27 @@ export async function runScriptFile(
       await runPlatformScript(file, prepared.text, ctx, result, (a) => recorded = a);
     } else {
       const script = prepared.script;
-      target = await openTarget(browserOf(ctx), script.web, file, ctx.sharedContext);
-      const yamlAgent = makeAgent(script.web, script.agent);
-      recorded = yamlAgent;
+      let yamlAgent: DriverBPageAgent | AgentOverBrowserBridge;
       const at = urlPosition(prepared.text);
-      await target.open(script.web).catch((e) => {
-        throw locatedNavigationError(e, at ? `${shown}:${at.line}:${at.column}` : shown);
-      });
+      const located = (e: unknown) =>
+        locatedNavigationError(e, at ? `${shown}:${at.line}:${at.column}` : shown);
+      if (script.web.bridgeMode) {
+        bridge = await connectBridgeTarget(script.web, file, {
+          ...agentOptionsOf(file, script.web, script.agent, ctx.flags),
+          autoPrintReportMsg: false,
+          onTaskStartTip: (tip) => ctx.progress.step(shown, tip),
+        }, ctx.bridgePort).catch((e) => {
+          throw located(e);
+        });
+        yamlAgent = bridge.agent;
+      } else {
+        target = await openTarget(browserOf(ctx), script.web, file, ctx.sharedContext);
+        yamlAgent = makeAgent(script.web, script.agent);
+        await target.open(script.web).catch((e) => {
+          throw located(e);
+        });
+      }
+      recorded = yamlAgent;
       const run = await runScriptTasks(yamlAgent, script, { signal: ctx.signal })
         .catch((e) => failedItems(e, result));
       result.items = itemsOf(run.tasks);
@@ -166,6 +190,10 @@ export async function runScriptFile(
     if (agent) {
       await agent.destroy().catch(() => {});
       result.report = agent.reportFile ?? undefined;
+    }
+    if (bridge) {
+      await bridge.close().catch(() => {});
+      result.report = bridge.agent.reportFile ?? undefined;
     }
     if (ctx.record && recorded?.exportScript) await record(recorded, file, ctx.record, ctx, result);
     await target?.close().catch(() => {});
