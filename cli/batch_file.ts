@@ -63,6 +63,17 @@ export interface BatchFile extends BatchSwitches {
   sections: Record<string, Record<string, unknown>>;
 }
 
+/** The keys of a batch file that are `sdk run` switches. */
+const SWITCH_KEYS: readonly (keyof BatchSwitches)[] = [
+  "concurrent",
+  "continueOnError",
+  "summary",
+  "shareBrowserContext",
+  "retry",
+  "headed",
+  "keepWindow",
+];
+
 /** The target sections a batch file may give: `web` and the device platforms'. */
 const SECTION_KEYS: readonly string[] = [...TARGET_SECTIONS, ...PLATFORM_TARGET_SECTIONS];
 
@@ -106,7 +117,7 @@ const batchFields = {
  * Whether a YAML text is a batch file rather than a script: a mapping with `files` and without
  * `tasks`.
  */
-export async function isBatchText(content: string, fileName: string): Promise<boolean> {
+async function isBatchText(content: string, fileName: string): Promise<boolean> {
   const node = await parseYamlTree(content, fileName).catch(() => null);
   return node?.kind === "map" && node.entries.some((e) => e.key === "files") &&
     !node.entries.some((e) => e.key === "tasks");
@@ -155,35 +166,9 @@ export async function readBatchFile(
   for (const key of SECTION_KEYS) {
     if (read[key] !== undefined) sections[key] = read[key] as Record<string, unknown>;
   }
-  const {
-    files,
-    concurrent,
-    continueOnError,
-    summary,
-    shareBrowserContext,
-    retry,
-    headed,
-    keepWindow,
-  } = read;
-  return {
-    patterns: files,
-    path,
-    folder: dirname(path),
-    sections,
-    ...defined({
-      concurrent,
-      continueOnError,
-      summary,
-      shareBrowserContext,
-      retry,
-      headed,
-      keepWindow,
-    }),
-  };
-}
-
-function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const switches: Record<string, unknown> = {};
+  for (const key of SWITCH_KEYS) if (read[key] !== undefined) switches[key] = read[key];
+  return { patterns: read.files, path, folder: dirname(path), sections, ...switches };
 }
 
 /**
@@ -193,7 +178,7 @@ function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
  * @throws {CliUsageError} when a pattern matches nothing; {@link SdkTypeError} for an untrusted
  * batch's file outside the working folder.
  */
-export async function batchScriptFiles(
+async function batchScriptFiles(
   batch: BatchFile,
   cwd: string,
   trust: BatchTrust,
@@ -219,7 +204,7 @@ export async function batchScriptFiles(
  *
  * @throws {SdkTypeError} for an untrusted batch's summary outside the working folder.
  */
-export async function batchSummaryPath(
+async function batchSummaryPath(
   batch: BatchFile,
   trust: BatchTrust,
 ): Promise<string | undefined> {
@@ -313,17 +298,11 @@ export async function runFiles(run: RunCommand, cwd: string, trust: BatchTrust):
   }
   const path = resolve(cwd, config);
   const batch = await readBatchFile(path, config, trust);
-  const fields: (keyof BatchSwitches & keyof RunCommand)[] = [
-    "concurrent",
-    "continueOnError",
-    "shareBrowserContext",
-    "retry",
-    "headed",
-    "keepWindow",
-  ];
   const target = run as unknown as Record<string, unknown>;
-  for (const field of fields) {
-    if (batch[field] !== undefined && !run.given.has(field)) target[field] = batch[field];
+  for (const field of SWITCH_KEYS) {
+    if (field !== "summary" && batch[field] !== undefined && !run.given.has(field)) {
+      target[field] = batch[field];
+    }
   }
   if (!run.given.has("summary")) run.summary = await batchSummaryPath(batch, trust);
   const files = run.config !== undefined && run.paths.length > 0

@@ -47,12 +47,15 @@ export interface ComputerScriptSection extends Record<string, unknown> {
   headless?: boolean;
   /** The Xvfb's `WxHxDepth`. Default `1920x1080x24`. */
   xvfbResolution?: string;
-  /** Local keyboard options (spec 4.11). */
+  /** The macOS keyboard backend (spec 4.11). */
   keyboardDriver?: "scripted" | "native";
+  /** ms after each modifier transition of the native keyboard driver (spec 4.11). */
   keyboardModifierDelay?: number;
+  /** `en-US`: layout-dependent shifted punctuation in sequential local input (spec 4.11). */
   keyboardLayout?: "en-US";
-  /** Keyboard input options, local and RDP (spec 4.11). */
+  /** ms between code points, local and RDP (spec 4.11). */
   keyboardTypeDelay?: number;
+  /** `legacy` (default), `sequential` or `bulk`, local and RDP (spec 4.11). */
   inputStrategy?: InputStrategy;
   /** A remote desktop: the script runs over RDP instead of on a local display. */
   rdp?: ComputerScriptRdp;

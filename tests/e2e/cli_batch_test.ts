@@ -11,24 +11,16 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { startTestModel, type TestModel } from "@sdk/core/testing";
-import { launchChromium, measure } from "../helpers/browser.ts";
-import { FIXTURE_APP_DIR, serveStatic } from "../helpers/static_server.ts";
-
-const MAIN = fileURLToPath(new URL("../../cli/bin.ts", import.meta.url));
+import { measureFixture } from "../helpers/browser.ts";
+import { runSdk } from "../helpers/cli.ts";
+import { FIXTURE_APP_DIR } from "../helpers/static_server.ts";
 
 let model: TestModel;
 let work: string;
 
 before(async () => {
-  const browser = await launchChromium();
-  const app = await serveStatic(FIXTURE_APP_DIR);
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${app.url}actions.html`);
-  const button = await measure(page, "#click-button");
-  await browser.close();
-  await app.close();
+  const [button] = await measureFixture("actions.html", ["#click-button"]);
   model = await startTestModel({
     viewport: { width: 1280, height: 800 },
     script: {
@@ -80,16 +72,12 @@ after(async () => {
 });
 
 /** Runs `sdk <args>` in `work` with the test model's variables. */
-async function sdk(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", MAIN, ...args],
-    cwd: work,
-    env: { ...model.modelConfig(), SDK_RUN_DIR: join(work, "sdk_run") },
-    stdin: "null",
-  }).output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
+const sdk = (...args: string[]) =>
+  runSdk(work, { ...model.modelConfig(), SDK_RUN_DIR: join(work, "sdk_run") }, ...args);
+
+/** `sdk run --config suite/batch.yaml --concurrent 1 <flags>`: the suite's files in order. */
+const suite = (...flags: string[]) =>
+  sdk("run", "--config", "suite/batch.yaml", "--concurrent", "1", ...flags);
 
 interface Summary {
   concurrent: number;
@@ -117,16 +105,7 @@ test("sdk run batch.yaml runs the files its glob names from its folder, two at a
 });
 
 test("flags outrank the batch's keys: --concurrent, --no-continue-on-error and --summary", async () => {
-  const run = await sdk(
-    "run",
-    "--config",
-    "suite/batch.yaml",
-    "--concurrent",
-    "1",
-    "--no-continue-on-error",
-    "--summary",
-    "out/flags.json",
-  );
+  const run = await suite("--no-continue-on-error", "--summary", "out/flags.json");
   assert.equal(run.code, 1);
   const summary = await summaryAt("out/flags.json");
   assert.equal(summary.concurrent, 1);
@@ -134,12 +113,7 @@ test("flags outrank the batch's keys: --concurrent, --no-continue-on-error and -
 });
 
 test("--retry runs a failed file again, and shareBrowserContext lets a later file read the cookie an earlier one set", async () => {
-  const run = await sdk(
-    "run",
-    "--config",
-    "suite/batch.yaml",
-    "--concurrent",
-    "1",
+  const run = await suite(
     "--retry",
     "1",
     "--share-browser-context",

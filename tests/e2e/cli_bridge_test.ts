@@ -12,13 +12,12 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { startTestModel } from "@sdk/core/testing";
 import { measure } from "../helpers/browser.ts";
 import { openFixture, useBridgeFixture } from "../helpers/bridge_extension.ts";
+import { runSdk } from "../helpers/cli.ts";
 
-const MAIN = fileURLToPath(new URL("../../cli/bin.ts", import.meta.url));
 const TOKEN = "cli-bridge-pairing-token-0123456789";
 const fixture = useBridgeFixture("sdk-cli-bridge-", TOKEN);
 const work = await mkdtemp(join(tmpdir(), "sdk-cli-bridge-work-"));
@@ -46,30 +45,19 @@ async function sdkRun(file: string, ...flags: string[]) {
 }
 
 async function sdkRunWith(env: Record<string, string>, file: string, ...flags: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      MAIN,
-      "run",
-      file,
-      "--bridge-port",
-      String(fixture.port),
-      "--summary",
-      "summary.json",
-      ...flags,
-    ],
-    cwd: work,
-    env: { ...model.modelConfig(), SDK_RUN_DIR: join(work, "sdk_run"), ...env },
-    stdin: "null",
-  }).output();
+  const run = await runSdk(
+    work,
+    { ...model.modelConfig(), SDK_RUN_DIR: join(work, "sdk_run"), ...env },
+    "run",
+    file,
+    "--bridge-port",
+    String(fixture.port),
+    "--summary",
+    "summary.json",
+    ...flags,
+  );
   const summary = JSON.parse(await readFile(join(work, "summary.json"), "utf8"));
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return {
-    code: out.code,
-    output: decode(out.stdout) + decode(out.stderr),
-    file: summary.files[0],
-  };
+  return { code: run.code, output: run.stdout + run.stderr, file: summary.files[0] };
 }
 
 const script = (web: string) =>

@@ -15,9 +15,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { runComputerYaml } from "@sdk/computer";
 import { YamlScriptError } from "@sdk/core/script";
+import { runSdk } from "../helpers/cli.ts";
 import { startTestModel, type TestModel } from "@sdk/core/testing";
 import {
   type DesktopApp,
@@ -31,7 +31,6 @@ import {
   untilAppState,
 } from "../helpers/desktop.ts";
 
-const MAIN = fileURLToPath(new URL("../../cli/bin.ts", import.meta.url));
 const USER = "sdk-tester";
 const PASSWORD = `Pw-${randomBytes(9).toString("base64url")}!`;
 
@@ -108,20 +107,21 @@ test(
     shown = localApp;
     const clicks = clicksBefore = (await localApp.state()).clicks;
     await writeFile(join(work, "desktop.yaml"), `computer:\n  output: out/desktop.json\n${FLOW}`);
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", MAIN, "run", "desktop.yaml", "--summary", "summary.json"],
-      cwd: work,
-      env: {
+    const out = await runSdk(
+      work,
+      {
         ...model.modelConfig(),
         DISPLAY: local.display,
         SDK_NUT_JS_DIR: nutJsDir(),
         SDK_RUN_DIR: join(work, "sdk_run"),
         NOTE_TEXT: "From a script",
       },
-      stdin: "null",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-    assert.equal(out.code, 0, text);
+      "run",
+      "desktop.yaml",
+      "--summary",
+      "summary.json",
+    );
+    assert.equal(out.code, 0, out.stdout + out.stderr);
     await untilAppState(
       () => localApp.state(),
       (s) => s.name === "From a script" && s.clicks === clicks + 1,
