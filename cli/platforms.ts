@@ -38,7 +38,10 @@ const PLATFORMS = {
     pkg: "@sdk/mobilec",
     load: async () => (await import("@sdk/mobilec")).mobileCScriptPlatform,
   },
-  computer: { pkg: "@sdk/computer" },
+  computer: {
+    pkg: "@sdk/computer",
+    load: async () => (await import("@sdk/computer")).computerScriptPlatform,
+  },
 } satisfies Record<string, PlatformPackage>;
 
 /** A platform's key: its script section's (`web`, `mobilea`, ..., `computer`). */

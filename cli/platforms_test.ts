@@ -4,12 +4,13 @@ import { UnsupportedActionError } from "@sdk/core";
 import { YamlScriptError } from "@sdk/core/script";
 import { scriptPlatform } from "./platforms.ts";
 
-test("scriptPlatform() loads the ScriptPlatform of each phone section's package", async () => {
+test("scriptPlatform() loads the ScriptPlatform of each device section's package, the desktop's too", async () => {
   for (
     const [section, packageName, runnerName] of [
       ["mobilea", "@sdk/mobilea", "runMobileAYaml"],
       ["mobileb", "@sdk/mobileb", "runMobileBYaml"],
       ["mobilec", "@sdk/mobilec", "runMobileCYaml"],
+      ["computer", "@sdk/computer", "runComputerYaml"],
     ]
   ) {
     const platform = await scriptPlatform(section);
@@ -22,13 +23,13 @@ test("scriptPlatform() loads the ScriptPlatform of each phone section's package"
 });
 
 test("scriptPlatform() refuses a section no platform runs, naming the ones it runs", async () => {
-  await assert.rejects(scriptPlatform("computer"), (e: unknown) => {
+  await assert.rejects(scriptPlatform("interface"), (e: unknown) => {
     assert.ok(e instanceof UnsupportedActionError, String(e));
     assert.equal(e.code, "ACTION_UNSUPPORTED");
-    assert.equal(e.action, "computer");
+    assert.equal(e.action, "interface");
     assert.match(
       e.message,
-      /'computer' scripts do not run in this version of sdk run; it runs 'web' scripts and 'mobilea', 'mobileb', 'mobilec' scripts/,
+      /'interface' scripts do not run in this version of sdk run; it runs 'web' scripts and 'mobilea', 'mobileb', 'mobilec', 'computer' scripts/,
     );
     return true;
   });

@@ -31,8 +31,28 @@ export interface OpenedTarget {
 }
 
 /**
+ * A browser context sized and set up as a `web` section asks (viewport, device scale factor, user
+ * agent).
+ */
+export function newScriptContext(
+  browser: Browser,
+  web: Partial<ScriptWebTarget>,
+): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: {
+      width: web.viewportWidth ?? DEFAULT_VIEWPORT.width,
+      height: web.viewportHeight ?? DEFAULT_VIEWPORT.height,
+    },
+    deviceScaleFactor: web.deviceScaleFactor,
+    userAgent: web.userAgent,
+  });
+}
+
+/**
  * Creates a browser context for a script file and its page, sized and set up as `web` asks
- * (viewport, device scale factor, user agent, cookies), without opening the URL yet.
+ * (viewport, device scale factor, user agent, cookies), without opening the URL yet. In a
+ * `shared` context (`--share-browser-context`) it opens a page of its own, sized as `web` asks,
+ * and closing it closes that page only.
  *
  * @param scriptFile the script's path: relative paths in `web` resolve from its folder.
  * @throws {SdkTypeError} naming the cookie file when it cannot be read or is not a JSON array of
@@ -42,22 +62,25 @@ export async function openTarget(
   browser: Browser,
   web: Partial<ScriptWebTarget>,
   scriptFile: string,
+  shared?: BrowserContext,
 ): Promise<OpenedTarget> {
   const base = dirname(scriptFile);
-  const context: BrowserContext = await browser.newContext({
-    viewport: {
-      width: web.viewportWidth ?? DEFAULT_VIEWPORT.width,
-      height: web.viewportHeight ?? DEFAULT_VIEWPORT.height,
-    },
-    deviceScaleFactor: web.deviceScaleFactor,
-    userAgent: web.userAgent,
-  });
+  const context: BrowserContext = shared ?? await newScriptContext(browser, web);
   const servers = new Map<string, Promise<StaticServer>>();
+  let page: Page | undefined;
+  const closeOwn = () => shared ? page?.close() : context.close();
   try {
     if (web.cookie) await context.addCookies(await readCookies(resolve(base, web.cookie)));
-    const page = await context.newPage();
+    page = await context.newPage();
+    if (shared && (web.viewportWidth || web.viewportHeight)) {
+      await page.setViewportSize({
+        width: web.viewportWidth ?? DEFAULT_VIEWPORT.width,
+        height: web.viewportHeight ?? DEFAULT_VIEWPORT.height,
+      });
+    }
+    const opened = page;
     return {
-      page,
+      page: opened,
       async open(target) {
         let url = target.url;
         if (target.serve) {
@@ -65,13 +88,13 @@ export async function openTarget(
           if (!servers.has(folder)) servers.set(folder, serveStatic(folder));
           url = new URL(target.url.replace(/^\/+/, ""), (await servers.get(folder)!).url).href;
         }
-        await openUrl(page, url);
+        await openUrl(opened, url);
         const idle = target.waitForNetworkIdle;
         if (idle) {
           const options = typeof idle === "object" ? idle : {};
           const timeout = options.timeout ?? 5000;
           try {
-            await page.waitForLoadState("networkidle", { timeout });
+            await opened.waitForLoadState("networkidle", { timeout });
           } catch (e) {
             if (options.continueOnNetworkIdleError) return;
             throw new NavigationError(
@@ -85,12 +108,12 @@ export async function openTarget(
         }
       },
       async close() {
-        await context.close();
+        await closeOwn();
         for (const server of servers.values()) await (await server).close();
       },
     };
   } catch (e) {
-    await context.close();
+    await closeOwn();
     throw e;
   }
 }

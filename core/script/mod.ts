@@ -96,6 +96,7 @@ export type { YamlScriptErrorLocation, YamlTaskErrorDetails } from "./script_err
 export { interpolateEnvVars } from "./env_vars.ts";
 export type { EnvInterpolation, EnvLookup } from "./env_vars.ts";
 export type { DriverRequestMethod, YamlAgent } from "./yaml_agent.ts";
+export { parseYamlTree } from "./yaml_parse.ts";
 export type {
   SourcePosition,
   YamlEntry,

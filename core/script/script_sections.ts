@@ -13,6 +13,7 @@ import type { AIContextApiName } from "../session/context.ts";
 import {
   bool,
   childAt,
+  collect,
   describeNode,
   either,
   failAt,
@@ -67,7 +68,24 @@ export interface ScriptWebTarget {
   inputStrategy?: "legacy" | "sequential" | "bulk";
   /** Page agent option (docs/web.md, "Native dialogs"); a script cannot give a function. */
   nativeDialogs?: "dismiss" | "accept";
+  /**
+   * Run in your own Chrome through the extension bridge (spec 3.4, docs/bridge.md) instead of a
+   * browser of the tool's: `newTabWithUrl` opens `url` in a new tab, `currentTab` drives the
+   * active tab where it is (`url` is not opened). `false` (default): the tool's browser.
+   */
+  bridgeMode?: false | "newTabWithUrl" | "currentTab";
+  /** With `bridgeMode`: close the tab the bridge opened when the script ends. Default `false`. */
+  closeNewTabsAfterDisconnect?: boolean;
 }
+
+/** Keys of the `web` section that set up a browser of the tool's, not your own Chrome's. */
+const NOT_WITH_BRIDGE = [
+  "viewportWidth",
+  "viewportHeight",
+  "deviceScaleFactor",
+  "userAgent",
+  "cookie",
+];
 
 /**
  * The `agent` section: the agent options (spec 2.1) that are plain data, as `AgentOptions` types
@@ -162,6 +180,10 @@ const webFields: { [K in keyof ScriptWebTarget]-?: Reader<ScriptWebTarget[K]> } 
   keyboardTypeDelay: num({ min: 0, unit: "ms" }),
   inputStrategy: oneOf("legacy", "sequential", "bulk"),
   nativeDialogs: oneOf("dismiss", "accept"),
+  bridgeMode: either(bool, oneOf("newTabWithUrl", "currentTab")) as Reader<
+    false | "newTabWithUrl" | "currentTab"
+  >,
+  closeNewTabsAfterDisconnect: bool,
 };
 
 const contextFields: { [K in "default" | AIContextApiName]-?: Reader<string> } = {
@@ -250,6 +272,7 @@ export function readWebSection(
   const web = readMapping(webNode, webAt, "the web section", webFields, [
     "url",
   ]) as unknown as ScriptWebTarget;
+  checkBridgeMode(web, webNode, webAt);
   // A 'url' that could not be read is reported already.
   if (web.url !== undefined && web.serve === undefined && !URL.canParse(web.url)) {
     const urlEntry = webNode.entries.find((e) => e.key === "url")!;
@@ -262,6 +285,38 @@ export function readWebSection(
     );
   }
   return web;
+}
+
+/**
+ * `bridgeMode` is `false` or a mode (`true` says neither which), and it drives your own Chrome:
+ * the keys that set up a browser of the tool's do not apply.
+ */
+function checkBridgeMode(
+  web: ScriptWebTarget,
+  webNode: YamlNode & { kind: "map" },
+  at: ReadContext,
+) {
+  const entry = (key: string) => webNode.entries.find((e) => e.key === key)!;
+  if ((web.bridgeMode as unknown) === true) {
+    collect(at, () =>
+      failAt(
+        childAt(at, "bridgeMode", "the web section"),
+        entry("bridgeMode").value.pos,
+        "'bridgeMode' is newTabWithUrl (open 'url' in a new tab of your Chrome), currentTab " +
+          "(drive its active tab) or false: got true",
+      ));
+  }
+  if (typeof web.bridgeMode !== "string") return;
+  for (const key of NOT_WITH_BRIDGE) {
+    if (web[key as keyof ScriptWebTarget] === undefined) continue;
+    collect(at, () =>
+      failAt(
+        childAt(at, key, "the web section"),
+        entry(key).keyPos,
+        `'${key}' sets up a browser of sdk run's, and 'bridgeMode' runs in your own Chrome: ` +
+          `remove one of them`,
+      ));
+  }
 }
 
 /** Reads and checks the `agent` section; `{}` when the script has none. */

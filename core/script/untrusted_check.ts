@@ -281,6 +281,13 @@ async function checkWeb(web: YamlNode, at: ReadContext, scope: CheckScope): Prom
       }
     } else if (["serve", "cookie", "output"].includes(entry.key)) {
       await checkPaths(entry.value, keyAt, scope, scope.scriptDir, `a file or folder`);
+    } else if (entry.key === "bridgeMode" && textOf(entry.value, scope) !== "false") {
+      refuse(
+        keyAt,
+        entry.keyPos,
+        `'bridgeMode' drives your own Chrome, with your logins and cookies: an untrusted script ` +
+          `may not use it`,
+      );
     }
   }
 }
