@@ -51,6 +51,19 @@ export interface RunCommand {
   record?: string;
   /** Agent options from flags; they win over a script's `agent:` section. */
   agentOptions: Partial<WebPageAgentOptions>;
+  /**
+   * A batch file (`--config FILE`, or the one path given when it is one): the files to run and
+   * how (docs/yaml-and-cli.md, "Batch files"); the flags given outrank its keys.
+   */
+  config?: string;
+  /** Web files share one browser context (cookies, storage), one after another. Default `false`. */
+  shareBrowserContext: boolean;
+  /** How many more times a failed file runs before it counts as failed. Default 0. */
+  retry: number;
+  /** The extension bridge's port, for `bridgeMode` scripts. Default the bridge's (3766). */
+  bridgePort?: number;
+  /** The fields the command line set with a flag (a batch file's keys do not override them). */
+  given: Set<keyof RunCommand>;
 }
 
 /** A command with help of its own: `sdk <topic> --help`. */
@@ -86,6 +99,10 @@ const RUN_FLAGS: Record<string, FlagKind & { field: keyof RunCommand }> = {
   "untrusted": { type: "boolean", field: "untrusted" },
   "env": { type: "string", field: "env" },
   "record": { type: "string", field: "record" },
+  "config": { type: "string", field: "config" },
+  "share-browser-context": { type: "boolean", field: "shareBrowserContext" },
+  "retry": { type: "number", field: "retry" },
+  "bridge-port": { type: "number", field: "bridgePort" },
 };
 
 /** `sdk playground <url>`: the playground on a page (docs/playground.md). */
@@ -150,7 +167,7 @@ function distance(a: string, b: string): number {
 function parseFlags(
   args: readonly string[],
   flags: CommandFlags,
-  command: { agentOptions: Partial<WebPageAgentOptions> },
+  command: { agentOptions: Partial<WebPageAgentOptions>; given?: Set<string> },
 ): string[] {
   const positional: string[] = [];
   const options = command.agentOptions as Record<string, unknown>;
@@ -195,6 +212,7 @@ function parseFlags(
       throw new CliUsageError((e as Error).message);
     }
     const field = flags[name]?.field;
+    if (field) command.given?.add(field);
     if (option) options[option] = value;
     else if (Array.isArray((command as Record<string, unknown>)[field])) {
       // A repeatable flag (`--env A --env B`).
@@ -244,16 +262,26 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     untrusted: false,
     env: [],
     agentOptions: {},
+    shareBrowserContext: false,
+    retry: 0,
+    given: new Set(),
   };
-  run.paths = parseFlags(rest, RUN_FLAGS, run);
+  run.paths = parseFlags(rest, RUN_FLAGS, run as RunCommand & { given: Set<string> });
   checkEnvFlags(run);
-  if (run.paths.length === 0) {
+  if (run.paths.length === 0 && run.config === undefined) {
     throw new CliUsageError(
       `"sdk run" needs at least one .yaml, .yml or .feature file, folder or glob`,
     );
   }
   if (!(Number.isInteger(run.concurrent) && run.concurrent >= 1)) {
     throw new CliUsageError(`--concurrent takes a whole number >= 1: got ${run.concurrent}`);
+  }
+  if (!(Number.isInteger(run.retry) && run.retry >= 0)) {
+    throw new CliUsageError(`--retry takes a whole number >= 0: got ${run.retry}`);
+  }
+  const port = run.bridgePort;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw new CliUsageError(`--bridge-port takes a whole number 0-65535: got ${port}`);
   }
   return run;
 }
@@ -331,6 +359,13 @@ const RUN_FLAG_HELP =
   --record PATH           write each script's run as a script of instant actions with their
                           locators, which reruns without model calls: PATH is a .yaml file for
                           one script, else a folder (docs/yaml-and-cli.md, "Exported scripts")
+  --config FILE           run the batch file FILE: the files it names, with its switches and
+                          sections (docs/yaml-and-cli.md, "Batch files"); flags given outrank it.
+                          A batch file given as the only path is read the same way
+  --share-browser-context web files share one browser context (cookies, storage), in turn
+  --retry N               run a failed file up to N more times before it counts as failed
+  --bridge-port N         the extension bridge's port for web scripts with bridgeMode (default
+                          3766); the pairing token comes from SDK_BRIDGE_TOKEN
   --help, -h              this help`;
 
 /** What the help of `sdk` and of `sdk run` say after the flags. */

@@ -28,6 +28,9 @@ test("sdk run takes paths and the run flags, with defaults", () => {
     untrusted: false,
     env: [],
     agentOptions: {},
+    shareBrowserContext: false,
+    retry: 0,
+    given: new Set(),
   });
   const untrusted = run("a.yaml", "--untrusted", "--env", "LOGIN_USER", "--env=BASE_URL");
   assert.deepEqual([untrusted.untrusted, untrusted.env], [true, ["LOGIN_USER", "BASE_URL"]]);
@@ -46,6 +49,19 @@ test("sdk run takes paths and the run flags, with defaults", () => {
     [r.paths, r.concurrent, r.continueOnError, r.headed, r.keepWindow, r.dotenv, r.summary],
     [["x.feature"], 2, true, true, true, ".env.ci", "out/summary.json"],
   );
+  // A batch file's keys fill only what no flag set.
+  assert.deepEqual(
+    [...r.given].sort(),
+    ["concurrent", "continueOnError", "dotenv", "headed", "keepWindow", "summary"],
+  );
+  const batch = run("--config", "batch.yaml", "--retry", "2", "--share-browser-context");
+  assert.deepEqual([batch.paths, batch.config, batch.retry, batch.shareBrowserContext], [
+    [],
+    "batch.yaml",
+    2,
+    true,
+  ]);
+  assert.throws(() => run("a.yaml", "--retry", "-1"), /--retry takes a whole number >= 0/);
 });
 
 test("every agent option is a kebab-case flag converted to its type", () => {

@@ -31,7 +31,10 @@ import {
 import { mcpCommand } from "./mcp/command.ts";
 import { startPlayground } from "@sdk/web";
 import { launchChromium } from "@sdk/web/chromium";
-import { discoverScriptFiles, type ScriptFileArg } from "./discover.ts";
+import type { ScriptFileArg } from "./discover.ts";
+import { runFiles } from "./batch_file.ts";
+import { newScriptContext } from "./web_target.ts";
+import type { BrowserContext } from "playwright-core";
 import { loadDotenv } from "./dotenv.ts";
 import { runPool } from "./pool.ts";
 import { createProgress } from "./progress.ts";
@@ -163,7 +166,8 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
     },
     stderr: { write: (text: string) => command.stderr.write(redact(text)) },
   };
-  const files = await discoverScriptFiles(run.paths, io.cwd);
+  const trust = { untrusted: run.untrusted, allowEnv: run.env, workDir: io.cwd };
+  const { files, sections } = await runFiles(run, io.cwd, trust);
   const records = recordPaths(run, files, io.cwd);
   const startedAt = new Date();
   const started = performance.now();
@@ -171,9 +175,8 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
   const { reportFileName, ...flags } = run.agentOptions;
   // Every file is read and checked, its model settings too, before a browser starts: a typo
   // fails at once.
-  const trust = { untrusted: run.untrusted, allowEnv: run.env, workDir: io.cwd };
   const preparations = await Promise.all(
-    files.map((file) => prepareScriptFile(file.path, file.shown, flags, trust)),
+    files.map((file) => prepareScriptFile(file.path, file.shown, flags, trust, sections)),
   );
   // Chromium starts when the first file that needs it is about to run (never, when none does).
   // Ctrl+C aborts the files still running, then the merged report is written and the browser
@@ -193,25 +196,57 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
   });
   let anyFailed = false;
   let results: (FileResult | undefined)[];
+  let bridgeQueue: Promise<void> = Promise.resolve();
+  /** Waits for the bridge's port to be free; the function it gives frees it. */
+  const bridgeTurn = async (): Promise<() => void> => {
+    let release!: () => void;
+    const previous = bridgeQueue;
+    bridgeQueue = new Promise((done) => release = done);
+    await previous;
+    return release;
+  };
+  // With --share-browser-context, web files open their pages in one context, made from the
+  // batch's web section (its viewport and user agent), as the peer SDK does.
+  let shared: Promise<BrowserContext> | undefined;
+  const sharedContext = run.shareBrowserContext
+    ? () => shared ??= browser().then((b) => newScriptContext(b, sections.web ?? {}))
+    : undefined;
   try {
     results = await runPool(files, run.concurrent, async (file, index) => {
       const preparation = preparations[index];
       const prepared = preparation.ok ? preparation.prepared : undefined;
-      const needsBrowser = prepared !== undefined && prepared.kind !== "platform" &&
+      // A bridge script runs in your own Chrome; one at a time, as the bridge has one port.
+      const bridged = prepared?.kind === "web" && !!prepared.script.web.bridgeMode;
+      // A file with a browser of its own (cdpEndpoint, chromeArgs, headless) opens it itself.
+      const needsBrowser = prepared !== undefined && prepared.kind !== "platform" && !bridged &&
         !(prepared.kind === "web" && needsOwnBrowser(prepared.script.web));
-      const result = await runScriptFile(file.path, preparation, {
-        shown: file.shown,
-        browser: needsBrowser ? await browser() : undefined,
-        cwd: io.cwd,
-        flags,
-        progress,
-        continueOnError: run.continueOnError,
-        trust,
-        signal: abort.signal,
-        warn: (message) => io.stderr.write(`warning: ${message}\n`),
-        record: records.get(file.path),
-        headed: run.headed,
-      });
+      let result!: FileResult;
+      const release = bridged ? await bridgeTurn() : () => {};
+      try {
+        for (let attempt = 1;; attempt++) {
+          result = await runScriptFile(file.path, preparation, {
+            shown: file.shown,
+            browser: needsBrowser ? await browser() : undefined,
+            sharedContext: needsBrowser ? await sharedContext?.() : undefined,
+            cwd: io.cwd,
+            flags,
+            progress,
+            continueOnError: run.continueOnError,
+            trust,
+            signal: abort.signal,
+            warn: (message) => io.stderr.write(`warning: ${message}\n`),
+            record: records.get(file.path),
+            bridgePort: run.bridgePort,
+            headed: run.headed,
+          });
+          if (attempt > 1) result.attempts = attempt;
+          // A file that could not be read fails the same way again.
+          if (result.status !== "failed" || attempt > run.retry || !preparation.ok) break;
+          if (abort.signal.aborted) break;
+        }
+      } finally {
+        release();
+      }
       if (result.status === "failed") anyFailed = true;
       return result;
     }, () => !abort.signal.aborted && (run.continueOnError || !anyFailed));
@@ -235,6 +270,7 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
   } finally {
     progress.close();
     process.off("SIGINT", onInterrupt);
+    await (await shared?.catch(() => undefined))?.close().catch(() => {});
     // A browser given by the caller stays theirs.
     if (launched && !io.browser) await (await launched.catch(() => undefined))?.close();
   }

@@ -20,6 +20,7 @@ import {
   type ScriptTrustOptions,
 } from "@sdk/core/script";
 import { checkUntrustedFeature } from "./untrusted_feature.ts";
+import { type BatchFile, mergeBatchSections } from "./batch_file.ts";
 
 /** A file read and checked, ready to run. */
 export type PreparedFile =
@@ -58,6 +59,7 @@ function callsModel(script: ScriptFile): boolean {
  * @param shown the file as the user typed it (errors name it so).
  * @param flags the command line's agent options (their `modelConfig` wins over the file's).
  * @param trust whether the files are the user's own (`--untrusted`, `--env`, the working folder).
+ * @param sections a batch file's target sections, merged into the file's before it is read.
  * @returns the prepared file, or its error: a `YamlScriptError` (every error of the script), a
  * `GherkinParseError`, an untrusted feature's refused tags (`SdkTypeError`), a
  * `ModelConfigError`, or the file system's error.
@@ -67,10 +69,11 @@ export async function prepareScriptFile(
   shown: string,
   flags: Partial<WebPageAgentOptions>,
   trust: ScriptTrustOptions & { workDir: string },
+  sections: BatchFile["sections"] = {},
 ): Promise<Preparation> {
   const warnings: string[] = [];
   try {
-    const text = await readFile(file, "utf8");
+    let text = await readFile(file, "utf8");
     if (extname(file).toLowerCase() === ".feature") {
       await parseGherkin(text, { fileName: shown });
       if (trust.untrusted) await checkUntrustedFeature(text, shown, file, trust.workDir);
@@ -78,6 +81,7 @@ export async function prepareScriptFile(
       checkModelSettings(flags.modelConfig);
       return { ok: true, prepared: { kind: "feature", text }, warnings };
     }
+    text = await mergeBatchSections(text, sections);
     const section = await scriptTargetOf(text, shown);
     if (section !== undefined && PLATFORM_TARGET_SECTIONS.includes(section)) {
       // The platform package reads its own section when the file runs.

@@ -1,6 +1,7 @@
 /**
  * Runs one script file of a `sdk run` with its own agent and report: a YAML script's tasks on its
- * `web` page (in its own browser context, with a DriverB page agent), a device platform's script
+ * `web` page (in its own browser context, with a DriverB page agent; with `bridgeMode`, in your
+ * own Chrome through the extension bridge), a device platform's script
  * (`mobilea`, ...) through its platform package, or a Gherkin feature's scenarios on the page of
  * their `@url:` tag.
  *
@@ -10,7 +11,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import process from "node:process";
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { runGherkinFeature } from "@sdk/core/gherkin";
 import {
   readScriptAgentSection,
@@ -25,12 +26,14 @@ import {
   type YamlTaskOutcome,
 } from "@sdk/core/script";
 import {
+  type AgentOverBrowserBridge,
   DriverBBrowserAgent,
   DriverBPageAgent,
   stripAnsi,
   type WebPageAgent,
   type WebPageAgentOptions,
 } from "@sdk/web";
+import { type BridgeTarget, connectBridgeTarget } from "./bridge_target.ts";
 import { InternalError, SdkTypeError } from "@sdk/core";
 import type { Preparation } from "./prepare.ts";
 import { scriptPlatform } from "./platforms.ts";
@@ -56,6 +59,11 @@ export interface RunFileContext {
   shown?: string;
   /** The browser, for a web script or a feature (each file gets its own context). */
   browser?: Browser;
+  /**
+   * The browser context every web file shares (`--share-browser-context`): the file opens a page
+   * in it instead of a context of its own, and leaves the context open.
+   */
+  sharedContext?: BrowserContext;
   /** The working directory: files are shown relative to it unless `shown` is given. */
   cwd: string;
   /** Agent options from the command line's flags; they win over the file's. */
@@ -74,6 +82,8 @@ export interface RunFileContext {
   record?: string;
   /** Whether browsers a file launches for itself have a window (`--headed`). */
   headed?: boolean;
+  /** The extension bridge's port for `bridgeMode` scripts (`--bridge-port`); default 3766. */
+  bridgePort?: number;
 }
 
 /** The page options of a `web` section, which are agent options (spec 4.7). */
@@ -142,6 +152,7 @@ export async function runScriptFile(
     return agent;
   };
   let recorded: ScriptPlatformAgent | undefined;
+  let bridge: BridgeTarget | undefined;
   try {
     if (!preparation.ok) throw preparation.error;
     const prepared = preparation.prepared;
@@ -153,22 +164,43 @@ export async function runScriptFile(
           `${shown}: --record writes YAML scripts' runs; a feature file's is not recorded`,
         );
       }
-      target = await openTarget(browserOf(ctx), {}, file);
+      target = await openTarget(browserOf(ctx), {}, file, ctx.sharedContext);
       result.items = await runFeature(makeAgent({}, {}), prepared.text, shown, target, ctx);
     } else if (prepared.kind === "platform") {
       await runPlatformScript(file, prepared.text, ctx, result, (a) => recorded = a);
     } else {
       const script = prepared.script;
       result.reportAttributes = reportAttributesOf(script.agent);
-      if (needsOwnBrowser(script.web)) own = await openOwnBrowser(script.web, ctx.headed === true);
-      target = await openTarget(own?.browser ?? browserOf(ctx), script.web, file);
-      const yamlAgent = makeAgent(script.web, script.agent);
       logContent = script.web.unstableLogContent || undefined;
-      recorded = yamlAgent;
+      let yamlAgent: WebPageAgent | AgentOverBrowserBridge;
       const at = urlPosition(prepared.text);
-      await target.open(script.web).catch((e) => {
-        throw locatedNavigationError(e, at ? `${shown}:${at.line}:${at.column}` : shown);
-      });
+      const located = (e: unknown) =>
+        locatedNavigationError(e, at ? `${shown}:${at.line}:${at.column}` : shown);
+      if (script.web.bridgeMode) {
+        bridge = await connectBridgeTarget(script.web, file, {
+          ...agentOptionsOf(file, script.web, script.agent, ctx.flags),
+          autoPrintReportMsg: false,
+          onTaskStartTip: (tip) => ctx.progress.step(shown, tip),
+        }, ctx.bridgePort).catch((e) => {
+          throw located(e);
+        });
+        yamlAgent = bridge.agent;
+      } else {
+        if (needsOwnBrowser(script.web)) {
+          own = await openOwnBrowser(script.web, ctx.headed === true);
+        }
+        target = await openTarget(
+          own?.browser ?? browserOf(ctx),
+          script.web,
+          file,
+          ctx.sharedContext,
+        );
+        yamlAgent = makeAgent(script.web, script.agent);
+        await target.open(script.web).catch((e) => {
+          throw located(e);
+        });
+      }
+      recorded = yamlAgent;
       const run = await runScriptTasks(yamlAgent, script, { signal: ctx.signal })
         .catch((e) => failedItems(e, result));
       result.items = itemsOf(run.tasks);
@@ -187,14 +219,19 @@ export async function runScriptFile(
     result.status = "failed";
     result.error = stripAnsi(e instanceof Error ? e.message : String(e));
   } finally {
-    if (agent && logContent) {
-      await writeLogContent(logContent, file, agent._unstableLogContent()).catch((e) =>
+    const logged = agent ?? bridge?.agent;
+    if (logged && logContent) {
+      await writeLogContent(logContent, file, logged._unstableLogContent()).catch((e) =>
         warn(ctx, result, `${shown}: unstableLogContent could not be written: ${e.message}`)
       );
     }
     if (agent) {
       await agent.destroy().catch(() => {});
       result.report = agent.reportFile ?? undefined;
+    }
+    if (bridge) {
+      await bridge.close().catch(() => {});
+      result.report = bridge.agent.reportFile ?? undefined;
     }
     if (ctx.record && recorded?.exportScript) await record(recorded, file, ctx.record, ctx, result);
     await target?.close().catch(() => {});

@@ -39,6 +39,8 @@ export interface FileResult {
    * before it and the failing one (the tasks after it did not run).
    */
   items: ItemResult[];
+  /** How many times it ran (`--retry`), when more than once; the result is the last run's. */
+  attempts?: number;
   /** Warnings about the script (a deprecated form such as `target:`), when there are any. */
   warnings?: string[];
   /**

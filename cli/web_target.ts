@@ -31,21 +31,14 @@ export interface OpenedTarget {
 }
 
 /**
- * Creates a browser context for a script file and its page, sized and set up as `web` asks
- * (viewport, device scale factor, user agent, cookies, extra HTTP headers, certificates the
- * browser cannot verify, a download folder), without opening the URL yet.
- *
- * @param scriptFile the script's path: relative paths in `web` resolve from its folder.
- * @throws {SdkTypeError} naming the cookie file when it cannot be read or is not a JSON array of
- * cookies.
+ * A browser context sized and set up as a `web` section asks (viewport, device scale factor, user
+ * agent, extra HTTP headers, certificates the browser cannot verify, downloads).
  */
-export async function openTarget(
+export function newScriptContext(
   browser: Browser,
   web: Partial<ScriptWebTarget>,
-  scriptFile: string,
-): Promise<OpenedTarget> {
-  const base = dirname(scriptFile);
-  const context: BrowserContext = await browser.newContext({
+): Promise<BrowserContext> {
+  return browser.newContext({
     viewport: {
       width: web.viewportWidth ?? DEFAULT_VIEWPORT.width,
       height: web.viewportHeight ?? DEFAULT_VIEWPORT.height,
@@ -56,15 +49,49 @@ export async function openTarget(
     ...(web.acceptInsecureCerts && { ignoreHTTPSErrors: true }),
     acceptDownloads: web.downloadPath !== undefined,
   });
+}
+
+/**
+ * Creates a browser context for a script file and its page, sized and set up as `web` asks
+ * (viewport, device scale factor, user agent, cookies, extra HTTP headers, certificates the
+ * browser cannot verify, a download folder), without opening the URL yet. In a `shared` context
+ * (`--share-browser-context`) it opens a page of its own, sized as `web` asks, with its headers,
+ * and closing it closes that page only; the context's other settings are the shared context's.
+ *
+ * @param scriptFile the script's path: relative paths in `web` resolve from its folder.
+ * @throws {SdkTypeError} naming the cookie file when it cannot be read or is not a JSON array of
+ * cookies.
+ */
+export async function openTarget(
+  browser: Browser,
+  web: Partial<ScriptWebTarget>,
+  scriptFile: string,
+  shared?: BrowserContext,
+): Promise<OpenedTarget> {
+  const base = dirname(scriptFile);
+  const context: BrowserContext = shared ?? await newScriptContext(browser, web);
   const servers = new Map<string, Promise<StaticServer>>();
+  let page: Page | undefined;
+  const closeOwn = () => shared ? page?.close() : context.close();
   const downloads = web.downloadPath === undefined
     ? undefined
-    : saveDownloads(context, resolve(base, web.downloadPath));
+    : saveDownloads(resolve(base, web.downloadPath));
+  // A context of the file's own: every page of it; a shared one: the file's page only.
+  if (!shared) downloads?.follow(context);
   try {
     if (web.cookie) await context.addCookies(await readCookies(resolve(base, web.cookie)));
-    const page = await context.newPage();
+    page = await context.newPage();
+    if (shared) downloads?.watch(page);
+    if (shared && web.extraHTTPHeaders) await page.setExtraHTTPHeaders(web.extraHTTPHeaders);
+    if (shared && (web.viewportWidth || web.viewportHeight)) {
+      await page.setViewportSize({
+        width: web.viewportWidth ?? DEFAULT_VIEWPORT.width,
+        height: web.viewportHeight ?? DEFAULT_VIEWPORT.height,
+      });
+    }
+    const opened = page;
     return {
-      page,
+      page: opened,
       async open(target) {
         let url = target.url;
         if (target.serve) {
@@ -72,13 +99,13 @@ export async function openTarget(
           if (!servers.has(folder)) servers.set(folder, serveStatic(folder));
           url = new URL(target.url.replace(/^\/+/, ""), (await servers.get(folder)!).url).href;
         }
-        await openUrl(page, url);
+        await openUrl(opened, url);
         const idle = target.waitForNetworkIdle;
         if (idle) {
           const options = typeof idle === "object" ? idle : {};
           const timeout = options.timeout ?? 5000;
           try {
-            await page.waitForLoadState("networkidle", { timeout });
+            await opened.waitForLoadState("networkidle", { timeout });
           } catch (e) {
             if (options.continueOnNetworkIdleError) return;
             throw new NavigationError(
@@ -94,24 +121,29 @@ export async function openTarget(
       async close() {
         // A download is gone with its context: each is saved first.
         await downloads?.settled();
-        await context.close();
+        await closeOwn();
         for (const server of servers.values()) await (await server).close();
       },
     };
   } catch (e) {
-    await context.close();
+    await closeOwn();
     throw e;
   }
 }
 
 /**
- * Saves every download of the context's pages into `folder` (created when needed) under the
- * name the page suggests; `settled()` waits for the saves begun so far.
+ * Saves the downloads of the pages it watches into `folder` (created when needed) under the name
+ * the page suggests: `watch` one page, `follow` a context (its pages and those it opens later);
+ * `settled()` waits for the saves begun so far.
  */
-function saveDownloads(context: BrowserContext, folder: string): { settled(): Promise<void> } {
+function saveDownloads(folder: string): {
+  watch(page: Page): void;
+  follow(context: BrowserContext): void;
+  settled(): Promise<void>;
+} {
   const saves: Promise<unknown>[] = [];
   const watch = (page: Page) =>
-    page.on("download", (download) => {
+    void page.on("download", (download) => {
       saves.push(
         mkdir(folder, { recursive: true })
           .then(() => download.saveAs(join(folder, basename(download.suggestedFilename()))))
@@ -119,9 +151,14 @@ function saveDownloads(context: BrowserContext, folder: string): { settled(): Pr
           .catch(() => {}),
       );
     });
-  context.pages().forEach(watch);
-  context.on("page", watch);
-  return { settled: async () => void await Promise.all(saves) };
+  return {
+    watch,
+    follow(context) {
+      context.pages().forEach(watch);
+      context.on("page", watch);
+    },
+    settled: async () => void await Promise.all(saves),
+  };
 }
 
 /** Cookies as Playwright takes them: each needs `name`, `value` and a `url` or `domain`. */

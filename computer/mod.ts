@@ -25,6 +25,8 @@ export {
 } from "./agent.ts";
 export type { AgentForComputerOptions, AgentForRDPComputerOptions } from "./agent.ts";
 export { RDPDevice } from "./rdp.ts";
+export { computerScriptPlatform, runComputerYaml } from "./yaml.ts";
+export type { ComputerScriptRdp, ComputerScriptSection, RunComputerYamlOptions } from "./yaml.ts";
 export { classifyRdpFailure, INSTALL_FREERDP } from "./rdp_client.ts";
 export { DEFAULT_RDP_PORT, DEFAULT_RDP_SIZE } from "./rdp_options.ts";
 export type { RDPDeviceOptions } from "./rdp_options.ts";

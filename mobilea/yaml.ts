@@ -10,8 +10,9 @@ import {
   mapping,
   num,
   oneOf,
+  platformFlowItems,
+  platformScripts,
   record,
-  runPlatformYaml,
   type RunPlatformYamlOptions,
   type RunPlatformYamlResult,
   type ScriptPlatform,
@@ -67,6 +68,7 @@ const MOBILEA_SCRIPT_SECTION: ScriptSectionSchema<MobileAScriptSection> = {
   key: "mobilea",
   label: "MobileA",
   describe: "deviceId, launch, device options",
+  items: platformFlowItems("launch", "terminate", "runBridgeShell", "back", "home", "recentApps"),
   untrusted: {
     switches: ["exposeRunBridgeShellAction"],
     refused: {
@@ -118,6 +120,15 @@ export type RunMobileAYamlOptions = RunPlatformYamlOptions<
   AgentFromBridgeDeviceOptions
 >;
 
+/** The section's runner and platform, built once from the schema. */
+const SCRIPTS = platformScripts<MobileAScriptSection, MobileAAgent, AgentFromBridgeDeviceOptions>(
+  MOBILEA_SCRIPT_SECTION,
+  "@sdk/mobilea",
+  "runMobileAYaml",
+  ({ deviceId, launch: _, ...device }, agentOptions, own) =>
+    agentFromBridgeDevice(deviceId, { ...agentOptions, ...device, ...own }),
+);
+
 /**
  * Runs a YAML script on an Android device. The script has a `mobilea` section:
  *
@@ -155,22 +166,11 @@ export async function runMobileAYaml(
   script: string,
   options: RunMobileAYamlOptions = {},
 ): Promise<RunPlatformYamlResult> {
-  return await runPlatformYaml(
-    MOBILEA_SCRIPT_SECTION,
-    script,
-    options,
-    ({ deviceId, launch: _, ...device }, agentOptions) =>
-      agentFromBridgeDevice(deviceId, { ...agentOptions, ...device, ...options.agentOptions }),
-  );
+  return await SCRIPTS.run(script, options);
 }
 
 /**
  * MobileA's scripts for tools that run script files of every platform (`sdk run` of `@sdk/cli`
  * loads this package when a file has a `mobilea` section and runs it with {@link runMobileAYaml}).
  */
-export const mobileAScriptPlatform: ScriptPlatform = {
-  section: MOBILEA_SCRIPT_SECTION.key,
-  packageName: "@sdk/mobilea",
-  runnerName: "runMobileAYaml",
-  run: (script, options) => runMobileAYaml(script, options),
-};
+export const mobileAScriptPlatform: ScriptPlatform = SCRIPTS.platform;

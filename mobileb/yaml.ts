@@ -10,8 +10,9 @@ import {
   mapping,
   num,
   oneOf,
+  platformFlowItems,
+  platformScripts,
   record,
-  runPlatformYaml,
   type RunPlatformYamlOptions,
   type RunPlatformYamlResult,
   type ScriptPlatform,
@@ -62,6 +63,7 @@ export const MOBILEB_SCRIPT_SECTION: ScriptSectionSchema<MobileBScriptSection> =
   key: "mobileb",
   label: "MobileB",
   describe: "launch, driverHost, driverPort, device options",
+  items: platformFlowItems("launch", "terminate", "runDriverRequest", "appSwitcher", "home"),
   untrusted: {
     switches: ["exposeRunDriverRequestAction"],
     refused: { iOSDeviceClassOverride: "names a module of code to load" },
@@ -93,6 +95,15 @@ export type RunMobileBYamlOptions = RunPlatformYamlOptions<
   MobileBAgent,
   AgentFromDeviceDriverOptions
 >;
+
+/** The section's runner and platform, built once from the schema. */
+const SCRIPTS = platformScripts<MobileBScriptSection, MobileBAgent, AgentFromDeviceDriverOptions>(
+  MOBILEB_SCRIPT_SECTION,
+  "@sdk/mobileb",
+  "runMobileBYaml",
+  ({ launch: _, ...device }, agentOptions, own) =>
+    agentFromDeviceDriver({ ...agentOptions, ...device, ...own }),
+);
 
 /**
  * Runs a YAML script on an iOS device. The script has a `mobileb` section:
@@ -131,22 +142,11 @@ export async function runMobileBYaml(
   script: string,
   options: RunMobileBYamlOptions = {},
 ): Promise<RunPlatformYamlResult> {
-  return await runPlatformYaml(
-    MOBILEB_SCRIPT_SECTION,
-    script,
-    options,
-    ({ launch: _, ...device }, agentOptions) =>
-      agentFromDeviceDriver({ ...agentOptions, ...device, ...options.agentOptions }),
-  );
+  return await SCRIPTS.run(script, options);
 }
 
 /**
  * MobileB's scripts for tools that run script files of every platform (`sdk run` of `@sdk/cli`
  * loads this package when a file has a `mobileb` section and runs it with {@link runMobileBYaml}).
  */
-export const mobileBScriptPlatform: ScriptPlatform = {
-  section: MOBILEB_SCRIPT_SECTION.key,
-  packageName: "@sdk/mobileb",
-  runnerName: "runMobileBYaml",
-  run: (script, options) => runMobileBYaml(script, options),
-};
+export const mobileBScriptPlatform: ScriptPlatform = SCRIPTS.platform;

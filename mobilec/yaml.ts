@@ -9,8 +9,9 @@ import {
   bool,
   num,
   oneOf,
+  platformFlowItems,
+  platformScripts,
   record,
-  runPlatformYaml,
   type RunPlatformYamlOptions,
   type RunPlatformYamlResult,
   type ScriptPlatform,
@@ -51,6 +52,7 @@ export const MOBILEC_SCRIPT_SECTION: ScriptSectionSchema<MobileCScriptSection> =
   key: "mobilec",
   label: "MobileC",
   describe: "deviceId, launch, toolPath, device options",
+  items: platformFlowItems("launch", "terminate", "runToolShell", "back", "home", "recentApps"),
   untrusted: {
     switches: ["exposeRunToolShellAction"],
     refused: { toolPath: "names the hdc program to run" },
@@ -76,6 +78,15 @@ export type RunMobileCYamlOptions = RunPlatformYamlOptions<
   MobileCAgent,
   AgentFromToolDeviceOptions
 >;
+
+/** The section's runner and platform, built once from the schema. */
+const SCRIPTS = platformScripts<MobileCScriptSection, MobileCAgent, AgentFromToolDeviceOptions>(
+  MOBILEC_SCRIPT_SECTION,
+  "@sdk/mobilec",
+  "runMobileCYaml",
+  ({ deviceId, launch: _, ...device }, agentOptions, own) =>
+    agentFromToolDevice(deviceId, { ...agentOptions, ...device, ...own }),
+);
 
 /**
  * Runs a YAML script on a HarmonyOS device. The script has a `mobilec` section:
@@ -113,22 +124,11 @@ export async function runMobileCYaml(
   script: string,
   options: RunMobileCYamlOptions = {},
 ): Promise<RunPlatformYamlResult> {
-  return await runPlatformYaml(
-    MOBILEC_SCRIPT_SECTION,
-    script,
-    options,
-    ({ deviceId, launch: _, ...device }, agentOptions) =>
-      agentFromToolDevice(deviceId, { ...agentOptions, ...device, ...options.agentOptions }),
-  );
+  return await SCRIPTS.run(script, options);
 }
 
 /**
  * MobileC's scripts for tools that run script files of every platform (`sdk run` of `@sdk/cli`
  * loads this package when a file has a `mobilec` section and runs it with {@link runMobileCYaml}).
  */
-export const mobileCScriptPlatform: ScriptPlatform = {
-  section: MOBILEC_SCRIPT_SECTION.key,
-  packageName: "@sdk/mobilec",
-  runnerName: "runMobileCYaml",
-  run: (script, options) => runMobileCYaml(script, options),
-};
+export const mobileCScriptPlatform: ScriptPlatform = SCRIPTS.platform;

@@ -28,8 +28,10 @@ import {
   type ImportEdge,
   oversizedFiles,
   packageViolations,
+  platformNamesInScripts,
   testsWithoutTimeLimit,
 } from "./house_rules.ts";
+import { PLATFORM_SECTION_KEYS } from "../core/device/platform_sections.ts";
 import { deadExports } from "./dead_exports.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -181,6 +183,10 @@ const results: [string, string[]][] = [
   ["imports between packages run one way, through package names", packageViolations(graph)],
   ["core's lower layers import no upper one", coreLayerViolations(graph)],
   [`product files of at most 600 lines (${texts.size} files)`, oversizedFiles(texts)],
+  [
+    "core/script names no platform: the platforms hand in their sections and verbs",
+    platformNamesInScripts(texts, PLATFORM_SECTION_KEYS),
+  ],
   [
     "every export of a product file is used outside it (by a product file or a test)",
     deadExports(

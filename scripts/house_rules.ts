@@ -244,6 +244,36 @@ export function oversizedFiles(files: ReadonlyMap<string, string>): string[] {
   return wrong.sort();
 }
 
+/** Where script verbs and sections are read, which names no platform: the platforms hand theirs in. */
+export const PLATFORM_NEUTRAL_DIR = "core/script/";
+
+/**
+ * Product files of {@link PLATFORM_NEUTRAL_DIR} whose code (not their comments) names a platform's
+ * section as a string (`"mobilea"`): a platform's verbs and section come from its own package
+ * (`ScriptSectionSchema.items`, `ScriptPlatform`), so core's script reader never branches on one.
+ *
+ * @param files product file path -> its text.
+ * @param sections the platforms' section keys (`PLATFORM_SECTION_KEYS` of core/device).
+ */
+export function platformNamesInScripts(
+  files: ReadonlyMap<string, string>,
+  sections: readonly string[],
+): string[] {
+  const wrong: string[] = [];
+  const named = new RegExp(`"(${sections.join("|")})"`);
+  for (const [path, text] of files) {
+    if (!path.startsWith(PLATFORM_NEUTRAL_DIR)) continue;
+    for (const [i, line] of text.split("\n").entries()) {
+      if (/^\s*(\*|\/\/|\/\*)/.test(line)) continue;
+      const m = named.exec(line);
+      if (m) {
+        wrong.push(`${path}:${i + 1}: names the platform '${m[1]}'; let the platform hand it in`);
+      }
+    }
+  }
+  return wrong.sort();
+}
+
 /**
  * A glob of a `publish.exclude` list (`**\/*_test.ts`, `image/test_util.ts`, `runtime/testdata`)
  * as a test of a path relative to its member: it matches the path or a folder the path is in.

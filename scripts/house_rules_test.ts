@@ -11,6 +11,7 @@ import {
   oversizedFiles,
   packageOf,
   packageViolations,
+  platformNamesInScripts,
   testsWithoutTimeLimit,
 } from "./house_rules.ts";
 
@@ -89,6 +90,17 @@ test("oversizedFiles() counts lines with or without a final newline", () => {
     ["big.ts", lines(MAX_PRODUCT_FILE_LINES + 1)],
   ]);
   assert.deepEqual(oversizedFiles(files), [`big.ts: ${MAX_PRODUCT_FILE_LINES + 1} lines`]);
+});
+
+test("platformNamesInScripts() finds a platform's name in core/script's code, not in its comments or elsewhere", () => {
+  const files = new Map([
+    ["core/script/a.ts", '/** The section, e.g. `"phone"`. */\nconst ok = 1;\n'],
+    ["core/script/b.ts", 'const x = 1;\nif (key === "phone") run();\n'],
+    ["core/device/c.ts", 'export const KEYS = ["phone"];\n'],
+  ]);
+  assert.deepEqual(platformNamesInScripts(files, ["phone", "desk"]), [
+    "core/script/b.ts:2: names the platform 'phone'; let the platform hand it in",
+  ]);
 });
 
 test("globMatcher() reads publish.exclude globs as deno publish does", () => {

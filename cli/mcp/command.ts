@@ -7,6 +7,7 @@
 
 import process from "node:process";
 import { DEFAULT_MCP_MAX_SESSIONS, DEFAULT_MCP_SESSION_IDLE_MS } from "./guard.ts";
+import { TOOLS } from "./tools.ts";
 
 /** `sdk mcp`: the SDK's platforms as MCP tools (docs/mcp.md). */
 export interface McpCommand {
@@ -89,6 +90,17 @@ export function parseMcpArgs(
   return mcp;
 }
 
+/** "Tools: a, b, ..." of the server's tools, in lines of at most 100 characters. */
+function toolList(): string {
+  const lines = ["Tools:"];
+  for (const [i, tool] of TOOLS.entries()) {
+    const word = `${tool.name}${i === TOOLS.length - 1 ? "." : ","}`;
+    if (lines[lines.length - 1].length + 1 + word.length > 100) lines.push(word);
+    else lines[lines.length - 1] += ` ${word}`;
+  }
+  return lines.join("\n");
+}
+
 /** The text of `sdk mcp --help`. */
 export function mcpHelpText(): string {
   return `sdk mcp: the SDK's platforms as Model Context Protocol tools (docs/mcp.md)
@@ -107,8 +119,7 @@ Usage:
                           close an HTTP session and its target after M minutes without a
                           request (default ${DEFAULT_MCP_SESSION_IDLE_MS / 60_000})
 
-Tools: web_open, android_connect, ios_connect, harmony_connect, desktop_connect, ai_act, ai_tap,
-ai_input, ai_scroll, ai_keyboard_press, ai_query, ai_assert, ai_wait_for, screenshot, report, close.
+${toolList()}
 The model comes from the server's SDK_MODEL_* variables; an RDP password from SDK_RDP_PASSWORD.`;
 }
 

@@ -8,52 +8,12 @@
 
 import { InvalidStateError, isSdkError, SdkTypeError } from "@sdk/core";
 import { stripAnsi } from "@sdk/web";
-import { checkWebOpen, DEFAULT_MCP_GUARD, type McpGuardOptions } from "./guard.ts";
-import {
-  openAndroid,
-  openDesktop,
-  openHarmony,
-  openIos,
-  type OpenTarget,
-  openWeb,
-} from "./targets.ts";
+import { AGENT_TOOL_CALLS } from "./agent_tools.ts";
+import { DEFAULT_MCP_GUARD, type McpGuardOptions } from "./guard.ts";
+import { CONNECT_TOOL_CALLS, type OpenTarget } from "./targets.ts";
+import { text, toolArgs, type ToolResult } from "./tool_kit.ts";
 
-/** A content block of a tool result (MCP `tools/call`). */
-export type ToolContent =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string };
-
-/** A tool result: its content, and whether it is an error. */
-export interface ToolResult {
-  /** What the tool returns. */
-  content: ToolContent[];
-  /** Set for a failed call. */
-  isError?: boolean;
-}
-
-type Args = Record<string, unknown>;
-
-function text(value: string): ToolResult {
-  return { content: [{ type: "text", text: value }] };
-}
-
-/** A tool argument that must be of `kind` when given; `undefined` when left out. */
-function arg(args: Args, name: string, kind: "string" | "number" | "boolean", required = false) {
-  const v = args[name];
-  if (v === undefined || v === null) {
-    if (required) throw new SdkTypeError(`The argument "${name}" is required`);
-    return undefined;
-  }
-  const ok = kind === "string"
-    ? typeof v === "string"
-    : kind === "number"
-    ? typeof v === "number"
-    : typeof v === "boolean";
-  if (!ok) {
-    throw new SdkTypeError(`The argument "${name}" must be a ${kind}, got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
+export type { ToolResult } from "./tool_kit.ts";
 
 /** A failed call's error as text: class, code and message, secrets masked, no terminal escapes. */
 function errorText(e: unknown, secrets: readonly string[]): string {
@@ -95,7 +55,7 @@ export class McpSession {
   }
 
   /** Runs the tool `name`; never throws: a failure is an error result. */
-  async call(name: string, args: Args = {}): Promise<ToolResult> {
+  async call(name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
     try {
       return await this.#call(name, args);
     } catch (e) {
@@ -130,94 +90,21 @@ export class McpSession {
 
   #agent() {
     if (!this.#target) {
+      const names = [...CONNECT_TOOL_CALLS.keys()];
       throw new InvalidStateError(
-        "No target is open: call web_open, android_connect, ios_connect, harmony_connect or " +
-          "desktop_connect first",
+        `No target is open: call ${names.slice(0, -1).join(", ")} or ${names.at(-1)} first`,
       );
     }
     return this.#target.agent;
   }
 
-  async #call(name: string, args: Args): Promise<ToolResult> {
-    const s = (key: string, required = false) =>
-      arg(args, key, "string", required) as string | undefined;
-    const n = (key: string) => arg(args, key, "number") as number | undefined;
-    const b = (key: string) => arg(args, key, "boolean") as boolean | undefined;
+  async #call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    const read = toolArgs(args);
+    const connect = CONNECT_TOOL_CALLS.get(name);
+    if (connect) return await this.#open(() => connect.open(read, this.#guard));
+    const tool = AGENT_TOOL_CALLS.get(name);
+    if (tool) return await tool.call(this.#agent(), read);
     switch (name) {
-      case "web_open": {
-        const web = { url: s("url", true)!, cdpEndpoint: s("cdp_endpoint") };
-        checkWebOpen(web, this.#guard);
-        return await this.#open(() => openWeb(web));
-      }
-      case "android_connect":
-        return await this.#open(() =>
-          openAndroid({ deviceId: s("device_id"), adbHost: s("adb_host"), adbPort: n("adb_port") })
-        );
-      case "ios_connect":
-        return await this.#open(() => openIos({ host: s("host"), port: n("port") }));
-      case "harmony_connect":
-        return await this.#open(() => openHarmony({ deviceId: s("device_id") }));
-      case "desktop_connect":
-        return await this.#open(() =>
-          openDesktop({
-            headless: b("headless"),
-            display: s("display"),
-            displayId: s("display_id"),
-            rdpHost: s("rdp_host"),
-            rdpPort: n("rdp_port"),
-            rdpUser: s("rdp_user"),
-            ignoreCertificate: b("ignore_certificate"),
-          })
-        );
-      case "ai_act": {
-        const output = await this.#agent().aiAct(s("prompt", true)!);
-        return text(output ?? "Done.");
-      }
-      case "ai_tap":
-        await this.#agent().aiTap(s("prompt", true)!);
-        return text("Tapped.");
-      case "ai_input": {
-        const mode = s("mode") as "replace" | "typeOnly" | "clear" | undefined;
-        await this.#agent().aiInput(s("prompt", true)!, {
-          value: s("value", true)!,
-          ...(mode && { mode }),
-        });
-        return text("Typed.");
-      }
-      case "ai_scroll": {
-        const direction = s("direction") as "down" | "up" | "left" | "right" | undefined;
-        const scrollType = s("scroll_type") as
-          | "singleAction"
-          | "scrollToBottom"
-          | "scrollToTop"
-          | "scrollToRight"
-          | "scrollToLeft"
-          | undefined;
-        const distance = n("distance");
-        await this.#agent().aiScroll(s("prompt"), {
-          ...(direction && { direction }),
-          ...(scrollType && { scrollType }),
-          ...(distance !== undefined && { distance }),
-        });
-        return text("Scrolled.");
-      }
-      case "ai_keyboard_press":
-        await this.#agent().aiKeyboardPress(s("prompt"), { keyName: s("key_name", true)! });
-        return text("Pressed.");
-      case "ai_query": {
-        const data = await this.#agent().aiQuery(s("prompt", true)!);
-        return text(JSON.stringify(data));
-      }
-      case "ai_assert":
-        await this.#agent().aiAssert(s("prompt", true)!);
-        return text("The assertion holds.");
-      case "ai_wait_for": {
-        const timeoutMs = n("timeout_ms");
-        await this.#agent().aiWaitFor(s("prompt", true)!, {
-          ...(timeoutMs !== undefined && { timeoutMs }),
-        });
-        return text("The condition holds.");
-      }
       case "screenshot": {
         const uri = await this.#agent().interface.screenshotBase64();
         const comma = uri.indexOf(",");

@@ -10,6 +10,9 @@
 
 import process from "node:process";
 import { type Agent, type AgentOptions, MissingDependencyError, SdkTypeError } from "@sdk/core";
+import { type PlatformKey, platformPackage } from "../platforms.ts";
+import { checkWebOpen, type McpGuardOptions } from "./guard.ts";
+import { bool, int, schema, str, type ToolArgs, type ToolDefinition } from "./tool_kit.ts";
 
 /** An open target: its agent, what it is, and how to release what the session opened for it. */
 export interface OpenTarget {
@@ -42,13 +45,13 @@ async function load<T>(pkg: string, importer: () => Promise<T>): Promise<T> {
  *
  * @throws {NavigationError} when the page does not open (what was opened for it is closed).
  */
-export async function openWeb(args: { url: string; cdpEndpoint?: string }): Promise<OpenTarget> {
+async function openWeb(args: { url: string; cdpEndpoint?: string }): Promise<OpenTarget> {
   if (!URL.canParse(args.url)) {
     throw new SdkTypeError(
       `web_open: url must be an absolute URL, got ${JSON.stringify(args.url)}`,
     );
   }
-  const web = await load("@sdk/web", () => import("@sdk/web"));
+  const web = await load(platformPackage("web"), () => import("@sdk/web"));
   if (args.cdpEndpoint) {
     const { chromium } = await load("playwright-core", () => import("playwright-core"));
     const browser = await chromium.connectOverCDP(args.cdpEndpoint);
@@ -75,7 +78,7 @@ export async function openWeb(args: { url: string; cdpEndpoint?: string }): Prom
     };
   }
   const { launchChromium, DEFAULT_VIEWPORT } = await load(
-    "@sdk/web",
+    platformPackage("web"),
     () => import("@sdk/web/chromium"),
   );
   // Signals are the server's to handle: it closes its targets before it exits.
@@ -95,10 +98,10 @@ export async function openWeb(args: { url: string; cdpEndpoint?: string }): Prom
 }
 
 /** `android_connect`: a MobileA agent over adb (a remote adb server when host or port is given). */
-export async function openAndroid(
+async function openAndroid(
   args: { deviceId?: string; adbHost?: string; adbPort?: number },
 ): Promise<OpenTarget> {
-  const mobilea = await load("@sdk/mobilea", () => import("@sdk/mobilea"));
+  const mobilea = await load(platformPackage("mobilea"), () => import("@sdk/mobilea"));
   const agent = await mobilea.agentFromBridgeDevice(args.deviceId, {
     ...MCP_AGENT_OPTIONS,
     ...(args.adbHost !== undefined && { remoteBridgeHost: args.adbHost }),
@@ -108,8 +111,8 @@ export async function openAndroid(
 }
 
 /** `ios_connect`: a MobileB agent over WebDriverAgent. */
-export async function openIos(args: { host?: string; port?: number }): Promise<OpenTarget> {
-  const mobileb = await load("@sdk/mobileb", () => import("@sdk/mobileb"));
+async function openIos(args: { host?: string; port?: number }): Promise<OpenTarget> {
+  const mobileb = await load(platformPackage("mobileb"), () => import("@sdk/mobileb"));
   const agent = await mobileb.agentFromDeviceDriver({
     ...MCP_AGENT_OPTIONS,
     ...(args.host !== undefined && { driverHost: args.host }),
@@ -122,8 +125,8 @@ export async function openIos(args: { host?: string; port?: number }): Promise<O
 }
 
 /** `harmony_connect`: a MobileC agent over hdc. */
-export async function openHarmony(args: { deviceId?: string }): Promise<OpenTarget> {
-  const mobilec = await load("@sdk/mobilec", () => import("@sdk/mobilec"));
+async function openHarmony(args: { deviceId?: string }): Promise<OpenTarget> {
+  const mobilec = await load(platformPackage("mobilec"), () => import("@sdk/mobilec"));
   const agent = await mobilec.agentFromToolDevice(args.deviceId, MCP_AGENT_OPTIONS);
   return { agent, label: `harmony device ${agent.interface.deviceId}` };
 }
@@ -136,7 +139,7 @@ const RDP_PASSWORD_ENV = "SDK_RDP_PASSWORD";
  * agent-owned Xvfb), or a remote one over RDP (`rdpHost`, `rdpUser`; the password from
  * {@link RDP_PASSWORD_ENV} of the server's environment).
  */
-export async function openDesktop(
+async function openDesktop(
   args: {
     headless?: boolean;
     display?: string;
@@ -147,7 +150,7 @@ export async function openDesktop(
     ignoreCertificate?: boolean;
   },
 ): Promise<OpenTarget> {
-  const computer = await load("@sdk/computer", () => import("@sdk/computer"));
+  const computer = await load(platformPackage("computer"), () => import("@sdk/computer"));
   if (args.rdpHost) {
     const password = process.env[RDP_PASSWORD_ENV];
     const agent = await computer.agentForRDPComputer({
@@ -181,3 +184,108 @@ export async function openDesktop(
     label: args.headless ? "headless desktop" : `desktop at DISPLAY=${process.env.DISPLAY}`,
   };
 }
+
+/** A connect tool: its definition, and how it opens its target from the call's arguments. */
+interface ConnectTool {
+  /** The tool as `tools/list` shows it. */
+  definition: ToolDefinition;
+  /** Opens the target; `guard` says what the server allows beyond web pages. */
+  open(args: ToolArgs, guard: McpGuardOptions): Promise<OpenTarget>;
+}
+
+const OPENS = "Once it is open, the session's previous target is closed; when it fails, that " +
+  "target stays open.";
+
+/**
+ * The connect tool of each platform of the command line's registry (`cli/platforms.ts`), in the
+ * order `tools/list` gives them.
+ */
+const CONNECT_TOOLS: Readonly<Record<PlatformKey, ConnectTool>> = {
+  web: {
+    definition: {
+      name: "web_open",
+      description:
+        `Open a web page in headless Chromium (or in the browser at cdp_endpoint) and drive it. ${OPENS}`,
+      inputSchema: schema({
+        url: str("The page's address, absolute (https://...)."),
+        cdp_endpoint: str(
+          "A Chromium DevTools endpoint (http://127.0.0.1:9222) to open the page in instead of launching Chromium.",
+        ),
+      }, ["url"]),
+    },
+    open: ({ s }, guard) => {
+      const web = { url: s("url", true)!, cdpEndpoint: s("cdp_endpoint") };
+      checkWebOpen(web, guard);
+      return openWeb(web);
+    },
+  },
+  mobilea: {
+    definition: {
+      name: "android_connect",
+      description: `Drive an Android device through adb. ${OPENS}`,
+      inputSchema: schema({
+        device_id: str(
+          "The device's serial as `adb devices` lists it; the first device when left out.",
+        ),
+        adb_host: str("Host of a remote adb server."),
+        adb_port: int("Port of the adb server (5037 by default)."),
+      }),
+    },
+    open: ({ s, n }) =>
+      openAndroid({ deviceId: s("device_id"), adbHost: s("adb_host"), adbPort: n("adb_port") }),
+  },
+  mobileb: {
+    definition: {
+      name: "ios_connect",
+      description: `Drive an iPhone or iPad through its WebDriverAgent. ${OPENS}`,
+      inputSchema: schema({
+        host: str("WebDriverAgent's host (localhost by default)."),
+        port: int("WebDriverAgent's port (8100 by default)."),
+      }),
+    },
+    open: ({ s, n }) => openIos({ host: s("host"), port: n("port") }),
+  },
+  mobilec: {
+    definition: {
+      name: "harmony_connect",
+      description: `Drive a HarmonyOS device through hdc. ${OPENS}`,
+      inputSchema: schema({
+        device_id: str(
+          "The device's connect key as `hdc list targets` lists it; the first device when left out.",
+        ),
+      }),
+    },
+    open: ({ s }) => openHarmony({ deviceId: s("device_id") }),
+  },
+  computer: {
+    definition: {
+      name: "desktop_connect",
+      description:
+        `Drive a desktop: the server's display, a headless one of its own, or a remote one over RDP (the password comes from the server's SDK_RDP_PASSWORD, never from here). ${OPENS}`,
+      inputSchema: schema({
+        headless: bool("Start a private virtual display (Linux) instead of using the server's."),
+        display: str("The X display to drive, e.g. :1 (the server's DISPLAY by default)."),
+        display_id: str("A monitor of that display, as listed by the desktop's ListDisplays."),
+        rdp_host: str("A remote desktop's host: connects over RDP."),
+        rdp_port: int("The RDP port (3389 by default)."),
+        rdp_user: str("The RDP user name."),
+        ignore_certificate: bool("Accept the RDP server's certificate without checking it."),
+      }),
+    },
+    open: ({ s, n, b }) =>
+      openDesktop({
+        headless: b("headless"),
+        display: s("display"),
+        displayId: s("display_id"),
+        rdpHost: s("rdp_host"),
+        rdpPort: n("rdp_port"),
+        rdpUser: s("rdp_user"),
+        ignoreCertificate: b("ignore_certificate"),
+      }),
+  },
+};
+
+/** The connect tools by tool name. */
+export const CONNECT_TOOL_CALLS: ReadonlyMap<string, ConnectTool> = new Map(
+  Object.values(CONNECT_TOOLS).map((tool) => [tool.definition.name, tool]),
+);

@@ -61,8 +61,8 @@
  * - MobileC only: `runToolShell` (a device shell command, or `{ command }`; `name`; its output is
  *   stored like a query's).
  *
- * Each platform-only item says which target sections' agents have it ({@link FlowItemSpec.targets}),
- * so an unknown flow key's message offers the script's own platform's keys.
+ * The items every agent has are {@link CORE_FLOW_ITEMS}; the others (`javascript`, the phones'
+ * items) are in ./platform_items.ts, and each platform says which of them its agents have.
  *
  * @module
  */
@@ -86,7 +86,7 @@ import {
   type Reader,
   text,
 } from "./value_readers.ts";
-import type { DriverRequestMethod, YamlAgent } from "./yaml_agent.ts";
+import type { YamlAgent } from "./yaml_agent.ts";
 import { assertFailedResult, runAssert, STATE_FLOW_ITEMS } from "./flow_items_state.ts";
 import type { SourcePosition, YamlNode } from "./yaml_parse.ts";
 
@@ -151,11 +151,6 @@ export interface FlowItemSpec {
   ) => { value: unknown; options: Record<string, unknown> };
   /** Calls the agent; resolves with the item's value (a result item's result). */
   readonly run: (agent: YamlAgent, item: ScriptFlowItem, signal?: AbortSignal) => Promise<unknown>;
-  /**
-   * The target sections whose agents have this item (`["web"]` for `javascript`,
-   * `["mobilea"]` for `runBridgeShell`); every target when left out.
-   */
-  readonly targets?: readonly string[];
 }
 
 /**
@@ -236,7 +231,7 @@ function oneLocate(required: boolean): NonNullable<FlowItemSpec["normalize"]> {
  * object: `runDriverRequest: { method, endpoint, data }`): `valueKey` is the text, the other
  * keys join the options, and a key given both in the mapping and beside it is an error.
  */
-function textOrParams(
+export function textOrParams(
   valueKey: string,
   fields: Record<string, Reader<unknown>>,
 ): NonNullable<FlowItemSpec["normalize"]> {
@@ -258,8 +253,6 @@ function textOrParams(
     return { value: own, options: { ...options, ...inner } };
   };
 }
-
-const PHONES = ["mobilea", "mobileb", "mobilec"];
 
 const act: FlowItemSpec = {
   value: prompt,
@@ -285,10 +278,10 @@ const extract = (method: "aiQuery" | "aiBoolean" | "aiNumber" | "aiString" | "ai
 });
 
 /**
- * The flow items of every agent, by flow key. Platform packages' items (later issues) are added
- * here with their agent method optional in {@link YamlAgent}.
+ * The flow items every agent has, by flow key. The items that need a method only some agents
+ * have are in ./platform_items.ts.
  */
-export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
+export const CORE_FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
   ai: act,
   aiAct: act,
   aiAction: act,
@@ -475,96 +468,6 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
     options: {},
     run: (_agent, item, signal) => sleep(item.value as number, signal),
   },
-  javascript: {
-    value: text,
-    targets: ["web"],
-    method: "evaluateJavaScript",
-    result: true,
-    options: {},
-    run: (agent, item) => agent.evaluateJavaScript!(item.value as string),
-  },
-  launch: {
-    value: text,
-    targets: PHONES,
-    method: "launch",
-    options: {},
-    run: (agent, item) => agent.launch!(item.value as string),
-  },
-  terminate: {
-    value: text,
-    targets: PHONES,
-    method: "terminate",
-    options: {},
-    run: (agent, item) => agent.terminate!(item.value as string),
-  },
-  runBridgeShell: {
-    value: text,
-    targets: ["mobilea"],
-    method: "runBridgeShell",
-    result: true,
-    options: { timeout: num({ above: 0, unit: "ms" }) },
-    normalize: textOrParams("command", { timeout: num({ above: 0, unit: "ms" }) }),
-    run: (agent, item) => {
-      const { timeout } = item.options as { timeout?: number };
-      return agent.runBridgeShell!(item.value as string, timeout === undefined ? {} : { timeout });
-    },
-  },
-  runDriverRequest: {
-    value: text,
-    targets: ["mobileb"],
-    method: "runDriverRequest",
-    result: true,
-    options: { method: oneOf("GET", "POST", "DELETE", "PUT"), data: jsonValue },
-    normalize: textOrParams("endpoint", {
-      method: oneOf("GET", "POST", "DELETE", "PUT"),
-      data: jsonValue,
-    }),
-    run: (agent, item) => {
-      const { method, data } = item.options as { method?: DriverRequestMethod; data?: unknown };
-      return agent.runDriverRequest!({
-        method: method ?? "GET",
-        endpoint: item.value as string,
-        ...(data !== undefined && { data }),
-      });
-    },
-  },
-  runToolShell: {
-    value: text,
-    targets: ["mobilec"],
-    method: "runToolShell",
-    result: true,
-    options: {},
-    normalize: textOrParams("command", {}),
-    run: (agent, item) => agent.runToolShell!(item.value as string),
-  },
-  appSwitcher: {
-    value: optional(text),
-    targets: ["mobileb"],
-    method: "appSwitcher",
-    options: {},
-    run: (agent) => agent.appSwitcher!(),
-  },
-  back: {
-    value: optional(text),
-    targets: ["mobilea", "mobilec"],
-    method: "back",
-    options: {},
-    run: (agent) => agent.back!(),
-  },
-  home: {
-    value: optional(text),
-    targets: PHONES,
-    method: "home",
-    options: {},
-    run: (agent) => agent.home!(),
-  },
-  recentApps: {
-    value: optional(text),
-    targets: ["mobilea", "mobilec"],
-    method: "recentApps",
-    options: {},
-    run: (agent) => agent.recentApps!(),
-  },
   recordToReport: {
     value: optional(text),
     method: "recordToReport",
@@ -576,23 +479,3 @@ export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
 
 /** The `name` option of result items. */
 export const NAME_OPTION: Reader<string> = text;
-
-/**
- * The option keys of each flow item, for tools (the command line's help and checks): every key
- * that may stand beside the flow key, `name` included for result items.
- */
-export const FLOW_ITEM_KEYS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-  Object.entries(FLOW_ITEMS).map((
-    [key, spec],
-  ) => [key, [...Object.keys(spec.options), ...(spec.result ? ["name"] : [])]]),
-);
-
-/**
- * The flow keys a script for `target` may use (`"web"`, `"mobilea"`, ...): the shared ones and
- * the target's own; every flow key without a target.
- */
-export function flowKeysFor(target?: string): string[] {
-  return Object.entries(FLOW_ITEMS)
-    .filter(([, spec]) => !target || !spec.targets || spec.targets.includes(target))
-    .map(([key]) => key);
-}

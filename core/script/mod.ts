@@ -7,6 +7,8 @@
  * - {@link parseScriptFile}: reads and checks a whole script file (tasks, `agent`, `web`);
  *   {@link runScriptTasks} then runs its tasks.
  * - {@link FLOW_ITEM_KEYS} and {@link SCRIPT_SECTION_KEYS}: the keys each part accepts.
+ * - {@link platformFlowItems} and {@link platformScripts}: how a device platform names the flow
+ *   items its agents add and builds its `run...Yaml` and {@link ScriptPlatform} from its section.
  *
  * Every problem is a {@link YamlScriptError} naming the file, line, column and key; a failing
  * flow item is a {@link YamlTaskError} with the original error as `cause`. The flow keys and
@@ -61,7 +63,9 @@ export type {
 export type { ScriptTask, ScriptTasks } from "./script_tasks.ts";
 export { runPlatformYaml } from "./platform_run.ts";
 export type { ExportedScript, ExportScriptOptions } from "./script_export.ts";
+export { platformScripts } from "./script_platform.ts";
 export type {
+  PlatformScripts,
   ScriptPlatform,
   ScriptPlatformAgent,
   ScriptPlatformRunOptions,
@@ -86,13 +90,15 @@ export {
   text,
 } from "./value_readers.ts";
 export type { NumberBounds, ReadContext, Reader } from "./value_readers.ts";
-export { FLOW_ITEM_KEYS } from "./flow_items.ts";
-export type { ScriptFlowItem } from "./flow_items.ts";
+export { FLOW_ITEM_KEYS, platformFlowItems } from "./platform_items.ts";
+export type { PlatformFlowKey } from "./platform_items.ts";
+export type { FlowItemSpec, NormalizeContext, ScriptFlowItem } from "./flow_items.ts";
 export { YamlScriptError, YamlTaskError } from "./script_errors.ts";
 export type { YamlScriptErrorLocation, YamlTaskErrorDetails } from "./script_errors.ts";
 export { interpolateEnvVars } from "./env_vars.ts";
 export type { EnvInterpolation, EnvLookup } from "./env_vars.ts";
 export type { DriverRequestMethod, YamlAgent } from "./yaml_agent.ts";
+export { parseYamlTree } from "./yaml_parse.ts";
 export type {
   SourcePosition,
   YamlEntry,

@@ -16,6 +16,7 @@ import {
 } from "./script_schema.ts";
 import type { ScriptSectionSchema } from "./script_sections.ts";
 import { text } from "./value_readers.ts";
+import { platformFlowItems } from "./platform_items.ts";
 
 const env = (name: string) => name === "SET" ? "yes" : undefined;
 
@@ -24,6 +25,7 @@ const PHONE: ScriptSectionSchema<{ deviceId?: string; launch?: string }> = {
   key: "mobileb",
   label: "MobileB",
   describe: "deviceId, launch",
+  items: platformFlowItems("launch", "terminate", "runDriverRequest", "appSwitcher", "home"),
   fields: { deviceId: text, launch: text },
 };
 

@@ -7,7 +7,7 @@
 
 import { errorMessage } from "../session/execution.ts";
 import { untrustedAgentRefusal } from "../device/powers.ts";
-import { FLOW_ITEMS } from "./flow_items.ts";
+import { FLOW_ITEMS } from "./platform_items.ts";
 import { readScriptTasks, type ScriptReadOptions } from "./script_schema.ts";
 import type { ScriptTasks } from "./script_tasks.ts";
 import {

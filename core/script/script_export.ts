@@ -25,7 +25,9 @@ import {
   noLocatorComment,
   RECORDED_CALLS,
 } from "./export_items.ts";
-import { FLOW_ITEMS } from "./flow_items.ts";
+import { FLOW_ITEMS } from "./platform_items.ts";
+import { FORMER_WEB_KEYS, WEB_SECTION_KEY } from "./script_sections.ts";
+import { PLATFORM_SECTION_KEYS } from "../device/platform_sections.ts";
 
 type YamlModule = typeof import("yaml");
 type YamlDoc = import("yaml").Document;
@@ -157,13 +159,11 @@ function variablesOf(w: Writing, script?: JournalScript): Map<string, string> {
 /** Rewrites the relative paths of the target sections from `from` to `to`. */
 async function relocatePaths(w: Writing, from: string, to: string): Promise<void> {
   const path = await nodePath();
+  const webPaths = ["serve", "cookie", "output", "downloadPath", "unstableLogContent"];
   const keys: Record<string, readonly string[]> = {
-    web: ["serve", "cookie", "output"],
-    target: ["serve", "cookie", "output"],
-    mobilea: ["output"],
-    mobileb: ["output"],
-    mobilec: ["output"],
-    computer: ["output"],
+    [WEB_SECTION_KEY]: webPaths,
+    ...Object.fromEntries(Object.keys(FORMER_WEB_KEYS).map((key) => [key, webPaths])),
+    ...Object.fromEntries(PLATFORM_SECTION_KEYS.map((key) => [key, ["output"]])),
   };
   for (const [section, names] of Object.entries(keys)) {
     const node = w.doc.get(section, true);

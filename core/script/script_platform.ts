@@ -8,7 +8,14 @@
  */
 
 import type { AgentOptions } from "../session/options.ts";
-import type { RunPlatformYamlResult } from "./platform_run.ts";
+import type { FlowItemSpec } from "./flow_items.ts";
+import {
+  type PlatformYamlAgent,
+  runPlatformYaml,
+  type RunPlatformYamlOptions,
+  type RunPlatformYamlResult,
+} from "./platform_run.ts";
+import type { ScriptSectionSchema } from "./script_sections.ts";
 import type { ScriptTrustOptions } from "./script_trust.ts";
 import type { ExportedScript, ExportScriptOptions } from "./script_export.ts";
 
@@ -46,6 +53,8 @@ export interface ScriptPlatform {
   readonly packageName: string;
   /** The runner's public name, named in messages, e.g. `"runMobileAYaml"`. */
   readonly runnerName: string;
+  /** The flow items this platform's agents add to the shared ones (`launch`, `back`, ...). */
+  readonly items: Readonly<Record<string, FlowItemSpec>>;
   /**
    * Runs one script file of this platform: creates the agent from the section, runs the tasks and
    * destroys the agent.
@@ -58,4 +67,53 @@ export interface ScriptPlatform {
    * `YamlTaskError`).
    */
   run(script: string, options: ScriptPlatformRunOptions): Promise<RunPlatformYamlResult>;
+}
+
+/** A platform's script runner and its {@link ScriptPlatform}, as {@link platformScripts} builds them. */
+export interface PlatformScripts<A, O> {
+  /** The platform's `run...Yaml` (see `runPlatformYaml` for what it does, returns and throws). */
+  run(script: string, options?: RunPlatformYamlOptions<A, O>): Promise<RunPlatformYamlResult>;
+  /** The same runner for tools that run script files of every platform (`sdk run`). */
+  platform: ScriptPlatform;
+}
+
+/**
+ * Builds a device platform's script runner (its `run...Yaml`) and its {@link ScriptPlatform} from
+ * its section schema, what every phone package's `yaml.ts` would otherwise repeat.
+ *
+ * @param schema the platform's section: key, name, readers and the flow items it adds.
+ * @param packageName the package, named in messages, e.g. `"@sdk/mobilea"`.
+ * @param runnerName the runner's public name, named in messages, e.g. `"runMobileAYaml"`.
+ * @param createAgent creates the agent from the section, the agent options of the script's
+ * `agent` section, and the caller's `agentOptions` (which outrank both).
+ * @returns the runner and the platform; the runner throws what `runPlatformYaml` throws.
+ */
+export function platformScripts<
+  S extends Record<string, unknown>,
+  A extends PlatformYamlAgent & ScriptPlatformAgent,
+  O,
+>(
+  schema: ScriptSectionSchema<S>,
+  packageName: string,
+  runnerName: string,
+  createAgent: (section: S, agentOptions: AgentOptions, callerOptions: O | undefined) => Promise<A>,
+): PlatformScripts<A, O> {
+  const run = (script: string, options: RunPlatformYamlOptions<A, O> = {}) =>
+    runPlatformYaml(
+      schema,
+      script,
+      options,
+      (section, agentOptions) => createAgent(section, agentOptions, options.agentOptions),
+    );
+  return {
+    run,
+    platform: {
+      section: schema.key,
+      packageName,
+      runnerName,
+      items: schema.items ?? {},
+      // A tool's agent options are agent options, which every platform's options include.
+      run: (script, options) => run(script, options as RunPlatformYamlOptions<A, O>),
+    },
+  };
 }

@@ -32,7 +32,7 @@ import type { EnvLookup } from "./env_vars.ts";
 import { envRefusal, type ScriptTrustOptions } from "./script_trust.ts";
 import { checkUntrustedScript } from "./untrusted_check.ts";
 import { scriptErrors, YamlScriptError } from "./script_errors.ts";
-import { flowKeysFor } from "./flow_items.ts";
+import { flowKeysWith, platformFlowItems } from "./platform_items.ts";
 import {
   AGENT_SECTION_KEYS,
   FORMER_WEB_KEYS,
@@ -42,8 +42,10 @@ import {
   type ScriptAgentOptions,
   type ScriptSectionSchema,
   type ScriptWebTarget,
+  WEB_SECTION_KEY,
   WEB_SECTION_KEYS,
 } from "./script_sections.ts";
+import { PLATFORM_SECTION_KEYS } from "../device/platform_sections.ts";
 import { readTasks, type ScriptTasks, TASK_KEYS } from "./script_tasks.ts";
 import {
   childAt,
@@ -108,19 +110,17 @@ export interface ScriptFileReadOptions extends ScriptTrustOptions {
 
 const isFormerWebKey = (key: string) => Object.hasOwn(FORMER_WEB_KEYS, key);
 
+/** The flow items a web script adds to the shared ones: web agents run JavaScript in the page. */
+const WEB_ITEMS = platformFlowItems("javascript");
+
 /** Target sections this version runs. */
-export const TARGET_SECTIONS: readonly string[] = ["web"];
+export const TARGET_SECTIONS: readonly string[] = [WEB_SECTION_KEY];
 
 /**
  * Target sections of device platforms, each read and run by its platform package's
- * `run...Yaml` (`mobilea`: `runMobileAYaml` of `@sdk/mobilea`, ...), not by {@link parseScriptFile}.
+ * `run...Yaml` (a phone's `runMobileAYaml`, ...), not by {@link parseScriptFile}.
  */
-export const PLATFORM_TARGET_SECTIONS: readonly string[] = [
-  "mobilea",
-  "mobileb",
-  "mobilec",
-  "computer",
-];
+export const PLATFORM_TARGET_SECTIONS: readonly string[] = PLATFORM_SECTION_KEYS;
 
 /**
  * The keys of each part of a script, for tools (the command line's help and checks): the top
@@ -198,8 +198,8 @@ async function readTop(
       { fileName: at.fileName, ...(node?.pos ?? { line: 1, column: 1 }) },
     );
   }
-  const webEntries = node.entries.filter((e) => e.key === "web" || isFormerWebKey(e.key));
-  const hasWeb = webEntries.some((e) => e.key === "web");
+  const webEntries = node.entries.filter((e) => e.key === WEB_SECTION_KEY || isFormerWebKey(e.key));
+  const hasWeb = webEntries.some((e) => e.key === WEB_SECTION_KEY);
   const former = webEntries.find((e) => isFormerWebKey(e.key));
   for (const entry of node.entries) {
     collect(at, () => {
@@ -238,7 +238,7 @@ async function readTop(
   }
   const section = (key: string) =>
     node.entries.find((e) => e.key === key)?.value ??
-      (key === "web" ? former?.value : undefined);
+      (key === WEB_SECTION_KEY ? former?.value : undefined);
   return { node, section };
 }
 
@@ -309,7 +309,7 @@ export function parseScriptFile(
   options: ScriptFileReadOptions = {},
 ): Promise<ScriptFile> {
   const variables = new Map<string, string>();
-  const at = topContext({ ...options, fileName }, flowKeysFor("web"), variables);
+  const at = topContext({ ...options, fileName }, flowKeysWith(WEB_ITEMS), variables);
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
     if (options.untrusted) await checkUntrustedScript(node, at, options);
@@ -325,7 +325,7 @@ export function parseScriptFile(
           ));
       }
     }
-    const web = collect(at, () => readWebSection(section("web"), at, node.pos))!;
+    const web = collect(at, () => readWebSection(section(WEB_SECTION_KEY), at, node.pos))!;
     const agent = collect(at, () => readAgentSection(section("agent"), at)) ?? {};
     const tasks = collect(at, () => readTasks(node, at)) ?? [];
     return { fileName: at.fileName, tasks, source: content, variables, target: "web", web, agent };
@@ -351,7 +351,7 @@ export async function scriptTargetOf(
     TARGET_SECTIONS.includes(e.key) || PLATFORM_TARGET_SECTIONS.includes(e.key) ||
     isFormerWebKey(e.key)
   )?.key;
-  return key !== undefined && isFormerWebKey(key) ? "web" : key;
+  return key !== undefined && isFormerWebKey(key) ? WEB_SECTION_KEY : key;
 }
 
 /**
@@ -375,7 +375,7 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
   options: ScriptFileReadOptions = {},
 ): Promise<PlatformScriptFile<S>> {
   const variables = new Map<string, string>();
-  const at = topContext({ ...options, fileName }, flowKeysFor(schema.key), variables);
+  const at = topContext({ ...options, fileName }, flowKeysWith(schema.items ?? {}), variables);
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
     if (options.untrusted) {

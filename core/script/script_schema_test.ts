@@ -1,6 +1,6 @@
 import { test } from "../../tests/helpers/test.ts";
 import assert from "node:assert/strict";
-import { FLOW_ITEM_KEYS } from "./flow_items.ts";
+import { FLOW_ITEM_KEYS } from "./platform_items.ts";
 import { YamlScriptError } from "./script_errors.ts";
 import { parseScriptFile, parseScriptTasks, SCRIPT_SECTION_KEYS } from "./script_schema.ts";
 

@@ -28,6 +28,7 @@ import {
   text,
 } from "./value_readers.ts";
 import type { SourcePosition, YamlMapNode, YamlNode } from "./yaml_parse.ts";
+import type { FlowItemSpec } from "./flow_items.ts";
 
 /**
  * The `web` target section: the page a tool such as the command line opens before the tasks.
@@ -90,7 +91,31 @@ export interface ScriptWebTarget {
    * writes `<run dir>/output/unstableLogContent.json`, a path writes there.
    */
   unstableLogContent?: boolean | string;
+  /**
+   * Run in your own Chrome through the extension bridge (spec 3.4, docs/bridge.md) instead of a
+   * browser of the tool's: `newTabWithUrl` opens `url` in a new tab, `currentTab` drives the
+   * active tab where it is (`url` is not opened). `false` (default): the tool's browser.
+   */
+  bridgeMode?: false | "newTabWithUrl" | "currentTab";
+  /** With `bridgeMode`: close the tab the bridge opened when the script ends. Default `false`. */
+  closeNewTabsAfterDisconnect?: boolean;
 }
+
+/** Keys of the `web` section that set up a browser of the tool's, not your own Chrome's. */
+const NOT_WITH_BRIDGE = [
+  "viewportWidth",
+  "viewportHeight",
+  "deviceScaleFactor",
+  "userAgent",
+  "cookie",
+  "cdpEndpoint",
+  "chromeArgs",
+  "extraHTTPHeaders",
+  "acceptInsecureCerts",
+  "downloadPath",
+  "headless",
+  "autoFollowNewPage",
+];
 
 /**
  * The `agent` section: the agent options (spec 2.1) that are plain data, as `AgentOptions` types
@@ -151,6 +176,12 @@ export interface ScriptSectionSchema<S extends Record<string, unknown>> {
   /** What the section holds, for the message when it is not a mapping: `"deviceId, launch, ..."`. */
   readonly describe: string;
   /**
+   * The flow items the platform's agents add to the shared ones (`platformFlowItems("launch",
+   * "back", ...)`): the keys an unknown flow key's message offers besides the shared ones. None
+   * when left out.
+   */
+  readonly items?: Readonly<Record<string, FlowItemSpec>>;
+  /**
    * What an untrusted script may not set in the section (docs/security.md, "Running scripts you
    * did not write").
    */
@@ -201,6 +232,10 @@ const webFields: { [K in keyof ScriptWebTarget]-?: Reader<ScriptWebTarget[K]> } 
   headless: bool,
   autoFollowNewPage: bool,
   unstableLogContent: either(bool, text),
+  bridgeMode: either(bool, oneOf("newTabWithUrl", "currentTab")) as Reader<
+    false | "newTabWithUrl" | "currentTab"
+  >,
+  closeNewTabsAfterDisconnect: bool,
 };
 
 const contextFields: { [K in "default" | AIContextApiName]-?: Reader<string> } = {
@@ -273,6 +308,9 @@ export const WEB_SECTION_KEYS: readonly string[] = Object.keys(webFields);
 /** The keys of the `agent` section. */
 export const AGENT_SECTION_KEYS: readonly string[] = Object.keys(agentFields);
 
+/** The key of the web section, the target section core reads itself ({@link readWebSection}). */
+export const WEB_SECTION_KEY = "web";
+
 /**
  * Reads and checks the `web` section: a mapping with `url`, an absolute URL unless `serve` is
  * given. `scriptPos` is where the script starts, named when the section is missing.
@@ -284,18 +322,19 @@ export function readWebSection(
 ): ScriptWebTarget {
   if (webNode === undefined) {
     failAt(
-      childAt(at, "web", "the script"),
+      childAt(at, WEB_SECTION_KEY, "the script"),
       scriptPos,
       "the script needs a target section: 'web' with the 'url' of the page to open",
     );
   }
-  const webAt = childAt(at, "web", "the script");
+  const webAt = childAt(at, WEB_SECTION_KEY, "the script");
   if (webNode.kind !== "map") {
     failAt(webAt, webNode.pos, `'web' must be a mapping with 'url': got ${describeNode(webNode)}`);
   }
   const web = readMapping(webNode, webAt, "the web section", webFields, [
     "url",
   ]) as unknown as ScriptWebTarget;
+  checkBridgeMode(web, webNode, webAt);
   // A 'url' that could not be read is reported already.
   if (web.url !== undefined && web.serve === undefined && !URL.canParse(web.url)) {
     const urlEntry = webNode.entries.find((e) => e.key === "url")!;
@@ -337,6 +376,38 @@ function checkWebCombinations(web: ScriptWebTarget, node: YamlMapNode, at: ReadC
       "'forceSameTabNavigation: true' keeps links in the current tab and 'autoFollowNewPage: " +
         "true' follows the tabs they open: keep one",
     );
+  }
+}
+
+/**
+ * `bridgeMode` is `false` or a mode (`true` says neither which), and it drives your own Chrome:
+ * the keys that set up a browser of the tool's do not apply.
+ */
+function checkBridgeMode(
+  web: ScriptWebTarget,
+  webNode: YamlNode & { kind: "map" },
+  at: ReadContext,
+) {
+  const entry = (key: string) => webNode.entries.find((e) => e.key === key)!;
+  if ((web.bridgeMode as unknown) === true) {
+    collect(at, () =>
+      failAt(
+        childAt(at, "bridgeMode", "the web section"),
+        entry("bridgeMode").value.pos,
+        "'bridgeMode' is newTabWithUrl (open 'url' in a new tab of your Chrome), currentTab " +
+          "(drive its active tab) or false: got true",
+      ));
+  }
+  if (typeof web.bridgeMode !== "string") return;
+  for (const key of NOT_WITH_BRIDGE) {
+    if (web[key as keyof ScriptWebTarget] === undefined) continue;
+    collect(at, () =>
+      failAt(
+        childAt(at, key, "the web section"),
+        entry(key).keyPos,
+        `'${key}' sets up a browser of sdk run's, and 'bridgeMode' runs in your own Chrome: ` +
+          `remove one of them`,
+      ));
   }
 }
 

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { FLOW_ITEM_KEYS, FLOW_ITEMS, NAME_OPTION, type ScriptFlowItem } from "./flow_items.ts";
+import { NAME_OPTION, type ScriptFlowItem } from "./flow_items.ts";
+import { FLOW_ITEM_KEYS, FLOW_ITEMS } from "./platform_items.ts";
 import {
   bool,
   childAt,

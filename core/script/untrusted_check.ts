@@ -22,7 +22,7 @@
 
 import { cwd, nodePath, realPathInfo } from "../runtime/runtime.ts";
 import { interpolateEnvVars } from "./env_vars.ts";
-import { FORMER_WEB_KEYS, type ScriptSectionSchema } from "./script_sections.ts";
+import { FORMER_WEB_KEYS, type ScriptSectionSchema, WEB_SECTION_KEY } from "./script_sections.ts";
 import type { ScriptTrustOptions } from "./script_trust.ts";
 import { childAt, collect, failAt, type ReadContext } from "./value_readers.ts";
 import type { SourcePosition, YamlMapNode, YamlNode } from "./yaml_parse.ts";
@@ -79,7 +79,7 @@ export async function checkUntrustedScript(
     const sectionAt = childAt(at, entry.key, "the script");
     if (entry.key === "tasks") await checkTasks(entry.value, scope);
     else if (entry.key === "agent") await checkAgent(entry.value, sectionAt, scope);
-    else if (entry.key === "web" || Object.hasOwn(FORMER_WEB_KEYS, entry.key)) {
+    else if (entry.key === WEB_SECTION_KEY || Object.hasOwn(FORMER_WEB_KEYS, entry.key)) {
       await checkWeb(entry.value, sectionAt, scope);
     } else if (platform && entry.key === platform.key) {
       await checkPlatform(entry.value, sectionAt, scope, platform);
@@ -288,6 +288,13 @@ async function checkWeb(web: YamlNode, at: ReadContext, scope: CheckScope): Prom
         keyAt,
         entry.keyPos,
         `'${entry.key}' of an untrusted script ${REFUSED_WEB_KEYS[entry.key]}`,
+      );
+    } else if (entry.key === "bridgeMode" && textOf(entry.value, scope) !== "false") {
+      refuse(
+        keyAt,
+        entry.keyPos,
+        `'bridgeMode' drives your own Chrome, with your logins and cookies: an untrusted script ` +
+          `may not use it`,
       );
     }
   }

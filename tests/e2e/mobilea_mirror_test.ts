@@ -33,6 +33,7 @@ import { type AdbFront, startAdbFront } from "@sdk/mobilea/testing";
 import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
+import { phoneAgent } from "../helpers/phone.ts";
 
 const NOTES = "com.example.notes";
 const WIDTH = 1080;
@@ -182,16 +183,15 @@ test("maxSize scales mirror frames; a tap located on a mirror screenshot lands o
       return box && { left: box.x, top: box.y, width: box.width, height: box.height };
     },
   };
-  const model = await startTestModel({ script, imagePixelsPerCssPixel: DENSITY / shrink });
-  models.push(model);
-  const device = mirrorDevice({ mirrorConfig: { maxSize } });
-  const agent = new MobileAAgent(device, {
-    modelConfig: model.modelConfig(),
-    waitAfterAction: 50,
-    generateReport: false,
-    autoPrintReportMsg: false,
-  });
-  agents.push(agent);
+  const { agent, model, device } = await phoneAgent(
+    { density: DENSITY, models, agents },
+    script,
+    shrink,
+    (agentOptions) => {
+      const device = mirrorDevice({ mirrorConfig: { maxSize } });
+      return { device, agent: new MobileAAgent(device, agentOptions) };
+    },
+  );
   const box = await page.locator("#note-7").boundingBox();
   assert.ok(box);
   await agent.aiTap("Note 7");

@@ -35,7 +35,6 @@ import {
   MobileADevice,
   type MobileADeviceOptions,
 } from "@sdk/mobilea";
-import { startTestModel } from "@sdk/core/testing";
 import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
 import { startVirtualPhone, type VirtualPhone } from "@sdk/web/testing";
 import { type AdbFront, startAdbFront } from "@sdk/mobilea/testing";
@@ -48,6 +47,7 @@ import {
   locateBy,
   NOTES_TASK_OUTPUT,
   notesTaskPlanner,
+  phoneAgent,
   phoneBox,
 } from "../helpers/phone.ts";
 
@@ -64,6 +64,7 @@ let front: AdbFront;
 let server: PrivateAdbServer;
 const models: TestModel[] = [];
 const agents: MobileAAgent[] = [];
+const KIT = { density: DENSITY, models, agents };
 
 /** Runs `adb -P <private server port> ...args`; stdout as text. */
 async function adb(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -138,27 +139,18 @@ async function freshNotes(): Promise<void> {
   await waitFor(() => page().url().endsWith("index.html"), "the notes list");
 }
 
-async function mobileAgent(
+function mobileAgent(
   script: TestModelScript,
   options: MobileAAgentOptions & MobileADeviceOptions & { serial?: string } = {},
 ): Promise<{ agent: MobileAAgent; model: TestModel; device: MobileADevice }> {
   const { serial, ...rest } = options;
-  const shrink = rest.screenshotShrinkFactor ?? 1;
-  const model = await startTestModel({ script, imagePixelsPerCssPixel: DENSITY / shrink });
-  models.push(model);
-  const device = new MobileADevice(serial ?? front.serial, {
-    remoteBridgePort: server.port,
-    ...rest,
+  return phoneAgent(KIT, script, rest.screenshotShrinkFactor, (agentOptions) => {
+    const device = new MobileADevice(serial ?? front.serial, {
+      remoteBridgePort: server.port,
+      ...rest,
+    });
+    return { device, agent: new MobileAAgent(device, { ...agentOptions, ...rest }) };
   });
-  const agent = new MobileAAgent(device, {
-    modelConfig: model.modelConfig(),
-    waitAfterAction: 50,
-    generateReport: false,
-    autoPrintReportMsg: false,
-    ...rest,
-  });
-  agents.push(agent);
-  return { agent, model, device };
 }
 
 for (const shrink of [1, 3]) {

@@ -28,7 +28,6 @@ import {
   type MobileBDeviceOptions,
 } from "@sdk/mobileb";
 import { ConnectionError, InvalidStateError, ToolError } from "@sdk/core";
-import { startTestModel } from "@sdk/core/testing";
 import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
 import {
   BROWSER_PACKAGE,
@@ -46,7 +45,7 @@ import { imageSizeFromDataUri } from "../../core/image/size.ts";
 import { freePort } from "../helpers/free_port.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
-import { locateBy, phoneBox } from "../helpers/phone.ts";
+import { locateBy, phoneAgent, phoneBox } from "../helpers/phone.ts";
 
 const NOTES = "com.example.notes";
 const SETTINGS = "com.example.settings";
@@ -64,6 +63,7 @@ let phone: VirtualPhone;
 let front: WdaFront;
 const models: TestModel[] = [];
 const agents: MobileBAgent[] = [];
+const KIT = { density: SCALE, models, agents };
 
 function phoneApps(url: string) {
   return {
@@ -122,28 +122,19 @@ async function freshNotes(target: VirtualPhone = phone): Promise<void> {
   await waitFor(() => page(target).url().endsWith("index.html"), "the notes list");
 }
 
-async function mobileAgent(
+function mobileAgent(
   script: TestModelScript,
   options: MobileBAgentOptions & MobileBDeviceOptions = {},
 ): Promise<{ agent: MobileBAgent; model: TestModel; device: MobileBDevice }> {
-  const shrink = options.screenshotShrinkFactor ?? 1;
-  const model = await startTestModel({ script, imagePixelsPerCssPixel: SCALE / shrink });
-  models.push(model);
-  const device = new MobileBDevice({
-    driverHost: "127.0.0.1",
-    driverPort: front.port,
-    driverMjpegPort: front.mjpegPort,
-    ...options,
+  return phoneAgent(KIT, script, options.screenshotShrinkFactor, (agentOptions) => {
+    const device = new MobileBDevice({
+      driverHost: "127.0.0.1",
+      driverPort: front.port,
+      driverMjpegPort: front.mjpegPort,
+      ...options,
+    });
+    return { device, agent: new MobileBAgent(device, { ...agentOptions, ...options }) };
   });
-  const agent = new MobileBAgent(device, {
-    modelConfig: model.modelConfig(),
-    waitAfterAction: 50,
-    generateReport: false,
-    autoPrintReportMsg: false,
-    ...options,
-  });
-  agents.push(agent);
-  return { agent, model, device };
 }
 
 /** The fingers of the touch events the phone got since `from` (an index into its inputs). */

@@ -32,7 +32,6 @@ import {
   MobileCDevice,
   type MobileCDeviceOptions,
 } from "@sdk/mobilec";
-import { startTestModel } from "@sdk/core/testing";
 import type { TargetBox, TestModel, TestModelScript } from "@sdk/core/testing";
 import {
   BROWSER_PACKAGE,
@@ -48,6 +47,7 @@ import {
   locateBy,
   NOTES_TASK_OUTPUT,
   notesTaskPlanner,
+  phoneAgent,
   phoneBox,
 } from "../helpers/phone.ts";
 
@@ -63,6 +63,7 @@ let phone: VirtualPhone;
 let front: HdcFront;
 const models: TestModel[] = [];
 const agents: MobileCAgent[] = [];
+const KIT = { density: DENSITY, models, agents };
 
 async function waitFor(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -129,27 +130,18 @@ async function openNote(id: number): Promise<void> {
   await waitFor(async () => await page().locator("#note-text").isVisible(), "the text field");
 }
 
-async function mobileAgent(
+function mobileAgent(
   script: TestModelScript,
   options: MobileCAgentOptions & MobileCDeviceOptions & { deviceId?: string } = {},
 ): Promise<{ agent: MobileCAgent; model: TestModel; device: MobileCDevice }> {
   const { deviceId, ...rest } = options;
-  const shrink = rest.screenshotShrinkFactor ?? 1;
-  const model = await startTestModel({ script, imagePixelsPerCssPixel: DENSITY / shrink });
-  models.push(model);
-  const device = new MobileCDevice(deviceId ?? front.connectKey, {
-    toolPath: front.toolPath,
-    ...rest,
+  return phoneAgent(KIT, script, rest.screenshotShrinkFactor, (agentOptions) => {
+    const device = new MobileCDevice(deviceId ?? front.connectKey, {
+      toolPath: front.toolPath,
+      ...rest,
+    });
+    return { device, agent: new MobileCAgent(device, { ...agentOptions, ...rest }) };
   });
-  const agent = new MobileCAgent(device, {
-    modelConfig: model.modelConfig(),
-    waitAfterAction: 50,
-    generateReport: false,
-    autoPrintReportMsg: false,
-    ...rest,
-  });
-  agents.push(agent);
-  return { agent, model, device };
 }
 
 /** The uitest commands the SDK ran, newest last (`click 123 456`, `keyEvent Back`, ...). */

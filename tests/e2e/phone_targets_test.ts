@@ -39,7 +39,7 @@ import { startHdcFront } from "@sdk/mobilec/testing";
 import { type PrivateAdbServer, startPrivateAdbServer } from "../helpers/adb.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { serveStatic, type StaticServer } from "../helpers/static_server.ts";
-import { phoneBox } from "../helpers/phone.ts";
+import { PHONE_AGENT_OPTIONS, phoneBox } from "../helpers/phone.ts";
 
 const INBOX = "com.example.inbox";
 
@@ -66,8 +66,6 @@ const models: TestModel[] = [];
 const agents: Agent[] = [];
 const timings: Record<string, number> = {};
 
-const AGENT_OPTIONS = { waitAfterAction: 50, generateReport: false, autoPrintReportMsg: false };
-
 async function phoneOf(width: number, height: number, density: number): Promise<VirtualPhone> {
   return await startVirtualPhone({
     browser,
@@ -93,7 +91,7 @@ before(async () => {
     phone: a,
     device: deviceA() as Rig["device"],
     agent: (model) =>
-      new MobileAAgent(deviceA(), { modelConfig: model.modelConfig(), ...AGENT_OPTIONS }),
+      new MobileAAgent(deviceA(), { modelConfig: model.modelConfig(), ...PHONE_AGENT_OPTIONS }),
     kinds: { text: "android.widget.TextView", button: "android.widget.Button" },
     close: () => adbFront.close(),
   });
@@ -111,7 +109,7 @@ before(async () => {
     phone: b,
     device: deviceB(),
     agent: (model) =>
-      new MobileBAgent(deviceB(), { modelConfig: model.modelConfig(), ...AGENT_OPTIONS }),
+      new MobileBAgent(deviceB(), { modelConfig: model.modelConfig(), ...PHONE_AGENT_OPTIONS }),
     kinds: { text: "XCUIElementTypeStaticText", button: "XCUIElementTypeButton" },
     close: () => wda.close(),
   });
@@ -124,7 +122,7 @@ before(async () => {
     phone: c,
     device: deviceC(),
     agent: (model) =>
-      new MobileCAgent(deviceC(), { modelConfig: model.modelConfig(), ...AGENT_OPTIONS }),
+      new MobileCAgent(deviceC(), { modelConfig: model.modelConfig(), ...PHONE_AGENT_OPTIONS }),
     kinds: { text: "Text", button: "Button" },
     close: () => hdc.close(),
   });

@@ -59,6 +59,29 @@ export async function measure(page: Page, selector: string, timeout = 5000): Pro
   return { left: box.x, top: box.y, width: box.width, height: box.height };
 }
 
+/**
+ * The boxes of elements of a fixture app page at 1280 x 800, measured in a Chromium of their own
+ * (closed again), for test models that answer for a page they cannot see (`sdk run`'s).
+ *
+ * @param file the page, e.g. `"actions.html"`.
+ * @param selectors one Playwright selector per element.
+ * @returns the boxes, in the selectors' order.
+ */
+export async function measureFixture(file: string, selectors: string[]): Promise<TargetBox[]> {
+  const browser = await launchChromium();
+  const app = await serveStatic(FIXTURE_APP_DIR);
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${app.url}${file}`);
+    const boxes: TargetBox[] = [];
+    for (const selector of selectors) boxes.push(await measure(page, selector));
+    return boxes;
+  } finally {
+    await browser.close();
+    await app.close();
+  }
+}
+
 /** The browser and fixture app of a test file, from {@link useFixtureApp}. */
 export interface FixtureApp {
   /** The headless Chromium, launched before the file's tests. */

@@ -21,7 +21,7 @@ import { startWdaFront } from "@sdk/mobileb/testing";
 import { startHdcFront } from "@sdk/mobilec/testing";
 import { startPrivateAdbServer } from "./adb.ts";
 import { serveStatic } from "./static_server.ts";
-import { phoneBox } from "./phone.ts";
+import { PHONE_AGENT_OPTIONS, phoneBox } from "./phone.ts";
 
 /** The inbox app's package. */
 export const INBOX = "com.example.inbox";
@@ -49,8 +49,6 @@ export interface InboxPhones {
   close(): Promise<void>;
 }
 
-const AGENT_OPTIONS = { waitAfterAction: 50, generateReport: false, autoPrintReportMsg: false };
-
 /** Starts the three phones on `browser`, each showing the inbox. */
 export async function startInboxPhones(browser: Browser): Promise<InboxPhones> {
   const apps = await serveStatic(fileURLToPath(new URL("../fixtures/mobile/", import.meta.url)));
@@ -74,7 +72,7 @@ export async function startInboxPhones(browser: Browser): Promise<InboxPhones> {
   };
   const options = (model: TestModel, extra: Partial<AgentOptions> = {}) => ({
     modelConfig: model.modelConfig(),
-    ...AGENT_OPTIONS,
+    ...PHONE_AGENT_OPTIONS,
     ...extra,
   });
   // MobileA: 1080 x 2400 at 420 dpi, through a private real adb server.

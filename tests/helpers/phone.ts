@@ -1,14 +1,62 @@
 /**
- * What the phone tests share: measuring an element on the virtual phone's screen for the test
- * model, locating by a map of descriptions to selectors, the phone's last input of a kind, and the
- * planner of the notes fixture's two-screen task.
+ * What the phone tests share: an agent over a simulated phone with its own test model, measuring
+ * an element on the virtual phone's screen for the test model, locating by a map of descriptions
+ * to selectors, the phone's last input of a kind, and the planner of the notes fixture's
+ * two-screen task.
  *
  * @module
  */
 
 import assert from "node:assert/strict";
-import type { PlanReply, TargetBox } from "@sdk/core/testing";
+import {
+  type PlanReply,
+  startTestModel,
+  type TargetBox,
+  type TestModel,
+  type TestModelScript,
+} from "@sdk/core/testing";
 import type { VirtualPhone } from "@sdk/web/testing";
+
+/** The agent options of a phone test: short waits, no report, nothing printed. */
+export const PHONE_AGENT_OPTIONS = {
+  waitAfterAction: 50,
+  generateReport: false,
+  autoPrintReportMsg: false,
+} as const;
+
+/** What a test file keeps of its phone agents: the phone's density and what to close after. */
+export interface PhoneAgentKit<A> {
+  /** Device pixels per CSS pixel of the virtual phone. */
+  density: number;
+  /** The test models started, closed by the file's `after`. */
+  models: TestModel[];
+  /** The agents made, destroyed by the file's `after`. */
+  agents: A[];
+}
+
+/**
+ * An agent over a simulated phone, with a test model of its own that scales its boxes to the
+ * screenshot (`density`, shrunk by `shrink`, the device's `screenshotShrinkFactor`). `create`
+ * builds the device and its agent from {@link PHONE_AGENT_OPTIONS} and the model's config; the
+ * model and the agent go into `kit`, for the file's `after` to close.
+ */
+export async function phoneAgent<D, A>(
+  kit: PhoneAgentKit<A>,
+  script: TestModelScript,
+  shrink: number | undefined,
+  create: (
+    agentOptions: typeof PHONE_AGENT_OPTIONS & { modelConfig: Record<string, string> },
+  ) => { device: D; agent: A },
+): Promise<{ agent: A; model: TestModel; device: D }> {
+  const model = await startTestModel({
+    script,
+    imagePixelsPerCssPixel: kit.density / (shrink ?? 1),
+  });
+  kit.models.push(model);
+  const { device, agent } = create({ modelConfig: model.modelConfig(), ...PHONE_AGENT_OPTIONS });
+  kit.agents.push(agent);
+  return { agent, model, device };
+}
 
 /**
  * An element's box on the phone's screen now, in CSS pixels of its page (what the test model
