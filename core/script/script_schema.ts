@@ -32,7 +32,7 @@ import type { EnvLookup } from "./env_vars.ts";
 import { envRefusal, type ScriptTrustOptions } from "./script_trust.ts";
 import { checkUntrustedScript } from "./untrusted_check.ts";
 import { scriptErrors, YamlScriptError } from "./script_errors.ts";
-import { flowKeysWith, platformFlowItems } from "./platform_items.ts";
+import { flowAliasesOf, flowKeysWith, platformFlowItems } from "./platform_items.ts";
 import {
   AGENT_SECTION_KEYS,
   FORMER_WEB_KEYS,
@@ -146,6 +146,7 @@ function topContext(
   options: ScriptReadOptions,
   flowKeys?: readonly string[],
   variables = new Map<string, string>(),
+  flowAliases?: Readonly<Record<string, string>>,
 ): ReadContext {
   const env = options.env ?? getEnv;
   return {
@@ -161,6 +162,7 @@ function topContext(
     owner: "the script",
     errors: { list: [] },
     ...(flowKeys && { flowKeys }),
+    ...(flowAliases && { flowAliases }),
   };
 }
 
@@ -375,7 +377,12 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
   options: ScriptFileReadOptions = {},
 ): Promise<PlatformScriptFile<S>> {
   const variables = new Map<string, string>();
-  const at = topContext({ ...options, fileName }, flowKeysWith(schema.items ?? {}), variables);
+  const at = topContext(
+    { ...options, fileName },
+    flowKeysWith(schema.items ?? {}),
+    variables,
+    flowAliasesOf(schema.items),
+  );
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
     if (options.untrusted) {

@@ -101,7 +101,6 @@ mobilea:
     My Settings: ${SETTINGS}
 agent:
   waitAfterAction: 50
-  testId: notes-1
 tasks:
   - name: open a note
     flow:
@@ -338,4 +337,18 @@ tasks:
     path: "/data/local/tmp/elsewhere.jar",
     version: "3.3.3",
   });
+});
+
+test("the peer SDK's system-button names run as the items: MobileAHomeButton, MobileARecentAppsButton, MobileABackButton", async () => {
+  let agent: MobileAAgent | undefined;
+  await runMobileAYaml(
+    `mobilea:\n  deviceId: ${front.serial}\ntasks:\n  - name: buttons\n    flow:\n` +
+      "      - MobileAHomeButton:\n      - MobileARecentAppsButton:\n      - MobileABackButton:\n",
+    options((a) => agent = a),
+  );
+  const keys = phone.inputs.filter((i) => i.type === "key").slice(-3)
+    .map((k) => "keyCode" in k && k.keyCode);
+  assert.deepEqual(keys, [3, 187, 4]); // HOME, APP_SWITCH, BACK
+  const apis = agent!._unstableLogContent().executions.map((e) => e.apiName);
+  assert.deepEqual(apis, ["home", "recentApps", "back"]);
 });
