@@ -14,6 +14,7 @@ import { parsePlatformScriptFile } from "./script_schema.ts";
 import type { ScriptSectionSchema } from "./script_sections.ts";
 import { platformFlowAliases, platformFlowItems } from "./platform_items.ts";
 import type { YamlAgent } from "./yaml_agent.ts";
+import { SdkTypeError } from "../errors.ts";
 
 const PHONE: ScriptSectionSchema<Record<string, never>> = {
   key: "mobilea",
@@ -75,4 +76,16 @@ test("an alias is the platform's own: a near miss suggests it, another platform'
   ).then(() => undefined, (e: unknown) => e);
   assert.ok(extra instanceof YamlScriptError);
   assert.match(extra.message, /x\.yaml:6:9: unknown key 'timeout' in the PhoneBackButton item/);
+});
+
+test("platformFlowAliases refuses an alias that is a flow key already, and an item no platform has", () => {
+  assert.throws(
+    () => platformFlowAliases({ home: "back" }),
+    (e: Error) => e instanceof SdkTypeError && /'home' is a flow key already/.test(e.message),
+  );
+  assert.throws(
+    () => platformFlowAliases({ PhoneTap: "aiTap" as "back" }),
+    (e: Error) =>
+      e instanceof SdkTypeError && /'aiTap' is not a platform's flow item/.test(e.message),
+  );
 });
