@@ -42,6 +42,7 @@ import { runScriptFile } from "./run_file.ts";
 import { prepareScriptFile } from "./prepare.ts";
 import type { DriverBBrowser as Browser } from "@sdk/web";
 import { type FileResult, formatSummaryTable, type RunSummary } from "./summary.ts";
+import { needsOwnBrowser } from "./web_browser.ts";
 
 /** Where the command line reads and writes; the process's own by default. */
 export interface CliIo {
@@ -216,7 +217,9 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
       const prepared = preparation.ok ? preparation.prepared : undefined;
       // A bridge script runs in your own Chrome; one at a time, as the bridge has one port.
       const bridged = prepared?.kind === "web" && !!prepared.script.web.bridgeMode;
-      const needsBrowser = prepared !== undefined && prepared.kind !== "platform" && !bridged;
+      // A file with a browser of its own (cdpEndpoint, chromeArgs, headless) opens it itself.
+      const needsBrowser = prepared !== undefined && prepared.kind !== "platform" && !bridged &&
+        !(prepared.kind === "web" && needsOwnBrowser(prepared.script.web));
       let result!: FileResult;
       const release = bridged ? await bridgeTurn() : () => {};
       try {
@@ -234,6 +237,7 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
             warn: (message) => io.stderr.write(`warning: ${message}\n`),
             record: records.get(file.path),
             bridgePort: run.bridgePort,
+            headed: run.headed,
           });
           if (attempt > 1) result.attempts = attempt;
           // A file that could not be read fails the same way again.
@@ -351,6 +355,7 @@ async function mergeReports(files: FileResult[], name?: string): Promise<string 
         testId: f.file,
         testTitle: f.file,
         testDescription: f.error ?? `${f.items.length} ${f.items.length === 1 ? "item" : "items"}`,
+        ...f.reportAttributes,
         testDuration: Math.round(f.durationMs),
         testStatus: f.status,
       },

@@ -14,6 +14,7 @@ import process from "node:process";
 import type { Browser, BrowserContext } from "playwright-core";
 import { runGherkinFeature } from "@sdk/core/gherkin";
 import {
+  readScriptAgentSection,
   runScriptTasks,
   type ScriptAgentOptions,
   scriptAgentOptions,
@@ -26,8 +27,10 @@ import {
 } from "@sdk/core/script";
 import {
   type AgentOverBrowserBridge,
+  DriverBBrowserAgent,
   DriverBPageAgent,
   stripAnsi,
+  type WebPageAgent,
   type WebPageAgentOptions,
 } from "@sdk/web";
 import { type BridgeTarget, connectBridgeTarget } from "./bridge_target.ts";
@@ -43,6 +46,12 @@ import {
   readFeatureTags,
   urlPosition,
 } from "./web_target.ts";
+import {
+  needsOwnBrowser,
+  openOwnBrowser,
+  type OwnBrowser,
+  writeLogContent,
+} from "./web_browser.ts";
 
 /** What every file of a run shares, and how the file was named. */
 export interface RunFileContext {
@@ -71,6 +80,8 @@ export interface RunFileContext {
   trust?: ScriptTrustOptions;
   /** Where to write the file's run as an exported script (`--record`), absolute. */
   record?: string;
+  /** Whether browsers a file launches for itself have a window (`--headed`). */
+  headed?: boolean;
   /** The extension bridge's port for `bridgeMode` scripts (`--bridge-port`); default 3766. */
   bridgePort?: number;
 }
@@ -120,13 +131,24 @@ export async function runScriptFile(
   ctx.progress.start(shown);
   for (const warning of preparation.warnings) warn(ctx, result, warning);
   let target: OpenedTarget | undefined;
-  let agent: DriverBPageAgent | undefined;
+  let own: OwnBrowser | undefined;
+  let agent: WebPageAgent | undefined;
+  let logContent: true | string | undefined;
   const makeAgent = (web: Partial<ScriptWebTarget>, section: ScriptAgentOptions) => {
-    agent = new DriverBPageAgent(target!.page, {
+    const options: WebPageAgentOptions = {
       ...agentOptionsOf(file, web, section, ctx.flags),
       autoPrintReportMsg: false,
       onTaskStartTip: (tip) => ctx.progress.step(shown, tip),
-    });
+    };
+    const page = target!.page;
+    // autoFollowNewPage: a browser-wide agent over the file's context, acting on each new tab.
+    agent = web.autoFollowNewPage
+      ? new DriverBBrowserAgent(page.context(), page, {
+        ...options,
+        autoFollowNewPage: true,
+        forceSameTabNavigation: false,
+      })
+      : new DriverBPageAgent(page, options);
     return agent;
   };
   let recorded: ScriptPlatformAgent | undefined;
@@ -148,7 +170,9 @@ export async function runScriptFile(
       await runPlatformScript(file, prepared.text, ctx, result, (a) => recorded = a);
     } else {
       const script = prepared.script;
-      let yamlAgent: DriverBPageAgent | AgentOverBrowserBridge;
+      result.reportAttributes = reportAttributesOf(script.agent);
+      logContent = script.web.unstableLogContent || undefined;
+      let yamlAgent: WebPageAgent | AgentOverBrowserBridge;
       const at = urlPosition(prepared.text);
       const located = (e: unknown) =>
         locatedNavigationError(e, at ? `${shown}:${at.line}:${at.column}` : shown);
@@ -162,7 +186,15 @@ export async function runScriptFile(
         });
         yamlAgent = bridge.agent;
       } else {
-        target = await openTarget(browserOf(ctx), script.web, file, ctx.sharedContext);
+        if (needsOwnBrowser(script.web)) {
+          own = await openOwnBrowser(script.web, ctx.headed === true);
+        }
+        target = await openTarget(
+          own?.browser ?? browserOf(ctx),
+          script.web,
+          file,
+          ctx.sharedContext,
+        );
         yamlAgent = makeAgent(script.web, script.agent);
         await target.open(script.web).catch((e) => {
           throw located(e);
@@ -187,6 +219,12 @@ export async function runScriptFile(
     result.status = "failed";
     result.error = stripAnsi(e instanceof Error ? e.message : String(e));
   } finally {
+    const logged = agent ?? bridge?.agent;
+    if (logged && logContent) {
+      await writeLogContent(logContent, file, logged._unstableLogContent()).catch((e) =>
+        warn(ctx, result, `${shown}: unstableLogContent could not be written: ${e.message}`)
+      );
+    }
     if (agent) {
       await agent.destroy().catch(() => {});
       result.report = agent.reportFile ?? undefined;
@@ -197,10 +235,22 @@ export async function runScriptFile(
     }
     if (ctx.record && recorded?.exportScript) await record(recorded, file, ctx.record, ctx, result);
     await target?.close().catch(() => {});
+    await own?.close().catch(() => {});
     result.durationMs = performance.now() - started;
     ctx.progress.end(result);
   }
   return result;
+}
+
+/** What the `agent` section says of the file's entry in the merged report, when anything. */
+function reportAttributesOf(agent: ScriptAgentOptions): FileResult["reportAttributes"] {
+  const { testId, groupName, groupDescription } = agent;
+  if (testId === undefined && groupName === undefined && groupDescription === undefined) return;
+  return {
+    ...(testId !== undefined && { testId }),
+    ...(groupName !== undefined && { testTitle: groupName }),
+    ...(groupDescription !== undefined && { testDescription: groupDescription }),
+  };
 }
 
 /** The run's browser, which a web script or a feature needs. */
@@ -279,6 +329,9 @@ async function runPlatformScript(
   onAgent: (agent: ScriptPlatformAgent) => void,
 ): Promise<void> {
   const platform = await scriptPlatform((await scriptTargetOf(text, result.file))!);
+  // The platform's run reads the file in full; an error in the section is said by it.
+  const section = await readScriptAgentSection(text, result.file, ctx.trust).catch(() => ({}));
+  result.reportAttributes = reportAttributesOf(section);
   const flags: Record<string, unknown> = { ...ctx.flags };
   for (const key of PAGE_OPTION_KEYS) delete flags[key];
   let agent: ScriptPlatformAgent | undefined;
@@ -308,7 +361,7 @@ async function runPlatformScript(
 
 /** Runs every scenario of a feature file, each from the page of its `@url:` tag. */
 async function runFeature(
-  agent: DriverBPageAgent,
+  agent: WebPageAgent,
   text: string,
   shown: string,
   target: OpenedTarget,

@@ -43,6 +43,11 @@ export interface FileResult {
   attempts?: number;
   /** Warnings about the script (a deprecated form such as `target:`), when there are any. */
   warnings?: string[];
+  /**
+   * The file's entry in the merged report as its `agent` section names it (`testId`,
+   * `groupName` as `testTitle`, `groupDescription` as `testDescription`), when it does.
+   */
+  reportAttributes?: { testId?: string; testTitle?: string; testDescription?: string };
 }
 
 /** The JSON of `--summary`. */

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { mkdir, readFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { ScriptWebTarget } from "@sdk/core/script";
 import { DEFAULT_VIEWPORT } from "@sdk/web/chromium";
@@ -32,7 +32,7 @@ export interface OpenedTarget {
 
 /**
  * A browser context sized and set up as a `web` section asks (viewport, device scale factor, user
- * agent).
+ * agent, extra HTTP headers, certificates the browser cannot verify, downloads).
  */
 export function newScriptContext(
   browser: Browser,
@@ -45,14 +45,18 @@ export function newScriptContext(
     },
     deviceScaleFactor: web.deviceScaleFactor,
     userAgent: web.userAgent,
+    ...(web.extraHTTPHeaders && { extraHTTPHeaders: web.extraHTTPHeaders }),
+    ...(web.acceptInsecureCerts && { ignoreHTTPSErrors: true }),
+    acceptDownloads: web.downloadPath !== undefined,
   });
 }
 
 /**
  * Creates a browser context for a script file and its page, sized and set up as `web` asks
- * (viewport, device scale factor, user agent, cookies), without opening the URL yet. In a
- * `shared` context (`--share-browser-context`) it opens a page of its own, sized as `web` asks,
- * and closing it closes that page only.
+ * (viewport, device scale factor, user agent, cookies, extra HTTP headers, certificates the
+ * browser cannot verify, a download folder), without opening the URL yet. In a `shared` context
+ * (`--share-browser-context`) it opens a page of its own, sized as `web` asks, with its headers,
+ * and closing it closes that page only; the context's other settings are the shared context's.
  *
  * @param scriptFile the script's path: relative paths in `web` resolve from its folder.
  * @throws {SdkTypeError} naming the cookie file when it cannot be read or is not a JSON array of
@@ -69,9 +73,16 @@ export async function openTarget(
   const servers = new Map<string, Promise<StaticServer>>();
   let page: Page | undefined;
   const closeOwn = () => shared ? page?.close() : context.close();
+  const downloads = web.downloadPath === undefined
+    ? undefined
+    : saveDownloads(resolve(base, web.downloadPath));
+  // A context of the file's own: every page of it; a shared one: the file's page only.
+  if (!shared) downloads?.follow(context);
   try {
     if (web.cookie) await context.addCookies(await readCookies(resolve(base, web.cookie)));
     page = await context.newPage();
+    if (shared) downloads?.watch(page);
+    if (shared && web.extraHTTPHeaders) await page.setExtraHTTPHeaders(web.extraHTTPHeaders);
     if (shared && (web.viewportWidth || web.viewportHeight)) {
       await page.setViewportSize({
         width: web.viewportWidth ?? DEFAULT_VIEWPORT.width,
@@ -108,6 +119,8 @@ export async function openTarget(
         }
       },
       async close() {
+        // A download is gone with its context: each is saved first.
+        await downloads?.settled();
         await closeOwn();
         for (const server of servers.values()) await (await server).close();
       },
@@ -116,6 +129,36 @@ export async function openTarget(
     await closeOwn();
     throw e;
   }
+}
+
+/**
+ * Saves the downloads of the pages it watches into `folder` (created when needed) under the name
+ * the page suggests: `watch` one page, `follow` a context (its pages and those it opens later);
+ * `settled()` waits for the saves begun so far.
+ */
+function saveDownloads(folder: string): {
+  watch(page: Page): void;
+  follow(context: BrowserContext): void;
+  settled(): Promise<void>;
+} {
+  const saves: Promise<unknown>[] = [];
+  const watch = (page: Page) =>
+    void page.on("download", (download) => {
+      saves.push(
+        mkdir(folder, { recursive: true })
+          .then(() => download.saveAs(join(folder, basename(download.suggestedFilename()))))
+          // A download the page cancels, or that fails, has nothing to save.
+          .catch(() => {}),
+      );
+    });
+  return {
+    watch,
+    follow(context) {
+      context.pages().forEach(watch);
+      context.on("page", watch);
+    },
+    settled: async () => void await Promise.all(saves),
+  };
 }
 
 /** Cookies as Playwright takes them: each needs `name`, `value` and a `url` or `domain`. */
@@ -169,12 +212,12 @@ export function readFeatureTags(tags: readonly string[]): FeatureTags {
 }
 
 /**
- * Where a YAML script's `url` of its `web` (or former `target`) section is, for errors about the
+ * Where a YAML script's `url` of its `web` (or `target`, `page`, `browser`) section is, for errors about the
  * page it names: the 1-based line and column of the value.
  */
 export function urlPosition(text: string): { line: number; column: number } | undefined {
   const lines = text.split("\n");
-  const section = lines.findIndex((l) => /^(web|target)\s*:\s*(#.*)?$/.test(l));
+  const section = lines.findIndex((l) => /^(web|target|page|browser)\s*:\s*(#.*)?$/.test(l));
   if (section < 0) return undefined;
   for (let i = section + 1; i < lines.length; i++) {
     if (/^\S/.test(lines[i]) && !lines[i].startsWith("#")) return undefined;

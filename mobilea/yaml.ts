@@ -10,6 +10,7 @@ import {
   mapping,
   num,
   oneOf,
+  platformFlowAliases,
   platformFlowItems,
   platformScripts,
   record,
@@ -68,7 +69,15 @@ const MOBILEA_SCRIPT_SECTION: ScriptSectionSchema<MobileAScriptSection> = {
   key: "mobilea",
   label: "MobileA",
   describe: "deviceId, launch, device options",
-  items: platformFlowItems("launch", "terminate", "runBridgeShell", "back", "home", "recentApps"),
+  items: {
+    ...platformFlowItems("launch", "terminate", "runBridgeShell", "back", "home", "recentApps"),
+    // The peer SDK's scripts press the system buttons by their action names.
+    ...platformFlowAliases({
+      MobileABackButton: "back",
+      MobileAHomeButton: "home",
+      MobileARecentAppsButton: "recentApps",
+    }),
+  },
   untrusted: {
     switches: ["exposeRunBridgeShellAction"],
     refused: {

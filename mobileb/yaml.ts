@@ -10,6 +10,7 @@ import {
   mapping,
   num,
   oneOf,
+  platformFlowAliases,
   platformFlowItems,
   platformScripts,
   record,
@@ -63,7 +64,11 @@ export const MOBILEB_SCRIPT_SECTION: ScriptSectionSchema<MobileBScriptSection> =
   key: "mobileb",
   label: "MobileB",
   describe: "launch, driverHost, driverPort, device options",
-  items: platformFlowItems("launch", "terminate", "runDriverRequest", "appSwitcher", "home"),
+  items: {
+    ...platformFlowItems("launch", "terminate", "runDriverRequest", "appSwitcher", "home"),
+    // The peer SDK's scripts press the system buttons by their action names.
+    ...platformFlowAliases({ MobileBHomeButton: "home", MobileBAppSwitcher: "appSwitcher" }),
+  },
   untrusted: {
     switches: ["exposeRunDriverRequestAction"],
     refused: { iOSDeviceClassOverride: "names a module of code to load" },

@@ -9,6 +9,7 @@ import {
   bool,
   num,
   oneOf,
+  platformFlowAliases,
   platformFlowItems,
   platformScripts,
   record,
@@ -52,7 +53,15 @@ export const MOBILEC_SCRIPT_SECTION: ScriptSectionSchema<MobileCScriptSection> =
   key: "mobilec",
   label: "MobileC",
   describe: "deviceId, launch, toolPath, device options",
-  items: platformFlowItems("launch", "terminate", "runToolShell", "back", "home", "recentApps"),
+  items: {
+    ...platformFlowItems("launch", "terminate", "runToolShell", "back", "home", "recentApps"),
+    // The peer SDK's scripts press the system buttons by their action names.
+    ...platformFlowAliases({
+      MobileCBackButton: "back",
+      MobileCHomeButton: "home",
+      MobileCRecentAppsButton: "recentApps",
+    }),
+  },
   untrusted: {
     switches: ["exposeRunToolShellAction"],
     refused: { toolPath: "names the hdc program to run" },

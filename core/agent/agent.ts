@@ -416,6 +416,14 @@ export class Agent<I extends AbstractInterface = AbstractInterface> {
   }
 
   /**
+   * @deprecated The peer SDK's former name of {@link recordToReport}, which it calls (the report
+   * names the call `recordToReport`).
+   */
+  async logScreenshot(title?: string, options?: RecordToReportOptions): Promise<void> {
+    await this.recordToReport(title, options);
+  }
+
+  /**
    * Freezes the page context (spec 3.2, 4.5): takes one snapshot now (the raw screenshot, the
    * logical size and, when the device has `getElementsDescription`, both element descriptions)
    * and makes every later extraction, assertion, `aiLocate`, `aiWaitFor` and `recordToReport`

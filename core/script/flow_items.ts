@@ -87,6 +87,7 @@ import {
   text,
 } from "./value_readers.ts";
 import type { YamlAgent } from "./yaml_agent.ts";
+import { assertFailedResult, runAssert, STATE_FLOW_ITEMS } from "./flow_items_state.ts";
 import type { SourcePosition, YamlNode } from "./yaml_parse.ts";
 
 /** A checked flow item, ready to run. */
@@ -129,8 +130,16 @@ export interface FlowItemSpec {
   readonly required?: readonly string[];
   /** The agent method the item calls; `undefined` for items that need none (`sleep`). */
   readonly method?: keyof YamlAgent;
-  /** Whether the item's value is a result (stored under `name`, else by position). */
-  readonly result?: boolean;
+  /**
+   * Whether the item's value is a result: `true` stores it under `name`, else by position;
+   * `"named"` only when the item has a `name` (`aiAssert`).
+   */
+  readonly result?: boolean | "named";
+  /**
+   * The result stored under the item's `name` when the item fails with `error` (`aiAssert`:
+   * `{ pass: false, thought }`); nothing is stored when it returns `undefined`.
+   */
+  readonly failedResult?: (error: unknown) => unknown;
   /**
    * Reads value and options together where one depends on the other (the older forms);
    * default: the value read by {@link value}, the options as read.
@@ -436,11 +445,10 @@ export const CORE_FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
   aiAssert: {
     value: prompt,
     method: "aiAssert",
+    result: "named",
     options: { errorMessage: text, ...extractOptions },
-    run: (agent, item) => {
-      const { errorMessage, ...options } = item.options;
-      return agent.aiAssert(p(item), errorMessage as string | undefined, options);
-    },
+    run: runAssert,
+    failedResult: assertFailedResult,
   },
   aiWaitFor: {
     value: text,
@@ -466,6 +474,7 @@ export const CORE_FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
     options: { content: text },
     run: (agent, item) => agent.recordToReport(item.value as string | undefined, item.options),
   },
+  ...STATE_FLOW_ITEMS,
 };
 
 /** The `name` option of result items. */

@@ -7,7 +7,7 @@
  * - {@link parseScriptFile}: reads and checks a whole script file (tasks, `agent`, `web`);
  *   {@link runScriptTasks} then runs its tasks.
  * - {@link FLOW_ITEM_KEYS} and {@link SCRIPT_SECTION_KEYS}: the keys each part accepts.
- * - {@link platformFlowItems} and {@link platformScripts}: how a device platform names the flow
+ * - {@link platformFlowItems} (with {@link platformFlowAliases}) and {@link platformScripts}: how a device platform names the flow
  *   items its agents add and builds its `run...Yaml` and {@link ScriptPlatform} from its section.
  *
  * Every problem is a {@link YamlScriptError} naming the file, line, column and key; a failing
@@ -40,6 +40,7 @@ export {
   parseScriptFile,
   parseScriptTasks,
   PLATFORM_TARGET_SECTIONS,
+  readScriptAgentSection,
   SCRIPT_SECTION_KEYS,
   scriptTargetOf,
   TARGET_SECTIONS,
@@ -55,6 +56,7 @@ export type { ScriptTrustOptions } from "./script_trust.ts";
 export { isInsideFolder, UNTRUSTED_REFUSED_ITEMS } from "./untrusted_check.ts";
 export type {
   ScriptAgentOptions,
+  ScriptReportAttributes,
   ScriptSectionSchema,
   ScriptWebTarget,
 } from "./script_sections.ts";
@@ -88,7 +90,7 @@ export {
   text,
 } from "./value_readers.ts";
 export type { NumberBounds, ReadContext, Reader } from "./value_readers.ts";
-export { FLOW_ITEM_KEYS, platformFlowItems } from "./platform_items.ts";
+export { FLOW_ITEM_KEYS, platformFlowAliases, platformFlowItems } from "./platform_items.ts";
 export type { PlatformFlowKey } from "./platform_items.ts";
 export type { FlowItemSpec, NormalizeContext, ScriptFlowItem } from "./flow_items.ts";
 export { YamlScriptError, YamlTaskError } from "./script_errors.ts";

@@ -136,6 +136,50 @@ export function platformFlowItems(
   }));
 }
 
+/**
+ * Other names a platform gives some of its items, for its section schema's `items` beside
+ * {@link platformFlowItems}: the peer SDK's phone scripts write the system buttons by their
+ * action names (`MobileABackButton` for `back`). An alias reads as the item it names (the read
+ * item's `key` is that item's), with the same options, and only in that platform's scripts.
+ *
+ * @param aliases alias -> the platform item it names, e.g. `{ MobileABackButton: "back" }`.
+ * @returns the items by alias.
+ * @throws {SdkTypeError} for a named item that is not a platform's item, or an alias that is
+ * already a flow key.
+ */
+export function platformFlowAliases(
+  aliases: Readonly<Record<string, PlatformFlowKey>>,
+): Readonly<Record<string, FlowItemSpec>> {
+  return Object.fromEntries(
+    Object.entries(aliases).map(([alias, key]) => {
+      if (Object.hasOwn(FLOW_ITEMS, alias)) {
+        throw new SdkTypeError(
+          `'${alias}' is a flow key already; an alias needs a name of its own`,
+        );
+      }
+      return [alias, platformFlowItems(key)[key]];
+    }),
+  );
+}
+
+/**
+ * The aliases among a platform's `items` ({@link platformFlowAliases}): alias -> the flow key of
+ * the item it names.
+ */
+export function flowAliasesOf(
+  items: Readonly<Record<string, FlowItemSpec>> = {},
+): Record<string, string> {
+  const aliases: Record<string, string> = {};
+  for (const [alias, spec] of Object.entries(items)) {
+    if (Object.hasOwn(FLOW_ITEMS, alias)) continue;
+    const key = Object.keys(PLATFORM_FLOW_ITEMS).find((k) =>
+      PLATFORM_FLOW_ITEMS[k as PlatformFlowKey] === spec
+    );
+    if (key) aliases[alias] = key;
+  }
+  return aliases;
+}
+
 /** Every flow item, by flow key: what the reader knows and the runner dispatches through. */
 export const FLOW_ITEMS: Readonly<Record<string, FlowItemSpec>> = {
   ...CORE_FLOW_ITEMS,
@@ -153,10 +197,13 @@ export const FLOW_ITEM_KEYS: Readonly<Record<string, readonly string[]>> = Objec
 );
 
 /**
- * The flow keys a script of a platform may use: the shared ones and the platform's own `items`;
- * every flow key when `items` is left out.
+ * The flow keys a script of a platform may use: the shared ones and the platform's own `items`
+ * (its aliases too); every flow key when `items` is left out.
  */
 export function flowKeysWith(items?: Readonly<Record<string, FlowItemSpec>>): string[] {
-  return Object.keys(FLOW_ITEMS)
-    .filter((key) => !items || Object.hasOwn(CORE_FLOW_ITEMS, key) || Object.hasOwn(items, key));
+  return [
+    ...Object.keys(FLOW_ITEMS)
+      .filter((key) => !items || Object.hasOwn(CORE_FLOW_ITEMS, key) || Object.hasOwn(items, key)),
+    ...Object.keys(flowAliasesOf(items)),
+  ];
 }

@@ -139,7 +139,11 @@ export async function runScriptTasks(
   // Result keys come from the file: positions do not depend on what ran.
   const keys = script.tasks.map((task) =>
     task.flow.map((item) =>
-      FLOW_ITEMS[item.key].result ? item.name ?? String(unnamed++) : undefined
+      FLOW_ITEMS[item.key].result === true
+        ? item.name ?? String(unnamed++)
+        : FLOW_ITEMS[item.key].result
+        ? item.name
+        : undefined
     )
   );
   if (source) journal?.startScript(source);
@@ -172,6 +176,9 @@ async function runTasks(
         if (key !== undefined) setResult(result, key, value);
       } catch (e) {
         if (signal?.aborted) throw signal.reason;
+        const key = keys[ti][ii];
+        const failed = key === undefined ? undefined : FLOW_ITEMS[item.key].failedResult?.(e);
+        if (key !== undefined && failed !== undefined) setResult(result, key, failed);
         failure = new YamlTaskError(
           `${item.key} failed in task '${task.name}' (item ${ii + 1} of ${task.flow.length}): ${
             errorMessage(e)

@@ -26,7 +26,7 @@ import {
   RECORDED_CALLS,
 } from "./export_items.ts";
 import { FLOW_ITEMS } from "./platform_items.ts";
-import { FORMER_WEB_KEY, WEB_SECTION_KEY } from "./script_sections.ts";
+import { FORMER_WEB_KEYS, WEB_SECTION_KEY } from "./script_sections.ts";
 import { PLATFORM_SECTION_KEYS } from "../device/platform_sections.ts";
 
 type YamlModule = typeof import("yaml");
@@ -159,10 +159,10 @@ function variablesOf(w: Writing, script?: JournalScript): Map<string, string> {
 /** Rewrites the relative paths of the target sections from `from` to `to`. */
 async function relocatePaths(w: Writing, from: string, to: string): Promise<void> {
   const path = await nodePath();
-  const webPaths = ["serve", "cookie", "output"];
+  const webPaths = ["serve", "cookie", "output", "downloadPath", "unstableLogContent"];
   const keys: Record<string, readonly string[]> = {
     [WEB_SECTION_KEY]: webPaths,
-    [FORMER_WEB_KEY]: webPaths,
+    ...Object.fromEntries(Object.keys(FORMER_WEB_KEYS).map((key) => [key, webPaths])),
     ...Object.fromEntries(PLATFORM_SECTION_KEYS.map((key) => [key, ["output"]])),
   };
   for (const [section, names] of Object.entries(keys)) {

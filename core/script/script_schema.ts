@@ -32,10 +32,10 @@ import type { EnvLookup } from "./env_vars.ts";
 import { envRefusal, type ScriptTrustOptions } from "./script_trust.ts";
 import { checkUntrustedScript } from "./untrusted_check.ts";
 import { scriptErrors, YamlScriptError } from "./script_errors.ts";
-import { flowKeysWith, platformFlowItems } from "./platform_items.ts";
+import { flowAliasesOf, flowKeysWith, platformFlowItems } from "./platform_items.ts";
 import {
   AGENT_SECTION_KEYS,
-  FORMER_WEB_KEY,
+  FORMER_WEB_KEYS,
   readAgentSection,
   readPlatformSection,
   readWebSection,
@@ -108,6 +108,8 @@ export interface ScriptFileReadOptions extends ScriptTrustOptions {
   onWarning?: (message: string) => void;
 }
 
+const isFormerWebKey = (key: string) => Object.hasOwn(FORMER_WEB_KEYS, key);
+
 /** The flow items a web script adds to the shared ones: web agents run JavaScript in the page. */
 const WEB_ITEMS = platformFlowItems("javascript");
 
@@ -144,6 +146,7 @@ function topContext(
   options: ScriptReadOptions,
   flowKeys?: readonly string[],
   variables = new Map<string, string>(),
+  flowAliases?: Readonly<Record<string, string>>,
 ): ReadContext {
   const env = options.env ?? getEnv;
   return {
@@ -159,6 +162,7 @@ function topContext(
     owner: "the script",
     errors: { list: [] },
     ...(flowKeys && { flowKeys }),
+    ...(flowAliases && { flowAliases }),
   };
 }
 
@@ -196,20 +200,30 @@ async function readTop(
       { fileName: at.fileName, ...(node?.pos ?? { line: 1, column: 1 }) },
     );
   }
-  const former = node.entries.find((e) => e.key === FORMER_WEB_KEY);
+  const webEntries = node.entries.filter((e) => e.key === WEB_SECTION_KEY || isFormerWebKey(e.key));
+  const hasWeb = webEntries.some((e) => e.key === WEB_SECTION_KEY);
+  const former = webEntries.find((e) => isFormerWebKey(e.key));
   for (const entry of node.entries) {
     collect(at, () => {
-      if (entry === former) {
-        if (node.entries.some((e) => e.key === WEB_SECTION_KEY)) {
+      if (isFormerWebKey(entry.key)) {
+        const kind = FORMER_WEB_KEYS[entry.key];
+        if (hasWeb) {
           failAt(
             childAt(at, entry.key, "the script"),
             entry.keyPos,
-            `'target' is the former name of 'web', and this script has both; keep 'web'`,
+            `'${entry.key}' is ${kind} of 'web', and this script has both; keep 'web'`,
+          );
+        }
+        if (entry !== former) {
+          failAt(
+            childAt(at, entry.key, "the script"),
+            entry.keyPos,
+            `'${entry.key}' and '${former!.key}' both name the 'web' section: keep one, as 'web'`,
           );
         }
         onWarning?.(
-          `${at.fileName}:${entry.keyPos.line}:${entry.keyPos.column}: 'target' is the former ` +
-            `name of 'web'; it is read as 'web' (rename it to 'web': the old name will go)`,
+          `${at.fileName}:${entry.keyPos.line}:${entry.keyPos.column}: '${entry.key}' is ` +
+            `${kind} of 'web'; it is read as 'web' (rename it to 'web': the old name will go)`,
         );
       } else if (!SCRIPT_SECTION_KEYS.top.includes(entry.key)) {
         failAt(
@@ -337,9 +351,9 @@ export async function scriptTargetOf(
   const { node } = await readWhole(at, () => readTop(content, at, undefined));
   const key = node.entries.find((e) =>
     TARGET_SECTIONS.includes(e.key) || PLATFORM_TARGET_SECTIONS.includes(e.key) ||
-    e.key === FORMER_WEB_KEY
+    isFormerWebKey(e.key)
   )?.key;
-  return key === FORMER_WEB_KEY ? WEB_SECTION_KEY : key;
+  return key !== undefined && isFormerWebKey(key) ? WEB_SECTION_KEY : key;
 }
 
 /**
@@ -363,7 +377,12 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
   options: ScriptFileReadOptions = {},
 ): Promise<PlatformScriptFile<S>> {
   const variables = new Map<string, string>();
-  const at = topContext({ ...options, fileName }, flowKeysWith(schema.items ?? {}), variables);
+  const at = topContext(
+    { ...options, fileName },
+    flowKeysWith(schema.items ?? {}),
+    variables,
+    flowAliasesOf(schema.items),
+  );
   return readWhole(at, async () => {
     const { node, section } = await readTop(content, at, options.onWarning);
     if (options.untrusted) {
@@ -376,7 +395,8 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
     }
     for (const entry of node.entries) {
       if (
-        [...TARGET_SECTIONS, ...PLATFORM_TARGET_SECTIONS, FORMER_WEB_KEY].includes(entry.key) &&
+        [...TARGET_SECTIONS, ...PLATFORM_TARGET_SECTIONS, ...Object.keys(FORMER_WEB_KEYS)]
+          .includes(entry.key) &&
         entry.key !== schema.key
       ) {
         collect(at, () =>
@@ -399,5 +419,29 @@ export function parsePlatformScriptFile<S extends Record<string, unknown>>(
       ...(read?.output !== undefined && { output: read.output }),
       agent,
     };
+  });
+}
+
+/**
+ * Reads a script file's `agent` section alone, for tools that need what it says apart from a run:
+ * the command line names a device platform's file in its merged report by the section's
+ * `testId`, `groupName` and `groupDescription`, and the platform's package runs the file.
+ *
+ * @param content the file's text.
+ * @param fileName named in errors.
+ * @param options as for {@link parseScriptFile}.
+ * @returns the section; `{}` when the file has none.
+ * @throws {YamlScriptError} for text that is not YAML, an unknown top key, or a wrong value in
+ * `agent`.
+ */
+export function readScriptAgentSection(
+  content: string,
+  fileName: string,
+  options: ScriptFileReadOptions = {},
+): Promise<ScriptAgentOptions> {
+  const at = topContext({ ...options, fileName });
+  return readWhole(at, async () => {
+    const { section } = await readTop(content, at, undefined);
+    return collect(at, () => readAgentSection(section("agent"), at)) ?? {};
   });
 }

@@ -17,6 +17,7 @@ import {
   describeNode,
   either,
   failAt,
+  list,
   mapping,
   num,
   oneOf,
@@ -26,7 +27,7 @@ import {
   record,
   text,
 } from "./value_readers.ts";
-import type { SourcePosition, YamlNode } from "./yaml_parse.ts";
+import type { SourcePosition, YamlMapNode, YamlNode } from "./yaml_parse.ts";
 import type { FlowItemSpec } from "./flow_items.ts";
 
 /**
@@ -69,6 +70,28 @@ export interface ScriptWebTarget {
   /** Page agent option (docs/web.md, "Native dialogs"); a script cannot give a function. */
   nativeDialogs?: "dismiss" | "accept";
   /**
+   * Attach to a running browser over CDP (`ws://...` or `http://host:port`) instead of launching
+   * one; the file's page is a new context of it, closed at the end, and the browser stays open.
+   */
+  cdpEndpoint?: string;
+  /** Extra command-line arguments of the browser the file launches (its own browser). */
+  chromeArgs?: string[];
+  /** HTTP headers sent with every request of the file's page. */
+  extraHTTPHeaders?: Record<string, string>;
+  /** Accept HTTPS certificates the browser cannot verify (self-signed). Default `false`. */
+  acceptInsecureCerts?: boolean;
+  /** A folder the page's downloads are saved to, under their suggested names. */
+  downloadPath?: string;
+  /** Run the file's own browser without (`true`) or with (`false`) a window. */
+  headless?: boolean;
+  /** Make each page the file's page opens (a link with `target=_blank`) the one items act on. */
+  autoFollowNewPage?: boolean;
+  /**
+   * Write the agent's log (`agent._unstableLogContent()`) to a JSON file after the tasks: `true`
+   * writes `<run dir>/output/unstableLogContent.json`, a path writes there.
+   */
+  unstableLogContent?: boolean | string;
+  /**
    * Run in your own Chrome through the extension bridge (spec 3.4, docs/bridge.md) instead of a
    * browser of the tool's: `newTabWithUrl` opens `url` in a new tab, `currentTab` drives the
    * active tab where it is (`url` is not opened). `false` (default): the tool's browser.
@@ -85,6 +108,13 @@ const NOT_WITH_BRIDGE = [
   "deviceScaleFactor",
   "userAgent",
   "cookie",
+  "cdpEndpoint",
+  "chromeArgs",
+  "extraHTTPHeaders",
+  "acceptInsecureCerts",
+  "downloadPath",
+  "headless",
+  "autoFollowNewPage",
 ];
 
 /**
@@ -116,7 +146,21 @@ export type ScriptAgentOptions =
   & {
     /** Spec 2.1, 2.2; see above for `true` and a missing `id`. */
     cache?: boolean | { id?: string; strategy?: CacheStrategy; cacheDir?: string };
-  };
+  }
+  & ScriptReportAttributes;
+
+/**
+ * What the `agent` section says of the run's report, not an agent option: the attributes a
+ * merged report shows for the file (spec 2.8 `reportAttributes`). The command line uses them.
+ */
+export interface ScriptReportAttributes {
+  /** `reportAttributes.testId`. Default: the file as named. */
+  testId?: string;
+  /** `reportAttributes.testTitle`. Default: the file as named. */
+  groupName?: string;
+  /** `reportAttributes.testDescription`. Default: how the file ended. */
+  groupDescription?: string;
+}
 
 /**
  * How a device platform's script section is read (spec 4.5): each platform package (MobileA,
@@ -180,6 +224,14 @@ const webFields: { [K in keyof ScriptWebTarget]-?: Reader<ScriptWebTarget[K]> } 
   keyboardTypeDelay: num({ min: 0, unit: "ms" }),
   inputStrategy: oneOf("legacy", "sequential", "bulk"),
   nativeDialogs: oneOf("dismiss", "accept"),
+  cdpEndpoint: text,
+  chromeArgs: list(text),
+  extraHTTPHeaders: record(text),
+  acceptInsecureCerts: bool,
+  downloadPath: text,
+  headless: bool,
+  autoFollowNewPage: bool,
+  unstableLogContent: either(bool, text),
   bridgeMode: either(bool, oneOf("newTabWithUrl", "currentTab")) as Reader<
     false | "newTabWithUrl" | "currentTab"
   >,
@@ -235,6 +287,19 @@ const agentFields: { [K in keyof ScriptAgentOptions]-?: Reader<ScriptAgentOption
   screenshotShrinkFactor: num({ min: 1 }),
   screenshotFormat: oneOf("jpeg", "png"),
   screenshotQuality: num({ integer: true, min: 1 }),
+  testId: text,
+  groupName: text,
+  groupDescription: text,
+};
+
+/**
+ * Other names of the `web` section, still read (with a warning): `target`, its former name, and
+ * `page` and `browser`, the peer SDK's names; each with how the warning calls it.
+ */
+export const FORMER_WEB_KEYS: Readonly<Record<string, string>> = {
+  target: "the former name",
+  page: "the peer SDK's name",
+  browser: "the peer SDK's name",
 };
 
 /** The keys of the `web` section. */
@@ -245,9 +310,6 @@ export const AGENT_SECTION_KEYS: readonly string[] = Object.keys(agentFields);
 
 /** The key of the web section, the target section core reads itself ({@link readWebSection}). */
 export const WEB_SECTION_KEY = "web";
-
-/** The former name of the web section, still read (with a warning). */
-export const FORMER_WEB_KEY = "target";
 
 /**
  * Reads and checks the `web` section: a mapping with `url`, an absolute URL unless `serve` is
@@ -284,7 +346,37 @@ export function readWebSection(
       }`,
     );
   }
+  checkWebCombinations(web, webNode, webAt);
   return web;
+}
+
+/** Keys of the `web` section that cannot go together, each pair with why. */
+const EXCLUSIVE_WEB_KEYS: readonly [keyof ScriptWebTarget, keyof ScriptWebTarget, string][] = [
+  ["cdpEndpoint", "chromeArgs", "an attached browser was launched by someone else"],
+  ["cdpEndpoint", "headless", "an attached browser was launched by someone else"],
+];
+
+/**
+ * Errors for keys of the `web` section that contradict each other: browser launch options with
+ * `cdpEndpoint`, and `forceSameTabNavigation: true` with `autoFollowNewPage: true`.
+ */
+function checkWebCombinations(web: ScriptWebTarget, node: YamlMapNode, at: ReadContext): void {
+  const fail = (key: string, message: string) => {
+    const entry = node.entries.find((e) => e.key === key)!;
+    collect(at, () => failAt(childAt(at, key, "the web section"), entry.keyPos, message));
+  };
+  for (const [a, b, why] of EXCLUSIVE_WEB_KEYS) {
+    if (web[a] !== undefined && web[b] !== undefined) {
+      fail(b, `'${b}' and '${a}' of the web section do not go together (${why}): keep one`);
+    }
+  }
+  if (web.autoFollowNewPage && web.forceSameTabNavigation) {
+    fail(
+      "forceSameTabNavigation",
+      "'forceSameTabNavigation: true' keeps links in the current tab and 'autoFollowNewPage: " +
+        "true' follows the tabs they open: keep one",
+    );
+  }
 }
 
 /**

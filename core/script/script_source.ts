@@ -42,7 +42,8 @@ export async function readScriptSource(script: string, fileName?: string): Promi
  */
 export function scriptAgentOptions(fileName: string, section: ScriptAgentOptions): AgentOptions {
   const id = basename(fileName, extname(fileName));
-  const { cache, ...rest } = section;
+  // The report attributes are the tool's to use (the merged report), not agent options.
+  const { cache, testId: _id, groupName: _name, groupDescription: _description, ...rest } = section;
   const options: AgentOptions = { ...rest };
   if (cache === true) options.cache = { id };
   else if (cache) options.cache = { ...cache, id: cache.id ?? id };

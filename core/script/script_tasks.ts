@@ -149,7 +149,10 @@ function readFlowItem(node: YamlNode, at: ReadContext, taskName: string): Script
       }`,
     );
   }
-  const flowEntries = node.entries.filter((e) => Object.hasOwn(FLOW_ITEMS, e.key));
+  // An alias of the script's platform reads as the item it names.
+  const keyOf = (key: string) =>
+    at.flowAliases && Object.hasOwn(at.flowAliases, key) ? at.flowAliases[key] : key;
+  const flowEntries = node.entries.filter((e) => Object.hasOwn(FLOW_ITEMS, keyOf(e.key)));
   if (flowEntries.length === 0) {
     const first = node.entries[0];
     const keys = at.flowKeys ?? Object.keys(FLOW_ITEMS);
@@ -172,7 +175,7 @@ function readFlowItem(node: YamlNode, at: ReadContext, taskName: string): Script
     );
   }
   const flow = flowEntries[0];
-  const spec = FLOW_ITEMS[flow.key];
+  const spec = FLOW_ITEMS[keyOf(flow.key)];
   const owner = `the ${flow.key} item`;
   const options: Record<string, unknown> = {};
   const reported = at.errors?.list.length ?? 0;
@@ -186,7 +189,7 @@ function readFlowItem(node: YamlNode, at: ReadContext, taskName: string): Script
     const child = childAt(at, entry.key, owner);
     const value = collect(at, () => {
       if (!reader) {
-        const known = FLOW_ITEM_KEYS[flow.key];
+        const known = FLOW_ITEM_KEYS[keyOf(flow.key)];
         const near = closestName(entry.key, known);
         failAt(
           child,
@@ -227,7 +230,7 @@ function readFlowItem(node: YamlNode, at: ReadContext, taskName: string): Script
     if (typed && readsSecretVariable(typed)) read.options.secret = true;
   }
   return {
-    key: flow.key,
+    key: keyOf(flow.key),
     value: read.value,
     options: read.options,
     ...(name !== undefined && { name }),

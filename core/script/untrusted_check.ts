@@ -22,7 +22,7 @@
 
 import { cwd, nodePath, realPathInfo } from "../runtime/runtime.ts";
 import { interpolateEnvVars } from "./env_vars.ts";
-import { FORMER_WEB_KEY, type ScriptSectionSchema, WEB_SECTION_KEY } from "./script_sections.ts";
+import { FORMER_WEB_KEYS, type ScriptSectionSchema, WEB_SECTION_KEY } from "./script_sections.ts";
 import type { ScriptTrustOptions } from "./script_trust.ts";
 import { childAt, collect, failAt, type ReadContext } from "./value_readers.ts";
 import type { SourcePosition, YamlMapNode, YamlNode } from "./yaml_parse.ts";
@@ -79,7 +79,7 @@ export async function checkUntrustedScript(
     const sectionAt = childAt(at, entry.key, "the script");
     if (entry.key === "tasks") await checkTasks(entry.value, scope);
     else if (entry.key === "agent") await checkAgent(entry.value, sectionAt, scope);
-    else if (entry.key === WEB_SECTION_KEY || entry.key === FORMER_WEB_KEY) {
+    else if (entry.key === WEB_SECTION_KEY || Object.hasOwn(FORMER_WEB_KEYS, entry.key)) {
       await checkWeb(entry.value, sectionAt, scope);
     } else if (platform && entry.key === platform.key) {
       await checkPlatform(entry.value, sectionAt, scope, platform);
@@ -279,8 +279,16 @@ async function checkWeb(web: YamlNode, at: ReadContext, scope: CheckScope): Prom
           }`,
         );
       }
-    } else if (["serve", "cookie", "output"].includes(entry.key)) {
+    } else if (["serve", "cookie", "output", "downloadPath"].includes(entry.key)) {
       await checkPaths(entry.value, keyAt, scope, scope.scriptDir, `a file or folder`);
+    } else if (entry.key === "unstableLogContent" && typeof scalarOf(entry.value) === "string") {
+      await checkPaths(entry.value, keyAt, scope, scope.scriptDir, `a file`);
+    } else if (Object.hasOwn(REFUSED_WEB_KEYS, entry.key)) {
+      refuse(
+        keyAt,
+        entry.keyPos,
+        `'${entry.key}' of an untrusted script ${REFUSED_WEB_KEYS[entry.key]}`,
+      );
     } else if (entry.key === "bridgeMode" && textOf(entry.value, scope) !== "false") {
       refuse(
         keyAt,
@@ -291,6 +299,14 @@ async function checkWeb(web: YamlNode, at: ReadContext, scope: CheckScope): Prom
     }
   }
 }
+
+/** Keys of the `web` section an untrusted script may not give, each with why. */
+const REFUSED_WEB_KEYS: Readonly<Record<string, string>> = {
+  chromeArgs: "passes arguments to the browser's process (--renderer-cmd-prefix runs a program)",
+  cdpEndpoint: "attaches to a running browser, with its sessions and files",
+};
+
+const scalarOf = (node: YamlNode) => node.kind === "scalar" ? node.value : undefined;
 
 async function checkPlatform(
   section: YamlNode,

@@ -33,6 +33,11 @@ export interface ReadContext {
   /** The flow keys the script's target offers, for the unknown flow key's message. */
   readonly flowKeys?: readonly string[];
   /**
+   * The script's platform's other names of items (`platformFlowAliases`): alias -> the flow key
+   * it reads as.
+   */
+  readonly flowAliases?: Readonly<Record<string, string>>;
+  /**
    * Why the script may not read a variable (`envRefusal` of ./script_trust.ts), or `undefined`
    * when it may; a refused variable is never looked up.
    */

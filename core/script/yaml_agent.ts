@@ -95,4 +95,15 @@ export interface YamlAgent {
   recentApps?(): Promise<void>;
   /** `appSwitcher` items; MobileB agents. */
   appSwitcher?(): Promise<void>;
+  /** `freezePageContext` items (spec 3.2). */
+  freezePageContext?(): Promise<void>;
+  /** `unfreezePageContext` items (spec 3.2). */
+  unfreezePageContext?(): Promise<void>;
+  /**
+   * The agent's log (spec 4.5): a named `aiAssert` item stores the model's reason from its last
+   * `Assert` step.
+   */
+  _unstableLogContent?(): {
+    executions: readonly { steps: readonly { kind: string; thought?: string }[] }[];
+  };
 }

@@ -230,6 +230,7 @@ test("sdk run runs a mobilea script file on the device through @sdk/mobilea and 
   output: out/notes.json
 agent:
   waitAfterAction: 50
+  testId: notes-1
 tasks:
   - name: open a note
     flow:
@@ -270,6 +271,8 @@ tasks:
     const file = summary.files[0];
     assert.equal(file.status, "passed", JSON.stringify(file));
     assert.deepEqual(file.items.map((i: { name: string }) => i.name), ["open a note"]);
+    // The agent section's testId names the file in the merged report.
+    assert.deepEqual(file.reportAttributes, { testId: "notes-1" });
     assert.ok(file.report, "the file's own report is named in the summary");
     const report = await readFile(file.report, "utf8");
     assert.match(report, /Note 3/);
@@ -334,4 +337,18 @@ tasks:
     path: "/data/local/tmp/elsewhere.jar",
     version: "3.3.3",
   });
+});
+
+test("the peer SDK's system-button names run as the items: MobileAHomeButton, MobileARecentAppsButton, MobileABackButton", async () => {
+  let agent: MobileAAgent | undefined;
+  await runMobileAYaml(
+    `mobilea:\n  deviceId: ${front.serial}\ntasks:\n  - name: buttons\n    flow:\n` +
+      "      - MobileAHomeButton:\n      - MobileARecentAppsButton:\n      - MobileABackButton:\n",
+    options((a) => agent = a),
+  );
+  const keys = phone.inputs.filter((i) => i.type === "key").slice(-3)
+    .map((k) => "keyCode" in k && k.keyCode);
+  assert.deepEqual(keys, [3, 187, 4]); // HOME, APP_SWITCH, BACK
+  const apis = agent!._unstableLogContent().executions.map((e) => e.apiName);
+  assert.deepEqual(apis, ["home", "recentApps", "back"]);
 });

@@ -288,3 +288,15 @@ tasks:
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("the peer SDK's system-button names run as the items: MobileBAppSwitcher, MobileBHomeButton", async () => {
+  let agent: MobileBAgent | undefined;
+  await runMobileBYaml(
+    `mobileb:\n  driverPort: ${front.port}\ntasks:\n  - name: buttons\n    flow:\n` +
+      "      - MobileBAppSwitcher:\n      - MobileBHomeButton:\n",
+    options((a) => agent = a),
+  );
+  await waitFor(() => phone.foregroundApp().activity === LAUNCHER_ACTIVITY, "the home screen");
+  const apis = agent!._unstableLogContent().executions.map((e) => e.apiName);
+  assert.deepEqual(apis, ["appSwitcher", "home"]);
+});

@@ -281,3 +281,17 @@ tasks:
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("the peer SDK's system-button names run as the items: MobileCHomeButton, MobileCRecentAppsButton, MobileCBackButton", async () => {
+  let agent: MobileCAgent | undefined;
+  await runMobileCYaml(
+    `mobilec:\n  deviceId: ${front.connectKey}\ntasks:\n  - name: buttons\n    flow:\n` +
+      "      - MobileCHomeButton:\n      - MobileCRecentAppsButton:\n      - MobileCBackButton:\n",
+    options((a) => agent = a),
+  );
+  const keys = phone.inputs.filter((i) => i.type === "key").slice(-3)
+    .map((k) => "keyCode" in k && k.keyCode);
+  assert.deepEqual(keys, [3, 187, 4]); // the phone's HOME, APP_SWITCH, BACK
+  const apis = agent!._unstableLogContent().executions.map((e) => e.apiName);
+  assert.deepEqual(apis, ["home", "recentApps", "back"]);
+});

@@ -222,13 +222,15 @@ export interface LaunchChromiumOptions {
   sandbox?: boolean;
   /** Receives the warning of a sandbox turned off as root. Default `console.warn`. */
   onWarning?: (message: string) => void;
+  /** Command-line arguments after {@link CHROMIUM_ARGS} (a script's `chromeArgs`). */
+  args?: readonly string[];
 }
 
 /**
  * Launches the system Chromium through playwright-core with {@link CHROMIUM_ARGS}, its sandbox as
  * {@link chromiumSandbox} decides, and of this process's environment only {@link CHROMIUM_ENV}.
  *
- * @param options headless or not, who handles Ctrl+C, the sandbox.
+ * @param options headless or not, who handles Ctrl+C, the sandbox, more arguments.
  * @returns the Playwright browser; close it with `browser.close()`.
  * @throws {MissingDependencyError} from {@link findChromium} when no Chromium can be found, or
  * when `playwright-core` (an optional peer of `@sdk/web`) is not installed.
@@ -252,7 +254,7 @@ export async function launchChromium(options: LaunchChromiumOptions = {}): Promi
   return await chromium.launch({
     executablePath,
     headless: options.headless ?? true,
-    args: [...CHROMIUM_ARGS],
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
     // Playwright's own default is no sandbox.
     chromiumSandbox: sandbox,
     env: childEnv(CHROMIUM_ENV),
