@@ -288,30 +288,6 @@ tasks:
   }
 });
 
-test("sdk run fails a file whose platform section does not run in this version, saying so", async () => {
-  const dir = await mkdtemp(join(tmpdir(), "sdk-mobilea-cli-"));
-  try {
-    await writeFile(join(dir, "desk.yaml"), "computer: {}\ntasks: []\n");
-    const run = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-all",
-        fileURLToPath(new URL("../../cli/bin.ts", import.meta.url)),
-        "run",
-        "desk.yaml",
-      ],
-      cwd: dir,
-      env: { ...model.modelConfig(), SDK_RUN_DIR: join(dir, "run") },
-      stdin: "null",
-    }).output();
-    const out = new TextDecoder().decode(run.stdout) + new TextDecoder().decode(run.stderr);
-    assert.equal(run.code, 1, out);
-    assert.match(out, /'computer' scripts do not run in this version of sdk run/);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
-
 test("the mobilea section passes mirrorConfig and the scrcpy server's place to the device", async () => {
   let agent: MobileAAgent | undefined;
   const { result } = await runMobileAYaml(
