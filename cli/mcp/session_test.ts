@@ -51,8 +51,10 @@ test(
       const refused = `http://127.0.0.1:${await freePort()}/`;
       const failures = [
         await session.call("web_open", { url: refused }),
+        // 127.0.0.2 is not this machine's own address to the SDK, so no adb server is started
+        // for the connect (one started on 127.0.0.1 would outlive the test).
         await session.call("android_connect", {
-          adb_host: "127.0.0.1",
+          adb_host: "127.0.0.2",
           adb_port: await freePort(),
         }),
       ];
