@@ -103,6 +103,18 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
     "script",
     "gherkin",
   ],
+  // The device pool: runtime and the report's marker files only, below everything that drives.
+  pool: [
+    "agent",
+    "session",
+    "cache",
+    "planning",
+    "insight",
+    "model",
+    "observe",
+    "script",
+    "gherkin",
+  ],
   log: ["agent", "session", "cache", "planning", "insight", "observe", "script", "gherkin"],
   model: ["agent", "session", "cache", "planning", "insight", "observe", "script", "gherkin"],
   session: ["agent", "cache", "planning", "insight", "observe", "script", "gherkin"],
