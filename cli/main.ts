@@ -38,7 +38,10 @@ import { createProgress } from "./progress.ts";
 import { runScriptFile } from "./run_file.ts";
 import { prepareScriptFile } from "./prepare.ts";
 import type { DriverBBrowser as Browser } from "@sdk/web";
-import { type FileResult, formatSummaryTable, type RunSummary } from "./summary.ts";
+import { deviceMatrix, type FileResult, formatSummaryTable, type RunSummary } from "./summary.ts";
+import type { DevicePool, PoolDevice } from "@sdk/core";
+import { devicesCommand, openDevicePool } from "./device_discovery.ts";
+import { runOnDevices } from "./device_run.ts";
 
 /** Where the command line reads and writes; the process's own by default. */
 export interface CliIo {
@@ -87,6 +90,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       );
       return await mcpCommand(command, (text) => io.stderr.write(text));
     }
+    if (command.command === "devices") return await devicesCommand(command, io);
     return await runCommand(command, io);
   } catch (e) {
     if (e instanceof CliUsageError) {
@@ -191,28 +195,57 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
     write: (t) => io.stdout.write(t),
   });
   let anyFailed = false;
-  let results: (FileResult | undefined)[];
+  let results: FileResult[];
+  const runOne = async (index: number, device?: PoolDevice) => {
+    const file = files[index];
+    const preparation = preparations[index];
+    const needsBrowser = preparation.ok && preparation.prepared.kind !== "platform";
+    const result = await runScriptFile(file.path, preparation, {
+      shown: file.shown,
+      browser: needsBrowser ? await browser() : undefined,
+      cwd: io.cwd,
+      flags,
+      progress,
+      continueOnError: run.continueOnError,
+      trust,
+      signal: abort.signal,
+      warn: (message) => io.stderr.write(`warning: ${message}\n`),
+      record: records.get(file.path),
+      device,
+    });
+    if (result.status === "failed") anyFailed = true;
+    return result;
+  };
+  const shouldStart = () => !abort.signal.aborted && (run.continueOnError || !anyFailed);
+  let pool: DevicePool | undefined;
+  let deviceNames: string[] = [];
   try {
-    results = await runPool(files, run.concurrent, async (file, index) => {
-      const preparation = preparations[index];
-      const needsBrowser = preparation.ok && preparation.prepared.kind !== "platform";
-      const result = await runScriptFile(file.path, preparation, {
-        shown: file.shown,
-        browser: needsBrowser ? await browser() : undefined,
-        cwd: io.cwd,
-        flags,
-        progress,
-        continueOnError: run.continueOnError,
-        trust,
+    if (run.devices !== undefined) {
+      pool = await openDevicePool(
+        { ...run, devices: run.devices },
+        io.cwd,
+        (message) => io.stderr.write(`sdk run: ${message}\n`),
+      );
+      deviceNames = pool.devices.map((d) => `${d.platform}:${d.id}`);
+      results = await runOnDevices({
+        shown: files.map((f) => f.shown),
+        preparations,
+        pool,
+        perDevice: run.perDevice,
+        // Without --concurrent, every device of the pool works at once.
+        concurrent: run.concurrentGiven ? run.concurrent : Math.max(1, pool.devices.length),
+        shouldStart,
         signal: abort.signal,
-        warn: (message) => io.stderr.write(`warning: ${message}\n`),
-        record: records.get(file.path),
+        run: runOne,
       });
-      if (result.status === "failed") anyFailed = true;
-      return result;
-    }, () => !abort.signal.aborted && (run.continueOnError || !anyFailed));
+    } else {
+      results = (await runPool(files, run.concurrent, (_, i) => runOne(i), shouldStart)).map(
+        (r, i) => r ?? { file: files[i].shown, status: "skipped", durationMs: 0, items: [] },
+      );
+    }
     progress.close();
-    const summary = summarize(files, results, startedAt, performance.now() - started, run);
+    const summary = summarize(results, startedAt, performance.now() - started, run);
+    if (pool) summary.matrix = deviceMatrix(deviceNames, results);
     summary.mergedReport = await mergeReports(summary.files, reportFileName);
     summary.durationMs = performance.now() - started;
     if (run.summary) {
@@ -230,6 +263,7 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
     return summary.failed > 0 ? 1 : 0;
   } finally {
     progress.close();
+    await pool?.close();
     process.off("SIGINT", onInterrupt);
     // A browser given by the caller stays theirs.
     if (launched && !io.browser) await (await launched.catch(() => undefined))?.close();
@@ -282,15 +316,11 @@ function recordPaths(run: RunCommand, files: ScriptFileArg[], cwd: string): Map<
 }
 
 function summarize(
-  files: ScriptFileArg[],
-  results: (FileResult | undefined)[],
+  all: FileResult[],
   startedAt: Date,
   durationMs: number,
   run: RunCommand,
 ): RunSummary {
-  const all = files.map((file, i) =>
-    results[i] ?? { file: file.shown, status: "skipped", durationMs: 0, items: [] }
-  ) as FileResult[];
   const count = (s: string) => all.filter((f) => f.status === s).length;
   return {
     startedAt: startedAt.toISOString(),
@@ -312,8 +342,9 @@ async function mergeReports(files: FileResult[], name?: string): Promise<string 
     tool.append({
       reportFilePath: f.report,
       reportAttributes: {
-        testId: f.file,
+        testId: f.device ? `${f.file} @ ${f.device}` : f.file,
         testTitle: f.file,
+        ...(f.device && { testDevice: f.device }),
         testDescription: f.error ?? `${f.items.length} ${f.items.length === 1 ? "item" : "items"}`,
         testDuration: Math.round(f.durationMs),
         testStatus: f.status,

@@ -24,7 +24,7 @@ import {
   type YamlTaskOutcome,
 } from "@sdk/core/script";
 import { DriverBPageAgent, stripAnsi, type WebPageAgentOptions } from "@sdk/web";
-import { InternalError, SdkTypeError } from "@sdk/core";
+import { InternalError, type PoolDevice, SdkTypeError } from "@sdk/core";
 import type { Preparation } from "./prepare.ts";
 import { scriptPlatform } from "./platforms.ts";
 import type { Progress } from "./progress.ts";
@@ -59,6 +59,8 @@ export interface RunFileContext {
   trust?: ScriptTrustOptions;
   /** Where to write the file's run as an exported script (`--record`), absolute. */
   record?: string;
+  /** The device a pool hands a device file (`--devices`); its section fields outrank the file's. */
+  device?: PoolDevice;
 }
 
 /** The page options of a `web` section, which are agent options (spec 4.7). */
@@ -265,6 +267,7 @@ async function runPlatformScript(
         onAgent(a);
       },
       ...(ctx.signal && { signal: ctx.signal }),
+      ...(ctx.device && { section: ctx.device.section }),
     }).catch((e) => failedItems(e, result));
     result.items = itemsOf(tasks);
     if (output) result.output = output;
