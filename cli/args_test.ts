@@ -22,11 +22,15 @@ test("sdk run takes paths and the run flags, with defaults", () => {
     command: "run",
     paths: ["a.yaml", "flows/"],
     concurrent: 1,
+    concurrentGiven: false,
     continueOnError: false,
     headed: false,
     keepWindow: false,
     untrusted: false,
     env: [],
+    wda: [],
+    perDevice: false,
+    spread: false,
     agentOptions: {},
   });
   const untrusted = run("a.yaml", "--untrusted", "--env", "LOGIN_USER", "--env=BASE_URL");
@@ -46,6 +50,45 @@ test("sdk run takes paths and the run flags, with defaults", () => {
     [r.paths, r.concurrent, r.continueOnError, r.headed, r.keepWindow, r.dotenv, r.summary],
     [["x.feature"], 2, true, true, true, ".env.ci", "out/summary.json"],
   );
+});
+
+test("sdk run reads the device flags, and refuses --per-device with --spread or without --devices", () => {
+  const r = run(
+    "flows/",
+    "--devices",
+    "mobilea:all,127.0.0.1:8100",
+    "--per-device",
+    "--adb-port",
+    "5038",
+    "--wda",
+    "http://127.0.0.1:8100",
+    "--wda=http://127.0.0.1:8101",
+    "--hdc",
+    "/opt/hdc",
+  );
+  assert.deepEqual(
+    [r.devices, r.perDevice, r.spread, r.adbPort, r.wda, r.hdc, r.concurrentGiven],
+    [
+      "mobilea:all,127.0.0.1:8100",
+      true,
+      false,
+      5038,
+      ["http://127.0.0.1:8100", "http://127.0.0.1:8101"],
+      "/opt/hdc",
+      false,
+    ],
+  );
+  usageError(["run", "a.yaml", "--devices", "all", "--per-device", "--spread"], /give one/);
+  usageError(["run", "a.yaml", "--spread"], /--spread runs files on a pool of devices/);
+  assert.deepEqual(parseCliArgs(["devices", "--wda", "http://h:1", "--json"]), {
+    command: "devices",
+    json: true,
+    wda: ["http://h:1"],
+    agentOptions: {},
+  });
+  usageError(["devices", "extra"], /takes flags only/);
+  assert.match(helpText("devices"), /--wda URL/);
+  assert.match(helpText("run"), /--per-device/);
 });
 
 test("every agent option is a kebab-case flag converted to its type", () => {
