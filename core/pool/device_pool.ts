@@ -114,7 +114,9 @@ export class DevicePool {
       const candidates = this.#devices.filter(fits);
       if (candidates.length === 0) return undefined;
       let heldElsewhere = false;
-      for (const device of candidates.filter((d) => !this.#busy.has(d))) {
+      for (const device of candidates) {
+        // Checked at each turn: another acquire may have taken it while a marker was written.
+        if (this.#busy.has(device)) continue;
         this.#busy.set(device, undefined); // taken while its marker is written
         const lock = this.#options.lock === false
           ? undefined

@@ -94,3 +94,19 @@ test("a device that fails and no longer answers leaves the pool with CONNECTION_
   assert.deepEqual(ran.map((r) => r.status === "fulfilled" && r.value), ["a2"]);
   await pool.close();
 });
+
+test("acquires at once never take the same device, nor report this pool's own devices as held elsewhere", async () => {
+  const held: string[] = [];
+  const devices = [A1, A2, phone("mobilea", "a3")];
+  const other = new DevicePool([A1], { lockDir });
+  await other.acquire();
+  const pool = new DevicePool(devices, { lockDir, onHeld: (d) => held.push(d.id) });
+  // Bounded, so that a pool that lost track of a device fails here instead of waiting forever.
+  const signal = AbortSignal.timeout(10_000);
+  const got = await Promise.all([pool.acquire({ signal }), pool.acquire({ signal })]);
+  assert.deepEqual(new Set(got.map((d) => d?.id)), new Set(["a2", "a3"]));
+  assert.deepEqual(held, ["a1"]);
+  await pool.close();
+  await other.close();
+  assert.deepEqual(await readdir(lockDir), [], "every marker removed");
+});
