@@ -38,7 +38,7 @@ async function wdaUrls(flags: DiscoveryFlags, cwd: string): Promise<string[]> {
  * WebDriverAgent URLs are given; only the platforms `platforms` names, when given. A device that
  * does not answer is left out and told to `warn`.
  */
-export async function deviceListers(
+async function deviceListers(
   flags: DiscoveryFlags,
   cwd: string,
   warn: (message: string) => void,
@@ -72,14 +72,14 @@ export async function deviceListers(
 }
 
 /** The platforms a `--devices` selector can pick from (`undefined`: any). */
-export function platformsOf(selector: string): Set<string> | undefined {
+function platformsOf(selector: string): Set<string> | undefined {
   const parts = selector.split(",").map((p) => p.trim());
   if (!parts.every((p) => p.endsWith(":all"))) return undefined;
   return new Set(parts.map((p) => p.slice(0, -4)));
 }
 
 /** One line per device: platform, id, model, OS version, screen. */
-export function formatDeviceTable(devices: readonly PoolDevice[]): string {
+function formatDeviceTable(devices: readonly PoolDevice[]): string {
   const head = ["platform", "id", "model", "os", "screen"];
   const rows = devices.map((d) => [
     d.platform,
@@ -92,7 +92,7 @@ export function formatDeviceTable(devices: readonly PoolDevice[]): string {
 }
 
 /** Says which platform could not be asked, one line each. */
-export function listingErrors(listing: DeviceListing): string[] {
+function listingErrors(listing: DeviceListing): string[] {
   return listing.errors.map(({ platform, error }) =>
     `${platform}: not listed: ${(error as Error)?.message ?? error}`
   );

@@ -60,7 +60,7 @@ export const DEVICE_RUN_FLAGS: Record<string, FlagKind & { field: keyof DeviceRu
 };
 
 /** The help lines of the discovery flags. */
-export const DISCOVERY_FLAG_HELP =
+const DISCOVERY_FLAG_HELP =
   `  --adb-host HOST         the adb server's host (default: the local server)
   --adb-port PORT         the adb server's port (default 5037)
   --wda URL               a WebDriverAgent, e.g. http://127.0.0.1:8100 (repeat it)

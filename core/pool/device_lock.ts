@@ -26,7 +26,7 @@ export async function defaultLockDir(): Promise<string> {
 }
 
 /** The marker's base name of a device: its platform and id, with only safe characters. */
-export function lockNameOf(device: PoolDevice): string {
+function lockNameOf(device: PoolDevice): string {
   return `${device.platform}-${device.id}`.replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
