@@ -164,6 +164,8 @@ async function sdk(...args: string[]) {
 
 const summaryFlags = () => ["--summary", join(work, "summary.json")];
 const suite = ["suite/a1.yaml", "suite/a2.yaml", "suite/b1.yaml", "suite/c1.yaml"];
+/** Four Android scripts, for three phones. */
+const ANDROID_SUITE = ["suite/a1.yaml", "suite/a2.yaml", "suite/a3.yaml", "suite/a4.yaml"];
 
 test("sdk devices lists the three Android phones, the two WebDriverAgents and the HarmonyOS device with model, OS and screen", async () => {
   const run = await sdk("devices", ...where(), "--json");
@@ -247,10 +249,9 @@ test("a phone held by another run is left to it: the files go to the other phone
   const other = new DevicePool([held], { lockDir: join(work, "tmp", "sdk-device-locks") });
   assert.equal(await other.acquire(), held);
   try {
-    const files = ["suite/a1.yaml", "suite/a2.yaml", "suite/a3.yaml", "suite/a4.yaml"];
     const run = await sdk(
       "run",
-      ...files,
+      ...ANDROID_SUITE,
       "--devices",
       "mobilea:all",
       ...where(),
@@ -272,10 +273,9 @@ test("a phone that disconnects mid-suite fails its file with CONNECTION_LOST and
     onAssert = undefined;
     void lost.close();
   };
-  const files = ["suite/a1.yaml", "suite/a2.yaml", "suite/a3.yaml", "suite/a4.yaml"];
   const run = await sdk(
     "run",
-    ...files,
+    ...ANDROID_SUITE,
     "--devices",
     "mobilea:all",
     "--continue-on-error",
