@@ -247,6 +247,7 @@ export {
   type ReleaseResult,
 } from "./pool/device_pool.ts";
 export {
+  describeEach,
   type DeviceLister,
   type DeviceListing,
   listDevices,

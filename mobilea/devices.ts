@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { PoolDevice } from "@sdk/core";
+import { describeEach, type PoolDevice } from "@sdk/core";
 import { getConnectedDevices } from "./agent.ts";
 import type { BridgeOptions } from "./bridge.ts";
 import { MobileADevice } from "./device.ts";
@@ -34,7 +34,7 @@ export async function listMobileADevices(
 ): Promise<PoolDevice[]> {
   const { onError, ...bridge } = options;
   const listed = await getConnectedDevices(bridge);
-  const described = await Promise.all(listed.map(async ({ udid }) => {
+  return await describeEach(listed.map((d) => d.udid), async (udid) => {
     const device = new MobileADevice(udid, { ...bridge, exposeRunBridgeShellAction: true });
     try {
       const out = await device.runBridgeShell(DESCRIBE, { timeout: 10_000 });
@@ -50,12 +50,8 @@ export async function listMobileADevices(
         section: { deviceId: udid, ...bridge },
       };
       return entry;
-    } catch (error) {
-      onError?.(udid, error);
-      return undefined;
     } finally {
       await device.destroy().catch(() => {});
     }
-  }));
-  return described.filter((d): d is PoolDevice => d !== undefined);
+  }, onError);
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type PoolDevice, SdkTypeError } from "@sdk/core";
+import { describeEach, type PoolDevice, SdkTypeError } from "@sdk/core";
 import { DEFAULT_DRIVER_CONNECT_TIMEOUT_MS } from "./wda.ts";
 
 /** Options of {@link listMobileBDevices}. */
@@ -35,47 +35,40 @@ export async function listMobileBDevices(
   options: ListMobileBDevicesOptions = {},
 ): Promise<PoolDevice[]> {
   const timeout = options.timeout ?? DEFAULT_DRIVER_CONNECT_TIMEOUT_MS;
-  const bases = urls.map((url) => {
-    const base = URL.canParse(url) ? new URL(url) : undefined;
-    if (!base || base.protocol !== "http:") {
+  for (const url of urls) {
+    if (!URL.canParse(url) || new URL(url).protocol !== "http:") {
       throw new SdkTypeError(
         `a WebDriverAgent URL is an absolute http URL such as http://127.0.0.1:8100: got ` +
           JSON.stringify(url),
       );
     }
-    return base;
-  });
-  const described = await Promise.all(bases.map(async (base, i) => {
-    try {
-      const status = await value(base, "/status", timeout) as {
-        os?: { version?: string };
-        device?: string;
-      };
-      const points = await value(base, "/window/size", timeout) as {
-        width: number;
-        height: number;
-      };
-      const screen = await value(base, "/wda/screen", timeout).catch(() => undefined) as
-        | { scale?: number }
-        | undefined;
-      const scale = screen?.scale ?? 1;
-      const port = Number(base.port || 80);
-      const entry: PoolDevice = {
-        platform: "mobileb",
-        id: `${base.hostname}:${port}`,
-        ...(status?.device ? { model: status.device } : {}),
-        ...(status?.os?.version ? { osVersion: `iOS ${status.os.version}` } : {}),
-        screen: {
-          width: Math.round(points.width * scale),
-          height: Math.round(points.height * scale),
-        },
-        section: { driverHost: base.hostname, driverPort: port },
-      };
-      return entry;
-    } catch (error) {
-      options.onError?.(urls[i], error);
-      return undefined;
-    }
-  }));
-  return described.filter((d): d is PoolDevice => d !== undefined);
+  }
+  return await describeEach(urls, async (url) => {
+    const base = new URL(url);
+    const status = await value(base, "/status", timeout) as {
+      os?: { version?: string };
+      device?: string;
+    };
+    const points = await value(base, "/window/size", timeout) as {
+      width: number;
+      height: number;
+    };
+    const screen = await value(base, "/wda/screen", timeout).catch(() => undefined) as
+      | { scale?: number }
+      | undefined;
+    const scale = screen?.scale ?? 1;
+    const port = Number(base.port || 80);
+    const entry: PoolDevice = {
+      platform: "mobileb",
+      id: `${base.hostname}:${port}`,
+      ...(status?.device ? { model: status.device } : {}),
+      ...(status?.os?.version ? { osVersion: `iOS ${status.os.version}` } : {}),
+      screen: {
+        width: Math.round(points.width * scale),
+        height: Math.round(points.height * scale),
+      },
+      section: { driverHost: base.hostname, driverPort: port },
+    };
+    return entry;
+  }, options.onError);
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { PoolDevice } from "@sdk/core";
+import { describeEach, type PoolDevice } from "@sdk/core";
 import { MobileCDevice } from "./device.ts";
 import { listTargets, type ToolOptions } from "./tool.ts";
 
@@ -28,7 +28,7 @@ export async function listMobileCDevices(
 ): Promise<PoolDevice[]> {
   const { onError, ...tool } = options;
   const keys = await listTargets(tool);
-  const described = await Promise.all(keys.map(async (key) => {
+  return await describeEach(keys, async (key) => {
     const device = new MobileCDevice(key, { ...tool, exposeRunToolShellAction: true });
     try {
       const param = async (name: string) =>
@@ -48,12 +48,8 @@ export async function listMobileCDevices(
         section: { deviceId: key, ...tool },
       };
       return entry;
-    } catch (error) {
-      onError?.(key, error);
-      return undefined;
     } finally {
       await device.destroy().catch(() => {});
     }
-  }));
-  return described.filter((d): d is PoolDevice => d !== undefined);
+  }, onError);
 }

@@ -71,18 +71,7 @@ const ABOVE_THE_GROUND_FLOOR: readonly string[] = [
  * `errors.ts`) with the folders of core it must not import.
  */
 export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
-  "errors.ts": [
-    "agent",
-    "session",
-    "cache",
-    "planning",
-    "insight",
-    "model",
-    "report",
-    "observe",
-    "script",
-    "gherkin",
-  ],
+  "errors.ts": [...ABOVE_THE_GROUND_FLOOR, "report"],
   device: ABOVE_THE_GROUND_FLOOR,
   image: ABOVE_THE_GROUND_FLOOR,
   runtime: ABOVE_THE_GROUND_FLOOR,

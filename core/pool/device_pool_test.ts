@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, test } from "../../tests/helpers/test.ts";
 import { ConnectionError, DeviceNotFoundError } from "../errors.ts";
 import { DevicePool } from "./device_pool.ts";
-import { listDevices, type PoolDevice, selectDevices } from "./devices.ts";
+import { describeEach, listDevices, type PoolDevice, selectDevices } from "./devices.ts";
 
 const lockDir = await mkdtemp(join(tmpdir(), "sdk-pool-test-"));
 after(() => rm(lockDir, { recursive: true, force: true }));
@@ -109,4 +109,16 @@ test("acquires at once never take the same device, nor report this pool's own de
   await pool.close();
   await other.close();
   assert.deepEqual(await readdir(lockDir), [], "every marker removed");
+});
+
+test("describeEach() keeps the devices that answer and tells about the one that does not", async () => {
+  const told: string[] = [];
+  const described = await describeEach(
+    ["a1", "mute", "a2"],
+    (id) =>
+      id === "mute" ? Promise.reject(new Error("no shell")) : Promise.resolve(phone("mobilea", id)),
+    (id, e) => told.push(`${id}: ${(e as Error).message}`),
+  );
+  assert.deepEqual(described.map((d) => d.id), ["a1", "a2"]);
+  assert.deepEqual(told, ["mute: no shell"]);
 });

@@ -32,6 +32,26 @@ export interface PoolDevice {
 /** Lists one platform's reachable devices; rejects when the platform cannot be asked. */
 export type DeviceLister = () => Promise<PoolDevice[]>;
 
+/**
+ * A platform lister's loop: describes each listed id at once, leaving out (and telling `onError`
+ * about) each one whose description fails: a device that is listed but does not answer.
+ *
+ * @returns the descriptions that succeeded, in the order of `ids`.
+ */
+export async function describeEach(
+  ids: readonly string[],
+  describe: (id: string) => Promise<PoolDevice>,
+  onError?: (id: string, error: unknown) => void,
+): Promise<PoolDevice[]> {
+  const described = await Promise.all(ids.map((id) =>
+    describe(id).catch((error) => {
+      onError?.(id, error);
+      return undefined;
+    })
+  ));
+  return described.filter((d): d is PoolDevice => d !== undefined);
+}
+
 /** What {@link listDevices} found: the devices, and each platform that could not be asked. */
 export interface DeviceListing {
   /** Every device found, platform by platform in the listers' order. */
