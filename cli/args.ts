@@ -260,6 +260,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     untrusted: false,
     env: [],
     wda: [],
+    display: [],
     perDevice: false,
     spread: false,
     agentOptions: {},
@@ -297,7 +298,13 @@ function parseDevices(rest: readonly string[]): CliCommand {
   if (flagsOf(rest).some((a) => a === "--help" || a === "-h")) {
     return { command: "help", topic: "devices" };
   }
-  const devices: DevicesCommand = { command: "devices", json: false, wda: [], agentOptions: {} };
+  const devices: DevicesCommand = {
+    command: "devices",
+    json: false,
+    wda: [],
+    display: [],
+    agentOptions: {},
+  };
   const extra = parseFlags(rest, {
     ...DISCOVERY_FLAGS,
     json: { type: "boolean", field: "json" },

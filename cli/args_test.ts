@@ -29,6 +29,7 @@ test("sdk run takes paths and the run flags, with defaults", () => {
     untrusted: false,
     env: [],
     wda: [],
+    display: [],
     perDevice: false,
     spread: false,
     agentOptions: {},
@@ -80,10 +81,11 @@ test("sdk run reads the device flags, and refuses --per-device with --spread or 
   );
   usageError(["run", "a.yaml", "--devices", "all", "--per-device", "--spread"], /give one/);
   usageError(["run", "a.yaml", "--spread"], /--spread runs files on a pool of devices/);
-  assert.deepEqual(parseCliArgs(["devices", "--wda", "http://h:1", "--json"]), {
+  assert.deepEqual(parseCliArgs(["devices", "--wda", "http://h:1", "--json", "--display", ":9"]), {
     command: "devices",
     json: true,
     wda: ["http://h:1"],
+    display: [":9"],
     agentOptions: {},
   });
   usageError(["devices", "extra"], /takes flags only/);

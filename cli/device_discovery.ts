@@ -35,7 +35,7 @@ async function wdaUrls(flags: DiscoveryFlags, cwd: string): Promise<string[]> {
 
 /**
  * The listers for the flags: MobileA (the adb server) and MobileC (hdc) always, MobileB when
- * WebDriverAgent URLs are given; only the platforms `platforms` names, when given. A device that
+ * WebDriverAgent URLs are given, desktops when X displays are; only the platforms `platforms` names, when given. A device that
  * does not answer is left out and told to `warn`.
  */
 async function deviceListers(
@@ -67,6 +67,11 @@ async function deviceListers(
         ...(flags.hdc !== undefined && { toolPath: flags.hdc }),
         onError: mute,
       });
+  }
+  if (wanted("computer") && flags.display?.length) {
+    const displays = flags.display;
+    listers.computer = async () =>
+      await (await import("@sdk/computer")).listComputerDevices(displays, { onError: mute });
   }
   return listers;
 }

@@ -20,6 +20,8 @@ export interface DiscoveryFlags {
   wdaFile?: string;
   /** Path of hdc (`--hdc`). Default: `TOOL_HOME`, `PATH`, install paths. */
   hdc?: string;
+  /** X displays whose monitors to list (`--display :N`, repeated). */
+  display?: string[];
 }
 
 /** How `sdk run` spreads its device files (`--devices`, `--per-device`, `--spread`). */
@@ -49,6 +51,7 @@ export const DISCOVERY_FLAGS: Record<string, FlagKind & { field: keyof Discovery
   "wda": { type: "string", field: "wda" },
   "wda-file": { type: "string", field: "wdaFile" },
   "hdc": { type: "string", field: "hdc" },
+  "display": { type: "string", field: "display" },
 };
 
 /** The flags `sdk run` adds for devices, by field. */
@@ -65,7 +68,8 @@ const DISCOVERY_FLAG_HELP =
   --adb-port PORT         the adb server's port (default 5037)
   --wda URL               a WebDriverAgent, e.g. http://127.0.0.1:8100 (repeat it)
   --wda-file FILE         WebDriverAgent URLs, one a line
-  --hdc PATH              the hdc executable (default: TOOL_HOME, PATH, install paths)`;
+  --hdc PATH              the hdc executable (default: TOOL_HOME, PATH, install paths)
+  --display :N            an X display whose monitors to list (repeat it)`;
 
 /** The help lines of `sdk run`'s device flags. */
 export const DEVICE_RUN_FLAG_HELP =
@@ -85,7 +89,7 @@ Usage:
 
 Lists one line per reachable device: platform, id, model, OS version and screen. Android
 devices come from the adb server, iOS devices from the WebDriverAgent URLs given, HarmonyOS
-devices from hdc list targets. A platform that cannot be asked is named on standard error.
+devices from hdc list targets, desktops from the X displays given. A platform that cannot be asked is named on standard error.
 
 Flags:
 ${DISCOVERY_FLAG_HELP}
