@@ -34,7 +34,7 @@ import { launchChromium } from "@sdk/web/chromium";
 import { discoverScriptFiles, type ScriptFileArg } from "./discover.ts";
 import { loadDotenv } from "./dotenv.ts";
 import { runPool } from "./pool.ts";
-import { createProgress } from "./progress.ts";
+import { createProgress, progressOnDevice } from "./progress.ts";
 import { runScriptFile } from "./run_file.ts";
 import { prepareScriptFile } from "./prepare.ts";
 import type { DriverBBrowser as Browser } from "@sdk/web";
@@ -205,7 +205,7 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
       browser: needsBrowser ? await browser() : undefined,
       cwd: io.cwd,
       flags,
-      progress,
+      progress: device ? progressOnDevice(progress, `${device.platform}:${device.id}`) : progress,
       continueOnError: run.continueOnError,
       trust,
       signal: abort.signal,
