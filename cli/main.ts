@@ -219,6 +219,8 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
   const shouldStart = () => !abort.signal.aborted && (run.continueOnError || !anyFailed);
   let pool: DevicePool | undefined;
   let deviceNames: string[] = [];
+  // Without --concurrent, every device of the pool works at once.
+  let devicesAtOnce = run.concurrent;
   try {
     if (run.devices !== undefined) {
       pool = await openDevicePool(
@@ -227,13 +229,13 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
         (message) => io.stderr.write(`sdk run: ${message}\n`),
       );
       deviceNames = pool.devices.map((d) => `${d.platform}:${d.id}`);
+      if (!run.concurrentGiven) devicesAtOnce = Math.max(1, deviceNames.length);
       results = await runOnDevices({
         shown: files.map((f) => f.shown),
         preparations,
         pool,
         perDevice: run.perDevice,
-        // Without --concurrent, every device of the pool works at once.
-        concurrent: run.concurrentGiven ? run.concurrent : Math.max(1, pool.devices.length),
+        concurrent: devicesAtOnce,
         shouldStart,
         signal: abort.signal,
         run: runOne,
@@ -245,7 +247,10 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
     }
     progress.close();
     const summary = summarize(results, startedAt, performance.now() - started, run);
-    if (pool) summary.matrix = deviceMatrix(deviceNames, results);
+    if (pool) {
+      summary.matrix = deviceMatrix(deviceNames, results);
+      summary.concurrent = devicesAtOnce;
+    }
     summary.mergedReport = await mergeReports(summary.files, reportFileName);
     summary.durationMs = performance.now() - started;
     if (run.summary) {
