@@ -1,9 +1,8 @@
-import { test } from "../tests/helpers/test.ts";
+import { after, test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after } from "../tests/helpers/test.ts";
 import { DevicePool, type PoolDevice } from "@sdk/core";
 import { runOnDevices } from "./device_run.ts";
 import type { Preparation } from "./prepare.ts";
