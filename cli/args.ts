@@ -7,6 +7,14 @@
  */
 
 import { type McpCommand, mcpHelpText, parseMcpArgs } from "./mcp/command.ts";
+import {
+  DEVICE_RUN_FLAG_HELP,
+  DEVICE_RUN_FLAGS,
+  type DeviceRunFlags,
+  type DevicesCommand,
+  devicesHelpText,
+  DISCOVERY_FLAGS,
+} from "./device_flags.ts";
 import { SdkTypeError } from "@sdk/core";
 import { isSdkSecretVariable } from "@sdk/core/script";
 import { DEFAULT_PLAYGROUND_PORT, PLAYGROUND_HOST_ENV, type WebPageAgentOptions } from "@sdk/web";
@@ -20,12 +28,15 @@ import {
 } from "./agent_flags.ts";
 
 /** `sdk run`: run script files. */
-export interface RunCommand {
+export interface RunCommand extends DeviceRunFlags {
   /** The command. */
   command: "run";
   /** Files, directories and glob patterns as given. */
   paths: string[];
-  /** How many files run at once, each in its own browser context. Default 1. */
+  /**
+   * How many files run at once, each in its own browser context (with `--devices`: how many
+   * devices work at once). Default 1 (with `--devices`: every device of the pool).
+   */
   concurrent: number;
   /** Keep running the other files after one fails. Default `false`: stop starting new ones. */
   continueOnError: boolean;
@@ -67,13 +78,14 @@ export interface RunCommand {
 }
 
 /** A command with help of its own: `sdk <topic> --help`. */
-export type HelpTopic = "run" | "playground" | "mcp";
+export type HelpTopic = "run" | "playground" | "mcp" | "devices";
 
 /** What the command line asks for; `help` with a `topic` is the help of that command. */
 export type CliCommand =
   | RunCommand
   | PlaygroundCommand
   | McpCommand
+  | DevicesCommand
   | { command: "help"; topic?: HelpTopic }
   | { command: "version" };
 
@@ -103,6 +115,7 @@ const RUN_FLAGS: Record<string, FlagKind & { field: keyof RunCommand }> = {
   "share-browser-context": { type: "boolean", field: "shareBrowserContext" },
   "retry": { type: "number", field: "retry" },
   "bridge-port": { type: "number", field: "bridgePort" },
+  ...DEVICE_RUN_FLAGS,
 };
 
 /** `sdk playground <url>`: the playground on a page (docs/playground.md). */
@@ -243,10 +256,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     if (rest.some(isHelp)) return { command: "help", topic: "mcp" };
     return parseMcpArgs(rest, (message) => new CliUsageError(message));
   }
+  if (command === "devices") return parseDevices(rest);
   if (command !== "run") {
     throw new CliUsageError(
-      `unknown command "${command}": try "sdk run <file|dir|glob>...", "sdk playground <url>" ` +
-        `or "sdk mcp"`,
+      `unknown command "${command}": try "sdk run <file|dir|glob>...", "sdk playground <url>", ` +
+        `"sdk devices" or "sdk mcp"`,
     );
   }
   if (flagsOf(rest).some((a) => a === "--help" || a === "-h")) {
@@ -261,12 +275,17 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     keepWindow: false,
     untrusted: false,
     env: [],
+    wda: [],
+    display: [],
+    perDevice: false,
+    spread: false,
     agentOptions: {},
     shareBrowserContext: false,
     retry: 0,
     given: new Set(),
   };
   run.paths = parseFlags(rest, RUN_FLAGS, run as RunCommand & { given: Set<string> });
+  checkDeviceFlags(run);
   checkEnvFlags(run);
   if (run.paths.length === 0 && run.config === undefined) {
     throw new CliUsageError(
@@ -284,6 +303,41 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     throw new CliUsageError(`--bridge-port takes a whole number 0-65535: got ${port}`);
   }
   return run;
+}
+
+/** `--per-device` and `--spread` go with `--devices`, and not together. */
+function checkDeviceFlags(run: RunCommand): void {
+  if (run.perDevice && run.spread) {
+    throw new CliUsageError(`--per-device and --spread are two ways to run: give one of them`);
+  }
+  if ((run.perDevice || run.spread) && run.devices === undefined) {
+    throw new CliUsageError(
+      `--${run.perDevice ? "per-device" : "spread"} runs files on a pool of devices: give ` +
+        `--devices all (or <platform>:all, or ids; "sdk devices" lists them)`,
+    );
+  }
+}
+
+/** `sdk devices [flags]`. */
+function parseDevices(rest: readonly string[]): CliCommand {
+  if (flagsOf(rest).some((a) => a === "--help" || a === "-h")) {
+    return { command: "help", topic: "devices" };
+  }
+  const devices: DevicesCommand = {
+    command: "devices",
+    json: false,
+    wda: [],
+    display: [],
+    agentOptions: {},
+  };
+  const extra = parseFlags(rest, {
+    ...DISCOVERY_FLAGS,
+    json: { type: "boolean", field: "json" },
+  }, devices);
+  if (extra.length) {
+    throw new CliUsageError(`"sdk devices" takes flags only: got ${extra.join(" ")}`);
+  }
+  return devices;
 }
 
 /** The arguments before `--`: after it, `-h` is a path or a URL as typed. */
@@ -366,6 +420,7 @@ const RUN_FLAG_HELP =
   --retry N               run a failed file up to N more times before it counts as failed
   --bridge-port N         the extension bridge's port for web scripts with bridgeMode (default
                           3766); the pairing token comes from SDK_BRIDGE_TOKEN
+${DEVICE_RUN_FLAG_HELP}
   --help, -h              this help`;
 
 /** What the help of `sdk` and of `sdk run` say after the flags. */
@@ -384,6 +439,7 @@ errors included, fails its file), 2 for a usage error.`;
 export function helpText(topic?: HelpTopic): string {
   if (topic === "playground") return playgroundHelpText();
   if (topic === "mcp") return mcpHelpText();
+  if (topic === "devices") return devicesHelpText();
   if (topic === "run") {
     return `sdk run: run YAML scripts and Gherkin features in Chromium, one merged report
 
@@ -405,6 +461,7 @@ Usage:
   sdk run <file|dir|glob>... [flags]   run .yaml, .yml and .feature files (see --help of it)
   sdk playground <url> [flags]         try agent calls by hand on a live page (see --help of it)
   sdk mcp [--http] [--port N]          the platforms as MCP tools for AI assistants (docs/mcp.md)
+  sdk devices [flags]                  list the phones sdk run --devices can use (see --help of it)
   sdk --help | --version
 
 Flags of "sdk run":

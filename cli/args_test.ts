@@ -27,6 +27,10 @@ test("sdk run takes paths and the run flags, with defaults", () => {
     keepWindow: false,
     untrusted: false,
     env: [],
+    wda: [],
+    display: [],
+    perDevice: false,
+    spread: false,
     agentOptions: {},
     shareBrowserContext: false,
     retry: 0,
@@ -62,6 +66,46 @@ test("sdk run takes paths and the run flags, with defaults", () => {
     true,
   ]);
   assert.throws(() => run("a.yaml", "--retry", "-1"), /--retry takes a whole number >= 0/);
+});
+
+test("sdk run reads the device flags, and refuses --per-device with --spread or without --devices", () => {
+  const r = run(
+    "flows/",
+    "--devices",
+    "mobilea:all,127.0.0.1:8100",
+    "--per-device",
+    "--adb-port",
+    "5038",
+    "--wda",
+    "http://127.0.0.1:8100",
+    "--wda=http://127.0.0.1:8101",
+    "--hdc",
+    "/opt/hdc",
+  );
+  assert.deepEqual(
+    [r.devices, r.perDevice, r.spread, r.adbPort, r.wda, r.hdc, r.given.has("concurrent")],
+    [
+      "mobilea:all,127.0.0.1:8100",
+      true,
+      false,
+      5038,
+      ["http://127.0.0.1:8100", "http://127.0.0.1:8101"],
+      "/opt/hdc",
+      false,
+    ],
+  );
+  usageError(["run", "a.yaml", "--devices", "all", "--per-device", "--spread"], /give one/);
+  usageError(["run", "a.yaml", "--spread"], /--spread runs files on a pool of devices/);
+  assert.deepEqual(parseCliArgs(["devices", "--wda", "http://h:1", "--json", "--display", ":9"]), {
+    command: "devices",
+    json: true,
+    wda: ["http://h:1"],
+    display: [":9"],
+    agentOptions: {},
+  });
+  usageError(["devices", "extra"], /takes flags only/);
+  assert.match(helpText("devices"), /--wda URL/);
+  assert.match(helpText("run"), /--per-device/);
 });
 
 test("every agent option is a kebab-case flag converted to its type", () => {

@@ -37,12 +37,15 @@ import { newScriptContext } from "./web_target.ts";
 import type { BrowserContext } from "playwright-core";
 import { loadDotenv } from "./dotenv.ts";
 import { runPool } from "./pool.ts";
-import { createProgress } from "./progress.ts";
+import { createProgress, progressOnDevice } from "./progress.ts";
 import { runScriptFile } from "./run_file.ts";
 import { prepareScriptFile } from "./prepare.ts";
 import type { DriverBBrowser as Browser } from "@sdk/web";
-import { type FileResult, formatSummaryTable, type RunSummary } from "./summary.ts";
+import { deviceMatrix, type FileResult, formatSummaryTable, type RunSummary } from "./summary.ts";
 import { needsOwnBrowser } from "./web_browser.ts";
+import type { DevicePool, PoolDevice } from "@sdk/core";
+import { devicesCommand, openDevicePool } from "./device_discovery.ts";
+import { runOnDevices } from "./device_run.ts";
 
 /** Where the command line reads and writes; the process's own by default. */
 export interface CliIo {
@@ -91,6 +94,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       );
       return await mcpCommand(command, (text) => io.stderr.write(text));
     }
+    if (command.command === "devices") return await devicesCommand(command, io);
     return await runCommand(command, io);
   } catch (e) {
     if (e instanceof CliUsageError) {
@@ -195,7 +199,7 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
     write: (t) => io.stdout.write(t),
   });
   let anyFailed = false;
-  let results: (FileResult | undefined)[];
+  let results: FileResult[];
   let bridgeQueue: Promise<void> = Promise.resolve();
   /** Waits for the bridge's port to be free; the function it gives frees it. */
   const bridgeTurn = async (): Promise<() => void> => {
@@ -211,47 +215,83 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
   const sharedContext = run.shareBrowserContext
     ? () => shared ??= browser().then((b) => newScriptContext(b, sections.web ?? {}))
     : undefined;
-  try {
-    results = await runPool(files, run.concurrent, async (file, index) => {
-      const preparation = preparations[index];
-      const prepared = preparation.ok ? preparation.prepared : undefined;
-      // A bridge script runs in your own Chrome; one at a time, as the bridge has one port.
-      const bridged = prepared?.kind === "web" && !!prepared.script.web.bridgeMode;
-      // A file with a browser of its own (cdpEndpoint, chromeArgs, headless) opens it itself.
-      const needsBrowser = prepared !== undefined && prepared.kind !== "platform" && !bridged &&
-        !(prepared.kind === "web" && needsOwnBrowser(prepared.script.web));
-      let result!: FileResult;
-      const release = bridged ? await bridgeTurn() : () => {};
-      try {
-        for (let attempt = 1;; attempt++) {
-          result = await runScriptFile(file.path, preparation, {
-            shown: file.shown,
-            browser: needsBrowser ? await browser() : undefined,
-            sharedContext: needsBrowser ? await sharedContext?.() : undefined,
-            cwd: io.cwd,
-            flags,
-            progress,
-            continueOnError: run.continueOnError,
-            trust,
-            signal: abort.signal,
-            warn: (message) => io.stderr.write(`warning: ${message}\n`),
-            record: records.get(file.path),
-            bridgePort: run.bridgePort,
-            headed: run.headed,
-          });
-          if (attempt > 1) result.attempts = attempt;
-          // A file that could not be read fails the same way again.
-          if (result.status !== "failed" || attempt > run.retry || !preparation.ok) break;
-          if (abort.signal.aborted) break;
-        }
-      } finally {
-        release();
+  const runOne = async (index: number, device?: PoolDevice) => {
+    const file = files[index];
+    const preparation = preparations[index];
+    const prepared = preparation.ok ? preparation.prepared : undefined;
+    // A bridge script runs in your own Chrome; one at a time, as the bridge has one port.
+    const bridged = prepared?.kind === "web" && !!prepared.script.web.bridgeMode;
+    // A file with a browser of its own (cdpEndpoint, chromeArgs, headless) opens it itself.
+    const needsBrowser = prepared !== undefined && prepared.kind !== "platform" && !bridged &&
+      !(prepared.kind === "web" && needsOwnBrowser(prepared.script.web));
+    let result!: FileResult;
+    const release = bridged ? await bridgeTurn() : () => {};
+    try {
+      for (let attempt = 1;; attempt++) {
+        result = await runScriptFile(file.path, preparation, {
+          shown: file.shown,
+          browser: needsBrowser ? await browser() : undefined,
+          sharedContext: needsBrowser ? await sharedContext?.() : undefined,
+          cwd: io.cwd,
+          flags,
+          progress: device
+            ? progressOnDevice(progress, `${device.platform}:${device.id}`)
+            : progress,
+          continueOnError: run.continueOnError,
+          trust,
+          signal: abort.signal,
+          warn: (message) => io.stderr.write(`warning: ${message}\n`),
+          record: records.get(file.path),
+          bridgePort: run.bridgePort,
+          headed: run.headed,
+          device,
+        });
+        if (attempt > 1) result.attempts = attempt;
+        // A file that could not be read fails the same way again.
+        if (result.status !== "failed" || attempt > run.retry || !preparation.ok) break;
+        if (abort.signal.aborted) break;
       }
-      if (result.status === "failed") anyFailed = true;
-      return result;
-    }, () => !abort.signal.aborted && (run.continueOnError || !anyFailed));
+    } finally {
+      release();
+    }
+    if (result.status === "failed") anyFailed = true;
+    return result;
+  };
+  const shouldStart = () => !abort.signal.aborted && (run.continueOnError || !anyFailed);
+  let pool: DevicePool | undefined;
+  let deviceNames: string[] = [];
+  // Without --concurrent, every device of the pool works at once.
+  let devicesAtOnce = run.concurrent;
+  try {
+    if (run.devices !== undefined) {
+      pool = await openDevicePool(
+        { ...run, devices: run.devices },
+        io.cwd,
+        (message) => io.stderr.write(`sdk run: ${message}\n`),
+      );
+      deviceNames = pool.devices.map((d) => `${d.platform}:${d.id}`);
+      if (!run.given.has("concurrent")) devicesAtOnce = Math.max(1, deviceNames.length);
+      results = await runOnDevices({
+        shown: files.map((f) => f.shown),
+        preparations,
+        pool,
+        perDevice: run.perDevice,
+        concurrent: devicesAtOnce,
+        shouldStart,
+        signal: abort.signal,
+        run: runOne,
+      });
+    } else {
+      results = (await runPool(files, run.concurrent, (_, i) => runOne(i), shouldStart)).map(
+        (r, i) => r ?? { file: files[i].shown, status: "skipped", durationMs: 0, items: [] },
+      );
+    }
     progress.close();
-    const summary = summarize(files, results, startedAt, performance.now() - started, run);
+    const summary = summarize(results, startedAt, performance.now() - started, run);
+    if (pool) {
+      summary.matrix = deviceMatrix(deviceNames, results);
+      summary.concurrent = devicesAtOnce;
+    }
     summary.mergedReport = await mergeReports(summary.files, reportFileName);
     summary.durationMs = performance.now() - started;
     if (run.summary) {
@@ -269,6 +309,7 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
     return summary.failed > 0 ? 1 : 0;
   } finally {
     progress.close();
+    await pool?.close();
     process.off("SIGINT", onInterrupt);
     await (await shared?.catch(() => undefined))?.close().catch(() => {});
     // A browser given by the caller stays theirs.
@@ -322,15 +363,11 @@ function recordPaths(run: RunCommand, files: ScriptFileArg[], cwd: string): Map<
 }
 
 function summarize(
-  files: ScriptFileArg[],
-  results: (FileResult | undefined)[],
+  all: FileResult[],
   startedAt: Date,
   durationMs: number,
   run: RunCommand,
 ): RunSummary {
-  const all = files.map((file, i) =>
-    results[i] ?? { file: file.shown, status: "skipped", durationMs: 0, items: [] }
-  ) as FileResult[];
   const count = (s: string) => all.filter((f) => f.status === s).length;
   return {
     startedAt: startedAt.toISOString(),
@@ -352,8 +389,9 @@ async function mergeReports(files: FileResult[], name?: string): Promise<string 
     tool.append({
       reportFilePath: f.report,
       reportAttributes: {
-        testId: f.file,
+        testId: f.device ? `${f.file} @ ${f.device}` : f.file,
         testTitle: f.file,
+        ...(f.device && { testDevice: f.device }),
         testDescription: f.error ?? `${f.items.length} ${f.items.length === 1 ? "item" : "items"}`,
         ...f.reportAttributes,
         testDuration: Math.round(f.durationMs),

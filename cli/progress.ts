@@ -89,3 +89,17 @@ function ttyProgress(out: ProgressOutput): Progress {
     },
   };
 }
+
+/**
+ * The progress of runs on a device (`sdk run --devices`): each file shown as `<file> @ <device>`,
+ * so that one file running on several devices at once keeps a line per device.
+ */
+export function progressOnDevice(progress: Progress, device: string): Progress {
+  const label = (file: string) => `${file} @ ${device}`;
+  return {
+    start: (file) => progress.start(label(file)),
+    step: (file, text) => progress.step(label(file), text),
+    end: (r) => progress.end({ ...r, file: label(r.file) }),
+    close: () => {},
+  };
+}

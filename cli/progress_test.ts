@@ -1,6 +1,6 @@
 import { test } from "../tests/helpers/test.ts";
 import assert from "node:assert/strict";
-import { createProgress } from "./progress.ts";
+import { createProgress, progressOnDevice } from "./progress.ts";
 import { formatSummaryTable, type RunSummary } from "./summary.ts";
 
 function capture(isTTY: boolean) {
@@ -21,6 +21,19 @@ test("without a terminal, progress is one plain line per event, no escape codes"
       "[failed]  a.yaml failed in 1.2 s\n    boom\n",
   );
   assert.ok(!text().includes("\x1b"), "no escape codes");
+});
+
+test("on a terminal, one file running on two devices keeps a line per device until each ends", () => {
+  const { out, text } = capture(true);
+  const p = createProgress(out);
+  const [one, two] = [progressOnDevice(p, "mobilea:one"), progressOnDevice(p, "mobilea:two")];
+  one.start("a.yaml");
+  two.start("a.yaml");
+  one.step("a.yaml", "aiTap: the login button");
+  one.end({ file: "a.yaml", status: "passed", durationMs: 1000, items: [] });
+  p.close();
+  // Once the first ends, its line is printed and the other device's run is still drawn below.
+  assert.match(text(), /a\.yaml @ mobilea:one passed in 1\.0 s\n\S+ a\.yaml @ mobilea:two\n/);
 });
 
 test("on a terminal, running files are redrawn in place under the finished ones", () => {

@@ -34,7 +34,7 @@ import {
   type WebPageAgentOptions,
 } from "@sdk/web";
 import { type BridgeTarget, connectBridgeTarget } from "./bridge_target.ts";
-import { InternalError, SdkTypeError } from "@sdk/core";
+import { InternalError, type PoolDevice, SdkTypeError } from "@sdk/core";
 import type { Preparation } from "./prepare.ts";
 import { scriptPlatform } from "./platforms.ts";
 import type { Progress } from "./progress.ts";
@@ -84,6 +84,8 @@ export interface RunFileContext {
   headed?: boolean;
   /** The extension bridge's port for `bridgeMode` scripts (`--bridge-port`); default 3766. */
   bridgePort?: number;
+  /** The device a pool hands a device file (`--devices`); its section fields outrank the file's. */
+  device?: PoolDevice;
 }
 
 /** The page options of a `web` section, which are agent options (spec 4.7). */
@@ -351,6 +353,7 @@ async function runPlatformScript(
         onAgent(a);
       },
       ...(ctx.signal && { signal: ctx.signal }),
+      ...(ctx.device && { section: ctx.device.section }),
     }).catch((e) => failedItems(e, result));
     result.items = itemsOf(tasks);
     if (output) result.output = output;

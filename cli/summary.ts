@@ -48,6 +48,34 @@ export interface FileResult {
    * `groupName` as `testTitle`, `groupDescription` as `testDescription`), when it does.
    */
   reportAttributes?: { testId?: string; testTitle?: string; testDescription?: string };
+  /** The device it ran on (`<platform>:<id>`), in a `--devices` run. */
+  device?: string;
+  /** The error's stable code, when the pool knows it (`CONNECTION_LOST`: the device went away). */
+  errorCode?: string;
+}
+
+/** One cell of the device x script matrix: a file's run on a device. */
+export interface MatrixCell {
+  /** The device, `<platform>:<id>`. */
+  device: string;
+  /** The file, as named on the command line. */
+  script: string;
+  /** How it ended. */
+  status: FileStatus;
+  /** Wall time, ms (0 when skipped). */
+  durationMs: number;
+  /** The run's report, when one was written. */
+  report?: string;
+}
+
+/** The device x script matrix of a `--devices` run. */
+export interface DeviceMatrix {
+  /** The devices, in the pool's order (a column each). */
+  devices: string[];
+  /** The files, in the order given (a row each). */
+  scripts: string[];
+  /** The runs; a device and script with no cell did not run together (`--spread`). */
+  cells: MatrixCell[];
 }
 
 /** The JSON of `--summary`. */
@@ -64,8 +92,47 @@ export interface RunSummary {
   skipped: number;
   /** The merged report of the run, or null when no file wrote a report. */
   mergedReport: string | null;
-  /** Every file, in the order run. */
+  /** Every file, in the order run; in a `--per-device` run, every file on every device. */
   files: FileResult[];
+  /** The device x script matrix, in a `--devices` run. */
+  matrix?: DeviceMatrix;
+}
+
+/** The matrix of a `--devices` run's results (those with a `device`). */
+export function deviceMatrix(
+  devices: readonly string[],
+  files: readonly FileResult[],
+): DeviceMatrix {
+  const cells = files.filter((f) => f.device !== undefined).map((f) => ({
+    device: f.device!,
+    script: f.file,
+    status: f.status,
+    durationMs: f.durationMs,
+    ...(f.report ? { report: f.report } : {}),
+  }));
+  return { devices: [...devices], scripts: [...new Set(cells.map((c) => c.script))], cells };
+}
+
+/** The matrix as text: a row per script, a column per device, each cell its status. */
+function formatMatrix(matrix: DeviceMatrix): string {
+  const cell = (script: string, device: string) => {
+    const c = matrix.cells.find((x) => x.script === script && x.device === device);
+    return c ? c.status.toUpperCase() : "-";
+  };
+  const rows = matrix.scripts.map((s) => [s, ...matrix.devices.map((d) => cell(s, d))]);
+  return ["Device matrix:", ...formatColumns(["script", ...matrix.devices], rows)].join("\n");
+}
+
+/** Rows of text cells as aligned lines, the head first (then a line of dashes with `rule`). */
+export function formatColumns(
+  head: readonly string[],
+  rows: readonly string[][],
+  rule = false,
+): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: readonly string[]) =>
+    cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  return [line(head), ...(rule ? [line(widths.map((w) => "-".repeat(w)))] : []), ...rows.map(line)];
 }
 
 /** Human duration: `850 ms`, `12.4 s`, `2 min 5 s`. */
@@ -82,30 +149,29 @@ export function formatDuration(ms: number): string {
  * file's whole error (the live progress shows only its start), then the totals and the report.
  */
 export function formatSummaryTable(summary: RunSummary): string {
+  const onDevices = summary.files.some((f) => f.device !== undefined);
   const rows = summary.files.map((f) => [
     f.status.toUpperCase(),
-    f.file,
+    onDevices ? `${f.file} @ ${f.device ?? "-"}` : f.file,
     f.status === "skipped" ? "-" : formatDuration(f.durationMs),
     f.items.length
       ? `${f.items.filter((i) => i.status === "passed").length}/${f.items.length}`
       : "-",
   ]);
-  const head = ["status", "file", "time", "passed"];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  const head = ["status", onDevices ? "file @ device" : "file", "time", "passed"];
   const total = `${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped ` +
     `in ${formatDuration(summary.durationMs)}`;
   const failures = summary.files.filter((f) => f.status === "failed" && f.error);
   const warned = summary.files.filter((f) => f.warnings?.length);
   return [
-    line(head),
-    line(widths.map((w) => "-".repeat(w))),
-    ...rows.map(line),
+    ...formatColumns(head, rows, true),
     ...(failures.length
       ? [
         "",
         "Failures:",
-        ...failures.map((f) => `  ${f.file}\n    ${f.error!.replace(/\n/g, "\n    ")}`),
+        ...failures.map((f) =>
+          `  ${f.file}${f.device ? ` @ ${f.device}` : ""}\n    ${f.error!.replace(/\n/g, "\n    ")}`
+        ),
       ]
       : []),
     ...(warned.length
@@ -115,6 +181,7 @@ export function formatSummaryTable(summary: RunSummary): string {
         ...warned.map((f) => `  ${f.file}\n    ${f.warnings!.join("\n    ")}`),
       ]
       : []),
+    ...(summary.matrix ? ["", formatMatrix(summary.matrix)] : []),
     "",
     total,
     summary.mergedReport ? `report: ${summary.mergedReport}` : "report: none written",

@@ -43,3 +43,5 @@ export type { X11Connection, X11KeyboardState, X11Keymap } from "./x11.ts";
 export { DEFAULT_DRAG_MS, DRAG_AND_DROP_MS, SCROLL_TO_END_CLICKS, WHEEL_CLICK_PX } from "@sdk/core";
 export { desktopKeys, EN_US_SHIFTED } from "./keys.ts";
 export type { NutKeyCombo } from "./keys.ts";
+export { listComputerDevices } from "./devices.ts";
+export type { ListComputerDevicesOptions } from "./devices.ts";

@@ -239,3 +239,18 @@ export {
 export { type PrivateTempDir, privateTempDir } from "./runtime/private_dir.ts";
 export { encodeBase64 } from "./image/base64.ts";
 export { SDK_VERSION } from "./version.ts";
+export {
+  type AcquireOptions,
+  deviceLost,
+  DevicePool,
+  type DevicePoolOptions,
+  type ReleaseResult,
+} from "./pool/device_pool.ts";
+export {
+  describeEach,
+  type DeviceLister,
+  type DeviceListing,
+  listDevices,
+  type PoolDevice,
+  selectDevices,
+} from "./pool/devices.ts";

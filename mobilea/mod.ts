@@ -61,3 +61,5 @@ export type { BridgeOptions } from "./bridge.ts";
 export { androidKeyCode } from "./keys.ts";
 export { mobileAScriptPlatform, runMobileAYaml } from "./yaml.ts";
 export type { RunMobileAYamlOptions } from "./yaml.ts";
+export { listMobileADevices } from "./devices.ts";
+export type { ListMobileADevicesOptions } from "./devices.ts";

@@ -44,3 +44,5 @@ export type { DriverRequestMethod } from "./wda.ts";
 export { iosKeyText } from "./keys.ts";
 export { MOBILEB_SCRIPT_SECTION, mobileBScriptPlatform, runMobileBYaml } from "./yaml.ts";
 export type { MobileBScriptSection, RunMobileBYamlOptions } from "./yaml.ts";
+export { listMobileBDevices } from "./devices.ts";
+export type { ListMobileBDevicesOptions } from "./devices.ts";

@@ -48,3 +48,5 @@ export { resolveLaunchAbility } from "./bundle.ts";
 export type { LaunchAbility } from "./bundle.ts";
 export { MOBILEC_SCRIPT_SECTION, mobileCScriptPlatform, runMobileCYaml } from "./yaml.ts";
 export type { MobileCScriptSection, RunMobileCYamlOptions } from "./yaml.ts";
+export { listMobileCDevices } from "./devices.ts";
+export type { ListMobileCDevicesOptions } from "./devices.ts";

@@ -50,59 +50,33 @@ export const PACKAGE_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   cli: ["core", "web", "mobilea", "mobileb", "mobilec", "computer"],
 };
 
+/** What the ground floor of core (runtime, image, device, the pool) must not import. */
+const ABOVE_THE_GROUND_FLOOR: readonly string[] = [
+  "agent",
+  "session",
+  "cache",
+  "planning",
+  "insight",
+  "model",
+  "observe",
+  "script",
+  "gherkin",
+];
+
 /**
- * Core's floors, bottom up: errors, runtime, image and device; log and model; `session` (the call
- * plumbing every floor above uses: the call session, screens, perform, options, contexts, prompt
- * input, the cache store); insight; `cache` (the locate and plan caches); planning; observe and
+ * Core's floors, bottom up: errors, runtime, image, device and pool; log and model; `session`
+ * (the call plumbing every floor above uses: the call session, screens, perform, options,
+ * contexts, prompt input, the cache store); insight; `cache` (the locate and plan caches); planning; observe and
  * script; `agent` (the public agent) at the top. Each lower layer (a folder of core, or
  * `errors.ts`) with the folders of core it must not import.
  */
 export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
-  "errors.ts": [
-    "agent",
-    "session",
-    "cache",
-    "planning",
-    "insight",
-    "model",
-    "report",
-    "observe",
-    "script",
-    "gherkin",
-  ],
-  device: [
-    "agent",
-    "session",
-    "cache",
-    "planning",
-    "insight",
-    "model",
-    "observe",
-    "script",
-    "gherkin",
-  ],
-  image: [
-    "agent",
-    "session",
-    "cache",
-    "planning",
-    "insight",
-    "model",
-    "observe",
-    "script",
-    "gherkin",
-  ],
-  runtime: [
-    "agent",
-    "session",
-    "cache",
-    "planning",
-    "insight",
-    "model",
-    "observe",
-    "script",
-    "gherkin",
-  ],
+  "errors.ts": [...ABOVE_THE_GROUND_FLOOR, "report"],
+  device: ABOVE_THE_GROUND_FLOOR,
+  image: ABOVE_THE_GROUND_FLOOR,
+  runtime: ABOVE_THE_GROUND_FLOOR,
+  // The device pool: runtime and the report's marker files only, below everything that drives.
+  pool: ABOVE_THE_GROUND_FLOOR,
   log: ["agent", "session", "cache", "planning", "insight", "observe", "script", "gherkin"],
   model: ["agent", "session", "cache", "planning", "insight", "observe", "script", "gherkin"],
   session: ["agent", "cache", "planning", "insight", "observe", "script", "gherkin"],

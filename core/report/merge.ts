@@ -153,6 +153,7 @@ export class ReportMergingTool {
         testDescription: attrs.testDescription!,
         testDuration: duration,
         testStatus: attrs.testStatus as TestStatus,
+        ...(typeof attrs.testDevice === "string" && { testDevice: attrs.testDevice }),
       },
     });
   }

@@ -418,3 +418,52 @@ test("a merged report with an html-and-external-assets source is a directory who
     }
   });
 });
+
+test("a merged report of runs on several devices shows a device x script matrix whose cells open each run", async () => {
+  const browser = chromium();
+  const jpegs = await jpegShots(browser, (await makeScreenshots(browser)).slice(0, 1));
+  await withRunDir(async () => {
+    const tool = new ReportMergingTool();
+    const runs: [string, string, "passed" | "failed"][] = [
+      ["login.yaml", "mobilea:phone-1", "passed"],
+      ["login.yaml", "mobileb:127.0.0.1:8100", "failed"],
+      ["search.yaml", "mobilea:phone-1", "passed"],
+    ];
+    for (const [script, device, status] of runs) {
+      const report = await smallReport(
+        `${script}-${device.replace(/[^a-z0-9]/gi, "_")}`,
+        jpegs,
+        [`a step of ${script} on ${device}`],
+        status === "failed",
+      );
+      tool.append({
+        reportFilePath: report,
+        reportAttributes: {
+          testId: `${script} @ ${device}`,
+          testTitle: script,
+          testDescription: "",
+          testDuration: 1_500,
+          testStatus: status,
+          testDevice: device,
+        },
+      });
+    }
+    const merged = (await tool.mergeReports("devices"))!;
+    const { page, errors } = await openReport(browser, merged);
+    const table = page.getByRole("table", { name: "Device matrix" });
+    const rows = await table.locator("tr").evaluateAll((trs) =>
+      trs.map((tr) => [...tr.children].map((c) => c.textContent))
+    );
+    assert.deepEqual(rows, [
+      ["script", "mobilea:phone-1", "mobileb:127.0.0.1:8100"],
+      ["login.yaml", "passed 1.50 s", "failed 1.50 s"],
+      ["search.yaml", "passed 1.50 s", "-"],
+    ]);
+    await table.locator("button.mcell.failed").click();
+    assert.deepEqual(await visiblePrompts(page), [
+      "a step of login.yaml on mobileb:127.0.0.1:8100",
+    ]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});

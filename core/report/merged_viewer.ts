@@ -1,7 +1,8 @@
 /**
  * The merged report's page (spec 4.6): the report viewer of `viewer.ts` unchanged, plus a small
  * section listing the source reports (one per test: status, duration, title, description) that
- * narrows the viewer's execution list to one source. It reads the `sdk-source` tags (see
+ * narrows the viewer's execution list to one source, and, when the sources ran on devices
+ * (`testDevice`), a device x title matrix whose cells open each run. It reads the `sdk-source` tags (see
  * `_format.ts`) and, like the viewer, puts data into the DOM only through `textContent`; the page
  * keeps the viewer's Content-Security-Policy, with this script's hash added.
  *
@@ -37,6 +38,12 @@ const MERGED_STYLE: string = String.raw`
 .src-head .row{display:flex;align-items:center;gap:10px;flex-wrap:wrap}
 .src-head .src-title{font-size:15px}
 .src-head .src-desc{-webkit-line-clamp:6;font-size:13px}
+.matrix{border-collapse:collapse;margin:0 0 10px;font-size:12px}
+.matrix th{font-weight:600;color:var(--muted);text-align:left;padding:3px 6px;word-break:break-all}
+.matrix td{padding:2px}
+.mcell{font:inherit;font-size:11.5px;border:1px solid var(--line);border-radius:6px;padding:3px 6px;cursor:pointer;background:var(--card);white-space:nowrap}
+.mcell.passed{background:var(--ok-bg);color:var(--ok)}.mcell.failed,.mcell.timedOut{background:var(--bad-bg);color:var(--bad)}
+.mcell.sel{box-shadow:0 0 0 2px var(--accent)}
 `;
 
 /**
@@ -84,7 +91,7 @@ function ms(v) {
 function pill(s) { return h("span", "spill " + status(s), str(s)); }
 function count(n) { return n + (n === 1 ? " execution" : " executions"); }
 
-var sources = [], owner = new Map(), current = null, buttons = new Map(), allButton = null;
+var sources = [], owner = new Map(), current = null, buttons = new Map(), cells = new Map(), allButton = null;
 
 function sourceButton(s) {
   var b = h("button", "src " + status(s.testStatus), null,
@@ -120,6 +127,7 @@ function apply() {
   var nav = document.getElementById("list");
   if (nav) nav.classList.toggle("one-source", current !== null);
   buttons.forEach(function (b, s) { b.classList.toggle("sel", s === current); });
+  cells.forEach(function (b, s) { b.classList.toggle("sel", s === current); });
   if (allButton) allButton.classList.toggle("sel", current === null);
 }
 
@@ -153,6 +161,41 @@ function choose(s) {
   if (first) first.click();
 }
 
+// The device x title matrix of a run over several devices (sources with a testDevice).
+function matrix() {
+  var onDevices = sources.filter(function (s) { return typeof s.testDevice === "string"; });
+  if (!onDevices.length) return null;
+  var devices = [], titles = [];
+  onDevices.forEach(function (s) {
+    if (devices.indexOf(s.testDevice) < 0) devices.push(s.testDevice);
+    var t = str(s.testTitle) || str(s.testId);
+    if (titles.indexOf(t) < 0) titles.push(t);
+  });
+  var table = h("table", "matrix");
+  table.setAttribute("aria-label", "Device matrix");
+  var head = h("tr", null, null, h("th", null, "script"));
+  devices.forEach(function (d) { head.appendChild(h("th", null, d)); });
+  table.appendChild(head);
+  titles.forEach(function (t) {
+    var row = h("tr", null, null, h("th", null, t));
+    devices.forEach(function (d) {
+      var s = onDevices.filter(function (x) { return x.testDevice === d && (str(x.testTitle) || str(x.testId)) === t; })[0];
+      var td = h("td");
+      if (s) {
+        var b = h("button", "mcell " + status(s.testStatus), str(s.testStatus) + (s.testDuration ? " " + ms(s.testDuration) : ""));
+        b.type = "button";
+        b.setAttribute("data-source", s.id);
+        b.addEventListener("click", function () { choose(s); });
+        cells.set(s, b);
+        td.appendChild(b);
+      } else td.textContent = "-";
+      row.appendChild(td);
+    });
+    table.appendChild(row);
+  });
+  return table;
+}
+
 function start() {
   sources = parse();
   sources.forEach(function (s) { s.executionIds.forEach(function (id) { owner.set(id, s); }); });
@@ -160,6 +203,8 @@ function start() {
   if (!nav) return;
   var box = h("section", "sources", null, h("div", "src-label", "Source reports (" + sources.length + ")"));
   box.setAttribute("aria-label", "Source reports");
+  var grid = matrix();
+  if (grid) box.appendChild(grid);
   allButton = h("button", "src src-all", "All sources");
   allButton.type = "button";
   allButton.addEventListener("click", function () { choose(null); });

@@ -137,6 +137,11 @@ export interface ReportAttributes {
   testDuration: number;
   /** Workflow status. */
   testStatus: TestStatus;
+  /**
+   * The device the workflow ran on (`<platform>:<id>`), in a run over several devices: the merged
+   * report then shows a device x title matrix, each cell opening that run.
+   */
+  testDevice?: string;
 }
 
 /** Header of a report: what ran, where. */

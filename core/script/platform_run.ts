@@ -32,6 +32,11 @@ export interface RunPlatformYamlOptions<A, O> extends ScriptTrustOptions {
    * log afterwards). The agent is destroyed when the run ends either way.
    */
   onAgent?: (agent: A) => void;
+  /**
+   * Section fields that outrank the script's section, set after the untrusted switches are
+   * turned off: the device a pool hands the script (`PoolDevice.section`).
+   */
+  section?: Readonly<Record<string, unknown>>;
 }
 
 /** What a platform's runner gives back: the tasks' outcomes and results, and the output file. */
@@ -94,6 +99,7 @@ export async function runPlatformYaml<
       (section as Record<string, unknown>)[key] = false;
     }
   }
+  Object.assign(section, options.section);
   const agent = await createAgent(section, scriptAgentOptions(source.fileName, parsed.agent));
   let run: RunYamlResult;
   try {

@@ -40,6 +40,11 @@ export interface ScriptPlatformRunOptions extends ScriptTrustOptions {
   signal?: AbortSignal;
   /** Called with the agent once it exists. */
   onAgent?: (agent: ScriptPlatformAgent) => void;
+  /**
+   * Section fields that outrank the file's section: the device a pool hands the file
+   * (`PoolDevice.section`: `deviceId`, `driverPort`, ...).
+   */
+  section?: Readonly<Record<string, unknown>>;
 }
 
 /**
