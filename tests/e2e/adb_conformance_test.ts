@@ -74,17 +74,37 @@ async function adbShell(command: string): Promise<{ out: string; err: string; co
   return { out: run.text, err: run.stderr, code: run.code };
 }
 
+/**
+ * `promise`, or an error naming `what` after 30 s: a step that hangs (the page, a client's
+ * call) fails the test naming it instead of at the test's time limit (once, in CI, 5 minutes
+ * with no clue which step it was).
+ */
+async function bounded<T>(what: string, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within 30 s: ${what}`)), 30_000);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 5000;
-  while (!(await check())) {
+  while (!(await bounded(`a check while waiting for ${what}`, check()))) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
 async function freshNotes(): Promise<void> {
-  await readAll(await device.shell(`am force-stop ${NOTES}`));
-  await device.startActivity({ component: `${NOTES}/.MainActivity`, wait: true });
+  await bounded("adbkit's am force-stop", kitShell(`am force-stop ${NOTES}`));
+  await bounded(
+    "adbkit's startActivity",
+    device.startActivity({ component: `${NOTES}/.MainActivity`, wait: true }),
+  );
   await waitFor(async () => (await phone.foregroundPage().$("#note-3")) !== null, "the list");
 }
 
@@ -173,7 +193,7 @@ test("input swipe: a 150 ms press in place is a tap, 700 ms a long press, beyond
   assert.equal((await adbShell(`input swipe ${x} ${y} ${x} ${y} 150`)).code, 0);
   assert.deepEqual(phone.inputs.at(-1), { type: "tap", x, y });
   await waitFor(async () => (await page.evaluate(() => location.hash)) === "#/note/2", "Note 2");
-  await page.goBack();
+  await bounded("the page's goBack", page.goBack());
   await waitFor(async () => (await page.evaluate(() => location.hash)) === "", "the list");
   // Held 700 ms, moving 10 px (within 8 dp = 21 px): a long press, which pins the note.
   const [px, py] = await centerOf("#note-4");
