@@ -25,7 +25,7 @@ export interface ListComputerDevicesOptions {
  * One entry per monitor of each X display that answers: id `<display>/<monitor>` (`:0/DP-1`),
  * the monitor's size, and the `computer` section fields that select it: `display` and
  * `displayId` (and `xauthority` when given here), so a pooled script drives that monitor of that
- * display.
+ * display; and the display as `lockKey`, so a pool runs one script per display at once.
  *
  * @param displays X display names, e.g. `[":0", ":99"]`.
  * @returns the monitors, display by display in `xrandr`'s order.
@@ -47,6 +47,8 @@ export async function listComputerDevices(
           displayId: monitor.id,
           ...(options.xauthority !== undefined && { xauthority: options.xauthority }),
         },
+        // The monitors of one display share its pointer and keyboard: one script at a time.
+        lockKey: `computer-${display}`,
       }));
     } catch (error) {
       options.onError?.(display, error);
