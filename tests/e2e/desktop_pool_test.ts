@@ -20,6 +20,7 @@ import {
   type DesktopApp,
   type DesktopAppState,
   ensureDesktopTools,
+  locateNameOrSave,
   nutJsDir,
   startDesktopApp,
   startTestDisplay,
@@ -47,15 +48,7 @@ before(async () => {
   assert.deepEqual(a.widgets.save, b.widgets.save);
   model = await startTestModel({
     script: {
-      locate: async (call) => {
-        const w = (await apps[0].state()).widgets;
-        const box = /name field/.test(call.target)
-          ? w.name
-          : /Save/.test(call.target)
-          ? w.save
-          : undefined;
-        return box ? { left: box.x, top: box.y, width: box.width, height: box.height } : null;
-      },
+      locate: (call) => locateNameOrSave(apps[0], call.target),
     },
   });
   work = await mkdtemp(join(tmpdir(), "sdk-desktop-pool-"));
