@@ -4,8 +4,9 @@
  * platform (the matrix), each device working through its own files one at a time. A file that
  * names its device (`deviceId`, `driverPort` for WebDriverAgent, `display` for a desktop) keeps
  * it: it runs only there when the pool has it, else as written, outside the pool. Web files, and
- * desktop files that bring their own (`headless`, `rdp`), run once, as without `--devices`. A device whose file failed and that no longer answers leaves the pool: that file
- * fails with `CONNECTION_LOST`, the device's later cells are skipped, and the rest go on.
+ * desktop files that bring their own (`headless`, `rdp`), run once, as without `--devices`. A
+ * device whose file failed and that no longer answers leaves the pool: that file fails with
+ * `CONNECTION_LOST`, the device's later cells are skipped, and the rest go on.
  *
  * @module
  */
