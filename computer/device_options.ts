@@ -55,8 +55,8 @@ export interface ComputerDeviceOptions {
   keyboardLayout?: "en-US";
   /**
    * Linux: start an agent-owned virtual display (Xvfb) and work on it; stopped by `destroy()`.
-   * Default `false`, or `true` when `SDK_COMPUTER_HEADLESS_LINUX=true` and no `display` is
-   * given.
+   * Default `false`, or `true` when `SDK_COMPUTER_HEADLESS_LINUX=true` and neither `display`
+   * nor `xauthority` is given.
    */
   headless?: boolean;
   /** Size of the headless display: `<width>x<height>x<depth>`. Default `'1920x1080x24'`. */
@@ -124,8 +124,9 @@ export function checkComputerDeviceOptions(options: ComputerDeviceOptions): X11B
     display: options.display?.trim(),
     xauthority: options.xauthority,
     // A display named outranks the environment's headless default.
-    headless: options.headless ?? (options.display === undefined &&
-      process.env.SDK_COMPUTER_HEADLESS_LINUX?.toLowerCase() === "true"),
+    headless: options.headless ??
+      (options.display === undefined && options.xauthority === undefined &&
+        process.env.SDK_COMPUTER_HEADLESS_LINUX?.toLowerCase() === "true"),
     resolution,
     modifierDelay: modifierDelay ?? 0,
   };
