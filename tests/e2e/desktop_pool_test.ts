@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ComputerDevice } from "@sdk/computer";
 import { runSdk } from "../helpers/cli.ts";
 import { startTestModel, type TestModel } from "@sdk/core/testing";
 import {
@@ -154,4 +155,9 @@ test("--per-device runs every computer script on every display, one script per d
       `both scripts saved on ${displays[i].display}`,
     );
   }
+});
+
+test("ComputerDevice.listDisplays({ display }) lists the monitors of the display given, not DISPLAY's", async () => {
+  const [monitor] = await ComputerDevice.listDisplays({ display: displays[1].display });
+  assert.deepEqual([monitor.id, monitor.width, monitor.height], ["screen", 1024, 768]);
 });
