@@ -461,7 +461,7 @@ Usage:
   sdk run <file|dir|glob>... [flags]   run .yaml, .yml and .feature files (see --help of it)
   sdk playground <url> [flags]         try agent calls by hand on a live page (see --help of it)
   sdk mcp [--http] [--port N]          the platforms as MCP tools for AI assistants (docs/mcp.md)
-  sdk devices [flags]                  list the phones sdk run --devices can use (see --help of it)
+  sdk devices [flags]                  list the devices for sdk run --devices (see --help of it)
   sdk --help | --version
 
 Flags of "sdk run":

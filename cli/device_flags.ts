@@ -20,7 +20,7 @@ export interface DiscoveryFlags {
   wdaFile?: string;
   /** Path of hdc (`--hdc`). Default: `TOOL_HOME`, `PATH`, install paths. */
   hdc?: string;
-  /** X displays whose monitors to list (`--display :N`, repeated). */
+  /** X displays whose monitors are desktops of the pool (`--display :N`, repeated). */
   display?: string[];
 }
 
@@ -69,11 +69,12 @@ const DISCOVERY_FLAG_HELP =
   --wda URL               a WebDriverAgent, e.g. http://127.0.0.1:8100 (repeat it)
   --wda-file FILE         WebDriverAgent URLs, one a line
   --hdc PATH              the hdc executable (default: TOOL_HOME, PATH, install paths)
-  --display :N            an X display whose monitors to list (repeat it)`;
+  --display :N            an X display whose monitors are desktops (repeat it)`;
 
 /** The help lines of `sdk run`'s device flags. */
 export const DEVICE_RUN_FLAG_HELP =
-  `  --devices SELECTOR      run the phone files on a pool of devices: all, <platform>:all, or
+  `  --devices SELECTOR      run the phone and desktop files on a pool of devices: all,
+                          <platform>:all (computer:all: the --display ones), or
                           ids separated by commas (sdk devices lists them); one script per
                           device at a time, --concurrent caps the devices used at once
   --spread                each file on the next free device of its platform (the default)

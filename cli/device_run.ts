@@ -2,10 +2,11 @@
  * `sdk run --devices`: the device files of a run on a pool of devices. `--spread` hands each file
  * to the next free device of its platform; `--per-device` runs every file on every device of its
  * platform (the matrix), each device working through its own files one at a time. A file that
- * names its device (`deviceId`, or `driverPort` for WebDriverAgent) keeps it: it runs only there
- * when the pool has it, else as written, outside the pool. Web files run once, as without
- * `--devices`. A device whose file failed and that no longer answers leaves the pool: that file
- * fails with `CONNECTION_LOST`, the device's later cells are skipped, and the rest go on.
+ * names its device (`deviceId`, `driverPort` for WebDriverAgent, `display` for a desktop) keeps
+ * it: it runs only there when the pool has it, else as written, outside the pool. Web files, and
+ * desktop files that bring their own (`headless`, `rdp`), run once, as without `--devices`. A
+ * device whose file failed and that no longer answers leaves the pool: that file fails with
+ * `CONNECTION_LOST`, the device's later cells are skipped, and the rest go on.
  *
  * @module
  */
@@ -17,7 +18,14 @@ import { runPool } from "./pool.ts";
 import type { FileResult } from "./summary.ts";
 
 /** The section fields by which a file names its device. */
-const PIN_KEYS = ["deviceId", "driverPort"] as const;
+const PIN_KEYS = ["deviceId", "driverPort", "display"] as const;
+
+/**
+ * Whether a section brings a device of its own, which no pool holds: an agent-owned Xvfb
+ * (`headless: true`) or a remote desktop (`rdp`).
+ */
+const ownsDevice = (section: Record<string, unknown> | undefined) =>
+  section?.headless === true || section?.rdp !== undefined;
 
 /** What {@link runOnDevices} needs. */
 export interface DeviceRunOptions {
@@ -47,24 +55,29 @@ interface Job {
   match?: (device: PoolDevice) => boolean;
 }
 
-/** The device a file's section names, as a predicate over the pool's devices. */
-function pinOf(text: string, platform: string): ((d: PoolDevice) => boolean) | undefined {
-  let section: Record<string, unknown> | undefined;
+/** A file's platform section, when its YAML reads. */
+function sectionOf(text: string, platform: string): Record<string, unknown> | undefined {
   try {
-    section = (parse(text) as Record<string, Record<string, unknown>> | null)?.[platform];
+    return (parse(text) as Record<string, Record<string, unknown>> | null)?.[platform];
   } catch {
     return undefined; // the platform's runner reports the file's YAML errors
   }
+}
+
+/** The device a file's section names, as a predicate over the pool's devices. */
+function pinOf(section: Record<string, unknown> | undefined) {
   const pins = PIN_KEYS.filter((k) => section?.[k] !== undefined);
   if (pins.length === 0) return undefined;
-  return (d) => pins.every((k) => String(d.section[k]) === String(section![k]));
+  return (d: PoolDevice) => pins.every((k) => String(d.section[k]) === String(section![k]));
 }
 
 /** The runs of a file: one per device of its platform (`perDevice`), or one on any device. */
 function jobsOf(index: number, preparation: Preparation, options: DeviceRunOptions): Job[] {
   if (!preparation.ok || preparation.prepared.kind !== "platform") return [{ index }];
   const platform = preparation.prepared.section;
-  const match = pinOf(preparation.prepared.text, platform);
+  const section = sectionOf(preparation.prepared.text, platform);
+  if (ownsDevice(section)) return [{ index }];
+  const match = pinOf(section);
   const devices = options.pool.devices.filter((d) => d.platform === platform);
   if (match && !devices.some(match)) return [{ index }]; // its device is not in the pool
   if (!options.perDevice) return [{ index, platform, match }];

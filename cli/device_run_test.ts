@@ -14,7 +14,11 @@ after(() => rm(lockDir, { recursive: true, force: true }));
 const device = (platform: string, id: string): PoolDevice => ({
   platform,
   id,
-  section: platform === "mobileb" ? { driverPort: Number(id) } : { deviceId: id },
+  section: platform === "mobileb"
+    ? { driverPort: Number(id) }
+    : platform === "computer"
+    ? { display: id.split("/")[0], displayId: id.split("/")[1] }
+    : { deviceId: id },
 });
 const platformFile = (section: string, extra = ""): Preparation => ({
   ok: true,
@@ -36,7 +40,13 @@ async function run(
     gone?: Set<string>;
   },
 ) {
-  const devices = [device("mobilea", "p1"), device("mobilea", "p2"), device("mobileb", "8100")];
+  const devices = [
+    device("mobilea", "p1"),
+    device("mobilea", "p2"),
+    device("mobileb", "8100"),
+    device("computer", ":1/screen"),
+    device("computer", ":2/screen"),
+  ];
   const pool = new DevicePool(devices, {
     lockDir,
     isReachable: (d) => Promise.resolve(!options.gone?.has(d.id)),
@@ -121,4 +131,23 @@ test("--spread: a failure on a device that still answers keeps it; a file of a p
   assert.equal(raw[0].errorCode, undefined, "the device answers: not lost");
   assert.equal(results[2], "f2.yaml mobilec:- failed");
   assert.match(raw[2].error!, /no mobilec device is left in the pool/);
+});
+
+test("--per-device: a desktop file runs on every display, one pinned by display on it only; a headless or rdp file once, outside the pool", async () => {
+  const { results } = await run(
+    [
+      platformFile("computer"),
+      platformFile("computer", "  display: ':2'\n"),
+      platformFile("computer", "  headless: true\n"),
+      platformFile("computer", "  rdp: { host: 10.0.0.5 }\n"),
+    ],
+    { perDevice: true },
+  );
+  assert.deepEqual(results, [
+    "f0.yaml computer::1/screen passed",
+    "f0.yaml computer::2/screen passed",
+    "f1.yaml computer::2/screen passed",
+    "f2.yaml - passed",
+    "f3.yaml - passed",
+  ]);
 });

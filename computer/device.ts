@@ -72,7 +72,9 @@ export class ComputerDevice implements AbstractInterface {
    *
    * @throws {SdkTypeError} (a `TypeError`) for a flag that is not a boolean, an unknown
    *   `keyboardLayout` or `keyboardDriver`, a `displayId` that is not a non-empty string, a
-   *   malformed `xvfbResolution`, or malformed `customActions`.
+   *   `display` that is not an X display name (`":99"`), an empty `xauthority`, `display` or
+   *   `xauthority` with `headless: true`, a malformed `xvfbResolution`, or malformed
+   *   `customActions`.
    * @throws {SdkRangeError} (a `RangeError`) for a negative or non-finite `keyboardTypeDelay` or
    *   `keyboardModifierDelay`, an unknown `inputStrategy`, or `'bulk'` with a positive delay.
    */
@@ -100,19 +102,27 @@ export class ComputerDevice implements AbstractInterface {
   }
 
   /**
-   * The displays (monitors) of the X display in `DISPLAY`, in `xrandr` order, the default one
-   * marked `isDefault`.
+   * The displays (monitors) of an X display, in `xrandr` order, the default one marked
+   * `isDefault`.
    *
-   * @throws {ConnectionError} when no X server answers at `DISPLAY`;
-   *   {MissingDependencyError} when `DISPLAY` is unset or `xrandr` is missing (saying how to
-   *   install `x11-xserver-utils`); {ToolError} when `xrandr` fails.
+   * @param options `display`: the X display (default `DISPLAY`); `xauthority`: its X authority
+   *   file (default `XAUTHORITY`), as the device options of the same names.
+   * @throws {ConnectionError} when no X server answers at the display;
+   *   {MissingDependencyError} when no display is given and `DISPLAY` is unset, or `xrandr` is
+   *   missing (saying how to install `x11-xserver-utils`); {ToolError} when `xrandr` fails.
    */
-  static async listDisplays(): Promise<DisplayInfo[]> {
-    return await listX11Displays(process.env.DISPLAY, process.env.XAUTHORITY);
+  static async listDisplays(
+    options: Pick<ComputerDeviceOptions, "display" | "xauthority"> = {},
+  ): Promise<DisplayInfo[]> {
+    return await listX11Displays(
+      options.display ?? process.env.DISPLAY,
+      options.xauthority ?? process.env.XAUTHORITY,
+    );
   }
 
   /**
-   * The X display name this device works on (`DISPLAY`, or its own Xvfb's once connected);
+   * The X display name this device works on (`display`, else `DISPLAY`; its own Xvfb's once
+   * connected when `headless`);
    * `undefined` after `destroy()`.
    */
   get display(): string | undefined {
@@ -123,8 +133,8 @@ export class ComputerDevice implements AbstractInterface {
   /**
    * The X authority file of {@link ComputerDevice.display}: for a display the SDK started
    * (`headless`, RDP) its private cookie file (mode 0600), which a program of the user's needs
-   * as `XAUTHORITY` to open a window there; else this process's `XAUTHORITY` (`undefined` when
-   * unset, and after `destroy()`).
+   * as `XAUTHORITY` to open a window there; else the `xauthority` option, else this process's
+   * `XAUTHORITY` (`undefined` when unset, and after `destroy()`).
    */
   get xauthority(): string | undefined {
     if (this.#destroyed) return undefined;

@@ -21,6 +21,18 @@ export interface ComputerDeviceOptions {
    * when `xrandr` is not installed.
    */
   displayId?: string;
+  /**
+   * The X display to drive, `[host]:<number>[.<screen>]` (e.g. `":99"`): a desktop session or an
+   * Xvfb of your own, as a device pool hands out (`listComputerDevices`). Default: `DISPLAY` of
+   * this process. Not with `headless`, which drives a display of its own.
+   */
+  display?: string;
+  /**
+   * The X authority file holding the cookie of {@link ComputerDeviceOptions.display} (for nut-js,
+   * `xrandr` and the device's own X connection). Default: `XAUTHORITY` of this process (else
+   * `~/.Xauthority`). Not with `headless`, whose display has a cookie file of its own.
+   */
+  xauthority?: string;
   /** Extra actions after the built-in ones. */
   // deno-lint-ignore no-explicit-any
   customActions?: DeviceAction<any>[];
@@ -43,7 +55,8 @@ export interface ComputerDeviceOptions {
   keyboardLayout?: "en-US";
   /**
    * Linux: start an agent-owned virtual display (Xvfb) and work on it; stopped by `destroy()`.
-   * Default `false`, or `true` when `SDK_COMPUTER_HEADLESS_LINUX=true`.
+   * Default `false`, or `true` when `SDK_COMPUTER_HEADLESS_LINUX=true` and neither `display`
+   * nor `xauthority` is given.
    */
   headless?: boolean;
   /** Size of the headless display: `<width>x<height>x<depth>`. Default `'1920x1080x24'`. */
@@ -65,8 +78,9 @@ export interface ComputerDeviceOptions {
  *
  * @returns the local desktop's settings, defaults filled in.
  * @throws {SdkTypeError} (a `TypeError`) for a flag that is not a boolean, an unknown
- *   `keyboardLayout` or `keyboardDriver`, a `displayId` that is not a non-empty string, or a
- *   malformed `xvfbResolution`.
+ *   `keyboardLayout` or `keyboardDriver`, a `displayId` that is not a non-empty string, a
+ *   `display` that is not an X display name, an `xauthority` that is not a non-empty string,
+ *   `display` or `xauthority` with `headless`, or a malformed `xvfbResolution`.
  * @throws {SdkRangeError} (a `RangeError`) for a negative or non-finite `keyboardTypeDelay` or
  *   `keyboardModifierDelay`, an unknown `inputStrategy`, or `'bulk'` with a positive delay.
  */
@@ -102,13 +116,48 @@ export function checkComputerDeviceOptions(options: ComputerDeviceOptions): X11B
         `ComputerDevice.listDisplays(): current value is ${JSON.stringify(options.displayId)}`,
     );
   }
+  checkDisplayOptions(options);
   const resolution = options.xvfbResolution ?? DEFAULT_XVFB_RESOLUTION;
   checkXvfbResolution(resolution);
   return {
     displayId: options.displayId?.trim(),
+    display: options.display?.trim(),
+    xauthority: options.xauthority,
+    // A display named outranks the environment's headless default.
     headless: options.headless ??
-      (process.env.SDK_COMPUTER_HEADLESS_LINUX?.toLowerCase() === "true"),
+      (options.display === undefined && options.xauthority === undefined &&
+        process.env.SDK_COMPUTER_HEADLESS_LINUX?.toLowerCase() === "true"),
     resolution,
     modifierDelay: modifierDelay ?? 0,
   };
+}
+
+/** An X display name: `[host]:<number>[.<screen>]` (a host may be a socket path on macOS). */
+const X_DISPLAY = /^[^\s:]*:\d+(\.\d+)?$/;
+
+/** `display` and `xauthority`: well formed, and not with `headless` (its own display). */
+function checkDisplayOptions(options: ComputerDeviceOptions): void {
+  const { display, xauthority } = options;
+  if (display !== undefined && (typeof display !== "string" || !X_DISPLAY.test(display.trim()))) {
+    throw new SdkTypeError(
+      `Cannot create ComputerDevice as 'display' must be an X display name such as ":99" or ` +
+        `"host:0.0": current value is ${JSON.stringify(display)}`,
+    );
+  }
+  if (xauthority !== undefined && (typeof xauthority !== "string" || xauthority === "")) {
+    throw new SdkTypeError(
+      `Cannot create ComputerDevice as 'xauthority' must be the path of the display's X ` +
+        `authority file: current value is ${JSON.stringify(xauthority)}`,
+    );
+  }
+  const given = (["display", "xauthority"] as const).filter((k) => options[k] !== undefined);
+  if (options.headless === true && given.length > 0) {
+    throw new SdkTypeError(
+      `Cannot create ComputerDevice with 'headless' and ${
+        given.map((k) => `'${k}'`).join(" and ")
+      }: ` +
+        `headless starts and drives a display of its own. Leave out 'headless' to drive ` +
+        `${display ?? "DISPLAY"}, or leave out ${given.map((k) => `'${k}'`).join(" and ")}`,
+    );
+  }
 }

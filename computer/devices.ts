@@ -1,6 +1,7 @@
 /**
  * `listComputerDevices`: the monitors of X displays as a device pool's entries (`sdk devices
- * --display :N`): display and monitor, and the monitor's size.
+ * --display :N`, `sdk run --devices computer:all --display :N`): display and monitor, and the
+ * monitor's size.
  *
  * @module
  */
@@ -11,7 +12,10 @@ import { listX11Displays } from "./display.ts";
 
 /** Options of {@link listComputerDevices}. */
 export interface ListComputerDevicesOptions {
-  /** The X display's authority file. Default: `XAUTHORITY` of this process. */
+  /**
+   * The X displays' authority file (set in each entry's section too). Default: `XAUTHORITY` of
+   * this process.
+   */
   xauthority?: string;
   /** Told about a display that does not answer (it is left out). */
   onError?: (display: string, error: unknown) => void;
@@ -19,8 +23,9 @@ export interface ListComputerDevicesOptions {
 
 /**
  * One entry per monitor of each X display that answers: id `<display>/<monitor>` (`:0/DP-1`),
- * the monitor's size, and the section field that selects it (`displayId`). The agent drives the X
- * display of its `DISPLAY`.
+ * the monitor's size, and the `computer` section fields that select it: `display` and
+ * `displayId` (and `xauthority` when given here), so a pooled script drives that monitor of that
+ * display; and the display as `lockKey`, so a pool runs one script per display at once.
  *
  * @param displays X display names, e.g. `[":0", ":99"]`.
  * @returns the monitors, display by display in `xrandr`'s order.
@@ -37,7 +42,13 @@ export async function listComputerDevices(
         id: `${display}/${monitor.id}`,
         model: "X11 display",
         screen: { width: monitor.width, height: monitor.height },
-        section: { displayId: monitor.id },
+        section: {
+          display,
+          displayId: monitor.id,
+          ...(options.xauthority !== undefined && { xauthority: options.xauthority }),
+        },
+        // The monitors of one display share its pointer and keyboard: one script at a time.
+        lockKey: `computer-${display}`,
       }));
     } catch (error) {
       options.onError?.(display, error);

@@ -1,7 +1,7 @@
 /**
- * The local desktop as a {@link DesktopBackend}: the X display in `DISPLAY`, or an agent-owned
- * Xvfb (`headless`), shown as an {@link X11Screen} on one of its monitors (`displayId`). Text no
- * key types goes through the display's clipboard.
+ * The local desktop as a {@link DesktopBackend}: the X display given (`display`, else `DISPLAY`),
+ * or an agent-owned Xvfb (`headless`), shown as an {@link X11Screen} on one of its monitors
+ * (`displayId`). Text no key types goes through the display's clipboard.
  *
  * @module
  */
@@ -17,6 +17,10 @@ import { openX11Screen } from "./x11_screen.ts";
 export interface X11BackendOptions {
   /** The monitor to work on; the default one when left out. */
   displayId: string | undefined;
+  /** The X display to drive; `DISPLAY` when left out. */
+  display: string | undefined;
+  /** Its X authority file; `XAUTHORITY` when left out. */
+  xauthority: string | undefined;
   /** Start an agent-owned Xvfb and work on it. */
   headless: boolean;
   /** The Xvfb screen, `<width>x<height>x<depth>`. */
@@ -40,14 +44,14 @@ export class X11Backend implements DesktopBackend {
   /** Whole texts may go through the clipboard. */
   readonly pastesText = true;
 
-  /** `DISPLAY`, or the agent's own Xvfb's once connected. */
+  /** The display given, else `DISPLAY`; the agent's own Xvfb's once connected. */
   get display(): string | undefined {
-    return this.#display ?? process.env.DISPLAY;
+    return this.#display ?? this.#options.display ?? process.env.DISPLAY;
   }
 
-  /** The own Xvfb's cookie file, else `XAUTHORITY` of the process. */
+  /** The own Xvfb's cookie file, else the one given, else `XAUTHORITY` of the process. */
   get xauthority(): string | undefined {
-    return this.#xauthority ?? process.env.XAUTHORITY;
+    return this.#xauthority ?? this.#options.xauthority ?? process.env.XAUTHORITY;
   }
 
   /** The process id of the agent-owned Xvfb while it runs. */
@@ -84,10 +88,15 @@ export class X11Backend implements DesktopBackend {
 
   /**
    * The X display to work on, and its X authority file when the SDK started it: the agent's own
-   * Xvfb when `headless`, else `DISPLAY`.
+   * Xvfb when `headless`, else the display given (with its authority file) or `DISPLAY`.
    */
   async #openDisplay(): Promise<{ display: string | undefined; xauthority?: string }> {
-    if (!this.#options.headless) return { display: process.env.DISPLAY };
+    if (!this.#options.headless) {
+      return {
+        display: this.#options.display ?? process.env.DISPLAY,
+        xauthority: this.#options.xauthority,
+      };
+    }
     if (!this.#xvfb) {
       if (process.platform !== "linux") {
         throw new UnsupportedActionError(

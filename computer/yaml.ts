@@ -43,6 +43,13 @@ export type ComputerScriptRdp = Omit<
 export interface ComputerScriptSection extends Record<string, unknown> {
   /** The display to drive (from `ComputerDevice.listDisplays()`); the primary one when left out. */
   displayId?: string;
+  /** The X display to drive (`":99"`); `DISPLAY` when left out. Not with `headless`. */
+  display?: string;
+  /**
+   * The display's X authority file; `XAUTHORITY` when left out. Refused in an untrusted script
+   * (a cookie file grants the display).
+   */
+  xauthority?: string;
   /** Start an agent-owned Xvfb and drive it. Default `false` (or `SDK_COMPUTER_HEADLESS_LINUX`). */
   headless?: boolean;
   /** The Xvfb's `WxHxDepth`. Default `1920x1080x24`. */
@@ -64,6 +71,8 @@ export interface ComputerScriptSection extends Record<string, unknown> {
 /** The local desktop's keys, which a section with `rdp` may not have. */
 const LOCAL_KEYS = [
   "displayId",
+  "display",
+  "xauthority",
   "headless",
   "xvfbResolution",
   "keyboardDriver",
@@ -75,14 +84,17 @@ const LOCAL_KEYS = [
 const COMPUTER_SCRIPT_SECTION: ScriptSectionSchema<ComputerScriptSection> = {
   key: "computer",
   label: "desktop",
-  describe: "displayId, headless, xvfbResolution, keyboard options, rdp",
+  describe: "display, displayId, headless, xvfbResolution, keyboard options, rdp",
   untrusted: {
     refused: {
       "rdp.ignoreCertificate": "turns off the check of the remote desktop's certificate",
+      xauthority: "names an X authority file, whose cookie grants an X display",
     },
   },
   fields: {
     displayId: text,
+    display: text,
+    xauthority: text,
     headless: bool,
     xvfbResolution: text,
     keyboardDriver: oneOf("scripted", "native"),
@@ -162,7 +174,8 @@ const SCRIPTS = platformScripts<
  *
  * The agent is created with `agentForComputer` (or `agentForRDPComputer` for `rdp`), runs the
  * tasks with the shared flow items, and is destroyed at the end (writing its report, stopping an
- * agent-owned Xvfb, closing the RDP client). With `untrusted`, `rdp.ignoreCertificate` is refused.
+ * agent-owned Xvfb, closing the RDP client). With `untrusted`, `rdp.ignoreCertificate` and
+ * `xauthority` are refused.
  *
  * @param script a path to a `.yaml` / `.yml` file, or the script's text.
  * @returns the tasks' outcomes and the stored results, as `agent.runYaml`, and the `output`

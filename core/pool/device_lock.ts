@@ -11,7 +11,7 @@
 
 import { lockReport } from "../report/_report_lock.ts";
 import { nodeBuiltin, nodeFs, nodePath } from "../runtime/runtime.ts";
-import type { PoolDevice } from "./devices.ts";
+import { lockKeyOf, type PoolDevice } from "./devices.ts";
 
 /** A device this process holds. */
 export interface DeviceLock {
@@ -25,9 +25,12 @@ export async function defaultLockDir(): Promise<string> {
   return (await nodePath()).join(os.tmpdir(), "sdk-device-locks");
 }
 
-/** The marker's base name of a device: its platform and id, with only safe characters. */
+/**
+ * The marker's base name of a device: its lock key (its platform and id, unless it shares one),
+ * with only safe characters.
+ */
 function lockNameOf(device: PoolDevice): string {
-  return `${device.platform}-${device.id}`.replace(/[^A-Za-z0-9._-]/g, "_");
+  return lockKeyOf(device).replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
 /**

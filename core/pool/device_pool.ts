@@ -1,7 +1,7 @@
 /**
- * `DevicePool`: hands out devices one script at a time. A device is in use by one caller at once,
- * and by one process at once when the pool locks (the default): a device another run holds is
- * waited for. A device that fails and no longer answers leaves the pool; the rest go on.
+ * `DevicePool`: hands out devices one script at a time. A device (with the devices that share its
+ * `lockKey`) is in use by one caller at once, and by one process at once when the pool locks (the
+ * default): a device another run holds is waited for. A device that fails and no longer answers leaves the pool; the rest go on.
  * `sdk run --devices` runs its files through it; a program or a Playwright Test worker can too
  * (docs/device-pool.md).
  *
@@ -11,7 +11,7 @@
 import { ConnectionError, DeviceNotFoundError, SdkTypeError } from "../errors.ts";
 import { sleep } from "../runtime/runtime.ts";
 import { defaultLockDir, type DeviceLock, lockDevice } from "./device_lock.ts";
-import type { PoolDevice } from "./devices.ts";
+import { lockKeyOf, type PoolDevice } from "./devices.ts";
 
 /** Options of {@link DevicePool}. */
 export interface DevicePoolOptions {
@@ -115,8 +115,9 @@ export class DevicePool {
       if (candidates.length === 0) return undefined;
       let heldElsewhere = false;
       for (const device of candidates) {
-        // Checked at each turn: another acquire may have taken it while a marker was written.
-        if (this.#busy.has(device)) continue;
+        // Checked at each turn: another acquire may have taken it (or a device sharing its lock
+        // key) while a marker was written.
+        if (this.#inUse(device)) continue;
         this.#busy.set(device, undefined); // taken while its marker is written
         const lock = this.#options.lock === false
           ? undefined
@@ -223,6 +224,12 @@ export class DevicePool {
   /** Releases every device still held (their markers removed). */
   async close(): Promise<void> {
     for (const device of [...this.#busy.keys()]) await this.release(device);
+  }
+
+  /** Whether this pool uses `device`, or a device with its lock key. */
+  #inUse(device: PoolDevice): boolean {
+    const key = lockKeyOf(device);
+    return [...this.#busy.keys()].some((d) => lockKeyOf(d) === key);
   }
 
   #markerDir(): Promise<string> {

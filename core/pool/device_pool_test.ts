@@ -111,6 +111,35 @@ test("acquires at once never take the same device, nor report this pool's own de
   assert.deepEqual(await readdir(lockDir), [], "every marker removed");
 });
 
+test("devices with one lockKey (monitors of one X display) are used one at a time, in this pool and by another", async () => {
+  const monitor = (id: string): PoolDevice => ({
+    platform: "computer",
+    id: `:5/${id}`,
+    section: { display: ":5", displayId: id },
+    lockKey: "computer-:5",
+  });
+  const [left, right] = [monitor("LEFT"), monitor("RIGHT")];
+  const pool = new DevicePool([left, right], { lockDir, pollMs: 20 });
+  assert.equal(await pool.acquire(), left);
+  let got: PoolDevice | undefined;
+  const waiting = pool.acquire().then((d) => got = d);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(got, undefined, "RIGHT shares the display LEFT holds: it waits");
+  await pool.release(left);
+  await waiting;
+  assert.ok(got === left || got === right, "free again once LEFT is released");
+  const other = new DevicePool([right], { lockDir, pollMs: 20 });
+  let otherGot: PoolDevice | undefined;
+  const otherWaiting = other.acquire().then((d) => otherGot = d);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(otherGot, undefined, "another run waits while this one holds the display");
+  await pool.close();
+  await otherWaiting;
+  assert.equal(otherGot, right);
+  await other.close();
+  assert.deepEqual(await readdir(lockDir), [], "every marker removed");
+});
+
 test("describeEach() keeps the devices that answer and tells about the one that does not", async () => {
   const told: string[] = [];
   const described = await describeEach(

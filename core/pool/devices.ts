@@ -27,6 +27,17 @@ export interface PoolDevice {
    * `remoteBridgePort`, `driverPort`, ...): a runner sets them over the file's own section.
    */
   readonly section: Readonly<Record<string, unknown>>;
+  /**
+   * What using this device holds: devices with the same key are used one at a time, by a pool
+   * and across processes (the monitors of one X display share its pointer and keyboard, so
+   * `listComputerDevices` gives them the display's key). Default: its own, `<platform>-<id>`.
+   */
+  readonly lockKey?: string;
+}
+
+/** What using `device` holds ({@link PoolDevice.lockKey}). */
+export function lockKeyOf(device: PoolDevice): string {
+  return device.lockKey ?? `${device.platform}-${device.id}`;
 }
 
 /** Lists one platform's reachable devices; rejects when the platform cannot be asked. */

@@ -22,6 +22,7 @@ import { startTestModel, type TestModel } from "@sdk/core/testing";
 import {
   type DesktopApp,
   ensureDesktopTools,
+  locateNameOrSave,
   nutJsDir,
   type ShadowServer,
   startDesktopApp,
@@ -55,15 +56,7 @@ before(async () => {
   shadow = await startShadowServer(remote.display, USER, PASSWORD);
   model = await startTestModel({
     script: {
-      locate: async (call) => {
-        const w = (await shown.state()).widgets;
-        const box = /name field/.test(call.target)
-          ? w.name
-          : /Save/.test(call.target)
-          ? w.save
-          : undefined;
-        return box ? { left: box.x, top: box.y, width: box.width, height: box.height } : null;
-      },
+      locate: (call) => locateNameOrSave(shown, call.target),
       // "The name is saved" holds once the Save button was clicked once more, with a name typed (the click reaches
       // Tk through the X server a moment after the tap).
       assert: async () => ({

@@ -1,7 +1,8 @@
 /**
  * `sdk devices --display`: the monitors of an X display are listed as desktops (issue 39), here a
  * private Xvfb with two xrandr monitors, as a two-monitor desktop has; a display where nothing
- * answers is named on standard error and the rest still listed.
+ * answers is named on standard error and the rest still listed. Each entry carries the section
+ * fields that select it and the display as its lock key.
  *
  * @module
  */
@@ -45,12 +46,27 @@ test("sdk devices --display lists each monitor of the X display with its size, a
   const stdout = new TextDecoder().decode(out.stdout);
   const stderr = new TextDecoder().decode(out.stderr);
   assert.equal(out.code, 0, stderr);
-  const devices = JSON.parse(stdout) as { platform: string; id: string; screen: unknown }[];
+  const devices = JSON.parse(stdout) as {
+    platform: string;
+    id: string;
+    screen: unknown;
+    section: unknown;
+    lockKey?: string;
+  }[];
   assert.deepEqual(devices.filter((d) => d.platform === "computer").map((d) => [d.id, d.screen]), [
     [`${x.display}/LEFT`, { width: 1280, height: 1080 }],
     [`${x.display}/RIGHT`, { width: 640, height: 480 }],
     [`${x.display}/screen`, { width: 1920, height: 1080 }],
   ]);
+  // A pooled script drives that monitor of that display; the display is held as one.
+  assert.deepEqual(devices.find((d) => d.id === `${x.display}/RIGHT`)?.section, {
+    display: x.display,
+    displayId: "RIGHT",
+  });
+  assert.deepEqual(
+    new Set(devices.filter((d) => d.platform === "computer").map((d) => d.lockKey)),
+    new Set([`computer-${x.display}`]),
+  );
   assert.match(stderr, /device :987 does not answer, left out/);
   // A remote adb server is never started: one that does not answer is named.
   assert.match(stderr, /mobilea: not listed/);

@@ -23,6 +23,7 @@ import {
   type DesktopApp,
   type DesktopAppState,
   ensureDesktopTools,
+  locateNameOrSave,
   nutJsDir,
   type ShadowServer,
   startDesktopApp,
@@ -53,15 +54,7 @@ before(async () => {
   port = shadow.port;
   model = await startTestModel({
     script: {
-      locate: async (call) => {
-        const w = (await app.state()).widgets;
-        const box = call.target.includes("name field")
-          ? w.name
-          : call.target.includes("Save")
-          ? w.save
-          : undefined;
-        return box ? { left: box.x, top: box.y, width: box.width, height: box.height } : null;
-      },
+      locate: (call) => locateNameOrSave(app, call.target),
     },
   });
 });

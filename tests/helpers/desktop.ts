@@ -105,6 +105,20 @@ export async function untilAppState(
   }
 }
 
+/**
+ * The test model's locate answer for the fixture app's name field or Save button, as `target`
+ * names them ("the name field", "the Save button"), from the app's own geometry; `null` for
+ * anything else.
+ */
+export async function locateNameOrSave(
+  app: DesktopApp,
+  target: string,
+): Promise<{ left: number; top: number; width: number; height: number } | null> {
+  const w = (await app.state()).widgets;
+  const box = /name field/.test(target) ? w.name : /Save/.test(target) ? w.save : undefined;
+  return box ? { left: box.x, top: box.y, width: box.width, height: box.height } : null;
+}
+
 /** A private Xvfb. */
 export interface TestDisplay {
   /** Display name, e.g. `":12"`. */
