@@ -13,6 +13,7 @@ import {
   type DeviceListing,
   DevicePool,
   listDevices,
+  MissingDependencyError,
   type PoolDevice,
   selectDevices,
 } from "@sdk/core";
@@ -96,10 +97,16 @@ function formatDeviceTable(devices: readonly PoolDevice[]): string {
   return formatColumns(head, rows).join("\n");
 }
 
-/** Says which platform could not be asked, one line each. */
+/**
+ * Says which platform could not be asked, one line each; a missing tool in one line, as
+ * `sdk devices` asks every platform whether or not the machine has its tool.
+ */
 function listingErrors(listing: DeviceListing): string[] {
   return listing.errors.map(({ platform, error }) =>
-    `${platform}: not listed: ${(error as Error)?.message ?? error}`
+    error instanceof MissingDependencyError
+      ? `${platform}: not listed: ${error.dependency} was not found (sdk devices --help says ` +
+        "how to point to it)"
+      : `${platform}: not listed: ${(error as Error)?.message ?? error}`
   );
 }
 

@@ -90,7 +90,8 @@ Usage:
 
 Lists one line per reachable device: platform, id, model, OS version and screen. Android
 devices come from the adb server, iOS devices from the WebDriverAgent URLs given, HarmonyOS
-devices from hdc list targets, desktops from the X displays given. A platform that cannot be asked is named on standard error.
+devices from hdc list targets, desktops from the X displays given. A platform that cannot be
+asked is named on standard error.
 
 Flags:
 ${DISCOVERY_FLAG_HELP}

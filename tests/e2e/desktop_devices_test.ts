@@ -70,4 +70,10 @@ test("sdk devices --display lists each monitor of the X display with its size, a
   assert.match(stderr, /device :987 does not answer, left out/);
   // A remote adb server is never started: one that does not answer is named.
   assert.match(stderr, /mobilea: not listed/);
+  // A tool that is not there takes one line, not the list of places it was looked for.
+  assert.match(
+    stderr,
+    /^sdk devices: mobilec: not listed: hdc was not found \(sdk devices --help says how/m,
+  );
+  assert.doesNotMatch(stderr, /Looked in/);
 });
