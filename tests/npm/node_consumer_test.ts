@@ -7,7 +7,9 @@
  * the scripted test model, runs under each Node major of {@link nodeMajorsToTest}, Node binaries
  * from the npm registry, never the machine's own Node. Last, the Playwright Test project of
  * tests/playwright_test/ runs with the installed `@playwright/test` and
- * `@sdk/web/playwright-test`, with 2 workers and as 2 shards merged into one report.
+ * `@sdk/web/playwright-test`, with 2 workers and as 2 shards merged into one report, and the
+ * phone project of tests/playwright_test/phones/ (docs/device-pool.md) with `@sdk/mobilea`: three
+ * workers, a simulated phone each (tests/npm/phones_project.ts).
  *
  * @module
  */

@@ -12,6 +12,8 @@ import { reportNameOf, SDK_REPORT_ATTACHMENT } from "@sdk/web/playwright-test";
 const adb = { remoteBridgePort: Number(process.env.ANDROID_ADB_SERVER_PORT ?? 5037) };
 
 export const test = base.extend({
+  // Playwright reads a fixture's dependencies from its first argument's pattern: none here.
+  // deno-lint-ignore no-empty-pattern
   device: [async ({}, use) => {
     const pool = new DevicePool(await listMobileADevices(adb));
     const device = await pool.acquire();
