@@ -109,7 +109,7 @@ export async function runPhonesProject(app: string, node: string, env: Env): Pro
     const logged = (await readFile(log, "utf8")).trim().split("\n").map((l) =>
       JSON.parse(l) as LoggedTest
     );
-    assert.deepEqual(logged.map((t) => t.n).sort(), NOTE_TESTS);
+    assert.deepEqual(logged.map((t) => t.n).sort((a, b) => a - b), NOTE_TESTS);
     const deviceOf = new Map<number, string>();
     for (const t of logged) {
       assert.equal(
@@ -137,6 +137,11 @@ export async function runPhonesProject(app: string, node: string, env: Env): Pro
     const report = parseReportHtml(
       await readFile(join(app, "phones_report", "phones.html"), "utf8"),
     );
+    const titles = report.sources.map((source) => source.testTitle);
+    for (const n of NOTE_TESTS) {
+      const title = `note ${n} counts to ${n}`;
+      assert.equal(titles.filter((t) => t.endsWith(title)).length, 1, `one "${title}": ${titles}`);
+    }
     const taps = report.executions.filter((e) => e.apiName === "aiTap").length;
     const sum = NOTE_TESTS.reduce((a, n) => a + n, 0);
     assert.equal(taps, sum + 2 * NOTE_TESTS.length, "the merged report holds every test's taps");
