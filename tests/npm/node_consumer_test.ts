@@ -7,7 +7,9 @@
  * the scripted test model, runs under each Node major of {@link nodeMajorsToTest}, Node binaries
  * from the npm registry, never the machine's own Node. Last, the Playwright Test project of
  * tests/playwright_test/ runs with the installed `@playwright/test` and
- * `@sdk/web/playwright-test`, with 2 workers and as 2 shards merged into one report.
+ * `@sdk/web/playwright-test`, with 2 workers and as 2 shards merged into one report, and the
+ * phone project of tests/playwright_test/phones/ (docs/device-pool.md) with `@sdk/mobilea`: three
+ * workers, a simulated phone each (tests/npm/phones_project.ts).
  *
  * @module
  */
@@ -17,7 +19,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
@@ -26,6 +28,8 @@ import { parseReportHtml } from "../../core/report/_format.ts";
 import { findChromium, launchChromium, measure } from "../helpers/browser.ts";
 import { FIXTURE_APP_DIR, serveStatic } from "../helpers/static_server.ts";
 import { installNode, newestNodeMajor, nodeMajorsToTest } from "./node_versions.ts";
+import { type Env, envWithNode, run } from "./run.ts";
+import { runPhonesProject } from "./phones_project.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const TOOLS = join(ROOT, "npm", ".tools");
@@ -42,44 +46,6 @@ interface ConsumerResult {
   cli: { code: number; count: string | null };
 }
 
-type Env = Record<string, string | undefined>;
-
-/**
- * Runs a command and returns its output.
- *
- * @throws {Error} naming the command, its exit code and the tail of its output when it fails.
- */
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  options: { env?: Env; timeoutMs?: number } = {},
-): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(command, args, {
-      cwd,
-      env: options.env ?? process.env,
-      timeout: options.timeoutMs ?? 120_000,
-      maxBuffer: 32 * 1024 * 1024,
-    }, (error, stdout, stderr) => {
-      if (!error) return resolve({ stdout, stderr });
-      const tail = (text: string) => text.split("\n").slice(-40).join("\n");
-      reject(
-        new Error(
-          `'${command} ${args.join(" ")}' in ${cwd} failed (${
-            error.killed ? "killed after timeout" : `exit code ${error.code}`
-          })\n--- stdout ---\n${tail(stdout)}\n--- stderr ---\n${tail(stderr)}`,
-        ),
-      );
-    });
-  });
-}
-
-/** The environment with `node` (and so npm, through its `#!/usr/bin/env node`) being `nodeBinary`. */
-function envWithNode(nodeBinary: string, base: Env = process.env): Env {
-  return { ...base, PATH: [dirname(nodeBinary), base.PATH].join(delimiter) };
-}
-
 /** `playwright-core@^1.65.1`, from the root import map, so the consumer gets the tested range. */
 async function playwrightSpec(): Promise<string> {
   const config = JSON.parse(await readFile(join(ROOT, "deno.json"), "utf8")) as {
@@ -91,7 +57,7 @@ async function playwrightSpec(): Promise<string> {
 /** The `engines.node` of each built package, e.g. `{ "@sdk/core": ">=22.0.0", ... }`. */
 async function builtEngines(): Promise<Record<string, string>> {
   const engines: Record<string, string> = {};
-  for (const dir of ["core", "web", "cli"]) {
+  for (const dir of ["core", "web", "cli", "mobilea"]) {
     const pkg = JSON.parse(await readFile(join(ROOT, "npm", dir, "package.json"), "utf8")) as {
       name: string;
       engines: { node: string };
@@ -119,7 +85,7 @@ test("npm packages: a Node consumer installed from the tarballs taps twice and r
     const npmEnv = envWithNode(nodes[0]);
 
     const tarballs: string[] = [];
-    for (const dir of ["core", "web", "cli"]) {
+    for (const dir of ["core", "web", "cli", "mobilea"]) {
       const packed = await run(
         "npm",
         ["pack", "--json", "--pack-destination", work],
@@ -189,6 +155,9 @@ test("npm packages: a Node consumer installed from the tarballs taps twice and r
 
     await t.test("Playwright Test: 2 workers, then 2 shards merged into one report", async () => {
       await runPlaywrightProject(app, nodes[0], { ...baseEnv, SDK_CHROMIUM_PATH: chromiumPath });
+    });
+    await t.test("Playwright Test: a phone per worker, three workers on three simulated phones", async () => {
+      await runPhonesProject(app, nodes[0], baseEnv);
     });
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import process from "node:process";
 export default {
   testDir: ".",
   testMatch: "*.spec.mjs",
+  testIgnore: "phones/**", // a project of its own (phones/playwright.config.mjs)
   workers: 2,
   fullyParallel: true,
   reporter: [
