@@ -13,7 +13,7 @@ import { test } from "../helpers/test.ts";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -234,9 +234,15 @@ test("every TypeScript sample of the docs that imports something type-checks as 
       for (const block of scanMarkdown(await readFile(md, "utf8")).blocks) {
         if (!["ts", "typescript"].includes(block.lang) || !/^import /m.test(block.body)) continue;
         if (/^\s*```/m.test(block.body)) continue;
-        const name = `${basename(md, ".md")}_${block.line}.ts`;
-        await writeFile(join(dir, name), sampleModule(block.body));
-        samples.push({ file: join(dir, name), where: `${relative(ROOT, md)}:${block.line}` });
+        // A sample that names its file (`// fixtures.ts`) is written under that name beside the
+        // page's other named samples, so one may import another (`./fixtures.ts`).
+        const named = /^\/\/ ([\w.-]+\.ts)\n/.exec(block.body)?.[1];
+        const file = named
+          ? join(dir, basename(md, ".md"), named)
+          : join(dir, `${basename(md, ".md")}_${block.line}.ts`);
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, sampleModule(block.body));
+        samples.push({ file, where: `${relative(ROOT, md)}:${block.line}` });
       }
     }
     assert.ok(samples.length >= 30, `found ${samples.length} samples`);
