@@ -136,13 +136,17 @@ export class DevicePool {
           this.#options.onHeld?.(device);
         }
       }
-      // Wait for a release here, or (for markers of other processes) for the next try.
+      // Wait for a release here, or (for markers of other processes) for the next try; what
+      // did not wake this wait is let go, so a long wait does not pile up listeners.
       await new Promise<void>((resolve) => {
-        this.#wake.push(resolve);
-        if (heldElsewhere) {
-          sleep(this.#options.pollMs ?? 500, options.signal).then(resolve, resolve);
-        }
-        options.signal?.addEventListener("abort", () => resolve(), { once: true });
+        const wake = () => {
+          this.#wake = this.#wake.filter((w) => w !== wake);
+          options.signal?.removeEventListener("abort", wake);
+          resolve();
+        };
+        this.#wake.push(wake);
+        if (heldElsewhere) sleep(this.#options.pollMs ?? 500, options.signal).then(wake, wake);
+        options.signal?.addEventListener("abort", wake, { once: true });
       });
     }
     return undefined;
@@ -187,8 +191,9 @@ export class DevicePool {
   async use<T>(fn: (device: PoolDevice) => Promise<T>, options: AcquireOptions = {}): Promise<T> {
     const device = await this.acquire(options);
     if (!device) {
+      const kind = options.platform === undefined ? "" : `${options.platform} `;
       throw new DeviceNotFoundError(
-        `the device pool has no ${options.platform ?? ""} device left to use`.replace("  ", " "),
+        `the device pool has no ${kind}device left to use`,
         { wanted: options.platform ?? "", available: this.devices.map((d) => d.id) },
       );
     }

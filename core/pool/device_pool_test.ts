@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -109,6 +110,22 @@ test("acquires at once never take the same device, nor report this pool's own de
   await pool.close();
   await other.close();
   assert.deepEqual(await readdir(lockDir), [], "every marker removed");
+});
+
+test("a long wait for a device held elsewhere keeps one abort listener, and an abort ends it", async () => {
+  const other = new DevicePool([A1], { lockDir });
+  assert.equal(await other.acquire(), A1);
+  const pool = new DevicePool([A1], { lockDir, pollMs: 5 });
+  const stop = new AbortController();
+  const waiting = pool.acquire({ signal: stop.signal });
+  await new Promise((r) => setTimeout(r, 150)); // about 30 tries
+  assert.ok(
+    getEventListeners(stop.signal, "abort").length <= 2,
+    `${getEventListeners(stop.signal, "abort").length} abort listeners after 30 tries`,
+  );
+  stop.abort();
+  assert.equal(await waiting, undefined);
+  await other.close();
 });
 
 test("devices with one lockKey (monitors of one X display) are used one at a time, in this pool and by another", async () => {
