@@ -16,9 +16,8 @@
  */
 
 import process from "node:process";
-import { mkdir, writeFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
-import { isSdkError, runLog, SDK_VERSION } from "@sdk/core";
+import { basename, join, resolve } from "node:path";
+import { isSdkError, runLog, SDK_VERSION, writeFileAtomic } from "@sdk/core";
 import { isSdkSecretVariable } from "@sdk/core/script";
 import { ReportMergingTool } from "@sdk/core/report";
 import {
@@ -296,8 +295,7 @@ async function runCommand(run: RunCommand, command: CliIo): Promise<number> {
     summary.durationMs = performance.now() - started;
     if (run.summary) {
       const path = resolve(io.cwd, run.summary);
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, redact(JSON.stringify(summary, null, 2)) + "\n");
+      await writeFileAtomic(path, redact(JSON.stringify(summary, null, 2)) + "\n");
     }
     io.stdout.write(`\n${formatSummaryTable(summary)}\n`);
     if (run.headed && run.keepWindow && launched) {

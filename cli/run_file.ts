@@ -8,7 +8,6 @@
  * @module
  */
 
-import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import process from "node:process";
 import type { Browser, BrowserContext } from "playwright-core";
@@ -34,7 +33,7 @@ import {
   type WebPageAgentOptions,
 } from "@sdk/web";
 import { type BridgeTarget, connectBridgeTarget } from "./bridge_target.ts";
-import { InternalError, type PoolDevice, SdkTypeError } from "@sdk/core";
+import { InternalError, type PoolDevice, SdkTypeError, writeFileAtomic } from "@sdk/core";
 import type { Preparation } from "./prepare.ts";
 import { scriptPlatform } from "./platforms.ts";
 import type { Progress } from "./progress.ts";
@@ -208,8 +207,7 @@ export async function runScriptFile(
       result.items = itemsOf(run.tasks);
       if (script.web.output) {
         result.output = resolve(dirname(file), script.web.output);
-        await mkdir(dirname(result.output), { recursive: true });
-        await writeFile(result.output, JSON.stringify(run.result, null, 2) + "\n");
+        await writeFileAtomic(result.output, JSON.stringify(run.result, null, 2) + "\n");
       }
     }
     const failed = result.items.find((i) => i.status === "failed");

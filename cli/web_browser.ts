@@ -7,10 +7,9 @@
  * @module
  */
 
-import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { ScriptWebTarget } from "@sdk/core/script";
-import { NavigationError, runDir } from "@sdk/core";
+import { NavigationError, runDir, writeFileAtomic } from "@sdk/core";
 import type { DriverBBrowser as Browser } from "@sdk/web";
 import { launchChromium } from "@sdk/web/chromium";
 
@@ -73,7 +72,8 @@ export async function openOwnBrowser(
 
 /**
  * Writes an agent's log (`_unstableLogContent()`) where `unstableLogContent` says: a path,
- * relative to the script's folder, or `true` for `<run dir>/output/unstableLogContent.json`.
+ * relative to the script's folder, or `true` for `<run dir>/output/unstableLogContent.json`
+ * (written whole or not at all).
  *
  * @returns the absolute path written.
  */
@@ -85,7 +85,6 @@ export async function writeLogContent(
   const path = setting === true
     ? join(await runDir(), "output", "unstableLogContent.json")
     : resolve(dirname(scriptFile), setting);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(content, null, 2) + "\n");
+  await writeFileAtomic(path, JSON.stringify(content, null, 2) + "\n");
   return path;
 }
