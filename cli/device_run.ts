@@ -11,7 +11,9 @@
  * @module
  */
 
+import process from "node:process";
 import { parse } from "yaml";
+import { interpolateEnvVars } from "@sdk/core/script";
 import { deviceLost, type DevicePool, type PoolDevice } from "@sdk/core";
 import type { Preparation } from "./prepare.ts";
 import { runPool } from "./pool.ts";
@@ -64,11 +66,17 @@ function sectionOf(text: string, platform: string): Record<string, unknown> | un
   }
 }
 
-/** The device a file's section names, as a predicate over the pool's devices. */
+/**
+ * The device a file's section names, as a predicate over the pool's devices; a `${VAR}` in the
+ * name reads the environment, as the runner will (else a file pinned through a variable would
+ * run outside the pool, on a device the pool may hand another file).
+ */
 function pinOf(section: Record<string, unknown> | undefined) {
-  const pins = PIN_KEYS.filter((k) => section?.[k] !== undefined);
+  const pins = PIN_KEYS.filter((k) => section?.[k] !== undefined).map((k) =>
+    [k, interpolateEnvVars(String(section![k]), (name) => process.env[name]).value] as const
+  );
   if (pins.length === 0) return undefined;
-  return (d: PoolDevice) => pins.every((k) => String(d.section[k]) === String(section![k]));
+  return (d: PoolDevice) => pins.every(([k, value]) => String(d.section[k]) === value);
 }
 
 /** The runs of a file: one per device of its platform (`perDevice`), or one on any device. */

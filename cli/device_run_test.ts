@@ -99,6 +99,19 @@ test("--per-device runs each device file on every device of its platform, a web 
   ]);
 });
 
+test("a file that names its device through a variable (deviceId: ${VAR}) runs on that device of the pool", async () => {
+  Deno.env.set("SDK_TEST_POOL_SERIAL", "p2");
+  try {
+    const { results } = await run(
+      [platformFile("mobilea", "  deviceId: ${SDK_TEST_POOL_SERIAL}\n")],
+      { perDevice: true },
+    );
+    assert.deepEqual(results, ["f0.yaml mobilea:p2 passed"]);
+  } finally {
+    Deno.env.delete("SDK_TEST_POOL_SERIAL");
+  }
+});
+
 test("--per-device: a device that goes away fails its run with CONNECTION_LOST and skips its later cells; the other device goes on", async () => {
   const gone = new Set<string>();
   const { results, raw } = await run([platformFile("mobilea"), platformFile("mobilea")], {
